@@ -1,0 +1,75 @@
+// RawCode: everything the compiler reads from a CPython code object, as plain
+// C++ data.  The Python glue (pycuda_jit/_core) fills it from a live code
+// object; tests fill it from fixture files written by
+// tests/unit/fixtures/gen_bytecode_fixtures.py under each supported Python.
+// Nothing here interprets the bytes: that is the decoder's job.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace pcj::bc {
+
+// A constant from co_consts, or any compile-time scalar/tuple.
+struct ConstValue {
+  enum class Kind : uint8_t {
+    None, Bool, Int, Float, Complex, Str, Bytes, Tuple, Ellipsis,
+    Code,  // nested code object (lambda / def inside the kernel)
+    Other, // anything else; `text` holds its repr
+  };
+  Kind kind = Kind::None;
+  bool b = false;
+  int64_t i = 0;
+  bool bigInt = false; // Python int outside int64: `text` holds its decimal
+  double f = 0, imag = 0;
+  std::string text; // Str, Bytes, Other (repr), big ints
+  std::vector<ConstValue> elems; // Tuple
+
+  static ConstValue none() { return {}; }
+  static ConstValue ofBool(bool V) { ConstValue C; C.kind = Kind::Bool; C.b = V; return C; }
+  static ConstValue ofInt(int64_t V) { ConstValue C; C.kind = Kind::Int; C.i = V; return C; }
+  static ConstValue ofFloat(double V) { ConstValue C; C.kind = Kind::Float; C.f = V; return C; }
+  static ConstValue ofStr(std::string V) { ConstValue C; C.kind = Kind::Str; C.text = std::move(V); return C; }
+
+  // Python-like repr, deterministic (used by dumps and cache keys).
+  std::string repr() const;
+  bool operator==(const ConstValue &O) const;
+};
+
+// The running interpreter's opcode numbering.  Names are CPython's opnames;
+// `cacheEntries[op]` is the number of inline cache code units after `op`.
+struct OpcodeTable {
+  std::map<std::string, int> opmap;
+  std::vector<int> cacheEntries; // indexed by opcode number; may be empty
+  int haveArgument = 90;         // opcode.HAVE_ARGUMENT
+
+  int number(const std::string &Name) const; // -1 when absent
+};
+
+// One co_lines() entry: code units [start, end) belong to `line` (-1: none).
+struct LineRange {
+  int start = 0, end = 0, line = -1;
+};
+
+// One co_positions() entry per code unit (3.11+); columns are -1 when absent.
+struct Position {
+  int line = -1, endLine = -1, col = -1, endCol = -1;
+};
+
+struct RawCode {
+  int pyMajor = 3, pyMinor = 11;
+  std::string name, qualname, filename;
+  int firstLineNo = 0;
+  int argCount = 0, posOnlyArgCount = 0, kwOnlyArgCount = 0, flags = 0;
+  std::string code; // co_code (the de-specialized bytes)
+  std::vector<ConstValue> consts;
+  std::vector<std::string> names, varnames, cellvars, freevars;
+  std::vector<LineRange> lines;     // co_lines()
+  std::vector<Position> positions;  // co_positions(), one per code unit
+  std::string exceptionTable;       // co_exceptiontable (3.11+)
+  OpcodeTable opcodes;
+};
+
+} // namespace pcj::bc
