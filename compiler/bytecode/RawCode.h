@@ -16,7 +16,8 @@ namespace pcj::bc {
 struct ConstValue {
   enum class Kind : uint8_t {
     None, Bool, Int, Float, Complex, Str, Bytes, Tuple, Ellipsis,
-    Code,  // nested code object (lambda / def inside the kernel)
+    Code,  // nested code object (lambda / def inside the kernel);
+           // `text` holds its co_qualname (3.10: co_name)
     Other, // anything else; `text` holds its repr
   };
   Kind kind = Kind::None;
@@ -45,10 +46,29 @@ struct OpcodeTable {
   std::vector<int> cacheEntries; // indexed by opcode number; may be empty
   int haveArgument = 90;         // opcode.HAVE_ARGUMENT
 
+  // Operand tables that some opcodes index into.  The defaults are CPython's
+  // (identical in 3.10-3.13, checked by tests/unit/bytecode_test.cpp); the
+  // glue may refill them from the interpreter.
+  // COMPARE_OP's comparison (opcode.cmp_op).
+  std::vector<std::string> cmpOps = {"<", "<=", "==", "!=", ">", ">="};
+  // BINARY_OP's operator symbols, "+=" etc. for in-place (3.11+:
+  // opcode._nb_ops / dis._nb_ops, second elements).
+  std::vector<std::string> binaryOps = {
+      "+",  "&",  "//",  "<<",  "@",  "*",  "%",  "|",  "**",
+      ">>", "-",  "/",   "^",   "+=", "&=", "//=", "<<=", "@=",
+      "*=", "%=", "|=",  "**=", ">>=", "-=", "/=", "^="};
+  // CALL_INTRINSIC_1's functions (3.12+: opcode._intrinsic_1_descs).
+  std::vector<std::string> intrinsic1 = {
+      "INTRINSIC_1_INVALID",           "INTRINSIC_PRINT",
+      "INTRINSIC_IMPORT_STAR",         "INTRINSIC_STOPITERATION_ERROR",
+      "INTRINSIC_ASYNC_GEN_WRAP",      "INTRINSIC_UNARY_POSITIVE",
+      "INTRINSIC_LIST_TO_TUPLE"};
+
   int number(const std::string &Name) const; // -1 when absent
 };
 
-// One co_lines() entry: code units [start, end) belong to `line` (-1: none).
+// One co_lines() entry: the bytes [start, end) of co_code (byte offsets, as
+// co_lines() reports them) belong to `line` (-1: None).
 struct LineRange {
   int start = 0, end = 0, line = -1;
 };
@@ -69,6 +89,7 @@ struct RawCode {
   std::vector<LineRange> lines;     // co_lines()
   std::vector<Position> positions;  // co_positions(), one per code unit
   std::string exceptionTable;       // co_exceptiontable (3.11+)
+  int stackSize = 0;                // co_stacksize (informational)
   OpcodeTable opcodes;
 };
 

@@ -1,0 +1,655 @@
+// Stage 1: CPython 3.10-3.13 bytecode -> version-neutral instructions.
+//
+// decode() runs in four steps:
+//   1. scanRaw (RawOps.cpp): co_code -> raw instructions, EXTENDED_ARG
+//      folded, caches skipped, jump targets as byte offsets, lines/columns;
+//   2. reject whole functions the kernel language cannot express:
+//      generators/coroutines, exception handling, `with`;
+//   3. normalise each raw instruction into zero or more neutral ones
+//      (Normalizer::emit below);
+//   4. resolve jump targets to neutral indices (a target that lands on a
+//      dropped instruction moves to the next kept one).
+//
+// Example (3.11 `return helper(x, b=2)`):
+//   LOAD_GLOBAL 1 (NULL + helper)   ->  PUSH_NULL; LOAD_GLOBAL 0 (helper)
+//   LOAD_FAST 0 (x); LOAD_CONST 1   ->  LOAD_FAST 0; LOAD_CONST 1
+//   KW_NAMES 2; PRECALL 2; CALL 2   ->  CALL 2 pair kw=('b',)
+//   RETURN_VALUE                    ->  RETURN_VALUE
+#include "bytecode/Decoder.h"
+
+#include "bytecode/RawOps.h"
+#include "support/Diagnostics.h"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+namespace pcj::bc {
+
+using namespace detail;
+
+namespace {
+
+// co_flags bits (inspect.CO_*), stable across CPython versions.
+constexpr int CoGenerator = 0x20;
+constexpr int CoCoroutine = 0x80;
+constexpr int CoIterableCoroutine = 0x100;
+constexpr int CoAsyncGenerator = 0x200;
+
+bool isName(const RawInstr &R, const char *Name) {
+  return R.opname && *R.opname == Name;
+}
+
+bool isComprehensionName(const std::string &Name) {
+  for (const char *Suffix : {"<listcomp>", "<setcomp>", "<dictcomp>",
+                             "<genexpr>"}) {
+    size_t N = std::strlen(Suffix);
+    if (Name.size() >= N && Name.compare(Name.size() - N, N, Suffix) == 0)
+      return true;
+  }
+  return false;
+}
+
+class Normalizer {
+public:
+  Normalizer(const RawCode &Raw, DecodedCode &Out)
+      : Raw(Raw), Out(Out), Minor(Raw.pyMinor) {}
+
+  void run();
+
+private:
+  const RawCode &Raw;
+  DecodedCode &Out;
+  const int Minor;
+  SourceLoc FnLoc;
+  std::vector<RawInstr> Ins;
+  std::unordered_map<int, int> ByStart; // byte offset -> raw index
+  std::vector<int> RawTarget;           // raw index -> raw target index
+  std::vector<int> FirstNeutral;        // raw index -> first neutral index
+  std::vector<bool> Dropped;            // unreachable loop-exit cleanup
+  std::vector<bool> FoldedAway;         // LOAD_CONST / KW_NAMES of a CALL
+  std::vector<bool> Targeted;           // by a jump (FOR_ITER exits aside)
+  struct Fixup {
+    size_t neutral;
+    int raw;
+  };
+  std::vector<Fixup> Fixups;
+  int PendingKw = -1;                 // KW_NAMES waiting for its CALL
+  std::vector<std::string> LocalsPlus; // 3.11+ fast-locals layout
+
+  SourceLoc locOf(const RawInstr &R) const {
+    return SourceLoc{Out.file, R.line, R.col, R.endCol};
+  }
+  [[noreturn]] void bad(const RawInstr &R, const std::string &Msg) const {
+    malformed(locOf(R), Msg + " (" + (R.opname ? *R.opname : "?") +
+                            " at offset " + std::to_string(R.offset) + ")");
+  }
+  [[noreturn]] void reject(UnsupportedKind K, const RawInstr &R) const {
+    throw CompileError(ErrorKind::Unsupported, locOf(R), unsupportedMessage(K),
+                       unsupportedHint(K));
+  }
+
+  void rejectWholeFunction();
+  void resolveTargets();
+  void markLoopExits();
+  void emit(size_t I);
+
+  Instr &add(Op O, const RawInstr &R, int32_t Arg = 0) {
+    Instr X;
+    X.op = O;
+    X.arg = Arg;
+    X.offset = R.offset;
+    X.line = R.line;
+    X.col = R.col;
+    X.endCol = R.endCol;
+    Out.instrs.push_back(X);
+    return Out.instrs.back();
+  }
+  void addJump(Op O, const RawInstr &R, int RawTargetIdx) {
+    add(O, R);
+    Fixups.push_back({Out.instrs.size() - 1, RawTargetIdx});
+  }
+  void addUnsupported(UnsupportedKind K, const RawInstr &R) {
+    Instr &X = add(Op::UNSUPPORTED, R, (int32_t)K);
+    const std::string &Name = R.opname ? *R.opname : std::string("?");
+    auto It = std::find(Out.opnames.begin(), Out.opnames.end(), Name);
+    X.aux = (int32_t)(It - Out.opnames.begin());
+    if (It == Out.opnames.end())
+      Out.opnames.push_back(Name);
+  }
+
+  const ConstValue &constAt(const RawInstr &R, uint32_t Idx) const {
+    if (Idx >= Raw.consts.size())
+      bad(R, "constant index " + std::to_string(Idx) + " out of range");
+    return Raw.consts[Idx];
+  }
+  int32_t nameIdx(const RawInstr &R, uint32_t Idx) const {
+    if (Idx >= Raw.names.size())
+      bad(R, "name index " + std::to_string(Idx) + " out of range");
+    return (int32_t)Idx;
+  }
+  int32_t kwnamesFrom(const RawInstr &R, const ConstValue &C);
+  void loadFast(const RawInstr &R, uint32_t Idx);
+  void storeFast(const RawInstr &R, uint32_t Idx);
+  const std::string &derefName(const RawInstr &R) const;
+  UnsupportedKind captureKind() const;
+  UnsupportedKind functionKind(size_t I) const;
+  void foldPreviousKwConst(size_t I, Instr &Call);
+};
+
+// ---- whole-function checks ---------------------------------------------------
+
+void Normalizer::rejectWholeFunction() {
+  auto FirstNamed = [&](std::initializer_list<const char *> Names) -> int {
+    for (size_t I = 0; I < Ins.size(); ++I)
+      for (const char *N : Names)
+        if (isName(Ins[I], N))
+          return (int)I;
+    return -1;
+  };
+  const RawInstr Head = [&] {
+    RawInstr R;
+    R.line = Raw.firstLineNo;
+    return R;
+  }();
+
+  if (Raw.flags & (CoCoroutine | CoIterableCoroutine | CoAsyncGenerator))
+    reject(UnsupportedKind::Async, Head);
+  if (Raw.flags & CoGenerator) {
+    int Y = FirstNamed({"YIELD_VALUE", "YIELD_FROM", "SEND"});
+    reject(UnsupportedKind::Generator, Y >= 0 ? Ins[Y] : Head);
+  }
+
+  int W = FirstNamed({"BEFORE_WITH", "SETUP_WITH"});
+  if (W >= 0)
+    reject(UnsupportedKind::With, Ins[W]);
+  int AW = FirstNamed({"BEFORE_ASYNC_WITH", "SETUP_ASYNC_WITH"});
+  if (AW >= 0)
+    reject(UnsupportedKind::Async, Ins[AW]);
+
+  // Where does exception handling start?  3.10: the instruction after the
+  // first SETUP_FINALLY; 3.11+: the first instruction the exception table
+  // covers.
+  int Covered = -1;
+  if (Minor == 10) {
+    int S = FirstNamed({"SETUP_FINALLY"});
+    if (S >= 0)
+      Covered = S + 1 < (int)Ins.size() ? S + 1 : S;
+  } else if (!Raw.exceptionTable.empty()) {
+    auto Entries = parseExceptionTable(Raw.exceptionTable, FnLoc);
+    int Lo = -1;
+    for (const ExceptionEntry &E : Entries)
+      if (Lo < 0 || E.start < Lo)
+        Lo = E.start;
+    for (size_t I = 0; I < Ins.size() && Lo >= 0; ++I)
+      if (Ins[I].next > Lo) {
+        Covered = (int)I;
+        break;
+      }
+    if (Lo >= 0 && Covered < 0)
+      malformed(FnLoc, "exception table starts past the end of the code");
+  }
+  if (Covered < 0)
+    return;
+  // 3.12+ inline comprehensions protect their iteration variable with a
+  // handler; report the comprehension, not a `try`.
+  int Comp = FirstNamed({"LOAD_FAST_AND_CLEAR"});
+  if (Comp >= 0)
+    reject(UnsupportedKind::Comprehension, Ins[Comp]);
+  reject(UnsupportedKind::Try, Ins[Covered]);
+}
+
+// ---- jump targets ----------------------------------------------------------------
+
+void Normalizer::resolveTargets() {
+  for (size_t I = 0; I < Ins.size(); ++I)
+    ByStart[Ins[I].start] = (int)I;
+  RawTarget.assign(Ins.size(), -1);
+  Targeted.assign(Ins.size(), false);
+  for (size_t I = 0; I < Ins.size(); ++I) {
+    const RawInstr &R = Ins[I];
+    if (R.spec->jump == JumpMode::None)
+      continue;
+    auto It = ByStart.find(R.jumpTo);
+    if (R.jumpTo < 0 || It == ByStart.end())
+      bad(R, "jump target " + std::to_string(R.jumpTo) +
+                 " is not an instruction boundary");
+    RawTarget[I] = It->second;
+    if (R.spec->kind != RawKind::ForIter || R.spec->param == 0)
+      Targeted[It->second] = true;
+  }
+}
+
+// 3.12+: FOR_ITER's exhaustion target is the END_FOR (3.13: END_FOR,
+// POP_TOP) that the interpreter skips after popping the iterator.  When
+// nothing else reaches that cleanup it is dropped.
+void Normalizer::markLoopExits() {
+  Dropped.assign(Ins.size(), false);
+  for (size_t I = 0; I < Ins.size(); ++I) {
+    const RawInstr &R = Ins[I];
+    if (R.spec->kind != RawKind::ForIter || R.spec->param == 0)
+      continue;
+    int T = RawTarget[I];
+    int Skip = R.spec->param;
+    if (Ins[T].spec->kind != RawKind::EndFor)
+      bad(R, "FOR_ITER does not jump to END_FOR");
+    if (T + Skip >= (int)Ins.size())
+      bad(R, "loop exit runs off the end of the code");
+    for (int K = 1; K < Skip; ++K)
+      if (!(Ins[T + K].spec->kind == RawKind::Simple &&
+            Ins[T + K].spec->param == (int)Op::POP_TOP))
+        bad(R, "END_FOR is not followed by POP_TOP");
+    auto FallsThrough = [&](int Idx) {
+      if (Idx == 0)
+        return true;
+      if (Dropped[Idx - 1])
+        return false;
+      const RawOpSpec &P = *Ins[Idx - 1].spec;
+      switch (P.kind) {
+      case RawKind::Jump:
+      case RawKind::ReturnConst:
+        return false;
+      case RawKind::Simple:
+        return P.param != (int)Op::RETURN_VALUE;
+      case RawKind::WithArg:
+        return P.param != (int)Op::RAISE;
+      default:
+        return true;
+      }
+    };
+    for (int K = 0; K < Skip; ++K)
+      if (!Targeted[T + K] && !FallsThrough(T + K))
+        Dropped[T + K] = true;
+  }
+}
+
+// ---- operands ------------------------------------------------------------------------
+
+int32_t Normalizer::kwnamesFrom(const RawInstr &R, const ConstValue &C) {
+  if (C.kind != ConstValue::Kind::Tuple)
+    bad(R, "keyword names are not a tuple");
+  std::vector<std::string> Names;
+  for (const ConstValue &E : C.elems) {
+    if (E.kind != ConstValue::Kind::Str)
+      bad(R, "keyword name is not a string");
+    Names.push_back(E.text);
+  }
+  auto It = std::find(Out.kwnames.begin(), Out.kwnames.end(), Names);
+  if (It != Out.kwnames.end())
+    return (int32_t)(It - Out.kwnames.begin());
+  Out.kwnames.push_back(std::move(Names));
+  return (int32_t)Out.kwnames.size() - 1;
+}
+
+// What a captured cell serves: a comprehension (3.10/3.11 compile those to
+// nested functions) or a real nested function / lambda.
+UnsupportedKind Normalizer::captureKind() const {
+  bool Comp = false;
+  for (size_t I = 0; I < Ins.size(); ++I) {
+    if (Ins[I].spec->kind != RawKind::MakeFunction)
+      continue;
+    if (functionKind(I) == UnsupportedKind::NestedFunction)
+      return UnsupportedKind::NestedFunction;
+    Comp = true;
+  }
+  return Comp ? UnsupportedKind::Comprehension
+              : UnsupportedKind::NestedFunction;
+}
+
+// MAKE_FUNCTION's code object is the nearest LOAD_CONST of a code constant
+// before it (3.10 puts the qualname between them; 3.13 follows with
+// SET_FUNCTION_ATTRIBUTE).
+UnsupportedKind Normalizer::functionKind(size_t I) const {
+  for (size_t Back = 1; Back <= 4 && Back <= I; ++Back) {
+    const RawInstr &P = Ins[I - Back];
+    if (P.spec->kind != RawKind::LoadConst || P.arg >= Raw.consts.size())
+      continue;
+    const ConstValue &C = Raw.consts[P.arg];
+    if (C.kind == ConstValue::Kind::Code)
+      return isComprehensionName(C.text) ? UnsupportedKind::Comprehension
+                                         : UnsupportedKind::NestedFunction;
+  }
+  return UnsupportedKind::NestedFunction;
+}
+
+// 3.11+ LOAD_FAST indexes "localsplus"; varnames is its prefix.  Anything
+// beyond, or a cell variable, is a closure cell being packed for a nested
+// function (3.13 turned LOAD_CLOSURE into LOAD_FAST).
+void Normalizer::loadFast(const RawInstr &R, uint32_t Idx) {
+  if (Idx < Raw.varnames.size()) {
+    bool IsCell = Minor >= 11 &&
+                  std::find(Raw.cellvars.begin(), Raw.cellvars.end(),
+                            Raw.varnames[Idx]) != Raw.cellvars.end();
+    if (!IsCell) {
+      add(Op::LOAD_FAST, R, (int32_t)Idx);
+      return;
+    }
+  } else if (Minor == 10 || Idx >= LocalsPlus.size()) {
+    bad(R, "local index " + std::to_string(Idx) + " out of range");
+  }
+  addUnsupported(captureKind(), R);
+}
+
+void Normalizer::storeFast(const RawInstr &R, uint32_t Idx) {
+  if (Idx >= Raw.varnames.size())
+    bad(R, "local index " + std::to_string(Idx) + " out of range");
+  add(Op::STORE_FAST, R, (int32_t)Idx);
+}
+
+const std::string &Normalizer::derefName(const RawInstr &R) const {
+  const RawOpSpec &S = *R.spec;
+  uint32_t Idx = R.arg;
+  if (S.param == 0) { // 3.10: cellvars + freevars
+    if (Idx < Raw.cellvars.size())
+      return Raw.cellvars[Idx];
+    Idx -= (uint32_t)Raw.cellvars.size();
+    if (Idx < Raw.freevars.size())
+      return Raw.freevars[Idx];
+    bad(R, "closure index " + std::to_string(R.arg) + " out of range");
+  }
+  if (Idx >= LocalsPlus.size())
+    bad(R, "closure index " + std::to_string(R.arg) + " out of range");
+  return LocalsPlus[Idx];
+}
+
+// 3.10 CALL_FUNCTION_KW / 3.13 CALL_KW take the keyword-name tuple from a
+// LOAD_CONST emitted just before; fold it into the CALL.
+void Normalizer::foldPreviousKwConst(size_t I, Instr &Call) {
+  const RawInstr &R = Ins[I];
+  if (I == 0 || Ins[I - 1].spec->kind != RawKind::LoadConst ||
+      Out.instrs.size() < 2 ||
+      Out.instrs[Out.instrs.size() - 2].op != Op::LOAD_CONST ||
+      Out.instrs[Out.instrs.size() - 2].offset != Ins[I - 1].offset)
+    bad(R, "keyword call is not preceded by its LOAD_CONST of names");
+  Call.aux = kwnamesFrom(R, constAt(Ins[I - 1], Ins[I - 1].arg));
+  Out.instrs.erase(Out.instrs.end() - 2);
+  FoldedAway[I - 1] = true;
+}
+
+// ---- one raw instruction ------------------------------------------------------------
+
+void Normalizer::emit(size_t I) {
+  const RawInstr &R = Ins[I];
+  const RawOpSpec &S = *R.spec;
+  const uint32_t A = R.arg;
+  if (Dropped[I])
+    return;
+  switch (S.kind) {
+  case RawKind::Drop:
+  case RawKind::ExtendedArg:
+    return;
+  case RawKind::Simple:
+    add((Op)S.param, R);
+    return;
+  case RawKind::WithArg: {
+    Op O = (Op)S.param;
+    if ((O == Op::COPY && A < 1) || (O == Op::SWAP && A < 2) ||
+        (O == Op::RAISE && A > 2) || (O == Op::BUILD_SLICE && A != 2 && A != 3))
+      bad(R, "bad argument " + std::to_string(A));
+    if (O == Op::IS_OP || O == Op::CONTAINS_OP)
+      add(O, R, (int32_t)(A & 1));
+    else
+      add(O, R, (int32_t)A);
+    return;
+  }
+  case RawKind::RotN: {
+    // ROT_n moves TOS down to depth n: SWAP n, SWAP n-1, ..., SWAP 2.
+    uint32_t N = S.param ? (uint32_t)S.param : A;
+    if (N > 1 << 16)
+      bad(R, "bad argument " + std::to_string(A));
+    for (uint32_t K = N; K >= 2; --K)
+      add(Op::SWAP, R, (int32_t)K);
+    return;
+  }
+  case RawKind::Dup:
+    for (int K = 0; K < S.param; ++K)
+      add(Op::COPY, R, S.param);
+    return;
+  case RawKind::LoadConst:
+    constAt(R, A);
+    add(Op::LOAD_CONST, R, (int32_t)A);
+    return;
+  case RawKind::ReturnConst:
+    constAt(R, A);
+    add(Op::LOAD_CONST, R, (int32_t)A);
+    add(Op::RETURN_VALUE, R);
+    return;
+  case RawKind::LoadFast:
+    loadFast(R, A);
+    return;
+  case RawKind::LoadFastLoadFast:
+    loadFast(R, A >> 4);
+    loadFast(R, A & 15);
+    return;
+  case RawKind::StoreFastLoadFast:
+    storeFast(R, A >> 4);
+    loadFast(R, A & 15);
+    return;
+  case RawKind::StoreFastStoreFast:
+    storeFast(R, A >> 4);
+    storeFast(R, A & 15);
+    return;
+  case RawKind::StoreFast:
+    storeFast(R, A);
+    return;
+  case RawKind::LoadDeref: {
+    const std::string &Name = derefName(R);
+    auto It = std::find(Out.derefNames.begin(), Out.derefNames.end(), Name);
+    if (It == Out.derefNames.end())
+      bad(R, "'" + Name + "' is neither a cell nor a free variable");
+    add(Op::LOAD_DEREF, R, (int32_t)(It - Out.derefNames.begin()));
+    return;
+  }
+  case RawKind::StoreDeref: {
+    // Writing a free variable is `nonlocal` assignment; writing one of our
+    // own cells only happens because a nested function captures it.
+    const std::string &Name = derefName(R);
+    bool Free = std::find(Raw.freevars.begin(), Raw.freevars.end(), Name) !=
+                Raw.freevars.end();
+    addUnsupported(Free ? UnsupportedKind::Closure : captureKind(), R);
+    return;
+  }
+  case RawKind::LoadClosure:
+    addUnsupported(captureKind(), R);
+    return;
+  case RawKind::LoadGlobal: {
+    if (S.param == 0) {
+      add(Op::LOAD_GLOBAL, R, nameIdx(R, A));
+      return;
+    }
+    int32_t N = nameIdx(R, A >> 1);
+    bool Null = A & 1;
+    if (Null && S.param == 1)
+      add(Op::PUSH_NULL, R);
+    add(Op::LOAD_GLOBAL, R, N);
+    if (Null && S.param == 2)
+      add(Op::PUSH_NULL, R);
+    return;
+  }
+  case RawKind::LoadAttr:
+    if (S.param == 0)
+      add(Op::LOAD_ATTR, R, nameIdx(R, A));
+    else
+      add((A & 1) ? Op::LOAD_METHOD : Op::LOAD_ATTR, R, nameIdx(R, A >> 1));
+    return;
+  case RawKind::LoadMethod:
+    add(Op::LOAD_METHOD, R, nameIdx(R, A));
+    return;
+  case RawKind::StoreAttr:
+    add(Op::STORE_ATTR, R, nameIdx(R, A));
+    return;
+  case RawKind::BinaryLegacy:
+    add(Op::BINARY_OP, R, S.param & 0xff).flags =
+        (S.param & 0x100) ? flag::InPlace : 0;
+    return;
+  case RawKind::BinaryOp: {
+    const auto &Ops = Raw.opcodes.binaryOps;
+    if (A >= Ops.size())
+      bad(R, "unknown binary operator " + std::to_string(A));
+    std::string Sym = Ops[A];
+    bool InPlace = Sym.size() >= 2 && Sym.back() == '=';
+    if (InPlace)
+      Sym.pop_back();
+    for (int K = 0; K <= (int)BinOpKind::MatMul; ++K)
+      if (Sym == binOpSymbol((BinOpKind)K)) {
+        add(Op::BINARY_OP, R, K).flags = InPlace ? flag::InPlace : 0;
+        return;
+      }
+    addUnsupported(UnsupportedKind::Other, R);
+    return;
+  }
+  case RawKind::CompareOp: {
+    uint32_t Idx = A >> S.param;
+    const auto &Cmp = Raw.opcodes.cmpOps;
+    if (Idx < Cmp.size())
+      for (int K = 0; K <= (int)CmpKind::Ge; ++K)
+        if (Cmp[Idx] == cmpSymbol((CmpKind)K)) {
+          add(Op::COMPARE_OP, R, K);
+          return;
+        }
+    bad(R, "unknown comparison " + std::to_string(A));
+  }
+  case RawKind::BinarySlice:
+    add(Op::BUILD_SLICE, R, 2);
+    add(Op::BINARY_SUBSCR, R);
+    return;
+  case RawKind::StoreSlice:
+    add(Op::BUILD_SLICE, R, 2);
+    add(Op::STORE_SUBSCR, R);
+    return;
+  case RawKind::CallIntrinsic1: {
+    const auto &Names = Raw.opcodes.intrinsic1;
+    std::string N = A < Names.size() ? Names[A] : "";
+    if (N == "INTRINSIC_UNARY_POSITIVE")
+      add(Op::UNARY_POSITIVE, R);
+    else if (N == "INTRINSIC_LIST_TO_TUPLE")
+      addUnsupported(UnsupportedKind::ListDisplay, R);
+    else if (N == "INTRINSIC_STOPITERATION_ERROR")
+      addUnsupported(UnsupportedKind::Generator, R);
+    else if (N == "INTRINSIC_ASYNC_GEN_WRAP")
+      addUnsupported(UnsupportedKind::Async, R);
+    else if (N == "INTRINSIC_IMPORT_STAR")
+      addUnsupported(UnsupportedKind::Import, R);
+    else
+      addUnsupported(UnsupportedKind::Other, R);
+    return;
+  }
+  case RawKind::CallLegacy:
+    add(Op::CALL, R, (int32_t)A).flags = S.param ? flag::CallPair : 0;
+    return;
+  case RawKind::CallLegacyKw:
+  case RawKind::CallKw: {
+    bool Pair = S.kind == RawKind::CallKw;
+    add(Op::CALL, R, (int32_t)A).flags = Pair ? flag::CallPair : 0;
+    foldPreviousKwConst(I, Out.instrs.back());
+    return;
+  }
+  case RawKind::Call: {
+    Instr &C = add(Op::CALL, R, (int32_t)A);
+    C.flags = flag::CallPair;
+    C.aux = PendingKw;
+    PendingKw = -1;
+    return;
+  }
+  case RawKind::KwNames:
+    if (PendingKw >= 0)
+      bad(R, "two KW_NAMES without a CALL between them");
+    PendingKw = kwnamesFrom(R, constAt(R, A));
+    FoldedAway[I] = true;
+    return;
+  case RawKind::Jump:
+    addJump(Op::JUMP, R, RawTarget[I]);
+    return;
+  case RawKind::CondJump:
+    addJump((Op)S.param, R, RawTarget[I]);
+    return;
+  case RawKind::ForIter:
+    // Exhaustion continues after the loop cleanup the interpreter skips.
+    addJump(Op::FOR_ITER, R, RawTarget[I] + S.param);
+    return;
+  case RawKind::EndFor:
+    // Only reached by fall-through or a jump in unusual code: it pops the
+    // iterator's last value (3.13) and the iterator (3.12).
+    for (int K = 0; K < S.param; ++K)
+      add(Op::POP_TOP, R);
+    return;
+  case RawKind::MakeFunction:
+    addUnsupported(functionKind(I), R);
+    return;
+  case RawKind::Unsupported:
+    addUnsupported((UnsupportedKind)S.param, R);
+    return;
+  }
+}
+
+void Normalizer::run() {
+  Out.file = std::make_shared<const std::string>(Raw.filename);
+  Out.name = Raw.name;
+  Out.qualname = Raw.qualname.empty() ? Raw.name : Raw.qualname;
+  Out.firstLineNo = Raw.firstLineNo;
+  Out.argCount = Raw.argCount;
+  FnLoc = SourceLoc{Out.file, Raw.firstLineNo, -1, -1};
+  if (Raw.pyMajor != 3 || Minor < 10 || Minor > 13)
+    throw CompileError(ErrorKind::Bytecode, FnLoc,
+                       "unsupported Python version " +
+                           std::to_string(Raw.pyMajor) + "." +
+                           std::to_string(Minor),
+                       "pycuda_jit supports CPython 3.10 to 3.13");
+
+  Out.consts = Raw.consts;
+  Out.names = Raw.names;
+  Out.varnames = Raw.varnames;
+  Out.derefNames = Raw.cellvars;
+  Out.derefNames.insert(Out.derefNames.end(), Raw.freevars.begin(),
+                        Raw.freevars.end());
+  if (Minor >= 11) {
+    LocalsPlus = Raw.varnames;
+    for (const std::string &C : Raw.cellvars)
+      if (std::find(Raw.varnames.begin(), Raw.varnames.end(), C) ==
+          Raw.varnames.end())
+        LocalsPlus.push_back(C);
+    LocalsPlus.insert(LocalsPlus.end(), Raw.freevars.begin(),
+                      Raw.freevars.end());
+  }
+
+  Dispatch D = buildDispatch(Raw.opcodes, Minor);
+  Ins = scanRaw(Raw, D, FnLoc);
+  rejectWholeFunction();
+  resolveTargets();
+  markLoopExits();
+
+  FoldedAway.assign(Ins.size(), false);
+  FirstNeutral.assign(Ins.size() + 1, 0);
+  for (size_t I = 0; I < Ins.size(); ++I) {
+    FirstNeutral[I] = (int)Out.instrs.size();
+    emit(I);
+    if (PendingKw >= 0 && !FoldedAway[I] && Ins[I].spec->kind != RawKind::Drop)
+      bad(Ins[I], "KW_NAMES is not followed by CALL");
+  }
+  FirstNeutral[Ins.size()] = (int)Out.instrs.size();
+
+  if (Out.instrs.empty())
+    malformed(FnLoc, "the code has no instructions");
+  for (const Fixup &F : Fixups) {
+    Instr &X = Out.instrs[F.neutral];
+    SourceLoc Loc = Out.loc(X);
+    if (FoldedAway[F.raw])
+      malformed(Loc, "a jump lands between a call and its keyword names");
+    if (FirstNeutral[F.raw] >= (int)Out.instrs.size())
+      malformed(Loc, "a jump runs off the end of the code");
+    X.target = FirstNeutral[F.raw];
+  }
+  const Instr &Last = Out.instrs.back();
+  if (!Last.isTerminator() && Last.op != Op::UNSUPPORTED)
+    malformed(Out.loc(Last), "the code runs off its end");
+}
+
+} // namespace
+
+DecodedCode decode(const RawCode &Raw) {
+  DecodedCode Out;
+  Normalizer(Raw, Out).run();
+  return Out;
+}
+
+} // namespace pcj::bc

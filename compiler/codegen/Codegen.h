@@ -1,0 +1,13 @@
+// Codegen: the public face of the last compiler stage, for the driver.
+//
+//   LLVM module (from compiler/lower) --emitPtx-->    PTX text (GPU)
+//                                     --jitForHost--> native code (CPU executor)
+//
+// Before lowering, configure the fresh module with configureForNvptx() or
+// configureForHost() so that the lowering can query its DataLayout.
+#pragma once
+
+#include "codegen/HostBackend.h"
+#include "codegen/Libdevice.h"
+#include "codegen/NvptxBackend.h"
+#include "codegen/Targets.h"

@@ -1,0 +1,259 @@
+// NvptxBackend: verify, link libdevice, optimise and emit PTX (see
+// NvptxBackend.h for the pipeline and the kernel convention).
+//
+// TargetMachines come from the calling thread's cache
+// (nvptxTargetMachineForThread): creating an NVPTX TargetMachine costs
+// more than running codegen on a small kernel (measured in
+// tests/unit/codegen_test.cpp, CodegenTiming), and sharing one across
+// threads is a data race.
+#include "codegen/NvptxBackend.h"
+
+#include "codegen/Libdevice.h"
+#include "codegen/Pipeline.h"
+#include "codegen/Targets.h"
+#include "support/Diagnostics.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/CallingConv.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <cctype>
+#include <map>
+#include <set>
+
+namespace pcj::codegen {
+
+namespace {
+
+[[noreturn]] void internalError(std::string Msg) {
+  throw CompileError(ErrorKind::Internal, SourceLoc{}, std::move(Msg),
+                     "this is a bug in pycuda_jit; please report it");
+}
+
+// The triple/data layout the lowering set (or set them if it did not).
+void checkOrSetTarget(llvm::Module &M, const NvptxOptions &O) {
+  if (M.getTargetTriple().empty()) {
+    configureForNvptx(M, O.ccMajor, O.ccMinor);
+    return;
+  }
+  llvm::Triple T(M.getTargetTriple());
+  if (!T.isNVPTX())
+    internalError("emitPtx: module '" + M.getModuleIdentifier() +
+                  "' targets " + M.getTargetTriple() +
+                  ", not NVPTX (call configureForNvptx before lowering)");
+  if (M.getDataLayout().isDefault())
+    configureForNvptx(M, O.ccMajor, O.ccMinor);
+}
+
+// Rebuilds !nvvm.annotations without the "kernel" entries (the calling
+// convention replaces them) and, if maxRegisters is set, without the
+// kernels' "maxnreg" entries.  Annotation nodes are {GV, key, val, key,
+// val, ...}.
+void rewriteAnnotations(llvm::Module &M, const std::set<llvm::Function *> &Kernels,
+                        const NvptxOptions &O) {
+  llvm::NamedMDNode *Annot = M.getNamedMetadata("nvvm.annotations");
+  llvm::LLVMContext &Ctx = M.getContext();
+  std::vector<llvm::MDNode *> Kept;
+  if (Annot) {
+    for (llvm::MDNode *N : Annot->operands()) {
+      if (N->getNumOperands() < 1) {
+        Kept.push_back(N);
+        continue;
+      }
+      auto *GV = llvm::mdconst::dyn_extract_or_null<llvm::GlobalValue>(
+          N->getOperand(0));
+      auto *F = llvm::dyn_cast_or_null<llvm::Function>(GV);
+      std::vector<llvm::Metadata *> Ops{N->getOperand(0).get()};
+      bool Changed = false;
+      for (unsigned I = 1; I + 1 < N->getNumOperands(); I += 2) {
+        auto *Key = llvm::dyn_cast_or_null<llvm::MDString>(N->getOperand(I));
+        llvm::StringRef K = Key ? Key->getString() : "";
+        bool IsKernelMark = K == "kernel";
+        if (IsKernelMark && F && !Kernels.count(F)) {
+          auto *V = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(
+              N->getOperand(I + 1));
+          if (V && !V->isZero())
+            internalError("function '" + F->getName().str() +
+                          "' is annotated as a kernel but is not listed in "
+                          "kernelNames");
+        }
+        bool DropMaxReg =
+            K == "maxnreg" && O.maxRegisters > 0 && F && Kernels.count(F);
+        if (IsKernelMark || DropMaxReg) {
+          Changed = true;
+          continue;
+        }
+        Ops.push_back(N->getOperand(I).get());
+        Ops.push_back(N->getOperand(I + 1).get());
+      }
+      if (!Changed)
+        Kept.push_back(N);
+      else if (Ops.size() > 1)
+        Kept.push_back(llvm::MDNode::get(Ctx, Ops));
+    }
+  }
+  if (O.maxRegisters > 0) {
+    // Deterministic order: kernelNames order.
+    for (const std::string &Name : O.kernelNames) {
+      llvm::Function *F = M.getFunction(Name);
+      Kept.push_back(llvm::MDNode::get(
+          Ctx, {llvm::ValueAsMetadata::get(F),
+                llvm::MDString::get(Ctx, "maxnreg"),
+                llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                    llvm::Type::getInt32Ty(Ctx), O.maxRegisters))}));
+    }
+  }
+  if (Annot)
+    Annot->clearOperands();
+  if (Kept.empty()) {
+    if (Annot)
+      M.eraseNamedMetadata(Annot);
+    return;
+  }
+  if (!Annot)
+    Annot = M.getOrInsertNamedMetadata("nvvm.annotations");
+  for (llvm::MDNode *N : Kept)
+    Annot->addOperand(N);
+}
+
+// Makes exactly the functions in kernelNames kernels (ptx_kernel CC).
+std::set<llvm::Function *> markKernels(llvm::Module &M, const NvptxOptions &O) {
+  if (O.kernelNames.empty())
+    internalError("emitPtx: no kernel names given for module '" +
+                  M.getModuleIdentifier() + "'");
+  std::set<llvm::Function *> Kernels;
+  for (const std::string &Name : O.kernelNames) {
+    llvm::Function *F = M.getFunction(Name);
+    if (!F || F->isDeclaration())
+      internalError("emitPtx: kernel '" + Name +
+                    "' is not defined in module '" + M.getModuleIdentifier() +
+                    "'");
+    if (!F->getReturnType()->isVoidTy())
+      internalError("emitPtx: kernel '" + Name + "' must return void");
+    Kernels.insert(F);
+  }
+  for (llvm::Function &F : M)
+    if (F.getCallingConv() == llvm::CallingConv::PTX_Kernel &&
+        !Kernels.count(&F))
+      internalError("function '" + F.getName().str() +
+                    "' has the ptx_kernel calling convention but is not "
+                    "listed in kernelNames");
+  for (llvm::Function *F : Kernels)
+    F->setCallingConv(llvm::CallingConv::PTX_Kernel);
+  rewriteAnnotations(M, Kernels, O);
+  return Kernels;
+}
+
+// LLVM 19 numbers call sites with a process-wide counter
+// (NVPTXISelLowering's GlobalUniqueCallSite) that leaks into the PTX as
+// "// callseq N" comments and "prototype_N" labels, so the same module
+// would give different PTX on each compile.  Renumber them per module in
+// order of first appearance.
+std::string renumberCallSites(const std::string &Ptx) {
+  std::map<std::string, std::string> Ids;
+  std::string Out;
+  Out.reserve(Ptx.size());
+  auto IsIdent = [](char C) {
+    return std::isalnum(static_cast<unsigned char>(C)) || C == '_' ||
+           C == '$';
+  };
+  size_t I = 0;
+  while (I < Ptx.size()) {
+    size_t Len = 0;
+    if (Ptx.compare(I, 11, "// callseq ") == 0)
+      Len = 11;
+    else if (Ptx.compare(I, 10, "prototype_") == 0 &&
+             (I == 0 || !IsIdent(Ptx[I - 1])))
+      Len = 10;
+    size_t J = I + Len;
+    while (Len && J < Ptx.size() && std::isdigit(static_cast<unsigned char>(Ptx[J])))
+      ++J;
+    if (!Len || J == I + Len) {
+      Out += Ptx[I++];
+      continue;
+    }
+    std::string Num = Ptx.substr(I + Len, J - I - Len);
+    auto [It, New] = Ids.try_emplace(Num, std::to_string(Ids.size()));
+    Out.append(Ptx, I, Len);
+    Out += It->second;
+    I = J;
+  }
+  return Out;
+}
+
+bool hasReflectCalls(const llvm::Module &M) {
+  const llvm::Function *R = M.getFunction("__nvvm_reflect");
+  return R && !R->use_empty();
+}
+
+} // namespace
+
+NvptxResult emitPtx(llvm::Module &M, const NvptxOptions &O) {
+  initializeTargets();
+  if (O.optLevel < 0 || O.optLevel > 3)
+    internalError("emitPtx: optLevel must be 0..3, got " +
+                  std::to_string(O.optLevel));
+  requireNvptxArch(O.ccMajor, O.ccMinor);
+
+  NvptxResult R;
+  detail::DiagnosticCapture Diags(M.getContext());
+  checkOrSetTarget(M, O);
+  detail::verifyOrThrow(M, "given to the NVPTX backend");
+  std::set<llvm::Function *> Kernels = markKernels(M, O);
+
+  auto T0 = detail::Clock::now();
+  R.linkedLibdevice = linkLibdeviceIfNeeded(M);
+  R.msLinkLibdevice = detail::msSince(T0);
+
+  if (!O.lineInfo)
+    llvm::StripDebugInfo(M);
+  // After linking, so inlined libdevice code agrees with its callers
+  // (the inliner ANDs "unsafe-fp-math" and refuses mismatched denormal modes).
+  if (O.fastMath) {
+    detail::addFunctionAttrToAll(M, "unsafe-fp-math", "true");
+    detail::addFunctionAttrToAll(M, "denormal-fp-math-f32",
+                                 "preserve-sign,preserve-sign");
+  }
+  // libdevice asks __nvvm_reflect("__CUDA_FTZ"); NVVMReflect answers from
+  // this flag (and "__CUDA_ARCH" from the subtarget).
+  M.setModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
+                  O.fastMath ? 1u : 0u);
+
+  std::set<std::string> Keep(O.exportedSymbols.begin(),
+                             O.exportedSymbols.end());
+  for (llvm::Function *F : Kernels)
+    Keep.insert(F->getName().str());
+  detail::internalizeAllBut(M, Keep);
+
+  llvm::TargetMachine &TM = nvptxTargetMachineForThread(
+      O.ccMajor, O.ccMinor, O.optLevel, O.fastMath);
+  auto T1 = detail::Clock::now();
+  detail::runOptimizationPipeline(M, TM, O.optLevel, /*Vectorize=*/true);
+  Diags.throwIfErrors("LLVM optimisation failed");
+  if (hasReflectCalls(M))
+    internalError("__nvvm_reflect calls survived optimisation: the NVPTX "
+                  "NVVMReflect pass did not run");
+  detail::dropDeadGlobals(M);
+  R.msOptimize = detail::msSince(T1);
+#ifndef NDEBUG
+  detail::verifyOrThrow(M, "after optimisation");
+#endif
+  R.optimizedIR = detail::printModule(M);
+
+  auto T2 = detail::Clock::now();
+  llvm::SmallString<0> Ptx;
+  detail::emitWithLegacyCodegen(M, TM, llvm::CodeGenFileType::AssemblyFile,
+                                Ptx);
+  Diags.throwIfErrors("PTX code generation failed");
+  R.ptx = renumberCallSites(std::string(Ptx.begin(), Ptx.end()));
+  R.msEmit = detail::msSince(T2);
+  return R;
+}
+
+} // namespace pcj::codegen

@@ -1,0 +1,59 @@
+// NvptxBackend: LLVM module -> PTX text for NVIDIA GPUs.
+//
+//   verify -> mark kernels -> link libdevice (lazily, only if __nv_* used)
+//   -> fast-math attributes + nvvm-reflect-ftz -> internalize non-kernels
+//   -> new-PM O0..O3 with the NVPTX TargetMachine's passes (NVVMReflect...)
+//   -> drop dead functions -> legacy codegen (AsmPrinter) -> PTX
+//
+// Kernel convention for the lowering (LLVM 19): give each kernel the
+// `ptx_kernel` calling convention (llvm::CallingConv::PTX_Kernel) and list
+// it in NvptxOptions::kernelNames.  LLVM 19 also honours the older
+// `!nvvm.annotations !{ptr @f, !"kernel", i32 1}`; emitPtx accepts either
+// and canonicalises to the calling convention (which LLVM 20+ requires).
+// Every function named in kernelNames becomes a kernel; any other function
+// marked as a kernel is a lowering bug (CompileError(Internal)).
+//
+// Line info: with lineInfo the module's debug info is kept and becomes
+// .loc/.file directives -- emit a DICompileUnit with
+// `emissionKind: DebugDirectivesOnly` for nvcc -lineinfo style output.
+// Without lineInfo all debug info is stripped.
+//
+// Thread safety: emitPtx may run concurrently in several threads on modules
+// in different LLVMContexts.  Output is deterministic.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace pcj::codegen {
+
+struct NvptxOptions {
+  int ccMajor = 9, ccMinor = 0;
+  int optLevel = 3;      // 0..3
+  bool fastMath = false; // ftz, approximate div/sqrt
+  bool lineInfo = false; // keep debug locations as .loc
+  std::vector<std::string> kernelNames;
+  int maxRegisters = 0; // > 0: .maxnreg on every kernel
+  // Non-kernel symbols to keep externally visible (e.g. __device__
+  // globals the runtime looks up with cuModuleGetGlobal).
+  std::vector<std::string> exportedSymbols;
+};
+
+struct NvptxResult {
+  std::string ptx;
+  std::string optimizedIR;
+  bool linkedLibdevice = false;
+  double msLinkLibdevice = 0, msOptimize = 0, msEmit = 0;
+};
+
+// Compiles M (consumed: it is modified in place) to PTX.  Throws
+// CompileError: Internal for a broken module or inconsistent kernel marks,
+// Backend for a missing libdevice, an unsupported compute capability or an
+// LLVM error.
+NvptxResult emitPtx(llvm::Module &M, const NvptxOptions &O);
+
+} // namespace pcj::codegen

@@ -1,0 +1,212 @@
+// Targets: one-time LLVM target registration, module configuration and
+// TargetMachine factories for the NVPTX and host backends (see Targets.h).
+#include "codegen/Targets.h"
+
+#include "support/Diagnostics.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CodeGen.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <map>
+#include <mutex>
+
+extern "C" {
+void LLVMInitializeNVPTXTargetInfo();
+void LLVMInitializeNVPTXTarget();
+void LLVMInitializeNVPTXTargetMC();
+void LLVMInitializeNVPTXAsmPrinter();
+}
+
+namespace pcj::codegen {
+
+namespace {
+
+// A per-thread TargetMachine is rebuilt after this many uses: the NVPTX
+// TargetMachine keeps a string pool that grows with every call site it
+// lowers, so an immortal one would grow without bound in a long process.
+constexpr unsigned kMaxUsesPerCachedTM = 512;
+
+[[noreturn]] void backendError(std::string Msg) {
+  throw CompileError(ErrorKind::Backend, SourceLoc{}, std::move(Msg));
+}
+
+llvm::CodeGenOptLevel codeGenLevel(int OptLevel) {
+  if (OptLevel <= 0)
+    return llvm::CodeGenOptLevel::None;
+  if (OptLevel == 1)
+    return llvm::CodeGenOptLevel::Less;
+  if (OptLevel == 2)
+    return llvm::CodeGenOptLevel::Default;
+  return llvm::CodeGenOptLevel::Aggressive;
+}
+
+const llvm::Target &lookupTarget(const std::string &Triple) {
+  initializeTargets();
+  std::string Err;
+  const llvm::Target *T = llvm::TargetRegistry::lookupTarget(Triple, Err);
+  if (!T)
+    backendError("LLVM has no target for '" + Triple + "': " + Err);
+  return *T;
+}
+
+struct HostInfo {
+  std::string Triple;
+  std::string Cpu;
+  std::string Features;
+};
+
+const HostInfo &hostInfo() {
+  static const HostInfo Info = [] {
+    HostInfo I;
+    I.Triple = llvm::sys::getProcessTriple();
+    I.Cpu = llvm::sys::getHostCPUName().str();
+    llvm::SubtargetFeatures F;
+    // Sorted by name (StringMap order is not deterministic).
+    std::map<std::string, bool> Sorted;
+    for (const auto &KV : llvm::sys::getHostCPUFeatures())
+      Sorted[KV.getKey().str()] = KV.getValue();
+    for (const auto &[Name, On] : Sorted)
+      F.AddFeature(Name, On);
+    I.Features = F.getString();
+    return I;
+  }();
+  return Info;
+}
+
+struct CachedTM {
+  std::unique_ptr<llvm::TargetMachine> TM;
+  unsigned Uses = 0;
+};
+
+template <typename Create>
+llvm::TargetMachine &cachedForThread(const std::string &Key, Create &&Make) {
+  thread_local std::map<std::string, CachedTM> Cache;
+  CachedTM &Entry = Cache[Key];
+  if (!Entry.TM || Entry.Uses >= kMaxUsesPerCachedTM) {
+    Entry.TM.reset();
+    Entry.TM = Make();
+    Entry.Uses = 0;
+  }
+  ++Entry.Uses;
+  return *Entry.TM;
+}
+
+} // namespace
+
+void initializeTargets() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+  });
+}
+
+std::string nvptxArchName(int ccMajor, int ccMinor) {
+  return "sm_" + std::to_string(ccMajor) + std::to_string(ccMinor);
+}
+
+bool nvptxSupportsArch(int ccMajor, int ccMinor) {
+  if (ccMajor < 1 || ccMinor < 0 || ccMinor > 9)
+    return false;
+  static const std::unique_ptr<const llvm::MCSubtargetInfo> STI = [] {
+    const llvm::Target &T = lookupTarget(kNvptxTriple);
+    return std::unique_ptr<const llvm::MCSubtargetInfo>(
+        T.createMCSubtargetInfo(kNvptxTriple, "sm_52", ""));
+  }();
+  return STI && STI->isCPUStringValid(nvptxArchName(ccMajor, ccMinor));
+}
+
+void requireNvptxArch(int ccMajor, int ccMinor) {
+  if (nvptxSupportsArch(ccMajor, ccMinor))
+    return;
+  backendError("compute capability " + std::to_string(ccMajor) + "." +
+               std::to_string(ccMinor) + " (" +
+               nvptxArchName(ccMajor, ccMinor) +
+               ") is not supported by this LLVM's NVPTX backend (LLVM 19 "
+               "knows up to sm_90); compile for sm_90 and let the CUDA "
+               "driver JIT the PTX for newer GPUs");
+}
+
+std::unique_ptr<llvm::TargetMachine>
+createNvptxTargetMachine(int ccMajor, int ccMinor, int optLevel,
+                         bool fastMath) {
+  requireNvptxArch(ccMajor, ccMinor);
+  const llvm::Target &T = lookupTarget(kNvptxTriple);
+  llvm::TargetOptions Opts;
+  Opts.UnsafeFPMath = fastMath;
+  std::unique_ptr<llvm::TargetMachine> TM(T.createTargetMachine(
+      kNvptxTriple, nvptxArchName(ccMajor, ccMinor), "", Opts, std::nullopt,
+      std::nullopt, codeGenLevel(optLevel)));
+  if (!TM)
+    backendError("could not create the NVPTX TargetMachine for " +
+                 nvptxArchName(ccMajor, ccMinor));
+  return TM;
+}
+
+std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel,
+                                                             bool fastMath) {
+  const HostInfo &H = hostInfo();
+  const llvm::Target &T = lookupTarget(H.Triple);
+  llvm::TargetOptions Opts;
+  Opts.UnsafeFPMath = fastMath;
+  // PIC + small code model: JITLink places code anywhere and builds
+  // GOT/PLT stubs for calls into libm and the runtime.
+  std::unique_ptr<llvm::TargetMachine> TM(T.createTargetMachine(
+      H.Triple, H.Cpu, H.Features, Opts, llvm::Reloc::PIC_,
+      llvm::CodeModel::Small, codeGenLevel(optLevel)));
+  if (!TM)
+    backendError("could not create the host TargetMachine for " + H.Triple);
+  return TM;
+}
+
+llvm::TargetMachine &nvptxTargetMachineForThread(int ccMajor, int ccMinor,
+                                                 int optLevel, bool fastMath) {
+  std::string Key = nvptxArchName(ccMajor, ccMinor) + "/O" +
+                    std::to_string(optLevel) + (fastMath ? "/fast" : "");
+  return cachedForThread(Key, [&] {
+    return createNvptxTargetMachine(ccMajor, ccMinor, optLevel, fastMath);
+  });
+}
+
+llvm::TargetMachine &hostTargetMachineForThread(int optLevel, bool fastMath) {
+  std::string Key =
+      "host/O" + std::to_string(optLevel) + (fastMath ? "/fast" : "");
+  return cachedForThread(
+      Key, [&] { return createHostTargetMachine(optLevel, fastMath); });
+}
+
+void configureForNvptx(llvm::Module &M, int ccMajor, int ccMinor) {
+  requireNvptxArch(ccMajor, ccMinor);
+  // The NVPTX data layout does not depend on the SM version.
+  static const std::string Layout =
+      createNvptxTargetMachine(5, 2, 0, false)->createDataLayout()
+          .getStringRepresentation();
+  M.setTargetTriple(kNvptxTriple);
+  M.setDataLayout(Layout);
+}
+
+const std::string &hostCpuName() { return hostInfo().Cpu; }
+const std::string &hostCpuFeatures() { return hostInfo().Features; }
+
+void configureForHost(llvm::Module &M) {
+  static const std::string Layout =
+      createHostTargetMachine(0, false)->createDataLayout()
+          .getStringRepresentation();
+  M.setTargetTriple(hostInfo().Triple);
+  M.setDataLayout(Layout);
+}
+
+} // namespace pcj::codegen

@@ -1,0 +1,70 @@
+// Targets: LLVM target initialisation and TargetMachine construction for the
+// two backends (NVPTX for GPUs, the native target for the CPU executor).
+//
+// The lowering calls configureForNvptx / configureForHost on a fresh module
+// BEFORE it emits IR, so that it can query the module's DataLayout (type
+// sizes, alignments, pointer width).  The backends then build matching
+// TargetMachines from the same place.
+//
+// Thread safety: initializeTargets() is idempotent and thread-safe.  An
+// llvm::TargetMachine is NOT thread-safe (codegen mutates its options per
+// function), so every TargetMachine returned here belongs to one thread:
+// either a fresh one (create*) or one from the calling thread's private
+// cache (*ForThread).  The backends use the per-thread cache; see
+// NvptxBackend.cpp for the measured cost that motivates it.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace pcj::codegen {
+
+// The triple of every GPU module.
+inline constexpr const char *kNvptxTriple = "nvptx64-nvidia-cuda";
+
+// Registers the NVPTX and native targets with LLVM (once per process).
+void initializeTargets();
+
+// "sm_90" for (9, 0).
+std::string nvptxArchName(int ccMajor, int ccMinor);
+
+// Whether this LLVM's NVPTX backend knows sm_<major><minor>.  LLVM 19 stops
+// at sm_90/sm_90a; newer GPUs run sm_90 PTX through the driver's JIT.
+bool nvptxSupportsArch(int ccMajor, int ccMinor);
+// Throws CompileError(Backend) with advice unless nvptxSupportsArch().
+void requireNvptxArch(int ccMajor, int ccMinor);
+
+// Sets the NVPTX triple and data layout on M.  Throws CompileError(Backend)
+// if the compute capability is unknown to this LLVM.
+void configureForNvptx(llvm::Module &M, int ccMajor, int ccMinor);
+
+// Sets the host process triple and the host data layout on M.
+void configureForHost(llvm::Module &M);
+
+// The host CPU name and feature string the host backend compiles for.
+const std::string &hostCpuName();
+const std::string &hostCpuFeatures();
+
+// Fresh TargetMachines, owned by the caller (one thread at a time).
+// optLevel is 0..3.  fastMath enables approximate division/square root
+// (TargetOptions::UnsafeFPMath); flush-to-zero is a per-function attribute.
+// Throw CompileError(Backend) if LLVM cannot build one.
+std::unique_ptr<llvm::TargetMachine>
+createNvptxTargetMachine(int ccMajor, int ccMinor, int optLevel,
+                         bool fastMath);
+std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel,
+                                                             bool fastMath);
+
+// The calling thread's cached TargetMachine for these parameters (created
+// on first use, destroyed when the thread exits).  Never share the returned
+// reference with another thread.
+llvm::TargetMachine &nvptxTargetMachineForThread(int ccMajor, int ccMinor,
+                                                 int optLevel, bool fastMath);
+llvm::TargetMachine &hostTargetMachineForThread(int optLevel, bool fastMath);
+
+} // namespace pcj::codegen

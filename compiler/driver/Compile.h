@@ -1,0 +1,72 @@
+// The compiler pipeline, one readable function: each stage in order, with
+// its dump and timing.  Stages (docs/compiler.md):
+//
+//   decode -> cfg -> ssa -> typeinfer -> transforms -> lower -> codegen
+//
+// The result holds everything the runtime needs to launch the kernel (PTX or
+// a host entry point, the parameter ABI) plus every requested stage dump.
+#pragma once
+
+#include "bytecode/RawCode.h"
+#include "ir/CompileTimeValue.h"
+#include "typeinfer/TypeInfer.h"
+#include "types/KernelABI.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace pcj::codegen {
+class HostResult;
+}
+
+namespace pcj::driver {
+
+enum class Backend : uint8_t { CUDA, CPU };
+
+struct CompileOptions {
+  Backend backend = Backend::CUDA;
+  int ccMajor = 9, ccMinor = 0;
+  int optLevel = 3;
+  bool fastMath = false;
+  bool boundsCheck = false; // checked mode (debug=True)
+  bool lineInfo = false;
+  // Stage dumps to keep: any of bytecode, cfg, ir, typed, llvm, llvm-opt,
+  // ptx ("all" for every one).  llvm-opt/ptx are always kept (inspect_*).
+  std::set<std::string> dumps;
+};
+
+struct StageTiming {
+  std::string stage;
+  double ms;
+};
+
+struct CompileResult {
+  std::string kernelName;
+  std::string signature; // "(array(float32, 1d, C), float32) -> none"
+  std::vector<types::TypeRef> argTypes;
+  std::vector<types::AbiSlot> abi;
+  std::vector<typeinfer::Resolution> resolutions;
+  bool usesBarriers = false;
+  size_t staticSharedBytes = 0; // CPU backend
+  // CUDA backend
+  std::string ptx;
+  // CPU backend
+  std::shared_ptr<codegen::HostResult> host;
+  void *hostEntry = nullptr;
+  // Stage name -> text (see CompileOptions::dumps).
+  std::map<std::string, std::string> dumps;
+  std::vector<StageTiming> timings;
+};
+
+CompileResult compileKernel(const bc::RawCode &Raw,
+                            const std::vector<types::TypeRef> &ArgTypes,
+                            ir::Resolver &R, const CompileOptions &O);
+
+// Identifies this compiler build (for cache keys): version, LLVM version,
+// and a hash of the registry.
+std::string compilerBuildId();
+
+} // namespace pcj::driver

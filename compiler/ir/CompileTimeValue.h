@@ -1,0 +1,83 @@
+// Compile-time values: what a global, a closure variable or a module
+// attribute names when the kernel is compiled.  The kernel's meaning depends
+// on them, so they are frozen into the compiled code (and into cache keys).
+#pragma once
+
+#include "bytecode/RawCode.h"
+#include "types/Type.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pcj::ir {
+
+struct CTValue {
+  enum class Kind : uint8_t {
+    Invalid,     // not found
+    Const,       // a number / bool / None / str / tuple of those: `value`
+    Module,      // a module: `name` is its canonical name ("math", "cuda", "np")
+    Intrinsic,   // a stdlib registry entry: `name` is its key ("math.sqrt")
+    DType,       // a scalar type used as a value (np.float32): `type`
+    Unsupported, // some other Python object: `name` describes it
+  };
+  Kind kind = Kind::Invalid;
+  bc::ConstValue value;
+  std::string name;
+  types::TypeRef type = nullptr;
+  uintptr_t handle = 0; // opaque host object (modules), for attribute lookups
+
+  static CTValue invalid() { return {}; }
+  static CTValue constant(bc::ConstValue V) {
+    CTValue C;
+    C.kind = Kind::Const;
+    C.value = std::move(V);
+    return C;
+  }
+  static CTValue module(std::string Name, uintptr_t Handle) {
+    CTValue C;
+    C.kind = Kind::Module;
+    C.name = std::move(Name);
+    C.handle = Handle;
+    return C;
+  }
+  static CTValue intrinsic(std::string Key) {
+    CTValue C;
+    C.kind = Kind::Intrinsic;
+    C.name = std::move(Key);
+    return C;
+  }
+  static CTValue dtype(types::TypeRef T) {
+    CTValue C;
+    C.kind = Kind::DType;
+    C.type = T;
+    return C;
+  }
+  static CTValue unsupported(std::string What) {
+    CTValue C;
+    C.kind = Kind::Unsupported;
+    C.name = std::move(What);
+    return C;
+  }
+
+  // Deterministic description (dumps, cache keys): "const 3.5",
+  // "module math", "intrinsic cuda.grid", "dtype float32".
+  std::string repr() const;
+};
+
+// Answers the compiler's questions about the kernel's environment.  The
+// Python glue implements it over the function's __globals__/__closure__;
+// tests implement it with tables.
+class Resolver {
+public:
+  virtual ~Resolver() = default;
+  // A global (module globals, then builtins).
+  virtual CTValue global(const std::string &Name) = 0;
+  // A closure (free) variable.
+  virtual CTValue deref(const std::string &Name) = 0;
+  // `Module.attr`, for modules that are not in the stdlib registry
+  // (e.g. a user module holding constants, or `math.pi`).
+  virtual CTValue attribute(const CTValue &Module, const std::string &Attr) = 0;
+};
+
+} // namespace pcj::ir

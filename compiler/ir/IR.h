@@ -1,0 +1,124 @@
+// The SSA IR shared by every stage from SSA construction to lowering.
+//
+// A Function owns Blocks and Instrs.  Each Instr is one SSA value (values
+// and instructions are the same thing; terminators produce a value only for
+// ForIter).  Before type inference `type` is null; after it every value that
+// reaches lowering has a type.  Every Instr keeps the SourceLoc of the Python
+// code it came from.
+//
+//   func saxpy(a: float32, x: array(float32, 1d, C), ...) {
+//   bb0:                                  ; line 3
+//     %0 = arg 0 "a"                      : float32
+//     %4 = global "cuda"                  : module(cuda)
+//     %5 = getattr %4, "grid"             : intrinsic(cuda.grid)
+//     %7 = call %5(%6)                    : int64        ; line 4
+//     ...
+#pragma once
+
+#include "bytecode/Instr.h"
+#include "ir/CompileTimeValue.h"
+#include "support/SourceLoc.h"
+#include "types/Type.h"
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pcj::ir {
+
+enum class Op : uint8_t {
+#define PCJ_IR_OP(Name, Text, Term) Name,
+#include "ir/Opcodes.def"
+#undef PCJ_IR_OP
+};
+const char *opName(Op O);
+bool isTerminator(Op O);
+
+enum class UnaryKind : uint8_t { Neg, Pos, Not, Invert };
+const char *unarySymbol(UnaryKind K);
+
+struct Block;
+struct Function;
+
+struct Instr {
+  Op op;
+  unsigned id = 0; // unique within the function, in creation order
+  Block *parent = nullptr;
+  std::vector<Instr *> operands;
+  SourceLoc loc;
+
+  // Payload (meaning per op, see Opcodes.def).
+  int64_t index = 0;
+  std::string str;
+  bc::ConstValue cval;
+  std::vector<std::string> kwnames; // Call: names of the trailing keyword args
+  std::vector<Block *> incoming;    // Phi
+  std::vector<Block *> succs;       // terminators
+
+  // Filled by type inference.
+  types::TypeRef type = nullptr;
+  bool weak = false;   // a Python literal (NEP 50 weak scalar)
+  CTValue ct;          // Global/Deref/GetAttr of a module: what it names
+  std::string intrinsic; // registry key when this op is an intrinsic use
+  // The types operands are converted to before the operation (one per
+  // operand; null = as is).  Filled by type inference, made explicit as
+  // Cast instructions by transforms/InsertCasts.
+  std::vector<types::TypeRef> argTypes;
+
+  bool isTerminator() const { return ir::isTerminator(op); }
+  Instr *operand(size_t I) const { return operands[I]; }
+};
+
+struct Block {
+  unsigned id = 0;
+  Function *parent = nullptr;
+  std::vector<Instr *> instrs; // phis first, terminator last
+  std::vector<Block *> preds;  // in a deterministic order
+
+  Instr *terminator() const {
+    return !instrs.empty() && instrs.back()->isTerminator() ? instrs.back()
+                                                            : nullptr;
+  }
+  const std::vector<Block *> &succs() const;
+};
+
+struct Param {
+  std::string name;
+  types::TypeRef type = nullptr; // from the signature being compiled
+};
+
+struct Function {
+  std::string name, qualname;
+  std::shared_ptr<const std::string> file;
+  int firstLine = 0;
+  std::vector<Param> params;
+  std::vector<Block *> blocks; // blocks[0] is the entry; kept in RPO
+  types::TypeRef returnType = nullptr;
+
+  Block *newBlock();
+  Instr *create(Op O, SourceLoc Loc, std::vector<Instr *> Operands = {});
+  // Inserts a new instruction into `B` before `Before` (nullptr: at the end,
+  // or before the terminator if `B` has one).
+  Instr *insert(Block *B, Instr *Before, Op O, SourceLoc Loc,
+                std::vector<Instr *> Operands = {});
+  // Replaces every use of `Old` by `New` (operands of all instructions).
+  void replaceAllUses(Instr *Old, Instr *New);
+  // Recomputes preds from terminators and orders blocks in reverse
+  // post-order; unreachable blocks are dropped.
+  void recomputeCFG();
+
+  // Deterministic text form (the `ir` and `typed` dumps).
+  std::string print(bool WithTypes) const;
+
+private:
+  std::deque<std::unique_ptr<Block>> OwnedBlocks;
+  std::deque<std::unique_ptr<Instr>> OwnedInstrs;
+  unsigned NextInstrId = 0, NextBlockId = 0;
+};
+
+// Checks structural invariants (terminators, phi arity, operand dominance in
+// the simple sense of "defined in this function"); throws InternalError.
+void verify(const Function &F, bool Typed);
+
+} // namespace pcj::ir

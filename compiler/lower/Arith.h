@@ -1,0 +1,18 @@
+// Python operator semantics in LLVM IR (private to compiler/lower).
+#pragma once
+
+#include "lower/LowerContext.h"
+
+namespace pcj::lower {
+
+// a op b, both already of type T (InsertCasts made them so).
+// ConstExponent: for **, the exponent when it is a small integer constant.
+llvm::Value *lowerBinOp(LowerContext &Cx, const ir::Instr *At,
+                        bc::BinOpKind K, types::TypeRef T, llvm::Value *A,
+                        llvm::Value *B, const int64_t *ConstExponent);
+llvm::Value *lowerCompare(LowerContext &Cx, bc::CmpKind K, types::TypeRef T,
+                          llvm::Value *A, llvm::Value *B);
+llvm::Value *lowerUnary(LowerContext &Cx, ir::UnaryKind K, types::TypeRef T,
+                        llvm::Value *A);
+
+} // namespace pcj::lower

@@ -1,0 +1,368 @@
+// The lowering pass: walks the typed IR in block order and emits LLVM IR
+// through LowerContext; intrinsics dispatch to the registry's lowering rules
+// (stdlib/lowering), target differences go through TargetHooks.
+#include "lower/Lower.h"
+
+#include "lower/Arith.h"
+#include "lower/LowerContext.h"
+#include "stdlib/lowering/Rules.h"
+#include "support/Diagnostics.h"
+
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <functional>
+
+namespace pcj::lower {
+
+using namespace types;
+using ir::Instr;
+using ir::Op;
+
+namespace {
+
+class Lowerer {
+public:
+  Lowerer(const ir::Function &F, llvm::Module &M, TargetHooks &T,
+          const LowerOptions &O)
+      : F(F), Cx(F, M, T, O) {}
+
+  void run(LowerResult &Out);
+
+private:
+  const ir::Function &F;
+  LowerContext Cx;
+  std::map<const ir::Block *, llvm::BasicBlock *> BB;
+  std::vector<std::pair<const Instr *, llvm::PHINode *>> Phis;
+
+  void lowerInstr(const Instr *I);
+  llvm::Value *lowerIntrinsic(const Instr *I, size_t FirstArg);
+  std::vector<std::pair<llvm::Value *, TypeRef>> indices(const Instr *Idx);
+  void buildParams(const std::vector<llvm::Value *> &Flat,
+                   const std::vector<AbiSlot> &Slots);
+};
+
+// The constant integer behind a (cast of a) literal, for `x ** 2`.
+bool constInt(const Instr *I, int64_t &Out) {
+  while (I->op == Op::Cast)
+    I = I->operands[0];
+  const bc::ConstValue *C = nullptr;
+  if (I->op == Op::Const)
+    C = &I->cval;
+  else if ((I->op == Op::Global || I->op == Op::Deref) &&
+           I->ct.kind == ir::CTValue::Kind::Const)
+    C = &I->ct.value;
+  if (!C)
+    return false;
+  if (C->kind == bc::ConstValue::Kind::Int) {
+    Out = C->i;
+    return true;
+  }
+  if (C->kind == bc::ConstValue::Kind::Float && C->f == double(int64_t(C->f)) &&
+      C->f >= 0 && C->f <= 16) {
+    Out = int64_t(C->f);
+    return true;
+  }
+  return false;
+}
+
+void Lowerer::buildParams(const std::vector<llvm::Value *> &Flat,
+                          const std::vector<AbiSlot> &Slots) {
+  // Rebuild each Python-level argument from its flattened slots.
+  size_t S = 0;
+  std::function<llvm::Value *(TypeRef)> Build = [&](TypeRef T) -> llvm::Value * {
+    if (T->isTuple()) {
+      llvm::Value *Agg = llvm::UndefValue::get(Cx.valueType(T));
+      for (unsigned K = 0; K < T->elems().size(); ++K)
+        Agg = Cx.b.CreateInsertValue(Agg, Build(T->elems()[K]), {K});
+      return Agg;
+    }
+    if (T->isArray()) {
+      llvm::Value *Data = Flat[S++];
+      std::vector<llvm::Value *> Shape, Strides;
+      for (unsigned D = 0; D < T->ndim(); ++D)
+        Shape.push_back(Flat[S++]);
+      for (unsigned D = 0; D < T->ndim(); ++D)
+        Strides.push_back(Flat[S++]);
+      return Cx.makeArray(T, Data, Shape, Strides);
+    }
+    if (T->kind() == Kind::None)
+      return Cx.none();
+    return Cx.fromMemory(Flat[S++], T);
+  };
+  for (const ir::Block *B : F.blocks)
+    for (const Instr *I : B->instrs)
+      if (I->op == Op::Arg) {
+        // Args appear once each, in order, in the entry block.
+        S = 0;
+        for (size_t K = 0; K < Slots.size() && Slots[K].arg < I->index; ++K)
+          S = K + 1;
+        Cx.setValue(I, Build(F.params[I->index].type));
+      }
+}
+
+void Lowerer::run(LowerResult &Out) {
+  std::vector<TypeRef> ArgTypes;
+  for (const ir::Param &P : F.params)
+    ArgTypes.push_back(P.type);
+  Out.abi = flattenKernelParams(ArgTypes);
+  std::vector<llvm::Type *> ParamTys;
+  for (const AbiSlot &S : Out.abi) {
+    if (S.kind == AbiSlot::Kind::Data)
+      ParamTys.push_back(Cx.b.getPtrTy(Cx.target.addrSpace(AddrSpace::Global)));
+    else
+      ParamTys.push_back(Cx.memoryType(S.scalar));
+  }
+  std::vector<llvm::Value *> Flat;
+  Cx.kernel = Cx.target.createKernel(Cx.module, Cx.opts.kernelName, ParamTys,
+                                     Cx.b, Flat);
+  Cx.allocaBlock = Cx.b.GetInsertBlock();
+  buildParams(Flat, Out.abi);
+  for (const ir::Block *B : F.blocks)
+    BB[B] = llvm::BasicBlock::Create(Cx.ctx, "bb" + std::to_string(B->id),
+                                     Cx.kernel);
+  Cx.b.CreateBr(BB[F.blocks.front()]);
+  for (const ir::Block *B : F.blocks) {
+    Cx.b.SetInsertPoint(BB[B]);
+    for (const Instr *I : B->instrs)
+      lowerInstr(I);
+  }
+  for (auto [I, Phi] : Phis)
+    for (size_t K = 0; K < I->operands.size(); ++K) {
+      const Instr *V = I->operands[K];
+      llvm::Value *LV = V->op == Op::Undef ? llvm::UndefValue::get(Phi->getType())
+                                           : Cx.value(V);
+      Phi->addIncoming(LV, BB.at(I->incoming[K]));
+    }
+  Cx.target.finishKernel(Cx.module, Cx.kernel);
+  Out.usesBarriers = Cx.target.usesBarriers;
+  Out.staticSharedBytes = Cx.target.staticSharedBytes;
+}
+
+llvm::Value *Lowerer::lowerIntrinsic(const Instr *I, size_t FirstArg) {
+  const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic(I->intrinsic);
+  PCJ_ASSERT(Info, "unknown intrinsic " + I->intrinsic);
+  stdlib::LoweringRequest Req{Cx, *I, *Info, {}, {}, {}};
+  for (size_t K = FirstArg; K < I->operands.size(); ++K) {
+    const Instr *A = I->operands[K];
+    Req.args.push_back(Cx.valueType(A->type) ? Cx.value(A) : nullptr);
+    Req.argTypes.push_back(A->type);
+    Req.argInstrs.push_back(A);
+  }
+  return stdlib::loweringRule(Info->id)(Req);
+}
+
+std::vector<std::pair<llvm::Value *, TypeRef>>
+Lowerer::indices(const Instr *Idx) {
+  std::vector<std::pair<llvm::Value *, TypeRef>> Out;
+  if (Idx->type->isTuple()) {
+    llvm::Value *T = Cx.value(Idx);
+    for (unsigned K = 0; K < Idx->type->elems().size(); ++K)
+      Out.push_back({Cx.b.CreateExtractValue(T, {K}), Idx->type->elems()[K]});
+  } else {
+    Out.push_back({Cx.value(Idx), Idx->type});
+  }
+  return Out;
+}
+
+void Lowerer::lowerInstr(const Instr *I) {
+  auto &B = Cx.b;
+  auto V = [&](size_t K) { return Cx.value(I->operands[K]); };
+  auto T = [&](size_t K) { return I->operands[K]->type; };
+  llvm::Value *R = nullptr;
+  switch (I->op) {
+  case Op::Arg:
+    return; // done in buildParams
+  case Op::Undef:
+    return; // only phis use it
+  case Op::Const:
+    R = Cx.valueType(I->type) ? Cx.constant(I, I->cval, I->type) : nullptr;
+    break;
+  case Op::Global:
+  case Op::Deref:
+    if (I->ct.kind == ir::CTValue::Kind::Const && Cx.valueType(I->type))
+      R = Cx.constant(I, I->ct.value, I->type);
+    break;
+  case Op::Phi: {
+    llvm::PHINode *P = B.CreatePHI(Cx.valueType(I->type), I->operands.size());
+    Phis.push_back({I, P});
+    R = P;
+    break;
+  }
+  case Op::BinOp: {
+    int64_t E = 0;
+    bool HasE = bc::BinOpKind(I->index) == bc::BinOpKind::Pow &&
+                constInt(I->operands[1], E);
+    R = lowerBinOp(Cx, I, bc::BinOpKind(I->index), I->type, V(0), V(1),
+                   HasE ? &E : nullptr);
+    break;
+  }
+  case Op::Unary: {
+    auto K = ir::UnaryKind(I->index);
+    if (K == ir::UnaryKind::Not)
+      R = lowerUnary(Cx, K, boolTy(), Cx.truth(V(0), T(0)));
+    else
+      R = lowerUnary(Cx, K, I->type, V(0));
+    break;
+  }
+  case Op::Compare:
+    R = lowerCompare(Cx, bc::CmpKind(I->index), T(0), V(0), V(1));
+    break;
+  case Op::Is: {
+    bool Same = T(0) == T(1); // typing allows only comparisons with None
+    R = B.getInt1(I->index ? !Same : Same);
+    break;
+  }
+  case Op::Truth:
+    R = Cx.truth(V(0), T(0));
+    break;
+  case Op::Cast:
+    R = Cx.cast(V(0), T(0), I->type);
+    break;
+  case Op::GetAttr:
+    if (!I->intrinsic.empty()) {
+      const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic(I->intrinsic);
+      if (Info->kind == stdlib::IntrinsicKind::Attr)
+        R = lowerIntrinsic(I, T(0)->isArray() ? 0 : 1);
+    } else if (I->ct.kind == ir::CTValue::Kind::Const &&
+               Cx.valueType(I->type)) {
+      R = Cx.constant(I, I->ct.value, I->type);
+    }
+    break;
+  case Op::Call:
+    if (!I->intrinsic.empty()) {
+      R = lowerIntrinsic(I, 1);
+    } else if (T(0)->kind() == Kind::DType) {
+      R = Cx.cast(V(1), T(1), I->type);
+    } else {
+      Cx.fail(I, "call cannot be lowered");
+    }
+    if (!R)
+      R = Cx.none();
+    break;
+  case Op::GetItem: {
+    TypeRef OT = T(0);
+    if (OT->isArray()) {
+      llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
+      llvm::Type *MT = Cx.memoryType(OT->dtype());
+      auto *L = B.CreateAlignedLoad(MT, P, llvm::Align(OT->dtype()->byteSize()));
+      R = Cx.fromMemory(L, OT->dtype());
+    } else if (I->index >= 0) {
+      R = B.CreateExtractValue(V(0), {unsigned(I->index)});
+    } else { // dynamic index into a homogeneous tuple
+      llvm::Type *TT = Cx.valueType(OT);
+      llvm::Value *Slot = Cx.entryAlloca(TT, "tuple");
+      B.CreateStore(V(0), Slot);
+      llvm::Value *Idx = Cx.cast(V(1), T(1), int64Ty());
+      llvm::Value *N = B.getInt64(OT->elems().size());
+      Idx = B.CreateSelect(B.CreateICmpSLT(Idx, B.getInt64(0)),
+                           B.CreateAdd(Idx, N), Idx);
+      llvm::Value *P = B.CreateInBoundsGEP(TT, Slot, {B.getInt64(0), Idx});
+      R = B.CreateLoad(Cx.valueType(I->type), P);
+    }
+    break;
+  }
+  case Op::SetItem: {
+    TypeRef OT = T(0);
+    llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
+    B.CreateAlignedStore(Cx.toMemory(V(2), OT->dtype()), P,
+                         llvm::Align(OT->dtype()->byteSize()));
+    return;
+  }
+  case Op::BuildTuple: {
+    llvm::Type *TT = Cx.valueType(I->type);
+    if (!TT)
+      break; // a tuple of compile-time values (e.g. a shape with dtypes)
+    llvm::Value *Agg = llvm::UndefValue::get(TT);
+    for (unsigned K = 0; K < I->operands.size(); ++K)
+      Agg = B.CreateInsertValue(Agg, V(K), {K});
+    R = Agg;
+    break;
+  }
+  case Op::TupleGet:
+    R = Cx.valueType(I->type)
+            ? B.CreateExtractValue(V(0), {unsigned(I->index)})
+            : nullptr;
+    break;
+  case Op::GetIter: {
+    TypeRef C = T(0)->inner();
+    llvm::Type *CT = Cx.valueType(C);
+    llvm::Type *ST = llvm::StructType::get(Cx.ctx, {CT, CT, CT});
+    llvm::Value *Slot = Cx.entryAlloca(ST, "range.iter");
+    B.CreateStore(V(0), Slot);
+    R = Slot;
+    break;
+  }
+  case Op::ForIter: {
+    TypeRef C = I->type;
+    llvm::Type *CT = Cx.valueType(C);
+    llvm::Type *ST = llvm::StructType::get(Cx.ctx, {CT, CT, CT});
+    llvm::Value *It = V(0);
+    llvm::Value *Cur = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 0), "cur");
+    llvm::Value *Stop = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 1), "stop");
+    llvm::Value *Step = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 2), "step");
+    bool S = C->isSigned();
+    llvm::Value *Zero = llvm::ConstantInt::get(CT, 0);
+    llvm::Value *Up = S ? B.CreateICmpSGT(Step, Zero) : B.getTrue();
+    llvm::Value *More = B.CreateSelect(
+        Up, S ? B.CreateICmpSLT(Cur, Stop) : B.CreateICmpULT(Cur, Stop),
+        B.CreateICmpSGT(Cur, Stop));
+    B.CreateStore(B.CreateAdd(Cur, Step), B.CreateStructGEP(ST, It, 0));
+    B.CreateCondBr(More, BB.at(I->succs[0]), BB.at(I->succs[1]));
+    Cx.setValue(I, Cur);
+    return;
+  }
+  case Op::BuildSlice:
+    Cx.fail(I, "slices are not supported in kernels yet");
+  case Op::Jump:
+    B.CreateBr(BB.at(I->succs[0]));
+    return;
+  case Op::Branch:
+    B.CreateCondBr(V(0), BB.at(I->succs[0]), BB.at(I->succs[1]));
+    return;
+  case Op::Return:
+    B.CreateRetVoid();
+    return;
+  case Op::Raise:
+    Cx.fail(I, "raise is not supported in kernels yet");
+  }
+  Cx.setValue(I, R);
+}
+
+} // namespace
+
+LowerResult lowerKernel(const ir::Function &F, llvm::Module &M,
+                        const LowerOptions &O) {
+  LowerResult Out;
+  Out.kernelName = O.kernelName;
+  std::unique_ptr<TargetHooks> T =
+      O.target == Target::NVPTX ? makeNvptxTarget(O) : makeHostTarget(O);
+  Lowerer(F, M, *T, O).run(Out);
+  std::string Err;
+  llvm::raw_string_ostream OS(Err);
+  if (llvm::verifyModule(M, &OS))
+    throw CompileError(ErrorKind::Internal, SourceLoc{F.file, F.firstLine},
+                       "lowering produced invalid LLVM IR for '" + F.qualname +
+                           "': " + OS.str());
+  return Out;
+}
+
+std::string mangleKernelName(const std::string &Qualname,
+                             const std::string &SignatureText) {
+  std::string Base;
+  for (char C : Qualname)
+    Base += (std::isalnum((unsigned char)C) || C == '_') ? C : '_';
+  if (Base.empty() || std::isdigit((unsigned char)Base[0]))
+    Base = "k_" + Base;
+  uint64_t H = 1469598103934665603ull; // FNV-1a
+  for (char C : Qualname + "|" + SignatureText) {
+    H ^= (unsigned char)C;
+    H *= 1099511628211ull;
+  }
+  char Hex[17];
+  snprintf(Hex, sizeof Hex, "%016llx", (unsigned long long)H);
+  return Base + "_" + std::string(Hex, 8);
+}
+
+} // namespace pcj::lower

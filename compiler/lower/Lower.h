@@ -1,0 +1,55 @@
+// Stage 6: typed IR -> LLVM IR, for one target.
+//
+// Targets differ only through TargetHooks (NvptxTarget.cpp, HostTarget.cpp):
+// how the kernel entry receives its parameters, special registers, barriers,
+// math functions, shared memory.  Everything else is shared.
+//
+//   %3 = binop * %0, %2 : float32     ==>   %3 = fmul float %0, %2
+//   %7 = getitem %1, %6 : float32     ==>   %p = getelementptr inbounds float,
+//                                             ptr %x.data, i64 %i
+//                                           %7 = load float, ptr %p, align 4
+#pragma once
+
+#include "ir/IR.h"
+#include "types/KernelABI.h"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace pcj::lower {
+
+enum class Target : uint8_t { NVPTX, Host };
+
+struct LowerOptions {
+  Target target = Target::NVPTX;
+  int ccMajor = 9, ccMinor = 0; // NVPTX
+  bool boundsCheck = false;     // checked mode: every array access
+  bool fastMath = false;
+  std::string kernelName;       // symbol of the kernel entry
+};
+
+struct LowerResult {
+  std::string kernelName;
+  std::vector<types::AbiSlot> abi;
+  bool usesBarriers = false;
+  bool usesWarpOps = false;
+  size_t staticSharedBytes = 0; // host target: bytes of ctx->shared used
+};
+
+// Emits the kernel into `M`, which the driver has configured for the target
+// (triple and data layout, see codegen/Targets.h).  Throws CompileError for
+// constructs typing allowed but this target cannot lower.
+LowerResult lowerKernel(const ir::Function &F, llvm::Module &M,
+                        const LowerOptions &O);
+
+// A deterministic, PTX-safe symbol for a kernel specialization:
+// "saxpy_3f2a9c1b" from the qualname and the signature text.
+std::string mangleKernelName(const std::string &Qualname,
+                             const std::string &SignatureText);
+
+} // namespace pcj::lower

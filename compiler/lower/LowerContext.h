@@ -1,0 +1,77 @@
+// The state of lowering one function, and the helpers lowering rules use
+// (stdlib/lowering/Rules.cpp).  Value representation in LLVM:
+//
+//   bool            i1 (i8 in memory and parameters)
+//   intN / floatN   iN / half, float, double
+//   array           { ptr addrspace(AS) data, [N x i64] shape, [N x i64] strides }
+//   tuple           literal struct of the elements
+//   range           { iN start, iN stop, iN step }
+//   range_iter      ptr to an alloca holding { iN cur, iN stop, iN step }
+//   none            {} (empty struct)
+//   compile-time-only values (modules, intrinsics, dtypes, str): no LLVM value
+#pragma once
+
+#include "ir/IR.h"
+#include "lower/Lower.h"
+#include "lower/TargetHooks.h"
+
+#include <llvm/IR/IRBuilder.h>
+
+#include <map>
+
+namespace pcj::lower {
+
+class LowerContext {
+public:
+  LowerContext(const ir::Function &F, llvm::Module &M, TargetHooks &T,
+               const LowerOptions &O);
+
+  const ir::Function &fn;
+  llvm::Module &module;
+  llvm::LLVMContext &ctx;
+  TargetHooks &target;
+  const LowerOptions &opts;
+  llvm::IRBuilder<> b;
+  llvm::Function *kernel = nullptr;
+  llvm::BasicBlock *allocaBlock = nullptr;
+
+  // ---- types ----
+  llvm::Type *valueType(types::TypeRef T);  // nullptr: compile-time only
+  llvm::Type *memoryType(types::TypeRef T); // element type in memory
+
+  // ---- values ----
+  llvm::Value *value(const ir::Instr *I); // the lowered value of an operand
+  void setValue(const ir::Instr *I, llvm::Value *V) { Values[I] = V; }
+  llvm::Value *none();
+  llvm::Value *intConst(types::TypeRef T, int64_t V);
+  llvm::Value *constant(const ir::Instr *At, const bc::ConstValue &C,
+                        types::TypeRef T);
+  llvm::Value *cast(llvm::Value *V, types::TypeRef From, types::TypeRef To);
+  llvm::Value *truth(llvm::Value *V, types::TypeRef T);
+  // To / from the in-memory representation (bool <-> i8).
+  llvm::Value *toMemory(llvm::Value *V, types::TypeRef T);
+  llvm::Value *fromMemory(llvm::Value *V, types::TypeRef T);
+  // An alloca in the entry block.
+  llvm::AllocaInst *entryAlloca(llvm::Type *T, const std::string &Name,
+                                uint64_t Count = 1);
+
+  // ---- arrays ----
+  llvm::Value *makeArray(types::TypeRef T, llvm::Value *Data,
+                         const std::vector<llvm::Value *> &Shape,
+                         const std::vector<llvm::Value *> &Strides);
+  llvm::Value *arrayData(llvm::Value *A);
+  llvm::Value *arrayShape(llvm::Value *A, unsigned Dim);
+  llvm::Value *arrayStride(llvm::Value *A, unsigned Dim);
+  // Address of a[idx...] with Python negative-index wrap-around and, in
+  // checked mode, bounds checks.  `Idx` holds one value per dimension.
+  llvm::Value *elementPtr(const ir::Instr *At, types::TypeRef ArrTy,
+                          llvm::Value *A,
+                          const std::vector<std::pair<llvm::Value *, types::TypeRef>> &Idx);
+
+  [[noreturn]] void fail(const ir::Instr *I, const std::string &Msg) const;
+
+private:
+  std::map<const ir::Instr *, llvm::Value *> Values;
+};
+
+} // namespace pcj::lower

@@ -1,0 +1,249 @@
+// LowerContext: LLVM types, constants, conversions and arrays (see
+// LowerContext.h for the value representation).
+#include "lower/LowerContext.h"
+
+#include "support/Diagnostics.h"
+
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+
+namespace pcj::lower {
+
+using namespace types;
+
+LowerContext::LowerContext(const ir::Function &F, llvm::Module &M,
+                           TargetHooks &T, const LowerOptions &O)
+    : fn(F), module(M), ctx(M.getContext()), target(T), opts(O), b(ctx) {}
+
+void LowerContext::fail(const ir::Instr *I, const std::string &Msg) const {
+  throw CompileError(ErrorKind::Unsupported, I ? I->loc : SourceLoc{}, Msg);
+}
+
+llvm::Type *LowerContext::valueType(TypeRef T) {
+  switch (T->kind()) {
+  case Kind::Bool:
+    return b.getInt1Ty();
+  case Kind::Int:
+    return b.getIntNTy(T->bits());
+  case Kind::Float:
+    return T->bits() == 16   ? b.getHalfTy()
+           : T->bits() == 32 ? b.getFloatTy()
+                             : b.getDoubleTy();
+  case Kind::Complex: {
+    llvm::Type *H = T->bits() == 64 ? b.getFloatTy() : b.getDoubleTy();
+    return llvm::StructType::get(ctx, {H, H});
+  }
+  case Kind::Array: {
+    auto *Dims = llvm::ArrayType::get(b.getInt64Ty(), T->ndim());
+    return llvm::StructType::get(
+        ctx, {b.getPtrTy(target.addrSpace(T->addrSpace())), Dims, Dims});
+  }
+  case Kind::Tuple: {
+    std::vector<llvm::Type *> E;
+    for (TypeRef X : T->elems()) {
+      llvm::Type *LT = valueType(X);
+      if (!LT)
+        return nullptr;
+      E.push_back(LT);
+    }
+    return llvm::StructType::get(ctx, E);
+  }
+  case Kind::Range: {
+    llvm::Type *C = valueType(T->inner());
+    return llvm::StructType::get(ctx, {C, C, C});
+  }
+  case Kind::RangeIter:
+    return b.getPtrTy();
+  case Kind::None:
+  case Kind::Void:
+    return llvm::StructType::get(ctx);
+  default:
+    return nullptr; // compile-time only
+  }
+}
+
+llvm::Type *LowerContext::memoryType(TypeRef T) {
+  return T->isBool() ? b.getInt8Ty() : valueType(T);
+}
+
+llvm::Value *LowerContext::value(const ir::Instr *I) {
+  auto It = Values.find(I);
+  PCJ_ASSERT(It != Values.end(), std::string("value not lowered yet: ") +
+                                     ir::opName(I->op));
+  return It->second;
+}
+
+llvm::Value *LowerContext::none() {
+  return llvm::ConstantStruct::get(llvm::StructType::get(ctx), {});
+}
+
+llvm::Value *LowerContext::intConst(TypeRef T, int64_t V) {
+  return llvm::ConstantInt::get(valueType(T), uint64_t(V), T->isSigned());
+}
+
+llvm::Value *LowerContext::constant(const ir::Instr *At, const bc::ConstValue &C,
+                                    TypeRef T) {
+  using K = bc::ConstValue::Kind;
+  switch (C.kind) {
+  case K::None:
+    return none();
+  case K::Bool:
+    return cast(b.getInt1(C.b), boolTy(), T);
+  case K::Int:
+    return cast(b.getInt64(uint64_t(C.i)), int64Ty(), T);
+  case K::Float:
+    return cast(llvm::ConstantFP::get(b.getDoubleTy(), C.f), float64Ty(), T);
+  case K::Tuple: {
+    if (!T->isTuple() || T->elems().size() != C.elems.size())
+      fail(At, "tuple constant of unexpected type " + T->str());
+    llvm::Type *LT = valueType(T);
+    if (!LT)
+      return nullptr;
+    llvm::Value *Agg = llvm::UndefValue::get(LT);
+    for (unsigned K = 0; K < C.elems.size(); ++K) {
+      llvm::Value *E = constant(At, C.elems[K], T->elems()[K]);
+      Agg = b.CreateInsertValue(Agg, E, {K});
+    }
+    return Agg;
+  }
+  case K::Str:
+    return nullptr; // compile-time only (print arguments, dtype names)
+  default:
+    fail(At, "constant " + C.repr() + " is not supported here");
+  }
+}
+
+llvm::Value *LowerContext::truth(llvm::Value *V, TypeRef T) {
+  if (T->isBool())
+    return V;
+  if (T->isInt())
+    return b.CreateICmpNE(V, llvm::ConstantInt::get(V->getType(), 0));
+  if (T->isFloat())
+    return b.CreateFCmpUNE(V, llvm::ConstantFP::get(V->getType(), 0.0));
+  if (T->kind() == Kind::None)
+    return b.getFalse();
+  if (T->isTuple())
+    return b.getInt1(!T->elems().empty());
+  PCJ_ASSERT(false, "truth of " + T->str());
+}
+
+llvm::Value *LowerContext::cast(llvm::Value *V, TypeRef From, TypeRef To) {
+  if (From == To)
+    return V;
+  if (To->isBool())
+    return truth(V, From);
+  llvm::Type *LT = valueType(To);
+  if (From->isIntegral() && To->isInt()) {
+    bool Signed = From->isInt() && From->isSigned();
+    return b.CreateIntCast(V, LT, Signed);
+  }
+  if (From->isIntegral() && To->isFloat()) {
+    bool Signed = From->isInt() && From->isSigned();
+    return Signed ? b.CreateSIToFP(V, LT) : b.CreateUIToFP(V, LT);
+  }
+  if (From->isFloat() && To->isInt())
+    return To->isSigned() ? b.CreateFPToSI(V, LT) : b.CreateFPToUI(V, LT);
+  if (From->isFloat() && To->isFloat())
+    return b.CreateFPCast(V, LT);
+  PCJ_ASSERT(false, "no conversion from " + From->str() + " to " + To->str());
+}
+
+llvm::Value *LowerContext::toMemory(llvm::Value *V, TypeRef T) {
+  return T->isBool() ? b.CreateZExt(V, b.getInt8Ty()) : V;
+}
+
+llvm::Value *LowerContext::fromMemory(llvm::Value *V, TypeRef T) {
+  return T->isBool() ? b.CreateICmpNE(V, b.getInt8(0)) : V;
+}
+
+llvm::AllocaInst *LowerContext::entryAlloca(llvm::Type *T,
+                                            const std::string &Name,
+                                            uint64_t Count) {
+  llvm::IRBuilder<> EB(allocaBlock, allocaBlock->begin());
+  return EB.CreateAlloca(T, Count == 1 ? nullptr : EB.getInt64(Count), Name);
+}
+
+// ---- arrays --------------------------------------------------------------------
+
+llvm::Value *LowerContext::makeArray(TypeRef T, llvm::Value *Data,
+                                     const std::vector<llvm::Value *> &Shape,
+                                     const std::vector<llvm::Value *> &Strides) {
+  llvm::Value *A = llvm::UndefValue::get(valueType(T));
+  A = b.CreateInsertValue(A, Data, {0});
+  for (unsigned D = 0; D < Shape.size(); ++D) {
+    A = b.CreateInsertValue(A, Shape[D], {1, D});
+    A = b.CreateInsertValue(A, Strides[D], {2, D});
+  }
+  return A;
+}
+
+llvm::Value *LowerContext::arrayData(llvm::Value *A) {
+  return b.CreateExtractValue(A, {0});
+}
+llvm::Value *LowerContext::arrayShape(llvm::Value *A, unsigned Dim) {
+  return b.CreateExtractValue(A, {1, Dim});
+}
+llvm::Value *LowerContext::arrayStride(llvm::Value *A, unsigned Dim) {
+  return b.CreateExtractValue(A, {2, Dim});
+}
+
+llvm::Value *LowerContext::elementPtr(
+    const ir::Instr *At, TypeRef ArrTy, llvm::Value *A,
+    const std::vector<std::pair<llvm::Value *, TypeRef>> &Idx) {
+  unsigned N = ArrTy->ndim();
+  PCJ_ASSERT(Idx.size() == N, "index arity");
+  std::vector<llvm::Value *> I64(N), Shape(N);
+  for (unsigned D = 0; D < N; ++D) {
+    auto [V, T] = Idx[D];
+    Shape[D] = arrayShape(A, D);
+    llvm::Value *X = cast(V, T, T->isSigned() || T->isBool() ? int64Ty()
+                                                             : intTy(64, false));
+    if (T->isInt() && T->isSigned()) // Python wrap-around for negatives
+      X = b.CreateSelect(b.CreateICmpSLT(X, b.getInt64(0)),
+                         b.CreateAdd(X, Shape[D]), X, "wrap");
+    if (opts.boundsCheck) {
+      llvm::Function *Fn = b.GetInsertBlock()->getParent();
+      auto *Bad = llvm::BasicBlock::Create(ctx, "oob", Fn);
+      auto *Ok = llvm::BasicBlock::Create(ctx, "inb", Fn);
+      b.CreateCondBr(b.CreateICmpUGE(X, Shape[D]), Bad, Ok,
+                     llvm::MDBuilder(ctx).createBranchWeights(1, 1 << 20));
+      b.SetInsertPoint(Bad);
+      // Report the index the user wrote (before wrap-around).
+      llvm::Value *Orig = cast(V, T, T->isSigned() || T->isBool()
+                                         ? int64Ty()
+                                         : intTy(64, false));
+      target.indexError(b, Orig, D, Shape[D], fn.qualname,
+                        At->loc.fileName(), At->loc.line);
+      b.CreateUnreachable();
+      b.SetInsertPoint(Ok);
+    }
+    I64[D] = X;
+  }
+  llvm::Value *Data = arrayData(A);
+  llvm::Type *ET = memoryType(ArrTy->dtype());
+  if (N == 0)
+    return Data;
+  switch (ArrTy->layout()) {
+  case Layout::C: {
+    llvm::Value *Off = I64[0];
+    for (unsigned D = 1; D < N; ++D)
+      Off = b.CreateAdd(b.CreateMul(Off, Shape[D]), I64[D]);
+    return b.CreateInBoundsGEP(ET, Data, Off);
+  }
+  case Layout::F: {
+    llvm::Value *Off = I64[N - 1];
+    for (int D = int(N) - 2; D >= 0; --D)
+      Off = b.CreateAdd(b.CreateMul(Off, Shape[D]), I64[D]);
+    return b.CreateInBoundsGEP(ET, Data, Off);
+  }
+  case Layout::A: {
+    llvm::Value *Off = b.CreateMul(I64[0], arrayStride(A, 0));
+    for (unsigned D = 1; D < N; ++D)
+      Off = b.CreateAdd(Off, b.CreateMul(I64[D], arrayStride(A, D)));
+    return b.CreateInBoundsGEP(b.getInt8Ty(), Data, Off);
+  }
+  }
+  return nullptr;
+}
+
+} // namespace pcj::lower

@@ -1,0 +1,594 @@
+// Symbolic stack simulation and phi placement (see SSABuilder.h).
+#include "ssa/SSABuilder.h"
+
+#include "support/Diagnostics.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace pcj::ssa {
+
+using bc::Op;
+using ir::Instr;
+
+namespace {
+
+// Marker for the NULL the call protocol pushes; never an operand.
+Instr *const kNull = reinterpret_cast<Instr *>(uintptr_t(1));
+
+struct State {
+  std::vector<Instr *> locals; // nullptr: never assigned on this path
+  std::vector<Instr *> stack;
+};
+
+class Builder {
+public:
+  Builder(const bc::DecodedCode &Code, const cfg::CFG &G) : Code(Code), G(G) {}
+
+  std::unique_ptr<ir::Function> run();
+
+private:
+  const bc::DecodedCode &Code;
+  const cfg::CFG &G;
+  std::unique_ptr<ir::Function> F;
+  std::vector<ir::Block *> IRBlock;     // cfg block -> IR block (null: dead)
+  std::vector<bool> Done;
+  std::map<std::pair<int, int>, State> EdgeState; // (pred, succ) -> state
+  struct Pending {
+    int block;
+    Instr *phi;
+    bool isStack;
+    size_t slot;
+  };
+  std::vector<Pending> PendingPhis;
+  std::vector<Instr *> UndefOfLocal; // one Undef per local, in the entry block
+  ir::Block *Entry = nullptr;
+
+  SourceLoc loc(const bc::Instr &I) const { return Code.loc(I); }
+  [[noreturn]] void unsupported(const bc::Instr &I, const std::string &Msg,
+                                const std::string &Hint = {}) const {
+    throw CompileError(ErrorKind::Unsupported, loc(I), Msg, Hint);
+  }
+
+  Instr *emit(ir::Block *B, ir::Op O, const bc::Instr &At,
+              std::vector<Instr *> Ops = {}) {
+    for (Instr *V : Ops)
+      if (V == kNull)
+        throw CompileError(ErrorKind::Bytecode, loc(At),
+                           "internal stack marker used as a value");
+    return F->insert(B, nullptr, O, loc(At), std::move(Ops));
+  }
+
+  State entryState(int BI);
+  void translateBlock(int BI);
+  void completePendingPhis();
+  void simplifyPhis();
+  void checkUndefUses();
+};
+
+std::unique_ptr<ir::Function> Builder::run() {
+  F = std::make_unique<ir::Function>();
+  F->name = Code.name;
+  F->qualname = Code.qualname;
+  F->file = Code.file;
+  F->firstLine = Code.firstLineNo;
+  for (int K = 0; K < Code.argCount; ++K)
+    F->params.push_back({Code.varnames[K], nullptr});
+
+  // Reachability over the CFG, then reverse post-order.
+  size_t NB = G.blocks.size();
+  std::vector<int> Post;
+  std::vector<bool> Seen(NB, false);
+  std::vector<std::pair<int, int>> Stack{{0, 0}};
+  Seen[0] = true;
+  while (!Stack.empty()) {
+    auto &[B, Next] = Stack.back();
+    int Succ[2] = {G.blocks[B].fallthrough, G.blocks[B].jump};
+    if (Next < 2) {
+      int S = Succ[Next++];
+      if (S >= 0 && !Seen[S]) {
+        Seen[S] = true;
+        Stack.push_back({S, 0});
+      }
+      continue;
+    }
+    Post.push_back(B);
+    Stack.pop_back();
+  }
+  std::vector<int> RPO(Post.rbegin(), Post.rend());
+
+  Entry = F->newBlock();
+  IRBlock.assign(NB, nullptr);
+  for (int B : RPO)
+    IRBlock[B] = F->newBlock();
+  Done.assign(NB, false);
+
+  // Entry block: parameters and one "unassigned" marker per local.
+  bc::Instr First = Code.instrs.front();
+  First.line = Code.firstLineNo;
+  State Init;
+  for (size_t K = 0; K < Code.varnames.size(); ++K) {
+    Instr *U = emit(Entry, ir::Op::Undef, First);
+    U->str = Code.varnames[K];
+    UndefOfLocal.push_back(U);
+    Init.locals.push_back(U);
+  }
+  for (int K = 0; K < Code.argCount; ++K) {
+    Instr *A = emit(Entry, ir::Op::Arg, First);
+    A->index = K;
+    A->str = Code.varnames[K];
+    Init.locals[K] = A;
+  }
+  EdgeState[{-1, 0}] = Init;
+  Instr *J = emit(Entry, ir::Op::Jump, First);
+  J->succs = {IRBlock[0]};
+
+  for (int B : RPO)
+    translateBlock(B);
+  completePendingPhis();
+  F->recomputeCFG();
+  simplifyPhis();
+  checkUndefUses();
+  ir::verify(*F, /*Typed=*/false);
+  return std::move(F);
+}
+
+// Predecessor edges of a block that are reachable: (pred, state-or-null).
+State Builder::entryState(int BI) {
+  const cfg::BasicBlock &BB = G.blocks[BI];
+  std::vector<int> Preds;
+  if (BI == 0)
+    Preds.push_back(-1);
+  for (int P : BB.preds)
+    if (IRBlock[P])
+      Preds.push_back(P);
+  std::vector<const State *> Known;
+  bool AllKnown = true;
+  for (int P : Preds) {
+    auto It = EdgeState.find({P, BI});
+    if (It == EdgeState.end())
+      AllKnown = false;
+    else
+      Known.push_back(&It->second);
+  }
+  PCJ_ASSERT(!Known.empty(), "block reached before any predecessor");
+  const State &Ref = *Known[0];
+  for (const State *S : Known)
+    if (S->stack.size() != Ref.stack.size())
+      throw CompileError(ErrorKind::Bytecode,
+                         loc(Code.instrs[BB.begin]),
+                         "inconsistent stack depth at a join (" +
+                             std::to_string(S->stack.size()) + " vs " +
+                             std::to_string(Ref.stack.size()) + ")");
+  ir::Block *IB = IRBlock[BI];
+  const bc::Instr &At = Code.instrs[BB.begin];
+  auto Merge = [&](bool IsStack, size_t Slot) -> Instr * {
+    auto Get = [&](const State *S) {
+      return IsStack ? S->stack[Slot] : S->locals[Slot];
+    };
+    Instr *V0 = Get(Known[0]);
+    if (V0 == kNull) {
+      for (const State *S : Known)
+        if (Get(S) != kNull)
+          throw CompileError(ErrorKind::Bytecode, loc(At),
+                             "call marker mismatch at a join");
+      return kNull;
+    }
+    bool Same = AllKnown;
+    for (const State *S : Known)
+      Same = Same && Get(S) == V0;
+    if (Same)
+      return V0;
+    Instr *Phi = F->insert(IB, nullptr, ir::Op::Phi, loc(At));
+    // Phis go first: move it before any non-phi (the block is empty now).
+    if (AllKnown) {
+      size_t K = 0;
+      for (int P : Preds) {
+        Phi->operands.push_back(Get(Known[K++]));
+        Phi->incoming.push_back(P < 0 ? Entry : IRBlock[P]);
+      }
+    } else {
+      PendingPhis.push_back({BI, Phi, IsStack, Slot});
+    }
+    return Phi;
+  };
+  State S;
+  for (size_t K = 0; K < Ref.locals.size(); ++K)
+    S.locals.push_back(Merge(false, K));
+  for (size_t K = 0; K < Ref.stack.size(); ++K)
+    S.stack.push_back(Merge(true, K));
+  return S;
+}
+
+void Builder::completePendingPhis() {
+  for (const Pending &P : PendingPhis) {
+    const cfg::BasicBlock &BB = G.blocks[P.block];
+    std::vector<int> Preds;
+    if (P.block == 0)
+      Preds.push_back(-1);
+    for (int Pr : BB.preds)
+      if (IRBlock[Pr])
+        Preds.push_back(Pr);
+    for (int Pr : Preds) {
+      auto It = EdgeState.find({Pr, P.block});
+      PCJ_ASSERT(It != EdgeState.end(), "missing state on a loop edge");
+      const State &S = It->second;
+      Instr *V = P.isStack ? S.stack.at(P.slot) : S.locals.at(P.slot);
+      if (V == kNull)
+        throw CompileError(ErrorKind::Bytecode, P.phi->loc,
+                           "call marker mismatch on a loop edge");
+      P.phi->operands.push_back(V);
+      P.phi->incoming.push_back(Pr < 0 ? Entry : IRBlock[Pr]);
+    }
+  }
+}
+
+void Builder::translateBlock(int BI) {
+  const cfg::BasicBlock &BB = G.blocks[BI];
+  ir::Block *B = IRBlock[BI];
+  State S = entryState(BI);
+  auto &St = S.stack;
+  auto Pop = [&](const bc::Instr &I) {
+    if (St.empty())
+      throw CompileError(ErrorKind::Bytecode, loc(I), "operand stack underflow");
+    Instr *V = St.back();
+    St.pop_back();
+    return V;
+  };
+  auto Peek = [&](const bc::Instr &I, size_t Depth) {
+    if (Depth == 0 || Depth > St.size())
+      throw CompileError(ErrorKind::Bytecode, loc(I), "operand stack underflow");
+    return St[St.size() - Depth];
+  };
+  auto Leave = [&](int Succ, const State &Out) {
+    if (Succ >= 0)
+      EdgeState[{BI, Succ}] = Out;
+  };
+  auto Branch = [&](const bc::Instr &I, Instr *Cond, int TrueSucc,
+                    const State &TrueState, int FalseSucc,
+                    const State &FalseState) {
+    Leave(TrueSucc, TrueState);
+    Leave(FalseSucc, FalseState);
+    if (TrueSucc == FalseSucc) {
+      Instr *J = emit(B, ir::Op::Jump, I);
+      J->succs = {IRBlock[TrueSucc]};
+      return;
+    }
+    Instr *Br = emit(B, ir::Op::Branch, I, {Cond});
+    Br->succs = {IRBlock[TrueSucc], IRBlock[FalseSucc]};
+  };
+
+  for (int K = BB.begin; K < BB.end; ++K) {
+    const bc::Instr &I = Code.instrs[K];
+    switch (I.op) {
+    case Op::POP_TOP:
+      Pop(I);
+      break;
+    case Op::COPY:
+      St.push_back(Peek(I, I.arg));
+      break;
+    case Op::SWAP: {
+      Peek(I, I.arg);
+      std::swap(St[St.size() - 1], St[St.size() - I.arg]);
+      break;
+    }
+    case Op::PUSH_NULL:
+      St.push_back(kNull);
+      break;
+    case Op::LOAD_CONST: {
+      Instr *C = emit(B, ir::Op::Const, I);
+      C->cval = Code.consts.at(I.arg);
+      St.push_back(C);
+      break;
+    }
+    case Op::LOAD_FAST: {
+      Instr *V = S.locals.at(I.arg);
+      if (V->op == ir::Op::Undef)
+        throw CompileError(ErrorKind::Name, loc(I),
+                           "local variable '" + Code.varnames[I.arg] +
+                               "' is used before it is assigned");
+      St.push_back(V);
+      break;
+    }
+    case Op::STORE_FAST:
+      S.locals.at(I.arg) = Pop(I);
+      break;
+    case Op::DELETE_FAST:
+      unsupported(I, bc::unsupportedMessage(bc::UnsupportedKind::Delete));
+    case Op::LOAD_DEREF: {
+      Instr *D = emit(B, ir::Op::Deref, I);
+      D->str = Code.derefNames.at(I.arg);
+      St.push_back(D);
+      break;
+    }
+    case Op::LOAD_GLOBAL: {
+      Instr *Gl = emit(B, ir::Op::Global, I);
+      Gl->str = Code.names.at(I.arg);
+      St.push_back(Gl);
+      break;
+    }
+    case Op::LOAD_ATTR: {
+      Instr *A = emit(B, ir::Op::GetAttr, I, {Pop(I)});
+      A->str = Code.names.at(I.arg);
+      St.push_back(A);
+      break;
+    }
+    case Op::LOAD_METHOD: {
+      Instr *A = emit(B, ir::Op::GetAttr, I, {Pop(I)});
+      A->str = Code.names.at(I.arg);
+      St.push_back(A);
+      St.push_back(kNull);
+      break;
+    }
+    case Op::STORE_ATTR:
+      unsupported(I, "assigning to attributes is not supported in kernels",
+                  "write results into an array element instead");
+    case Op::BINARY_OP: {
+      Instr *Rhs = Pop(I), *Lhs = Pop(I);
+      Instr *V = emit(B, ir::Op::BinOp, I, {Lhs, Rhs});
+      V->index = I.arg;
+      St.push_back(V);
+      break;
+    }
+    case Op::UNARY_NEGATIVE:
+    case Op::UNARY_POSITIVE:
+    case Op::UNARY_NOT:
+    case Op::UNARY_INVERT: {
+      ir::UnaryKind UK = I.op == Op::UNARY_NEGATIVE   ? ir::UnaryKind::Neg
+                         : I.op == Op::UNARY_POSITIVE ? ir::UnaryKind::Pos
+                         : I.op == Op::UNARY_NOT      ? ir::UnaryKind::Not
+                                                      : ir::UnaryKind::Invert;
+      Instr *V = emit(B, ir::Op::Unary, I, {Pop(I)});
+      V->index = int(UK);
+      St.push_back(V);
+      break;
+    }
+    case Op::TO_BOOL:
+      St.push_back(emit(B, ir::Op::Truth, I, {Pop(I)}));
+      break;
+    case Op::COMPARE_OP: {
+      Instr *Rhs = Pop(I), *Lhs = Pop(I);
+      Instr *V = emit(B, ir::Op::Compare, I, {Lhs, Rhs});
+      V->index = I.arg;
+      St.push_back(V);
+      break;
+    }
+    case Op::IS_OP: {
+      Instr *Rhs = Pop(I), *Lhs = Pop(I);
+      Instr *V = emit(B, ir::Op::Is, I, {Lhs, Rhs});
+      V->index = I.arg;
+      St.push_back(V);
+      break;
+    }
+    case Op::CONTAINS_OP:
+      unsupported(I, "the 'in' operator is not supported in kernels",
+                  "compare the values explicitly");
+    case Op::BUILD_TUPLE: {
+      std::vector<Instr *> Elems(I.arg);
+      for (int E = I.arg - 1; E >= 0; --E)
+        Elems[E] = Pop(I);
+      St.push_back(emit(B, ir::Op::BuildTuple, I, Elems));
+      break;
+    }
+    case Op::BUILD_SLICE: {
+      std::vector<Instr *> Parts(I.arg);
+      for (int E = I.arg - 1; E >= 0; --E)
+        Parts[E] = Pop(I);
+      St.push_back(emit(B, ir::Op::BuildSlice, I, Parts));
+      break;
+    }
+    case Op::BINARY_SUBSCR: {
+      Instr *Key = Pop(I), *Obj = Pop(I);
+      St.push_back(emit(B, ir::Op::GetItem, I, {Obj, Key}));
+      break;
+    }
+    case Op::STORE_SUBSCR: {
+      Instr *Key = Pop(I), *Obj = Pop(I), *Val = Pop(I);
+      emit(B, ir::Op::SetItem, I, {Obj, Key, Val});
+      break;
+    }
+    case Op::UNPACK_SEQUENCE: {
+      Instr *Seq = Pop(I);
+      for (int E = I.arg - 1; E >= 0; --E) {
+        Instr *V = emit(B, ir::Op::TupleGet, I, {Seq});
+        V->index = E;
+        V->str = std::to_string(I.arg); // expected length, checked in typing
+        St.push_back(V);
+      }
+      break;
+    }
+    case Op::CALL: {
+      std::vector<Instr *> Args(I.arg);
+      for (int E = I.arg - 1; E >= 0; --E)
+        Args[E] = Pop(I);
+      Instr *Callee;
+      if (I.flags & bc::flag::CallPair) {
+        Instr *Upper = Pop(I), *Lower = Pop(I);
+        if (Lower == kNull) {
+          Callee = Upper;
+        } else if (Upper == kNull) {
+          Callee = Lower;
+        } else {
+          Callee = Lower;
+          Args.insert(Args.begin(), Upper);
+        }
+      } else {
+        Callee = Pop(I);
+      }
+      std::vector<Instr *> Ops{Callee};
+      Ops.insert(Ops.end(), Args.begin(), Args.end());
+      Instr *C = emit(B, ir::Op::Call, I, Ops);
+      if (I.aux >= 0)
+        C->kwnames = Code.kwnames.at(I.aux);
+      St.push_back(C);
+      break;
+    }
+    case Op::JUMP: {
+      Leave(BB.jump, S);
+      Instr *J = emit(B, ir::Op::Jump, I);
+      J->succs = {IRBlock[BB.jump]};
+      return;
+    }
+    case Op::POP_JUMP_IF_FALSE:
+    case Op::POP_JUMP_IF_TRUE:
+    case Op::POP_JUMP_IF_NONE:
+    case Op::POP_JUMP_IF_NOT_NONE: {
+      Instr *V = Pop(I);
+      Instr *Cond;
+      bool JumpOnTrue;
+      if (I.op == Op::POP_JUMP_IF_NONE || I.op == Op::POP_JUMP_IF_NOT_NONE) {
+        Instr *None = emit(B, ir::Op::Const, I);
+        Cond = emit(B, ir::Op::Is, I, {V, None});
+        JumpOnTrue = I.op == Op::POP_JUMP_IF_NONE;
+      } else {
+        Cond = emit(B, ir::Op::Truth, I, {V});
+        JumpOnTrue = I.op == Op::POP_JUMP_IF_TRUE;
+      }
+      if (JumpOnTrue)
+        Branch(I, Cond, BB.jump, S, BB.fallthrough, S);
+      else
+        Branch(I, Cond, BB.fallthrough, S, BB.jump, S);
+      return;
+    }
+    case Op::JUMP_IF_FALSE_OR_POP:
+    case Op::JUMP_IF_TRUE_OR_POP: {
+      Instr *V = Peek(I, 1);
+      Instr *Cond = emit(B, ir::Op::Truth, I, {V});
+      State Popped = S;
+      Popped.stack.pop_back();
+      if (I.op == Op::JUMP_IF_TRUE_OR_POP)
+        Branch(I, Cond, BB.jump, S, BB.fallthrough, Popped);
+      else
+        Branch(I, Cond, BB.fallthrough, Popped, BB.jump, S);
+      return;
+    }
+    case Op::GET_ITER:
+      St.push_back(emit(B, ir::Op::GetIter, I, {Pop(I)}));
+      break;
+    case Op::FOR_ITER: {
+      Instr *It = Peek(I, 1);
+      Instr *FI = emit(B, ir::Op::ForIter, I, {It});
+      FI->succs = {IRBlock[BB.fallthrough], IRBlock[BB.jump]};
+      State Body = S, Exhausted = S;
+      Body.stack.push_back(FI);
+      Exhausted.stack.pop_back();
+      Leave(BB.fallthrough, Body);
+      Leave(BB.jump, Exhausted);
+      return;
+    }
+    case Op::RETURN_VALUE:
+      emit(B, ir::Op::Return, I, {Pop(I)});
+      return;
+    case Op::RAISE:
+      unsupported(I, "raise statements are not supported in kernels yet");
+    case Op::LOAD_ASSERTION_ERROR:
+      unsupported(I, "assert statements are not supported in kernels yet");
+    case Op::UNSUPPORTED: {
+      auto UK = bc::UnsupportedKind(I.arg);
+      std::string Msg = bc::unsupportedMessage(UK);
+      if (UK == bc::UnsupportedKind::Other && I.aux >= 0)
+        Msg += " (bytecode " + Code.opnames.at(I.aux) + ")";
+      unsupported(I, Msg, bc::unsupportedHint(UK));
+    }
+    }
+  }
+  // Fell off the end of the block into the next one.
+  const bc::Instr &Last = Code.instrs[BB.end - 1];
+  PCJ_ASSERT(BB.fallthrough >= 0, "block without terminator at end of code");
+  Leave(BB.fallthrough, S);
+  Instr *J = emit(B, ir::Op::Jump, Last);
+  J->succs = {IRBlock[BB.fallthrough]};
+}
+
+// Removes phis whose incoming values are all the same value (ignoring
+// self-references and "unassigned" markers), then phis nothing uses.
+void Builder::simplifyPhis() {
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (ir::Block *B : F->blocks) {
+      for (size_t K = 0; K < B->instrs.size(); ++K) {
+        Instr *P = B->instrs[K];
+        if (P->op != ir::Op::Phi)
+          continue;
+        Instr *Same = nullptr;
+        bool Trivial = true, SawUndef = false;
+        for (Instr *V : P->operands) {
+          if (V == P || V == Same)
+            continue;
+          if (V->op == ir::Op::Undef) {
+            SawUndef = true;
+            continue;
+          }
+          if (Same) {
+            Trivial = false;
+            break;
+          }
+          Same = V;
+        }
+        if (!Trivial)
+          continue;
+        if (!Same) { // only undef flows in
+          for (Instr *V : P->operands)
+            if (V->op == ir::Op::Undef)
+              Same = V;
+          PCJ_ASSERT(Same || !SawUndef, "phi without values");
+          if (!Same)
+            continue;
+        }
+        F->replaceAllUses(P, Same);
+        B->instrs.erase(B->instrs.begin() + K);
+        --K;
+        Changed = true;
+      }
+    }
+  }
+  // Liveness: phis used (transitively) by non-phi instructions.
+  std::set<Instr *> Live;
+  std::vector<Instr *> Work;
+  for (ir::Block *B : F->blocks)
+    for (Instr *I : B->instrs)
+      if (I->op != ir::Op::Phi)
+        for (Instr *O : I->operands)
+          if (O->op == ir::Op::Phi && Live.insert(O).second)
+            Work.push_back(O);
+  while (!Work.empty()) {
+    Instr *P = Work.back();
+    Work.pop_back();
+    for (Instr *O : P->operands)
+      if (O->op == ir::Op::Phi && Live.insert(O).second)
+        Work.push_back(O);
+  }
+  for (ir::Block *B : F->blocks)
+    std::erase_if(B->instrs, [&](Instr *I) {
+      return I->op == ir::Op::Phi && !Live.count(I);
+    });
+}
+
+// A value that is "unassigned" on every path is an error where it is used;
+// unused Undef markers are dropped.
+void Builder::checkUndefUses() {
+  std::set<Instr *> Used;
+  for (ir::Block *B : F->blocks)
+    for (Instr *I : B->instrs)
+      for (Instr *O : I->operands) {
+        if (O->op == ir::Op::Undef && I->op != ir::Op::Phi)
+          throw CompileError(ErrorKind::Name, I->loc,
+                             "local variable '" + O->str +
+                                 "' is used before it is assigned");
+        Used.insert(O);
+      }
+  std::erase_if(Entry->instrs, [&](Instr *I) {
+    return I->op == ir::Op::Undef && !Used.count(I);
+  });
+}
+
+} // namespace
+
+std::unique_ptr<ir::Function> buildSSA(const bc::DecodedCode &Code,
+                                       const cfg::CFG &G) {
+  return Builder(Code, G).run();
+}
+
+} // namespace pcj::ssa

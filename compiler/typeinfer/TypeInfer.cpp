@@ -1,0 +1,573 @@
+// Type inference to a fixed point (see TypeInfer.h).
+#include "typeinfer/TypeInfer.h"
+
+#include "stdlib/Registry.h"
+#include "support/Diagnostics.h"
+#include "types/Promotion.h"
+
+namespace pcj::typeinfer {
+
+using namespace types;
+using ir::Instr;
+using ir::Op;
+
+namespace {
+
+struct Typed {
+  TypeRef type = nullptr;
+  bool weak = false;
+};
+
+class Inferrer {
+public:
+  Inferrer(ir::Function &F, ir::Resolver &R, const Options &O)
+      : F(F), R(R), O(O) {}
+
+  std::vector<Resolution> run(const std::vector<TypeRef> &ArgTypes);
+
+private:
+  ir::Function &F;
+  ir::Resolver &R;
+  const Options &O;
+  std::vector<Resolution> Resolutions;
+  std::vector<TypeRef> Args;
+
+  [[noreturn]] void fail(const Instr *I, const std::string &Msg,
+                         const std::string &Hint = {},
+                         ErrorKind K = ErrorKind::Typing) {
+    throw CompileError(K, I->loc, Msg, Hint);
+  }
+
+  bool infer(Instr *I, Typed &Out);
+  Typed typeOfConst(const Instr *I, const bc::ConstValue &V);
+  Typed typeOfCT(const Instr *I, const ir::CTValue &V, const std::string &What);
+  void resolveOnce(Instr *I);
+  bool inferGetAttr(Instr *I, Typed &Out);
+  bool inferCall(Instr *I, Typed &Out);
+  bool inferBinOp(Instr *I, Typed &Out);
+  bool inferCompare(Instr *I, Typed &Out);
+  bool inferGetItem(Instr *I, Typed &Out);
+  bool inferSetItem(Instr *I);
+  Typed applyIntrinsic(Instr *I, const stdlib::IntrinsicInfo &Info,
+                       size_t FirstArg);
+  void checkArrayIndex(const Instr *I, TypeRef Arr, TypeRef Idx);
+};
+
+std::string describe(TypeRef T) { return T ? T->str() : "?"; }
+
+Typed Inferrer::typeOfConst(const Instr *I, const bc::ConstValue &V) {
+  using K = bc::ConstValue::Kind;
+  switch (V.kind) {
+  case K::None:
+    return {noneTy(), false};
+  case K::Bool:
+    return {boolTy(), true};
+  case K::Int:
+    if (V.bigInt)
+      fail(I, "integer constant " + V.text + " does not fit in 64 bits");
+    return {int64Ty(), true};
+  case K::Float:
+    return {float64Ty(), true};
+  case K::Complex:
+    return {complexTy(128), true};
+  case K::Str:
+    return {strTy(), false};
+  case K::Tuple: {
+    std::vector<TypeRef> Elems;
+    for (const auto &E : V.elems)
+      Elems.push_back(typeOfConst(I, E).type);
+    return {tupleTy(Elems), false};
+  }
+  default:
+    fail(I, "constant " + V.repr() + " cannot be used in kernels",
+         "", ErrorKind::Unsupported);
+  }
+}
+
+Typed Inferrer::typeOfCT(const Instr *I, const ir::CTValue &V,
+                         const std::string &What) {
+  using K = ir::CTValue::Kind;
+  switch (V.kind) {
+  case K::Invalid:
+    fail(I, What + " is not defined", "", ErrorKind::Name);
+  case K::Const: {
+    Typed T = typeOfConst(I, V.value);
+    return T;
+  }
+  case K::Module:
+    return {moduleTy(V.name), false};
+  case K::Intrinsic: {
+    const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic(V.name);
+    PCJ_ASSERT(Info, "resolver returned unknown intrinsic " + V.name);
+    return {intrinsicTy(V.name), false};
+  }
+  case K::DType:
+    return {dtypeTy(V.type), false};
+  case K::Unsupported:
+    fail(I, What + " is " + V.name + ", which kernels cannot use",
+         "kernels can use numbers, bools, tuples, numpy scalar types, the "
+         "modules math, numpy and pycuda_jit.cuda, and module constants",
+         ErrorKind::Unsupported);
+  }
+  return {};
+}
+
+void Inferrer::resolveOnce(Instr *I) {
+  if (I->ct.kind != ir::CTValue::Kind::Invalid)
+    return;
+  std::string What;
+  if (I->op == Op::Global) {
+    I->ct = R.global(I->str);
+    What = "global '" + I->str + "'";
+  } else {
+    I->ct = R.deref(I->str);
+    What = "closure variable '" + I->str + "'";
+  }
+  if (I->ct.kind == ir::CTValue::Kind::Invalid)
+    fail(I, "name '" + I->str + "' is not defined", "", ErrorKind::Name);
+  Resolutions.push_back({What, I->ct});
+}
+
+Typed Inferrer::applyIntrinsic(Instr *I, const stdlib::IntrinsicInfo &Info,
+                               size_t FirstArg) {
+  stdlib::TypingRequest Req{Info, *I, {}, I->kwnames};
+  for (size_t K = FirstArg; K < I->operands.size(); ++K) {
+    Instr *A = I->operands[K];
+    Req.args.push_back({A->type, A->weak, A});
+  }
+  stdlib::TypingResult Res = Info.typing(Req);
+  PCJ_ASSERT(Res.type, std::string("typing rule returned no type for ") + Info.key);
+  I->intrinsic = Info.key;
+  I->argTypes.assign(I->operands.size(), nullptr);
+  for (size_t K = 0; K < Res.argTypes.size(); ++K)
+    I->argTypes[FirstArg + K] = Res.argTypes[K];
+  return {Res.type, Res.weak};
+}
+
+bool Inferrer::inferGetAttr(Instr *I, Typed &Out) {
+  Instr *Obj = I->operands[0];
+  TypeRef T = Obj->type;
+  const std::string &Attr = I->str;
+  if (T->kind() == Kind::Module || T->kind() == Kind::Intrinsic) {
+    std::string Key = T->name() + "." + Attr;
+    if (const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic(Key)) {
+      I->intrinsic = Key;
+      if (Info->kind == stdlib::IntrinsicKind::Attr) {
+        Out = applyIntrinsic(I, *Info, 1);
+        I->argTypes.clear();
+        return true;
+      }
+      Out = {intrinsicTy(Key), false};
+      return true;
+    }
+    if (T->kind() == Kind::Intrinsic)
+      fail(I, "'" + T->name() + "' has no attribute '" + Attr + "'", "",
+           ErrorKind::Name);
+    if (I->ct.kind == ir::CTValue::Kind::Invalid) {
+      PCJ_ASSERT(Obj->ct.kind == ir::CTValue::Kind::Module,
+                 "module value without a compile-time value");
+      I->ct = R.attribute(Obj->ct, Attr);
+      if (I->ct.kind == ir::CTValue::Kind::Invalid)
+        fail(I, "module '" + T->name() + "' has no attribute '" + Attr + "'",
+             "", ErrorKind::Name);
+      Resolutions.push_back({T->name() + "." + Attr, I->ct});
+    }
+    Out = typeOfCT(I, I->ct, "'" + T->name() + "." + Attr + "'");
+    return true;
+  }
+  if (T->isArray()) {
+    const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic("array." + Attr);
+    if (!Info)
+      fail(I, "arrays have no attribute '" + Attr + "' in kernels",
+           "available: shape, strides, size, ndim");
+    Out = applyIntrinsic(I, *Info, 0);
+    I->argTypes.clear();
+    return true;
+  }
+  fail(I, "'" + T->str() + "' has no attribute '" + Attr + "'", "",
+       ErrorKind::Name);
+}
+
+bool Inferrer::inferCall(Instr *I, Typed &Out) {
+  TypeRef T = I->operands[0]->type;
+  if (T->kind() == Kind::Intrinsic) {
+    const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic(T->name());
+    PCJ_ASSERT(Info, "unknown intrinsic " + T->name());
+    if (Info->kind != stdlib::IntrinsicKind::Func)
+      fail(I, "'" + T->name() + "' is not callable");
+    Out = applyIntrinsic(I, *Info, 1);
+    return true;
+  }
+  if (T->kind() == Kind::DType) {
+    if (I->operands.size() != 2 || !I->kwnames.empty())
+      fail(I, T->inner()->str() + "() takes exactly one argument in kernels");
+    TypeRef A = I->operands[1]->type;
+    if (!A->isNumeric())
+      fail(I, "cannot convert " + A->str() + " to " + T->inner()->str());
+    Out = {T->inner(), false};
+    I->argTypes.assign(2, nullptr);
+    return true;
+  }
+  fail(I, "cannot call a value of type " + T->str() + " in a kernel",
+       "kernels can call math/cuda functions, builtins such as range/len/min/"
+       "max/abs, and numpy scalar types",
+       ErrorKind::Unsupported);
+}
+
+bool Inferrer::inferBinOp(Instr *I, Typed &Out) {
+  Instr *A = I->operands[0], *B = I->operands[1];
+  auto K = bc::BinOpKind(I->index);
+  std::string Sym = bc::binOpSymbol(K);
+  if (!A->type->isNumeric() || !B->type->isNumeric()) {
+    std::string Hint;
+    if (A->type->isArray() || B->type->isArray())
+      Hint = "array expressions are not supported in kernels; compute "
+             "element by element";
+    fail(I, "unsupported operand types for " + Sym + ": " + A->type->str() +
+                " and " + B->type->str(), Hint);
+  }
+  bool W = false;
+  TypeRef T = promote({A->type, A->weak}, {B->type, B->weak}, &W);
+  switch (K) {
+  case bc::BinOpKind::LShift:
+  case bc::BinOpKind::RShift:
+  case bc::BinOpKind::And:
+  case bc::BinOpKind::Or:
+  case bc::BinOpKind::Xor:
+    if (!T->isIntegral())
+      fail(I, "unsupported operand types for " + Sym + ": " + A->type->str() +
+                  " and " + B->type->str(), "bitwise operators need integers");
+    if (T->isBool() && (K == bc::BinOpKind::LShift || K == bc::BinOpKind::RShift))
+      T = int64Ty();
+    break;
+  case bc::BinOpKind::TrueDiv:
+    if (T->isIntegral())
+      T = float64Ty();
+    break;
+  case bc::BinOpKind::MatMul:
+    fail(I, "the @ operator is not supported in kernels");
+  case bc::BinOpKind::FloorDiv:
+  case bc::BinOpKind::Mod:
+    if (T->isComplex())
+      fail(I, "can't take floor or mod of complex numbers");
+    [[fallthrough]];
+  default:
+    if (T->isBool())
+      T = int64Ty();
+  }
+  Out = {T, W};
+  I->argTypes = {T, T};
+  return true;
+}
+
+bool Inferrer::inferCompare(Instr *I, Typed &Out) {
+  Instr *A = I->operands[0], *B = I->operands[1];
+  if (!A->type->isNumeric() || !B->type->isNumeric())
+    fail(I, "cannot compare " + A->type->str() + " and " + B->type->str() +
+                " with " + bc::cmpSymbol(bc::CmpKind(I->index)));
+  // A weak value that is not a literal (a Python-int variable) compares at
+  // full width: no truncation to the other operand's type.
+  bool WA = A->weak && A->op == Op::Const, WB = B->weak && B->op == Op::Const;
+  TypeRef T = promote({A->type, WA}, {B->type, WB});
+  auto K = bc::CmpKind(I->index);
+  if (T->isComplex() && K != bc::CmpKind::Eq && K != bc::CmpKind::Ne)
+    fail(I, "complex numbers cannot be ordered");
+  Out = {boolTy(), false};
+  I->argTypes = {T, T};
+  return true;
+}
+
+void Inferrer::checkArrayIndex(const Instr *I, TypeRef Arr, TypeRef Idx) {
+  unsigned N = Arr->ndim();
+  if (Idx->isIntegral() && !Idx->isBool()) {
+    if (N != 1)
+      fail(I, "indexing a " + std::to_string(N) +
+                  "-d array with one integer gives a view, which is not "
+                  "supported yet",
+           "index with " + std::to_string(N) + " integers: a[i, j]");
+    return;
+  }
+  if (Idx->isTuple()) {
+    if (Idx->elems().size() != N)
+      fail(I, "indexing a " + std::to_string(N) + "-d array with " +
+                  std::to_string(Idx->elems().size()) + " indices");
+    for (TypeRef E : Idx->elems())
+      if (!E->isInt())
+        fail(I, "array indices must be integers, not " + E->str(),
+             E->kind() == Kind::Slice ? "slicing arrays in kernels is not "
+                                        "supported yet"
+                                      : "");
+    return;
+  }
+  if (Idx->kind() == Kind::Slice)
+    fail(I, "slicing arrays in kernels is not supported yet",
+         "index element by element");
+  fail(I, "array indices must be integers, not " + Idx->str());
+}
+
+bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
+  Instr *Obj = I->operands[0], *Idx = I->operands[1];
+  TypeRef T = Obj->type;
+  I->argTypes.assign(2, nullptr);
+  if (T->isArray()) {
+    checkArrayIndex(I, T, Idx->type);
+    Out = {T->dtype(), false};
+    return true;
+  }
+  if (T->isTuple()) {
+    const auto &E = T->elems();
+    bc::ConstValue C;
+    stdlib::ArgInfo AI{Idx->type, Idx->weak, Idx};
+    if (AI.constant(C) && C.kind == bc::ConstValue::Kind::Int) {
+      int64_t K = C.i < 0 ? C.i + int64_t(E.size()) : C.i;
+      if (K < 0 || K >= int64_t(E.size()))
+        fail(I, "tuple index " + std::to_string(C.i) + " is out of range for " +
+                    T->str());
+      I->index = K;
+      Out = {E[K], false};
+      return true;
+    }
+    if (!Idx->type->isIntegral())
+      fail(I, "tuple indices must be integers, not " + Idx->type->str());
+    for (TypeRef X : E)
+      if (X != E[0])
+        fail(I, "a heterogeneous tuple " + T->str() +
+                    " can only be indexed with a constant");
+    if (E.empty())
+      fail(I, "index into an empty tuple");
+    I->index = -1; // dynamic
+    Out = {E[0], false};
+    return true;
+  }
+  fail(I, "'" + T->str() + "' is not subscriptable in kernels");
+}
+
+bool Inferrer::inferSetItem(Instr *I) {
+  Instr *Obj = I->operands[0], *Idx = I->operands[1], *Val = I->operands[2];
+  TypeRef T = Obj->type;
+  if (!T->isArray())
+    fail(I, "'" + T->str() + "' does not support item assignment in kernels",
+         T->isTuple() ? "tuples are immutable" : "");
+  checkArrayIndex(I, T, Idx->type);
+  if (!Val->type->isNumeric())
+    fail(I, "cannot store a " + Val->type->str() + " into an array of " +
+                T->dtype()->str());
+  if (Val->type->isComplex() && !T->dtype()->isComplex())
+    fail(I, "cannot store a complex value into an array of " +
+                T->dtype()->str());
+  I->argTypes = {nullptr, nullptr, T->dtype()};
+  return true;
+}
+
+bool Inferrer::infer(Instr *I, Typed &Out) {
+  for (Instr *Op : I->operands)
+    if (!Op->type && Op->op != ir::Op::Undef && I->op != ir::Op::Phi)
+      return false; // operand not typed yet
+  switch (I->op) {
+  case Op::Arg:
+    Out = {Args.at(I->index), false};
+    return true;
+  case Op::Const:
+    Out = typeOfConst(I, I->cval);
+    return true;
+  case Op::Global:
+  case Op::Deref:
+    resolveOnce(I);
+    Out = typeOfCT(I, I->ct, "'" + I->str + "'");
+    return true;
+  case Op::Undef:
+    return false;
+  case Op::Phi: {
+    bool Any = false;
+    Typed Acc;
+    for (Instr *V : I->operands) {
+      if (!V->type)
+        continue;
+      if (!Any) {
+        Acc = {V->type, V->weak};
+        Any = true;
+        continue;
+      }
+      bool W = false;
+      TypeRef U = unify({Acc.type, Acc.weak}, {V->type, V->weak}, &W);
+      if (!U)
+        fail(I, "a variable has incompatible types on different paths: " +
+                    Acc.type->str() + " and " + V->type->str() +
+                    " (assigned at line " + std::to_string(V->loc.line) + ")",
+             "give the variable one type on every path");
+      Acc = {U, W};
+    }
+    if (!Any)
+      return false;
+    Out = Acc;
+    I->argTypes.assign(I->operands.size(), Acc.type);
+    return true;
+  }
+  case Op::BinOp:
+    return inferBinOp(I, Out);
+  case Op::Unary: {
+    Instr *A = I->operands[0];
+    auto K = ir::UnaryKind(I->index);
+    if (K == ir::UnaryKind::Not) {
+      if (A->type->isArray())
+        fail(I, "the truth value of an array is ambiguous");
+      Out = {boolTy(), false};
+      I->argTypes = {nullptr};
+      return true;
+    }
+    if (!A->type->isNumeric())
+      fail(I, std::string("bad operand type for unary ") +
+                  ir::unarySymbol(K) + ": " + A->type->str());
+    TypeRef T = A->type->isBool() ? int64Ty() : A->type;
+    if (K == ir::UnaryKind::Invert && !T->isInt())
+      fail(I, "bad operand type for unary ~: " + A->type->str());
+    Out = {T, A->weak};
+    I->argTypes = {T};
+    return true;
+  }
+  case Op::Compare:
+    return inferCompare(I, Out);
+  case Op::Is: {
+    TypeRef A = I->operands[0]->type, B = I->operands[1]->type;
+    if (A != noneTy() && B != noneTy())
+      fail(I, "'is' is only supported for comparisons with None in kernels",
+           "use == for numbers");
+    Out = {boolTy(), false};
+    return true;
+  }
+  case Op::Truth: {
+    TypeRef A = I->operands[0]->type;
+    if (A->isArray())
+      fail(I, "the truth value of an array is ambiguous",
+           "compare elements, e.g. a[i] != 0");
+    if (!A->isNumeric() && A != noneTy() && !A->isTuple())
+      fail(I, "cannot use " + A->str() + " as a condition");
+    Out = {boolTy(), false};
+    return true;
+  }
+  case Op::Cast:
+    Out = {I->type, I->weak};
+    return true;
+  case Op::GetAttr:
+    return inferGetAttr(I, Out);
+  case Op::Call:
+    return inferCall(I, Out);
+  case Op::GetItem:
+    return inferGetItem(I, Out);
+  case Op::SetItem:
+    inferSetItem(I);
+    Out = {noneTy(), false};
+    return true;
+  case Op::BuildTuple: {
+    std::vector<TypeRef> E;
+    for (Instr *V : I->operands)
+      E.push_back(V->type);
+    Out = {tupleTy(E), false};
+    return true;
+  }
+  case Op::BuildSlice:
+    for (Instr *V : I->operands)
+      if (!V->type->isIntegral() && V->type != noneTy())
+        fail(I, "slice bounds must be integers or None");
+    Out = {sliceTy(), false};
+    return true;
+  case Op::TupleGet: {
+    TypeRef T = I->operands[0]->type;
+    size_t Want = std::stoul(I->str);
+    if (!T->isTuple())
+      fail(I, "cannot unpack a value of type " + T->str() + " in a kernel");
+    if (T->elems().size() != Want)
+      fail(I, "cannot unpack " + std::to_string(T->elems().size()) +
+                  " values into " + std::to_string(Want) + " variables");
+    Out = {T->elems()[I->index], false};
+    return true;
+  }
+  case Op::GetIter: {
+    Instr *A = I->operands[0];
+    if (A->type->kind() == Kind::Range) {
+      Out = {rangeIterTy(A->type->inner()), A->weak};
+      return true;
+    }
+    fail(I, "iterating over " + A->type->str() +
+                " is not supported in kernels yet",
+         "use for i in range(...)", ErrorKind::Unsupported);
+  }
+  case Op::ForIter: {
+    Instr *A = I->operands[0];
+    PCJ_ASSERT(A->type->kind() == Kind::RangeIter, "foriter over non-iterator");
+    Out = {A->type->inner(), A->weak};
+    return true;
+  }
+  case Op::Return: {
+    TypeRef T = I->operands[0]->type;
+    if (O.isKernel && T != noneTy())
+      fail(I, "a kernel cannot return a value (it returns " + T->str() + ")",
+           "write results into an array argument");
+    Out = {T, false};
+    return true;
+  }
+  case Op::Branch:
+  case Op::Jump:
+  case Op::Raise:
+    return false;
+  }
+  return false;
+}
+
+std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
+  if (ArgTypes.size() != F.params.size())
+    throw CompileError(ErrorKind::Signature,
+                       SourceLoc{F.file, F.firstLine, -1, -1},
+                       "'" + F.qualname + "' takes " +
+                           std::to_string(F.params.size()) +
+                           " arguments but the signature has " +
+                           std::to_string(ArgTypes.size()));
+  Args = ArgTypes;
+  for (size_t K = 0; K < Args.size(); ++K) {
+    F.params[K].type = Args[K];
+    if (!Args[K]->isRuntime())
+      throw CompileError(ErrorKind::Signature,
+                         SourceLoc{F.file, F.firstLine, -1, -1},
+                         "argument '" + F.params[K].name + "' has type " +
+                             Args[K]->str() + ", which cannot be passed to a kernel");
+  }
+  bool Changed = true;
+  int Rounds = 0;
+  while (Changed) {
+    Changed = false;
+    PCJ_ASSERT(++Rounds < 1000, "type inference does not converge");
+    for (ir::Block *B : F.blocks)
+      for (Instr *I : B->instrs) {
+        Typed T;
+        if (!infer(I, T))
+          continue;
+        if (T.type != I->type || T.weak != I->weak) {
+          I->type = T.type;
+          I->weak = T.weak;
+          Changed = true;
+        }
+      }
+  }
+  TypeRef Ret = nullptr;
+  for (ir::Block *B : F.blocks)
+    for (Instr *I : B->instrs) {
+      if (I->op == Op::Return)
+        Ret = I->type;
+      if (!I->type && !I->isTerminator() && I->op != Op::Undef)
+        fail(I, std::string("could not infer a type for this expression (") +
+                    ir::opName(I->op) + ")");
+    }
+  F.returnType = Ret ? Ret : noneTy();
+  ir::verify(F, /*Typed=*/true);
+  return std::move(Resolutions);
+}
+
+} // namespace
+
+std::vector<Resolution> inferTypes(ir::Function &F,
+                                   const std::vector<TypeRef> &ArgTypes,
+                                   ir::Resolver &R, const Options &O) {
+  return Inferrer(F, R, O).run(ArgTypes);
+}
+
+} // namespace pcj::typeinfer

@@ -1,0 +1,238 @@
+// Interning of types and their printed names.
+#include "types/Type.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+namespace pcj::types {
+
+// Structural key of a type; interning maps keys to the one Type instance.
+using Key = std::tuple<int, unsigned, bool, const Type *, unsigned, int, int,
+                       std::vector<const Type *>, std::string>;
+
+struct TypeFactory {
+  std::mutex Mu;
+  std::map<Key, std::unique_ptr<Type>> Table;
+
+  TypeRef get(Kind K, unsigned Bits = 0, bool Signed = false,
+              const Type *Elem = nullptr, unsigned NDim = 0,
+              Layout L = Layout::A, AddrSpace S = AddrSpace::Global,
+              std::vector<const Type *> Elems = {}, std::string Name = {}) {
+    Key Kt{int(K), Bits, Signed, Elem, NDim, int(L), int(S), Elems, Name};
+    std::lock_guard<std::mutex> Lock(Mu);
+    auto &Slot = Table[Kt];
+    if (!Slot) {
+      auto T = std::make_unique<Type>();
+      T->K = K;
+      T->Bits = Bits;
+      T->Signed = Signed;
+      T->Elem = Elem;
+      T->NDim = NDim;
+      T->Lay = L;
+      T->Space = S;
+      T->Elems = std::move(Elems);
+      T->Name = std::move(Name);
+      Slot = std::move(T);
+    }
+    return Slot.get();
+  }
+};
+
+static TypeFactory &factory() {
+  static TypeFactory *F = new TypeFactory(); // never destroyed: types outlive all users
+  return *F;
+}
+
+TypeRef voidTy() { return factory().get(Kind::Void); }
+TypeRef noneTy() { return factory().get(Kind::None); }
+TypeRef boolTy() { return factory().get(Kind::Bool, 1); }
+TypeRef intTy(unsigned Bits, bool Signed) {
+  return factory().get(Kind::Int, Bits, Signed);
+}
+TypeRef floatTy(unsigned Bits) { return factory().get(Kind::Float, Bits, true); }
+TypeRef complexTy(unsigned Bits) {
+  return factory().get(Kind::Complex, Bits, true);
+}
+TypeRef arrayTy(TypeRef DType, unsigned NDim, Layout L, AddrSpace S) {
+  // A 1-d F-contiguous array is C-contiguous too: canonicalise to C.
+  if (NDim <= 1 && L == Layout::F)
+    L = Layout::C;
+  return factory().get(Kind::Array, 0, false, DType, NDim, L, S);
+}
+TypeRef tupleTy(const std::vector<TypeRef> &Elems) {
+  return factory().get(Kind::Tuple, 0, false, nullptr, 0, Layout::A,
+                       AddrSpace::Global, Elems);
+}
+TypeRef rangeTy(TypeRef Counter) {
+  return factory().get(Kind::Range, 0, false, Counter);
+}
+TypeRef rangeIterTy(TypeRef Counter) {
+  return factory().get(Kind::RangeIter, 0, false, Counter);
+}
+TypeRef sliceTy() { return factory().get(Kind::Slice); }
+TypeRef strTy() { return factory().get(Kind::Str); }
+TypeRef moduleTy(const std::string &Name) {
+  return factory().get(Kind::Module, 0, false, nullptr, 0, Layout::A,
+                       AddrSpace::Global, {}, Name);
+}
+TypeRef intrinsicTy(const std::string &Key) {
+  return factory().get(Kind::Intrinsic, 0, false, nullptr, 0, Layout::A,
+                       AddrSpace::Global, {}, Key);
+}
+TypeRef dtypeTy(TypeRef Scalar) {
+  return factory().get(Kind::DType, 0, false, Scalar);
+}
+
+bool Type::isRuntime() const {
+  switch (K) {
+  case Kind::Bool:
+  case Kind::Int:
+  case Kind::Float:
+  case Kind::Complex:
+  case Kind::Array:
+  case Kind::Range:
+  case Kind::RangeIter:
+  case Kind::None:
+    return true;
+  case Kind::Tuple:
+    for (TypeRef E : Elems)
+      if (!E->isRuntime())
+        return false;
+    return true;
+  default:
+    return false;
+  }
+}
+
+unsigned Type::byteSize() const {
+  switch (K) {
+  case Kind::Bool:
+    return 1;
+  case Kind::Int:
+  case Kind::Float:
+  case Kind::Complex:
+    return Bits / 8;
+  default:
+    return 0;
+  }
+}
+
+static const char *layoutName(Layout L) {
+  switch (L) {
+  case Layout::C:
+    return "C";
+  case Layout::F:
+    return "F";
+  case Layout::A:
+    return "A";
+  }
+  return "?";
+}
+
+std::string Type::str() const {
+  switch (K) {
+  case Kind::Void:
+    return "void";
+  case Kind::None:
+    return "none";
+  case Kind::Bool:
+    return "bool";
+  case Kind::Int:
+    return (Signed ? "int" : "uint") + std::to_string(Bits);
+  case Kind::Float:
+    return "float" + std::to_string(Bits);
+  case Kind::Complex:
+    return "complex" + std::to_string(Bits);
+  case Kind::Array: {
+    std::string S = "array(" + Elem->str() + ", " + std::to_string(NDim) +
+                    "d, " + layoutName(Lay);
+    if (Space == AddrSpace::Shared)
+      S += ", shared";
+    else if (Space == AddrSpace::Local)
+      S += ", local";
+    else if (Space == AddrSpace::Const)
+      S += ", const";
+    return S + ")";
+  }
+  case Kind::Tuple: {
+    bool Uni = !Elems.empty();
+    for (TypeRef E : Elems)
+      Uni = Uni && E == Elems[0];
+    if (Uni)
+      return "UniTuple(" + Elems[0]->str() + " x " +
+             std::to_string(Elems.size()) + ")";
+    std::string S = "Tuple(";
+    for (size_t I = 0; I < Elems.size(); ++I)
+      S += (I ? ", " : "") + Elems[I]->str();
+    return S + ")";
+  }
+  case Kind::Range:
+    return "range(" + Elem->str() + ")";
+  case Kind::RangeIter:
+    return "range_iter(" + Elem->str() + ")";
+  case Kind::Slice:
+    return "slice";
+  case Kind::Str:
+    return "str";
+  case Kind::Module:
+    return "module(" + Name + ")";
+  case Kind::Intrinsic:
+    return "intrinsic(" + Name + ")";
+  case Kind::DType:
+    return "dtype(" + Elem->str() + ")";
+  }
+  return "?";
+}
+
+TypeRef scalarFromName(const std::string &N) {
+  static const std::map<std::string, std::pair<int, int>> Names = {
+      // name -> (kind: 0 bool 1 int 2 uint 3 float 4 complex, bits)
+      {"bool", {0, 1}},      {"bool_", {0, 1}},     {"b1", {0, 1}},
+      {"int8", {1, 8}},      {"int16", {1, 16}},    {"int32", {1, 32}},
+      {"int64", {1, 64}},    {"intp", {1, 64}},     {"int_", {1, 64}},
+      {"i1", {1, 8}},        {"i2", {1, 16}},       {"i4", {1, 32}},
+      {"i8", {1, 64}},       {"uint8", {2, 8}},     {"uint16", {2, 16}},
+      {"uint32", {2, 32}},   {"uint64", {2, 64}},   {"uintp", {2, 64}},
+      {"u1", {2, 8}},        {"u2", {2, 16}},       {"u4", {2, 32}},
+      {"u8", {2, 64}},       {"float16", {3, 16}},  {"float32", {3, 32}},
+      {"float64", {3, 64}},  {"f2", {3, 16}},       {"f4", {3, 32}},
+      {"f8", {3, 64}},       {"half", {3, 16}},     {"single", {3, 32}},
+      {"double", {3, 64}},   {"float_", {3, 64}},   {"complex64", {4, 64}},
+      {"complex128", {4, 128}}, {"c8", {4, 64}},    {"c16", {4, 128}},
+      {"csingle", {4, 64}},  {"cdouble", {4, 128}}, {"complex_", {4, 128}},
+  };
+  auto It = Names.find(N);
+  if (It == Names.end())
+    return nullptr;
+  auto [K, Bits] = It->second;
+  switch (K) {
+  case 0:
+    return boolTy();
+  case 1:
+    return intTy(Bits, true);
+  case 2:
+    return intTy(Bits, false);
+  case 3:
+    return floatTy(Bits);
+  default:
+    return complexTy(Bits);
+  }
+}
+
+TypeRef scalarFromTypestr(const std::string &T) {
+  if (T.size() < 3)
+    return nullptr;
+  char Order = T[0];
+  if (Order == '>')
+    return nullptr; // big-endian data is not supported
+  std::string Rest = T.substr(1);
+  if (Rest == "b1")
+    return boolTy();
+  if (Rest[0] != 'i' && Rest[0] != 'u' && Rest[0] != 'f' && Rest[0] != 'c')
+    return nullptr;
+  return scalarFromName(Rest);
+}
+
+} // namespace pcj::types

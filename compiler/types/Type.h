@@ -1,0 +1,108 @@
+// Types of the kernel language.
+//
+// Types are immutable and interned: two structurally equal types are the same
+// pointer, so `a == b` compares types.  They live for the whole process
+// (a small, bounded set) and are safe to create from several threads.
+//
+//   scalars   bool, int8..int64, uint8..uint64, float16/32/64, complex64/128
+//   arrays    array(dtype, ndim, layout C|F|A, addrspace)   -- kernel arguments
+//   tuples    Tuple(t0, t1, ...)  (UniTuple when homogeneous, printed as such)
+//   compile-time only: none, range, range_iter, slice, str, module(name),
+//             intrinsic(key) (a registry entry: function or namespace),
+//             dtype(scalar) (np.float32 used as a value: cast / dtype arg)
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pcj::types {
+
+enum class Kind : uint8_t {
+  Void, None, Bool, Int, Float, Complex, Array, Tuple, Range, RangeIter,
+  Slice, Str, Module, Intrinsic, DType,
+};
+
+enum class Layout : uint8_t { C, F, A };
+enum class AddrSpace : uint8_t { Global, Shared, Local, Const };
+
+class Type {
+public:
+  Kind kind() const { return K; }
+  // Scalars: width in bits (bool: 1; complex64: 64), signedness for ints.
+  unsigned bits() const { return Bits; }
+  bool isSigned() const { return Signed; }
+  // Arrays.
+  const Type *dtype() const { return Elem; }
+  unsigned ndim() const { return NDim; }
+  Layout layout() const { return Lay; }
+  AddrSpace addrSpace() const { return Space; }
+  // Tuples.
+  const std::vector<const Type *> &elems() const { return Elems; }
+  // Range / RangeIter: the counter type.  DType: the scalar it names.
+  const Type *inner() const { return Elem; }
+  // Module / Intrinsic: the qualified name ("math", "cuda.threadIdx").
+  const std::string &name() const { return Name; }
+
+  bool isBool() const { return K == Kind::Bool; }
+  bool isInt() const { return K == Kind::Int; }
+  bool isFloat() const { return K == Kind::Float; }
+  bool isComplex() const { return K == Kind::Complex; }
+  bool isIntegral() const { return K == Kind::Int || K == Kind::Bool; }
+  bool isNumeric() const { return isIntegral() || isFloat() || isComplex(); }
+  bool isArray() const { return K == Kind::Array; }
+  bool isTuple() const { return K == Kind::Tuple; }
+  // Holds a run-time value (vs. compile-time-only types like modules).
+  bool isRuntime() const;
+  // Size in bytes of a scalar in memory (bool: 1).
+  unsigned byteSize() const;
+
+  // numba-compatible spelling: "float32", "array(float32, 1d, C)",
+  // "UniTuple(int64 x 2)", "Tuple(int64, float32)".
+  std::string str() const;
+
+private:
+  friend struct TypeFactory;
+  Kind K = Kind::Void;
+  unsigned Bits = 0;
+  bool Signed = false;
+  const Type *Elem = nullptr;
+  unsigned NDim = 0;
+  Layout Lay = Layout::A;
+  AddrSpace Space = AddrSpace::Global;
+  std::vector<const Type *> Elems;
+  std::string Name;
+};
+
+using TypeRef = const Type *;
+
+TypeRef voidTy();
+TypeRef noneTy();
+TypeRef boolTy();
+TypeRef intTy(unsigned Bits, bool Signed = true);
+TypeRef floatTy(unsigned Bits);
+TypeRef complexTy(unsigned Bits);
+TypeRef arrayTy(TypeRef DType, unsigned NDim, Layout L,
+                AddrSpace S = AddrSpace::Global);
+TypeRef tupleTy(const std::vector<TypeRef> &Elems);
+TypeRef rangeTy(TypeRef Counter);
+TypeRef rangeIterTy(TypeRef Counter);
+TypeRef sliceTy();
+TypeRef strTy();
+TypeRef moduleTy(const std::string &Name);
+TypeRef intrinsicTy(const std::string &Key);
+TypeRef dtypeTy(TypeRef Scalar);
+
+inline TypeRef int32Ty() { return intTy(32); }
+inline TypeRef int64Ty() { return intTy(64); }
+inline TypeRef float32Ty() { return floatTy(32); }
+inline TypeRef float64Ty() { return floatTy(64); }
+
+// "float32", "int64", "uint8", "bool", "complex128", ... (also numpy aliases
+// "f4", "i8", "float_", "intp", "double"...).  nullptr when not a scalar name.
+TypeRef scalarFromName(const std::string &Name);
+// NumPy array-interface typestr ("<f4", "|b1", "<i8") -> scalar; nullptr if
+// unsupported (big-endian, objects, records for now).
+TypeRef scalarFromTypestr(const std::string &Typestr);
+
+} // namespace pcj::types

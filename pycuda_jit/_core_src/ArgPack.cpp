@@ -1,0 +1,273 @@
+// Argument classification and packing (see ArgPack.h).
+#include "ArgPack.h"
+
+#include "Backend.h"
+
+#include <cstring>
+
+namespace pcj::py {
+
+using namespace types;
+
+namespace {
+
+[[noreturn]] void typeError(int Index, const std::string &Msg) {
+  PyErr_Format(PyExc_TypeError, "kernel argument %d: %s", Index + 1, Msg.c_str());
+  throw PythonError{};
+}
+
+// Reads an array-interface dict (host or CUDA flavour) into Out.
+void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda) {
+  PyObject *Shape = PyDict_GetItemString(Dict, "shape");
+  PyObject *Typestr = PyDict_GetItemString(Dict, "typestr");
+  PyObject *Data = PyDict_GetItemString(Dict, "data");
+  PyObject *Strides = PyDict_GetItemString(Dict, "strides");
+  if (!Shape || !Typestr || !Data || !PyTuple_Check(Shape))
+    typeError(Index, "malformed array interface");
+  std::string TS = utf8(Typestr);
+  TypeRef DT = scalarFromTypestr(TS);
+  if (!DT)
+    typeError(Index, "arrays of dtype '" + TS + "' are not supported by kernels");
+  int N = int(PyTuple_Size(Shape));
+  if (N > kMaxDims)
+    typeError(Index, "arrays of more than 8 dimensions are not supported");
+  Out.ndim = N;
+  int64_t Item = DT->byteSize();
+  for (int K = 0; K < N; ++K)
+    Out.shape[K] = PyLong_AsLongLong(PyTuple_GetItem(Shape, K));
+  if (Strides && Strides != Py_None) {
+    for (int K = 0; K < N; ++K)
+      Out.strides[K] = PyLong_AsLongLong(PyTuple_GetItem(Strides, K));
+  } else {
+    int64_t S = Item;
+    for (int K = N - 1; K >= 0; --K) {
+      Out.strides[K] = S;
+      S *= Out.shape[K];
+    }
+  }
+  if (PyErr_Occurred())
+    throw PythonError{};
+  uint64_t P = 0;
+  bool Readonly = false;
+  if (PyTuple_Check(Data) && PyTuple_Size(Data) == 2) {
+    P = PyLong_AsUnsignedLongLong(PyTuple_GetItem(Data, 0));
+    Readonly = PyObject_IsTrue(PyTuple_GetItem(Data, 1)) == 1;
+  } else {
+    typeError(Index, "array interface 'data' must be a (pointer, readonly) tuple");
+  }
+  if (PyErr_Occurred())
+    throw PythonError{};
+  Out.type = arrayTy(DT, unsigned(N), layoutOf(N, Out.shape, Out.strides, Item));
+  if (Cuda) {
+    Out.ptr = P;
+    return;
+  }
+  // A host array.
+  if (backend() == BackendKind::CPU) {
+    Out.ptr = P;
+    return;
+  }
+  // Extent in bytes of the strided region (non-negative strides only).
+  int64_t Span = Item;
+  for (int K = 0; K < N; ++K) {
+    if (Out.shape[K] == 0) {
+      Span = 0;
+      break;
+    }
+    if (Out.strides[K] < 0)
+      typeError(Index, "host arrays with negative strides cannot be passed to a "
+                       "kernel; make a copy with numpy.ascontiguousarray");
+    Span += (Out.shape[K] - 1) * Out.strides[K];
+  }
+  Out.hostPtr = P;
+  Out.nbytes = size_t(Span);
+  Out.hostReadonly = Readonly;
+}
+
+} // namespace
+
+void classifyArg(PyObject *O, int Index, ArgValue &Out) {
+  if (isDeviceArray(O)) {
+    auto *D = reinterpret_cast<DeviceArrayObject *>(O);
+    Out.type = D->type;
+    Out.ptr = D->ptr;
+    Out.ndim = D->ndim;
+    std::memcpy(Out.shape, D->shape, sizeof(int64_t) * D->ndim);
+    std::memcpy(Out.strides, D->strides, sizeof(int64_t) * D->ndim);
+    if (!Out.type)
+      typeError(Index, "uninitialised device array");
+    return;
+  }
+  if (PyBool_Check(O)) {
+    Out.type = boolTy();
+    Out.i = O == Py_True;
+    return;
+  }
+  if (PyLong_Check(O)) {
+    Out.type = int64Ty();
+    int Overflow = 0;
+    Out.i = PyLong_AsLongLongAndOverflow(O, &Overflow);
+    if (Overflow)
+      typeError(Index, "integer " + str(O) + " does not fit in int64");
+    return;
+  }
+  if (PyFloat_Check(O)) {
+    Out.type = float64Ty();
+    Out.f = PyFloat_AsDouble(O);
+    return;
+  }
+  if (PyTuple_Check(O)) {
+    std::vector<TypeRef> Elems;
+    Py_ssize_t N = PyTuple_Size(O);
+    Out.elems.resize(N);
+    for (Py_ssize_t K = 0; K < N; ++K) {
+      classifyArg(PyTuple_GetItem(O, K), Index, Out.elems[K]);
+      Elems.push_back(Out.elems[K].type);
+    }
+    Out.type = tupleTy(Elems);
+    return;
+  }
+  if (Ref CAI = getAttrOpt(O, "__cuda_array_interface__")) {
+    if (backend() != BackendKind::CUDA)
+      typeError(Index, "a GPU array (" + typeName(O) +
+                           ") cannot be used by the CPU executor");
+    if (!PyDict_Check(CAI.get()))
+      typeError(Index, "__cuda_array_interface__ is not a dict");
+    fromInterface(CAI.get(), Index, Out, true);
+    return;
+  }
+  if (Ref AI = getAttrOpt(O, "__array_interface__")) {
+    if (!PyDict_Check(AI.get()))
+      typeError(Index, "__array_interface__ is not a dict");
+    Ref Shape = getAttrOpt(O, "shape");
+    // numpy scalars have an array interface with shape (): treat as scalars.
+    if (Shape && PyTuple_Check(Shape.get()) && PyTuple_Size(Shape.get()) == 0 &&
+        !getAttrOpt(O, "__len__")) {
+      Ref DT = getAttr(O, "dtype");
+      Ref Name = getAttr(DT.get(), "name");
+      TypeRef T = scalarFromName(str(Name.get()));
+      if (!T || T->isComplex())
+        typeError(Index, "numpy scalars of dtype " + str(Name.get()) +
+                             " are not supported");
+      Ref Item = check(PyObject_CallMethod(O, "item", nullptr));
+      Out.type = T;
+      if (T->isFloat())
+        Out.f = PyFloat_AsDouble(Item.get());
+      else if (T->isInt() && !T->isSigned())
+        Out.u = PyLong_AsUnsignedLongLong(Item.get());
+      else
+        Out.i = PyLong_AsLongLong(Item.get());
+      if (PyErr_Occurred())
+        throw PythonError{};
+      return;
+    }
+    fromInterface(AI.get(), Index, Out, false);
+    Out.host = O;
+    return;
+  }
+  typeError(Index, "kernels cannot take a " + typeName(O) +
+                       " (pass device arrays, numpy arrays, numbers or tuples)");
+}
+
+bool argFits(TypeRef Arg, TypeRef Param) {
+  if (Arg == Param)
+    return true;
+  if (Param->isArray()) {
+    return Arg->isArray() && Arg->dtype() == Param->dtype() &&
+           Arg->ndim() == Param->ndim() &&
+           (Param->layout() == Layout::A || Param->layout() == Arg->layout());
+  }
+  if (Param->isTuple()) {
+    if (!Arg->isTuple() || Arg->elems().size() != Param->elems().size())
+      return false;
+    for (size_t K = 0; K < Arg->elems().size(); ++K)
+      if (!argFits(Arg->elems()[K], Param->elems()[K]))
+        return false;
+    return true;
+  }
+  // Scalars convert (numba does the same for explicit signatures).
+  return Arg->isNumeric() && Param->isNumeric() && !Param->isComplex() &&
+         !Arg->isComplex();
+}
+
+namespace {
+
+const ArgValue &at(const std::vector<ArgValue> &Args, const AbiSlot &S) {
+  const ArgValue *V = &Args[S.arg];
+  for (unsigned P : S.path)
+    V = &V->elems[P];
+  return *V;
+}
+
+void writeScalar(char *Dst, TypeRef Param, const ArgValue &V) {
+  TypeRef From = V.type;
+  // Read the source as double / int64 / uint64.
+  bool FromFloat = From->isFloat();
+  bool FromUnsigned = From->isInt() && !From->isSigned();
+  auto AsF = [&] { return FromFloat ? V.f : FromUnsigned ? double(V.u) : double(V.i); };
+  auto AsI = [&] {
+    return FromFloat ? int64_t(V.f) : FromUnsigned ? int64_t(V.u) : V.i;
+  };
+  if (Param->isBool()) {
+    uint8_t B = FromFloat ? V.f != 0 : AsI() != 0;
+    std::memcpy(Dst, &B, 1);
+    return;
+  }
+  if (Param->isFloat()) {
+    if (Param->bits() == 32) {
+      float F = float(AsF());
+      std::memcpy(Dst, &F, 4);
+    } else if (Param->bits() == 64) {
+      double D = AsF();
+      std::memcpy(Dst, &D, 8);
+    } else { // float16: round through float
+      float F = float(AsF());
+      uint32_t Bits;
+      std::memcpy(&Bits, &F, 4);
+      uint32_t Sign = (Bits >> 16) & 0x8000, Exp = (Bits >> 23) & 0xff,
+               Man = Bits & 0x7fffff;
+      uint16_t H;
+      if (Exp == 0xff)
+        H = uint16_t(Sign | 0x7c00 | (Man ? 0x200 : 0));
+      else if (int(Exp) - 127 + 15 >= 0x1f)
+        H = uint16_t(Sign | 0x7c00);
+      else if (int(Exp) - 127 + 15 <= 0)
+        H = uint16_t(Sign);
+      else
+        H = uint16_t(Sign | ((Exp - 127 + 15) << 10) | (Man >> 13));
+      std::memcpy(Dst, &H, 2);
+    }
+    return;
+  }
+  int64_t I = AsI();
+  std::memcpy(Dst, &I, Param->byteSize()); // little-endian truncation
+}
+
+} // namespace
+
+void packArgs(const std::vector<AbiSlot> &Slots, const std::vector<size_t> &Offsets,
+              const std::vector<TypeRef> &ParamTypes,
+              const std::vector<ArgValue> &Args, char *Buf, void **Params) {
+  for (size_t K = 0; K < Slots.size(); ++K) {
+    const AbiSlot &S = Slots[K];
+    const ArgValue &V = at(Args, S);
+    char *Dst = Buf + Offsets[K];
+    Params[K] = Dst;
+    switch (S.kind) {
+    case AbiSlot::Kind::Data:
+      std::memcpy(Dst, &V.ptr, 8);
+      break;
+    case AbiSlot::Kind::Shape:
+      std::memcpy(Dst, &V.shape[S.dim], 8);
+      break;
+    case AbiSlot::Kind::Stride:
+      std::memcpy(Dst, &V.strides[S.dim], 8);
+      break;
+    case AbiSlot::Kind::Scalar:
+      writeScalar(Dst, S.scalar, V);
+      break;
+    }
+  }
+}
+
+} // namespace pcj::py

@@ -1,0 +1,59 @@
+// Kernel arguments: what type each Python argument has (its fingerprint for
+// the specialization cache) and how it is packed into the kernel parameter
+// buffer (types/KernelABI.h).
+//
+//   our DeviceArray            -> its precomputed array type, zero-copy
+//   __cuda_array_interface__   -> array type from the interface (CuPy, torch,
+//                                 numba), zero-copy (CUDA backend only)
+//   numpy array / __array_interface__ -> on CUDA: copied to the device for
+//                                 the launch and back afterwards (numba's
+//                                 behaviour); on the CPU: used in place
+//   bool / int / float         -> bool / int64 / float64
+//   numpy scalar               -> its dtype
+//   tuple                      -> tuple of the above
+#pragma once
+
+#include "DeviceArray.h"
+#include "Glue.h"
+
+#include "types/KernelABI.h"
+
+#include <vector>
+
+namespace pcj::py {
+
+struct ArgValue {
+  types::TypeRef type = nullptr;
+  // arrays
+  uint64_t ptr = 0;
+  int ndim = 0;
+  int64_t shape[kMaxDims] = {};
+  int64_t strides[kMaxDims] = {};
+  // a host array staged through device memory (CUDA backend)
+  PyObject *host = nullptr; // borrowed: the argument tuple keeps it alive
+  uint64_t hostPtr = 0;
+  size_t nbytes = 0;
+  bool hostReadonly = false;
+  // scalars
+  int64_t i = 0;
+  uint64_t u = 0;
+  double f = 0;
+  std::vector<ArgValue> elems; // tuples
+};
+
+// Fills Out from a Python argument; throws PythonError (TypeError) for
+// values kernels cannot take.  `Index` is the 0-based position, for messages.
+void classifyArg(PyObject *O, int Index, ArgValue &Out);
+
+// Writes the flattened parameters of `Args` (converted to `ParamTypes`, the
+// specialization's signature) into Buf at Offsets; Params[i] points at slot i.
+void packArgs(const std::vector<types::AbiSlot> &Slots,
+              const std::vector<size_t> &Offsets,
+              const std::vector<types::TypeRef> &ParamTypes,
+              const std::vector<ArgValue> &Args, char *Buf, void **Params);
+
+// Can an argument of type `Arg` be passed where `Param` is declared?
+// (explicit signatures: Python scalars convert; any layout fits 'A').
+bool argFits(types::TypeRef Arg, types::TypeRef Param);
+
+} // namespace pcj::py

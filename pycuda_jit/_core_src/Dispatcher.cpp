@@ -1,0 +1,685 @@
+// Dispatcher and Launcher extension types (see Dispatcher.h).
+#include "Dispatcher.h"
+
+#include "ArgPack.h"
+#include "Backend.h"
+#include "CodeReader.h"
+#include "Resolver.h"
+
+#include "codegen/Codegen.h"
+#include "driver/Compile.h"
+#include "runtime/Compile.h"
+#include "runtime/Device.h"
+#include "runtime/Launch.h"
+#include "runtime/cpu/Executor.h"
+#include "support/Diagnostics.h"
+#include "types/Signature.h"
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <unordered_map>
+
+namespace pcj::py {
+
+using namespace types;
+
+namespace {
+
+// ---- options -------------------------------------------------------------------
+
+struct JitOptions {
+  bool debug = false;
+  bool fastmath = false;
+  bool lineinfo = false;
+  int opt = 3;
+};
+
+bool dictBool(PyObject *D, const char *K, bool Default) {
+  PyObject *V = D ? PyDict_GetItemString(D, K) : nullptr;
+  return V ? PyObject_IsTrue(V) == 1 : Default;
+}
+int dictInt(PyObject *D, const char *K, int Default) {
+  PyObject *V = D ? PyDict_GetItemString(D, K) : nullptr;
+  if (!V || V == Py_None)
+    return Default;
+  if (PyBool_Check(V))
+    return V == Py_True ? 3 : 0;
+  return int(PyLong_AsLong(V));
+}
+
+JitOptions parseOptions(PyObject *D) {
+  JitOptions O;
+  O.debug = dictBool(D, "debug", false);
+  const char *Env = std::getenv("PYCUDA_JIT_DEBUG");
+  if (Env && *Env && std::string(Env) != "0")
+    O.debug = true;
+  O.fastmath = dictBool(D, "fastmath", false);
+  O.lineinfo = dictBool(D, "lineinfo", false);
+  O.opt = dictInt(D, "opt", 3);
+  if (O.opt < 0 || O.opt > 3) {
+    PyErr_SetString(PyExc_ValueError, "opt must be 0, 1, 2 or 3");
+    throw PythonError{};
+  }
+  return O;
+}
+
+// Stage dumps requested with PYCUDA_JIT_DUMP=ir,typed,llvm,ptx (or all).
+std::set<std::string> envDumps() {
+  std::set<std::string> S;
+  const char *Env = std::getenv("PYCUDA_JIT_DUMP");
+  if (!Env)
+    return S;
+  std::stringstream SS(Env);
+  std::string Item;
+  while (std::getline(SS, Item, ','))
+    if (!Item.empty())
+      S.insert(Item);
+  return S;
+}
+
+bool envTiming() {
+  const char *Env = std::getenv("PYCUDA_JIT_TIMING");
+  return Env && *Env && std::string(Env) != "0";
+}
+
+// ---- specializations ---------------------------------------------------------------
+
+struct Spec {
+  driver::CompileResult result;
+  std::vector<size_t> offsets;
+  size_t bufSize = 0;
+  std::string loadPath;
+  // CUDA
+  std::shared_ptr<rt::Module> module;
+  rt::CUfunction fn = nullptr;
+  // CPU
+  rt::cpu::KernelInfo cpu;
+};
+
+struct KeyHash {
+  size_t operator()(const std::vector<TypeRef> &K) const {
+    size_t H = 0;
+    for (TypeRef T : K)
+      H = H * 1000003u ^ std::hash<const void *>()(T);
+    return H;
+  }
+};
+
+struct DispatcherState {
+  std::mutex mu; // guards the maps (compiles happen with the GIL held)
+  JitOptions opts;
+  bool explicitSigs = false;
+  std::vector<std::shared_ptr<Spec>> ordered; // in compile order
+  std::unordered_map<std::vector<TypeRef>, std::shared_ptr<Spec>, KeyHash> byArgs;
+};
+
+struct DispatcherObject {
+  PyObject_HEAD
+  PyObject *pyfunc;
+  PyObject *launchers; // dict: config tuple -> Launcher
+  DispatcherState *st;
+};
+
+struct LauncherObject {
+  PyObject_HEAD
+  DispatcherObject *disp;
+  rt::Dim3 grid, block;
+  unsigned shared;
+  rt::CUstream stream;
+};
+
+PyTypeObject *DispatcherType = nullptr;
+PyTypeObject *LauncherType = nullptr;
+
+void printDumps(const driver::CompileResult &R, const std::set<std::string> &Want) {
+  for (const char *Stage : {"bytecode", "cfg", "ir", "typed", "llvm", "llvm-opt", "ptx"}) {
+    if (!Want.count(Stage) && !Want.count("all"))
+      continue;
+    auto It = R.dumps.find(Stage);
+    if (It == R.dumps.end())
+      continue;
+    std::fprintf(stderr, "---- pycuda_jit %s: %s %s ----\n%s\n", Stage,
+                 R.kernelName.c_str(), R.signature.c_str(), It->second.c_str());
+  }
+}
+
+std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef> &Args) {
+  driver::CompileOptions CO;
+  CO.backend = backend() == BackendKind::CUDA ? driver::Backend::CUDA
+                                               : driver::Backend::CPU;
+  CO.optLevel = D->st->opts.opt;
+  CO.fastMath = D->st->opts.fastmath;
+  CO.boundsCheck = D->st->opts.debug;
+  CO.lineInfo = D->st->opts.lineinfo;
+  CO.dumps = envDumps();
+  CO.dumps.insert({"typed", "llvm"});
+  if (CO.backend == driver::Backend::CUDA) {
+    const rt::DeviceInfo &Info = rt::deviceInfo(rt::currentDevice());
+    CO.ccMajor = Info.ComputeCapabilityMajor;
+    CO.ccMinor = Info.ComputeCapabilityMinor;
+  }
+  bc::RawCode Raw = readCode(D->pyfunc);
+  PyResolver R(D->pyfunc);
+  auto S = std::make_shared<Spec>();
+  S->result = driver::compileKernel(Raw, Args, R, CO);
+  S->bufSize = layoutParamBuffer(S->result.abi, S->offsets);
+  if (CO.backend == driver::Backend::CUDA) {
+    rt::LoadableImage Img =
+        rt::ptxToLoadable(S->result.ptx, CO.ccMajor, CO.ccMinor);
+    S->loadPath = rt::loadPathName(Img.Path);
+    S->module = rt::loadModule(Img);
+    S->fn = S->module->function(S->result.kernelName);
+  } else {
+    S->loadPath = "host-jit";
+    S->cpu.entry = reinterpret_cast<rt::cpu::KernelEntry>(S->result.hostEntry);
+    S->cpu.name = S->result.kernelName.c_str();
+    S->cpu.usesBarriers = S->result.usesBarriers;
+    S->cpu.staticSharedBytes = S->result.staticSharedBytes;
+  }
+  printDumps(S->result, envDumps());
+  if (envTiming()) {
+    std::fprintf(stderr, "pycuda_jit timing %s %s:", S->result.kernelName.c_str(),
+                 S->result.signature.c_str());
+    for (const auto &T : S->result.timings)
+      std::fprintf(stderr, " %s=%.2fms", T.stage.c_str(), T.ms);
+    std::fprintf(stderr, "\n");
+  }
+  return S;
+}
+
+// Finds or compiles the specialization for these arguments.
+Spec *specialize(DispatcherObject *D, std::vector<ArgValue> &Vals) {
+  std::vector<TypeRef> Key;
+  Key.reserve(Vals.size());
+  for (const ArgValue &V : Vals)
+    Key.push_back(V.type);
+  DispatcherState *St = D->st;
+  {
+    std::lock_guard<std::mutex> L(St->mu);
+    auto It = St->byArgs.find(Key);
+    if (It != St->byArgs.end())
+      return It->second.get();
+    if (St->explicitSigs) {
+      for (auto &S : St->ordered) {
+        const auto &P = S->result.argTypes;
+        bool Ok = P.size() == Key.size();
+        for (size_t K = 0; Ok && K < Key.size(); ++K)
+          Ok = argFits(Key[K], P[K]);
+        if (Ok) {
+          St->byArgs.emplace(Key, S);
+          return S.get();
+        }
+      }
+    }
+  }
+  if (St->explicitSigs) {
+    std::string Msg = "no matching signature for argument types (";
+    for (size_t K = 0; K < Key.size(); ++K)
+      Msg += (K ? ", " : "") + Key[K]->str();
+    Msg += "); the kernel was compiled for:";
+    for (auto &S : St->ordered)
+      Msg += "\n  " + S->result.signature;
+    PyErr_SetString(PyExc_TypeError, Msg.c_str());
+    throw PythonError{};
+  }
+  std::shared_ptr<Spec> S = compileSpec(D, Key);
+  std::lock_guard<std::mutex> L(St->mu);
+  auto [It, New] = St->byArgs.emplace(Key, S);
+  if (New)
+    St->ordered.push_back(S);
+  return It->second.get();
+}
+
+// ---- Dispatcher ----------------------------------------------------------------------
+
+PyObject *dispatcherNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
+  return guard([&]() -> PyObject * {
+    PyObject *Func, *Options = nullptr;
+    static const char *Names[] = {"func", "options", nullptr};
+    if (!PyArg_ParseTupleAndKeywords(Args, Kw, "O|O", const_cast<char **>(Names),
+                                     &Func, &Options))
+      return nullptr;
+    if (!PyCallable_Check(Func) || !getAttrOpt(Func, "__code__")) {
+      PyErr_SetString(PyExc_TypeError, "@cuda.jit needs a Python function");
+      return nullptr;
+    }
+    JitOptions O = parseOptions(Options && Options != Py_None ? Options : nullptr);
+    auto *Alloc = reinterpret_cast<PyObject *(*)(PyTypeObject *, Py_ssize_t)>(
+        PyType_GetSlot(T, Py_tp_alloc));
+    PyObject *Self = Alloc(T, 0);
+    if (!Self)
+      return nullptr;
+    auto *D = reinterpret_cast<DispatcherObject *>(Self);
+    Py_INCREF(Func);
+    D->pyfunc = Func;
+    D->launchers = PyDict_New();
+    D->st = new DispatcherState();
+    D->st->opts = O;
+    return Self;
+  });
+}
+
+void dispatcherDealloc(PyObject *O) {
+  auto *D = reinterpret_cast<DispatcherObject *>(O);
+  PyTypeObject *T = Py_TYPE(O);
+  PyObject_GC_UnTrack(O);
+  Py_CLEAR(D->pyfunc);
+  Py_CLEAR(D->launchers);
+  delete D->st;
+  D->st = nullptr;
+  auto *Free = reinterpret_cast<freefunc>(PyType_GetSlot(T, Py_tp_free));
+  Free(O);
+  Py_DECREF(T);
+}
+
+int dispatcherTraverse(PyObject *O, visitproc visit, void *arg) {
+  auto *D = reinterpret_cast<DispatcherObject *>(O);
+  Py_VISIT(D->pyfunc);
+  Py_VISIT(D->launchers);
+  Py_VISIT(Py_TYPE(O));
+  return 0;
+}
+
+int dispatcherClear(PyObject *O) {
+  auto *D = reinterpret_cast<DispatcherObject *>(O);
+  Py_CLEAR(D->launchers);
+  return 0;
+}
+
+// compile(signature: str) -> the signature text of the specialization.
+PyObject *dispatcherCompile(PyObject *Self, PyObject *Arg) {
+  return guard([&]() -> PyObject * {
+    auto *D = reinterpret_cast<DispatcherObject *>(Self);
+    Signature Sig = parseSignature(utf8(Arg));
+    if (Sig.ret && Sig.ret != voidTy() && Sig.ret != noneTy()) {
+      PyErr_SetString(PyExc_TypeError, "kernels must return void");
+      return nullptr;
+    }
+    std::shared_ptr<Spec> S = compileSpec(D, Sig.args);
+    std::lock_guard<std::mutex> L(D->st->mu);
+    D->st->explicitSigs = true;
+    D->st->byArgs.emplace(Sig.args, S);
+    D->st->ordered.push_back(S);
+    return PyUnicode_FromString(S->result.signature.c_str());
+  });
+}
+
+Spec *specByIndex(DispatcherObject *D, PyObject *Which) {
+  std::lock_guard<std::mutex> L(D->st->mu);
+  if (D->st->ordered.empty()) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "the kernel has not been compiled yet: call it or give a signature");
+    throw PythonError{};
+  }
+  if (!Which || Which == Py_None)
+    return D->st->ordered.back().get();
+  std::string W = str(Which);
+  for (auto &S : D->st->ordered)
+    if (S->result.signature == W)
+      return S.get();
+  long K = PyLong_Check(Which) ? PyLong_AsLong(Which) : -1;
+  if (K >= 0 && size_t(K) < D->st->ordered.size())
+    return D->st->ordered[K].get();
+  PyErr_Clear();
+  PyErr_Format(PyExc_KeyError, "no specialization %R", Which);
+  throw PythonError{};
+}
+
+// _dump(stage, which=None) -> str
+PyObject *dispatcherDump(PyObject *Self, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    const char *Stage;
+    PyObject *Which = nullptr;
+    if (!PyArg_ParseTuple(Args, "s|O", &Stage, &Which))
+      return nullptr;
+    Spec *S = specByIndex(reinterpret_cast<DispatcherObject *>(Self), Which);
+    auto It = S->result.dumps.find(Stage);
+    if (It == S->result.dumps.end()) {
+      PyErr_Format(PyExc_KeyError,
+                   "stage '%s' was not kept; set PYCUDA_JIT_DUMP=%s before compiling",
+                   Stage, Stage);
+      return nullptr;
+    }
+    return PyUnicode_FromStringAndSize(It->second.data(), It->second.size());
+  });
+}
+
+// _info(which=None) -> dict with name, signature, load path, timings, abi size
+PyObject *dispatcherInfo(PyObject *Self, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    PyObject *Which = nullptr;
+    if (!PyArg_ParseTuple(Args, "|O", &Which))
+      return nullptr;
+    Spec *S = specByIndex(reinterpret_cast<DispatcherObject *>(Self), Which);
+    Ref Timings(PyDict_New());
+    double Total = 0;
+    for (const auto &T : S->result.timings) {
+      Ref V(PyFloat_FromDouble(T.ms));
+      PyDict_SetItemString(Timings.get(), T.stage.c_str(), V.get());
+      if (T.stage.find('.') == std::string::npos)
+        Total += T.ms;
+    }
+    Ref Resolutions(PyList_New(0));
+    for (const auto &Res : S->result.resolutions) {
+      Ref Item(PyUnicode_FromString((Res.what + " -> " + Res.value.repr()).c_str()));
+      PyList_Append(Resolutions.get(), Item.get());
+    }
+    return Py_BuildValue("{s:s,s:s,s:s,s:s,s:O,s:d,s:n,s:O,s:O}", "name",
+                         S->result.kernelName.c_str(), "signature",
+                         S->result.signature.c_str(), "load_path",
+                         S->loadPath.c_str(), "backend",
+                         S->fn ? "cuda" : "cpu", "timings_ms", Timings.get(),
+                         "compile_ms", Total, "param_bytes",
+                         Py_ssize_t(S->bufSize), "resolutions", Resolutions.get(),
+                         "uses_barriers",
+                         S->result.usesBarriers ? Py_True : Py_False);
+  });
+}
+
+PyObject *dispatcherSignatures(PyObject *Self, void *) {
+  auto *D = reinterpret_cast<DispatcherObject *>(Self);
+  std::lock_guard<std::mutex> L(D->st->mu);
+  PyObject *List = PyList_New(0);
+  for (auto &S : D->st->ordered) {
+    Ref Item(PyUnicode_FromString(S->result.signature.c_str()));
+    PyList_Append(List, Item.get());
+  }
+  return List;
+}
+
+PyObject *dispatcherPyFunc(PyObject *Self, void *) {
+  PyObject *F = reinterpret_cast<DispatcherObject *>(Self)->pyfunc;
+  Py_INCREF(F);
+  return F;
+}
+
+bool parseDim(PyObject *O, rt::Dim3 &Out, const char *What) {
+  unsigned V[3] = {1, 1, 1};
+  if (PyLong_Check(O)) {
+    long long X = PyLong_AsLongLong(O);
+    if (X < 1 || X > 0xffffffffll) {
+      PyErr_Format(PyExc_ValueError, "%s must be positive, got %lld", What, X);
+      return false;
+    }
+    V[0] = unsigned(X);
+  } else if (PyTuple_Check(O) && PyTuple_Size(O) >= 1 && PyTuple_Size(O) <= 3) {
+    for (Py_ssize_t K = 0; K < PyTuple_Size(O); ++K) {
+      long long X = PyLong_AsLongLong(PyTuple_GetItem(O, K));
+      if (PyErr_Occurred())
+        return false;
+      if (X < 1 || X > 0xffffffffll) {
+        PyErr_Format(PyExc_ValueError, "%s entries must be positive, got %lld",
+                     What, X);
+        return false;
+      }
+      V[K] = unsigned(X);
+    }
+  } else {
+    PyErr_Format(PyExc_TypeError, "%s must be an int or a tuple of 1-3 ints", What);
+    return false;
+  }
+  Out = {V[0], V[1], V[2]};
+  return true;
+}
+
+// kernel[grid, block] / kernel[grid, block, stream] / kernel[grid, block, stream, shared]
+PyObject *dispatcherGetItem(PyObject *Self, PyObject *Key) {
+  auto *D = reinterpret_cast<DispatcherObject *>(Self);
+  if (PyObject *Cached = PyDict_GetItem(D->launchers, Key)) {
+    Py_INCREF(Cached);
+    return Cached;
+  }
+  PyErr_Clear();
+  if (!PyTuple_Check(Key) || PyTuple_Size(Key) < 2 || PyTuple_Size(Key) > 4) {
+    PyErr_SetString(PyExc_TypeError,
+                    "launch configuration must be kernel[griddim, blockdim] "
+                    "(optionally followed by stream and dynamic shared bytes)");
+    return nullptr;
+  }
+  rt::Dim3 Grid, Block;
+  if (!parseDim(PyTuple_GetItem(Key, 0), Grid, "griddim") ||
+      !parseDim(PyTuple_GetItem(Key, 1), Block, "blockdim"))
+    return nullptr;
+  rt::CUstream Stream = nullptr;
+  if (PyTuple_Size(Key) >= 3) {
+    PyObject *S = PyTuple_GetItem(Key, 2);
+    if (S != Py_None && !(PyLong_Check(S) && PyLong_AsLong(S) == 0)) {
+      Ref Handle = getAttrOpt(S, "handle");
+      if (!Handle) {
+        PyErr_SetString(PyExc_TypeError, "stream must be 0, None or a stream object");
+        return nullptr;
+      }
+      Stream = reinterpret_cast<rt::CUstream>(PyLong_AsVoidPtr(Handle.get()));
+    }
+  }
+  unsigned long Shared = 0;
+  if (PyTuple_Size(Key) == 4) {
+    Shared = PyLong_AsUnsignedLong(PyTuple_GetItem(Key, 3));
+    if (PyErr_Occurred())
+      return nullptr;
+  }
+  auto *Alloc = reinterpret_cast<PyObject *(*)(PyTypeObject *, Py_ssize_t)>(
+      PyType_GetSlot(LauncherType, Py_tp_alloc));
+  PyObject *L = Alloc(LauncherType, 0);
+  if (!L)
+    return nullptr;
+  auto *LO = reinterpret_cast<LauncherObject *>(L);
+  Py_INCREF(Self);
+  LO->disp = D;
+  LO->grid = Grid;
+  LO->block = Block;
+  LO->shared = unsigned(Shared);
+  LO->stream = Stream;
+  if (PyDict_Size(D->launchers) < 256) // bounded cache of configurations
+    PyDict_SetItem(D->launchers, Key, L);
+  return L;
+}
+
+PyObject *dispatcherCall(PyObject *Self, PyObject *Args, PyObject *Kw) {
+  PyErr_SetString(PyExc_TypeError,
+                  "a kernel must be launched with a configuration: "
+                  "kernel[griddim, blockdim](*args)");
+  return nullptr;
+}
+
+PyMethodDef DispatcherMethods[] = {
+    {"compile", dispatcherCompile, METH_O, "Compile for a signature string."},
+    {"_dump", dispatcherDump, METH_VARARGS, "Text of a compile stage."},
+    {"_info", dispatcherInfo, METH_VARARGS, "Facts about a specialization."},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyGetSetDef DispatcherGetSet[] = {
+    {"signatures", dispatcherSignatures, nullptr, nullptr, nullptr},
+    {"py_func", dispatcherPyFunc, nullptr, nullptr, nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyType_Slot DispatcherSlots[] = {
+    {Py_tp_new, reinterpret_cast<void *>(dispatcherNew)},
+    {Py_tp_dealloc, reinterpret_cast<void *>(dispatcherDealloc)},
+    {Py_tp_traverse, reinterpret_cast<void *>(dispatcherTraverse)},
+    {Py_tp_clear, reinterpret_cast<void *>(dispatcherClear)},
+    {Py_tp_methods, DispatcherMethods},
+    {Py_tp_getset, DispatcherGetSet},
+    {Py_mp_subscript, reinterpret_cast<void *>(dispatcherGetItem)},
+    {Py_tp_call, reinterpret_cast<void *>(dispatcherCall)},
+    {0, nullptr}};
+
+PyType_Spec DispatcherSpec = {
+    "pycuda_jit._core.Dispatcher", sizeof(DispatcherObject), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, DispatcherSlots};
+
+// ---- Launcher -------------------------------------------------------------------------
+
+void launcherDealloc(PyObject *O) {
+  auto *L = reinterpret_cast<LauncherObject *>(O);
+  PyTypeObject *T = Py_TYPE(O);
+  PyObject_GC_UnTrack(O);
+  Py_CLEAR(L->disp);
+  auto *Free = reinterpret_cast<freefunc>(PyType_GetSlot(T, Py_tp_free));
+  Free(O);
+  Py_DECREF(T);
+}
+
+int launcherTraverse(PyObject *O, visitproc visit, void *arg) {
+  Py_VISIT(reinterpret_cast<PyObject *>(reinterpret_cast<LauncherObject *>(O)->disp));
+  Py_VISIT(Py_TYPE(O));
+  return 0;
+}
+
+int launcherClear(PyObject *O) {
+  auto *L = reinterpret_cast<LauncherObject *>(O);
+  Py_CLEAR(L->disp);
+  return 0;
+}
+
+// Host arrays staged through device memory for one launch (CUDA backend).
+struct Staging {
+  std::vector<ArgValue *> vals;
+  ~Staging() {
+    for (ArgValue *V : vals)
+      if (V->ptr) {
+        try {
+          deviceFree(V->ptr);
+        } catch (...) {
+        }
+      }
+  }
+};
+
+void stageIn(std::vector<ArgValue> &Vals, Staging &S) {
+  for (ArgValue &V : Vals) {
+    for (ArgValue &E : V.elems)
+      if (E.host)
+        PyErr_SetString(PyExc_TypeError, "host arrays inside tuples are not supported");
+    if (!V.host || backend() != BackendKind::CUDA)
+      continue;
+    V.ptr = deviceAlloc(V.nbytes);
+    S.vals.push_back(&V);
+    copyToDevice(V.ptr, reinterpret_cast<const void *>(V.hostPtr), V.nbytes);
+  }
+  if (PyErr_Occurred())
+    throw PythonError{};
+}
+
+void stageOut(Staging &S) {
+  if (S.vals.empty())
+    return;
+  deviceSynchronize();
+  for (ArgValue *V : S.vals)
+    if (!V->hostReadonly)
+      copyToHost(reinterpret_cast<void *>(V->hostPtr), V->ptr, V->nbytes);
+}
+
+PyObject *launcherCall(PyObject *Self, PyObject *Args, PyObject *Kw) {
+  return guard([&]() -> PyObject * {
+    auto *L = reinterpret_cast<LauncherObject *>(Self);
+    if (Kw && PyDict_Size(Kw)) {
+      PyErr_SetString(PyExc_TypeError, "kernels take positional arguments only");
+      return nullptr;
+    }
+    Py_ssize_t N = PyTuple_Size(Args);
+    std::vector<ArgValue> Vals(N);
+    for (Py_ssize_t K = 0; K < N; ++K)
+      classifyArg(PyTuple_GetItem(Args, K), int(K), Vals[K]);
+    BackendKind BK = backend();
+    // Same limits and messages on both backends.
+    rt::validateLaunchConfig(
+        BK == BackendKind::CUDA ? rt::currentContext().limits()
+                                : rt::kCpuLaunchLimits,
+        L->grid, L->block, L->shared);
+    Spec *S = specialize(L->disp, Vals);
+    Staging Stage;
+    stageIn(Vals, Stage);
+    alignas(16) char Small[512];
+    void *SmallParams[64];
+    std::vector<char> BigBuf;
+    std::vector<void *> BigParams;
+    char *Buf = Small;
+    void **Params = SmallParams;
+    if (S->bufSize > sizeof Small || S->result.abi.size() > 64) {
+      BigBuf.resize(S->bufSize + 16);
+      BigParams.resize(S->result.abi.size() + 1);
+      Buf = BigBuf.data();
+      Params = BigParams.data();
+    }
+    packArgs(S->result.abi, S->offsets, S->result.argTypes, Vals, Buf, Params);
+    if (BK == BackendKind::CUDA) {
+      rt::launchKernel(S->fn, L->grid, L->block, L->shared, L->stream, Params);
+    } else {
+      rt::cpu::Dims G{L->grid.x, L->grid.y, L->grid.z};
+      rt::cpu::Dims B{L->block.x, L->block.y, L->block.z};
+      std::exception_ptr Err;
+      Py_BEGIN_ALLOW_THREADS
+      try {
+        rt::cpu::launch(S->cpu, G, B, L->shared, Params);
+      } catch (...) {
+        Err = std::current_exception();
+      }
+      Py_END_ALLOW_THREADS
+      if (Err)
+        std::rethrow_exception(Err);
+    }
+    stageOut(Stage);
+    Py_RETURN_NONE;
+  });
+}
+
+PyType_Slot LauncherSlots[] = {
+    {Py_tp_dealloc, reinterpret_cast<void *>(launcherDealloc)},
+    {Py_tp_traverse, reinterpret_cast<void *>(launcherTraverse)},
+    {Py_tp_clear, reinterpret_cast<void *>(launcherClear)},
+    {Py_tp_call, reinterpret_cast<void *>(launcherCall)},
+    {0, nullptr}};
+
+PyType_Spec LauncherSpec = {"pycuda_jit._core.Launcher", sizeof(LauncherObject), 0,
+                            Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, LauncherSlots};
+
+} // namespace
+
+bool addDispatcherTypes(PyObject *Module) {
+  DispatcherType = reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&DispatcherSpec));
+  LauncherType = reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&LauncherSpec));
+  if (!DispatcherType || !LauncherType)
+    return false;
+  Py_INCREF(DispatcherType);
+  Py_INCREF(LauncherType);
+  return PyModule_AddObject(Module, "Dispatcher",
+                            reinterpret_cast<PyObject *>(DispatcherType)) == 0 &&
+         PyModule_AddObject(Module, "Launcher",
+                            reinterpret_cast<PyObject *>(LauncherType)) == 0;
+}
+
+PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
+  return guard([&]() -> PyObject * {
+    PyObject *Func, *Options = nullptr;
+    const char *SigText;
+    int Major = 9, Minor = 0;
+    static const char *Names[] = {"func", "sig", "cc_major", "cc_minor", "options",
+                                  nullptr};
+    if (!PyArg_ParseTupleAndKeywords(Args, Kw, "Os|iiO", const_cast<char **>(Names),
+                                     &Func, &SigText, &Major, &Minor, &Options))
+      return nullptr;
+    JitOptions O = parseOptions(Options && Options != Py_None ? Options : nullptr);
+    Signature Sig = parseSignature(SigText);
+    driver::CompileOptions CO;
+    CO.backend = driver::Backend::CUDA;
+    CO.ccMajor = Major;
+    CO.ccMinor = Minor;
+    CO.optLevel = O.opt;
+    CO.fastMath = O.fastmath;
+    CO.lineInfo = O.lineinfo;
+    CO.boundsCheck = O.debug;
+    CO.dumps = envDumps();
+    bc::RawCode Raw = readCode(Func);
+    PyResolver R(Func);
+    driver::CompileResult Res = driver::compileKernel(Raw, Sig.args, R, CO);
+    printDumps(Res, envDumps());
+    return Py_BuildValue("(s#,s)", Res.ptx.data(), Py_ssize_t(Res.ptx.size()),
+                         Res.kernelName.c_str());
+  });
+}
+
+} // namespace pcj::py

@@ -1,0 +1,134 @@
+// C++ exceptions -> Python exceptions (the only place this happens).
+//
+//   pcj::CompileError       -> pycuda_jit.errors.<kind> (TypingError, ...)
+//                              with file, line, columns and hint attached;
+//                              the Python class formats the source line.
+//   pcj::rt::DriverError    -> CudaDriverError / CudaOutOfMemoryError /
+//                              CudaStickyError
+//   pcj::rt::LinkError      -> BackendError
+//   LaunchConfigError       -> pycuda_jit.errors.LaunchConfigError
+//   cpu::KernelFault        -> IndexError / KernelDeadlockError / KernelError
+//   std::bad_alloc          -> MemoryError
+//   anything else           -> InternalCompilerError
+#include "Glue.h"
+
+#include "runtime/Errors.h"
+#include "runtime/Launch.h"
+#include "runtime/NvJitLink.h"
+#include "runtime/cpu/Executor.h"
+#include "support/Diagnostics.h"
+
+namespace pcj::py {
+
+std::string str(PyObject *O) {
+  Ref S(PyObject_Str(O));
+  if (!S) {
+    PyErr_Clear();
+    return "";
+  }
+  Py_ssize_t N = 0;
+  const char *C = PyUnicode_AsUTF8AndSize(S.get(), &N);
+  if (!C) {
+    PyErr_Clear();
+    return "";
+  }
+  return std::string(C, N);
+}
+
+std::string utf8(PyObject *S) {
+  Py_ssize_t N = 0;
+  const char *C = PyUnicode_AsUTF8AndSize(S, &N);
+  if (!C)
+    throw PythonError{};
+  return std::string(C, N);
+}
+
+std::string typeName(PyObject *O) {
+  Ref T = Ref::borrow(reinterpret_cast<PyObject *>(Py_TYPE(O)));
+  Ref N(PyObject_GetAttrString(T.get(), "__qualname__"));
+  if (!N) {
+    PyErr_Clear();
+    return "object";
+  }
+  return str(N.get());
+}
+
+Ref getAttr(PyObject *O, const char *Name) {
+  return check(PyObject_GetAttrString(O, Name));
+}
+
+Ref getAttrOpt(PyObject *O, const char *Name) {
+  PyObject *R = PyObject_GetAttrString(O, Name);
+  if (!R)
+    PyErr_Clear();
+  return Ref(R);
+}
+
+static PyObject *errorClass(const char *Name) {
+  PyObject *Mod = errorsModule();
+  PyObject *C = Mod ? PyObject_GetAttrString(Mod, Name) : nullptr;
+  if (!C) {
+    PyErr_Clear();
+    Py_INCREF(PyExc_RuntimeError);
+    return PyExc_RuntimeError;
+  }
+  return C; // new reference
+}
+
+// Raises cls(*args) where args are built by Py_BuildValue(Fmt, ...).
+template <typename... A>
+static PyObject *raise(const char *Cls, const char *Fmt, A... Args) {
+  Ref C(errorClass(Cls));
+  Ref ArgsT(Py_BuildValue(Fmt, Args...));
+  if (!ArgsT)
+    return nullptr;
+  Ref E(PyObject_CallObject(C.get(), ArgsT.get()));
+  if (E)
+    PyErr_SetObject(C.get(), E.get());
+  return nullptr;
+}
+
+PyObject *translateException() {
+  try {
+    throw;
+  } catch (const PythonError &) {
+    if (!PyErr_Occurred())
+      PyErr_SetString(PyExc_SystemError, "error without exception set");
+    return nullptr;
+  } catch (const CompileError &E) {
+    const SourceLoc &L = E.loc();
+    // CompileError(message, file, line, col, end_col, hint)
+    return raise(errorKindPythonName(E.kind()), "(s,s,i,i,i,s)",
+                 E.message().c_str(), L.file ? L.file->c_str() : "", L.line,
+                 L.col, L.endCol, E.hint().c_str());
+  } catch (const rt::DriverError &E) {
+    const char *Cls = E.isOutOfMemory() ? "CudaOutOfMemoryError"
+                      : E.isSticky()    ? "CudaStickyError"
+                                        : "CudaDriverError";
+    return raise(Cls, "(s,i,s,s)", E.what(), int(E.code()), E.name().c_str(),
+                 E.call().c_str());
+  } catch (const rt::LinkError &E) {
+    return raise("BackendError", "(s,s,i,i,i,s)", E.what(), "", -1, -1, -1,
+                 "the PTX was rejected by nvJitLink; this is a compiler bug");
+  } catch (const rt::LaunchConfigError &E) {
+    return raise("LaunchConfigError", "(s)", E.what());
+  } catch (const rt::cpu::KernelFault &E) {
+    const char *Cls = "KernelError";
+    if (E.kind() == rt::cpu::KernelFault::Kind::IndexError)
+      Cls = "KernelIndexError";
+    else if (E.kind() == rt::cpu::KernelFault::Kind::Deadlock)
+      Cls = "KernelDeadlockError";
+    return raise(Cls, "(s)", E.what());
+  } catch (const std::bad_alloc &) {
+    PyErr_NoMemory();
+    return nullptr;
+  } catch (const std::exception &E) {
+    return raise("InternalCompilerError", "(s,s,i,i,i,s)", E.what(), "", -1, -1,
+                 -1, "this is a bug in pycuda_jit; please report it");
+  } catch (...) {
+    PyErr_SetString(PyExc_SystemError, "unknown C++ exception in pycuda_jit");
+    return nullptr;
+  }
+}
+
+} // namespace pcj::py

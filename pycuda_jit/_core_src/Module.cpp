@@ -1,0 +1,188 @@
+// PyInit__core: the extension module's functions and types.  Everything the
+// Python package needs from C++ goes through here; the compiler and the
+// runtime know nothing about Python.
+#include "Backend.h"
+#include "CodeReader.h"
+#include "DeviceArray.h"
+#include "Dispatcher.h"
+#include "Glue.h"
+
+#include "codegen/Codegen.h"
+#include "driver/Compile.h"
+#include "runtime/Compile.h"
+#include "runtime/Device.h"
+#include "runtime/NvJitLink.h"
+#include "runtime/cpu/Executor.h"
+#include "stdlib/Registry.h"
+
+#include <mutex>
+
+namespace pcj::py {
+
+namespace {
+PyObject *ErrorsModule = nullptr;
+
+PyObject *pyBackend(PyObject *, PyObject *) {
+  return guard([&]() -> PyObject * {
+    BackendKind K = backend();
+    return Py_BuildValue("(s,s)", backendName(K), backendFallbackReason().c_str());
+  });
+}
+
+PyObject *pyIntrinsicKeys(PyObject *, PyObject *) {
+  std::vector<std::string> Keys = stdlib::intrinsicKeys();
+  PyObject *L = PyList_New(0);
+  for (const std::string &K : Keys) {
+    Ref S(PyUnicode_FromString(K.c_str()));
+    PyList_Append(L, S.get());
+  }
+  return L;
+}
+
+PyObject *pyBuildId(PyObject *, PyObject *) {
+  return PyUnicode_FromString(driver::compilerBuildId().c_str());
+}
+
+// memcpy_htod(dst: int, src: int, nbytes: int)
+PyObject *pyMemcpyHtoD(PyObject *, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    unsigned long long Dst, Src;
+    Py_ssize_t N;
+    if (!PyArg_ParseTuple(Args, "KKn", &Dst, &Src, &N))
+      return nullptr;
+    copyToDevice(Dst, reinterpret_cast<const void *>(Src), size_t(N));
+    Py_RETURN_NONE;
+  });
+}
+
+PyObject *pyMemcpyDtoH(PyObject *, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    unsigned long long Dst, Src;
+    Py_ssize_t N;
+    if (!PyArg_ParseTuple(Args, "KKn", &Dst, &Src, &N))
+      return nullptr;
+    copyToHost(reinterpret_cast<void *>(Dst), Src, size_t(N));
+    Py_RETURN_NONE;
+  });
+}
+
+PyObject *pyMemcpyDtoD(PyObject *, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    unsigned long long Dst, Src;
+    Py_ssize_t N;
+    if (!PyArg_ParseTuple(Args, "KKn", &Dst, &Src, &N))
+      return nullptr;
+    copyDeviceToDevice(Dst, Src, size_t(N));
+    Py_RETURN_NONE;
+  });
+}
+
+PyObject *pyMemset(PyObject *, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    unsigned long long Dst;
+    int Value;
+    Py_ssize_t N;
+    if (!PyArg_ParseTuple(Args, "Kin", &Dst, &Value, &N))
+      return nullptr;
+    deviceMemset(Dst, (unsigned char)Value, size_t(N));
+    Py_RETURN_NONE;
+  });
+}
+
+PyObject *pySynchronize(PyObject *, PyObject *) {
+  return guard([&]() -> PyObject * {
+    deviceSynchronize();
+    Py_RETURN_NONE;
+  });
+}
+
+// device_info(ordinal) -> dict
+PyObject *pyDeviceInfo(PyObject *, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    int Ordinal = 0;
+    if (!PyArg_ParseTuple(Args, "|i", &Ordinal))
+      return nullptr;
+    const rt::DeviceInfo &I = rt::deviceInfo(Ordinal);
+    Ref D(PyDict_New());
+    Ref Name(PyUnicode_FromString(I.Name.c_str()));
+    PyDict_SetItemString(D.get(), "name", Name.get());
+    Ref Mem(PyLong_FromSize_t(I.TotalMemory));
+    PyDict_SetItemString(D.get(), "total_memory", Mem.get());
+#define PCJ_X(Field, Attr)                                                     \
+  {                                                                            \
+    Ref V(PyLong_FromLong(I.Field));                                           \
+    PyDict_SetItemString(D.get(), #Attr, V.get());                             \
+  }
+    PCJ_DEVICE_ATTRS(PCJ_X)
+#undef PCJ_X
+    return D.release();
+  });
+}
+
+PyObject *pyDeviceCount(PyObject *, PyObject *) {
+  return guard([&]() -> PyObject * { return PyLong_FromLong(rt::deviceCount()); });
+}
+
+// link_ptx(ptx, cc_major, cc_minor) -> bytes (cubin); needs nvJitLink, no GPU.
+PyObject *pyLinkPtx(PyObject *, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    const char *Ptx;
+    Py_ssize_t N;
+    int Major, Minor;
+    if (!PyArg_ParseTuple(Args, "s#ii", &Ptx, &N, &Major, &Minor))
+      return nullptr;
+    rt::LoadableImage Img = rt::ptxToLoadable(std::string(Ptx, N), Major, Minor);
+    if (!Img.isCubin()) {
+      PyErr_Format(PyExc_RuntimeError, "nvJitLink is not available: %s",
+                   Img.FallbackReason.c_str());
+      return nullptr;
+    }
+    return PyBytes_FromStringAndSize(Img.Bytes.data(), Py_ssize_t(Img.Bytes.size()));
+  });
+}
+
+PyMethodDef Methods[] = {
+    {"backend", pyBackend, METH_NOARGS,
+     "(name, reason): the executor in use and why auto fell back to the CPU."},
+    {"intrinsic_keys", pyIntrinsicKeys, METH_NOARGS, "Registry keys."},
+    {"build_id", pyBuildId, METH_NOARGS, "Compiler build id."},
+    {"compile_ptx", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(compilePtx)),
+     METH_VARARGS | METH_KEYWORDS, "Compile a function to PTX."},
+    {"link_ptx", pyLinkPtx, METH_VARARGS, "PTX -> cubin with nvJitLink."},
+    {"memcpy_htod", pyMemcpyHtoD, METH_VARARGS, nullptr},
+    {"memcpy_dtoh", pyMemcpyDtoH, METH_VARARGS, nullptr},
+    {"memcpy_dtod", pyMemcpyDtoD, METH_VARARGS, nullptr},
+    {"memset", pyMemset, METH_VARARGS, nullptr},
+    {"synchronize", pySynchronize, METH_NOARGS, nullptr},
+    {"device_info", pyDeviceInfo, METH_VARARGS, nullptr},
+    {"device_count", pyDeviceCount, METH_NOARGS, nullptr},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyModuleDef ModuleDef = {PyModuleDef_HEAD_INIT, "_core",
+                         "pycuda_jit's compiler and runtime (C++).", -1, Methods,
+                         nullptr, nullptr, nullptr, nullptr};
+
+} // namespace
+
+PyObject *errorsModule() { return ErrorsModule; }
+
+} // namespace pcj::py
+
+extern "C" __attribute__((visibility("default"))) PyObject *PyInit__core() {
+  using namespace pcj::py;
+  PyObject *M = PyModule_Create(&ModuleDef);
+  if (!M)
+    return nullptr;
+  ErrorsModule = PyImport_ImportModule("pycuda_jit.errors");
+  if (!ErrorsModule || !addDeviceArrayTypes(M) || !addDispatcherTypes(M)) {
+    Py_DECREF(M);
+    return nullptr;
+  }
+  // The CPU executor's runtime functions, for kernels JIT-compiled for the host.
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    for (const auto &S : pcj::rt::cpu::runtimeSymbols())
+      pcj::codegen::registerHostSymbol(S.name, S.address);
+  });
+  return M;
+}

@@ -1,0 +1,160 @@
+// Python objects -> compile-time values (see Resolver.h).
+#include "Resolver.h"
+
+#include "CodeReader.h"
+
+#include "stdlib/Registry.h"
+#include "types/Type.h"
+
+namespace pcj::py {
+
+using ir::CTValue;
+
+namespace {
+
+// Canonical module names used by registry keys.
+std::string canonicalModule(const std::string &Name) {
+  if (Name == "pycuda_jit.cuda" || Name == "numba.cuda")
+    return "cuda";
+  if (Name == "numpy")
+    return "np";
+  return Name;
+}
+
+CTValue fromBuiltinName(const std::string &Name) {
+  if (stdlib::lookupIntrinsic(Name))
+    return CTValue::intrinsic(Name);
+  return CTValue::unsupported("the builtin '" + Name + "'");
+}
+
+// numpy scalar type (np.float32), dtype object, or our own type objects.
+types::TypeRef dtypeOf(PyObject *O) {
+  if (Ref N = getAttrOpt(O, "_pcj_dtype_"))
+    return types::scalarFromName(str(N.get()));
+  bool IsType = PyType_Check(O);
+  Ref Mod = getAttrOpt(O, "__module__");
+  if (IsType && Mod && str(Mod.get()) == "numpy") {
+    Ref N = getAttrOpt(O, "__name__");
+    return N ? types::scalarFromName(str(N.get())) : nullptr;
+  }
+  // numpy.dtype instances (class "dtype[float32]" in NumPy >= 1.20).
+  if (!IsType && typeName(O).rfind("dtype", 0) == 0 && getAttrOpt(O, "itemsize")) {
+    Ref N = getAttrOpt(O, "name");
+    return N ? types::scalarFromName(str(N.get())) : nullptr;
+  }
+  return nullptr;
+}
+
+} // namespace
+
+PyResolver::PyResolver(PyObject *Func) : Func(Func) {}
+
+CTValue PyResolver::classify(PyObject *O) {
+  if (O == Py_None || PyBool_Check(O) || PyLong_Check(O) || PyFloat_Check(O) ||
+      PyComplex_Check(O) || PyUnicode_Check(O))
+    return CTValue::constant(readConst(O));
+  if (PyTuple_Check(O)) {
+    bc::ConstValue T;
+    T.kind = bc::ConstValue::Kind::Tuple;
+    for (Py_ssize_t K = 0; K < PyTuple_Size(O); ++K) {
+      CTValue E = classify(PyTuple_GetItem(O, K));
+      if (E.kind != CTValue::Kind::Const)
+        return CTValue::unsupported("a tuple holding " + E.repr());
+      T.elems.push_back(E.value);
+    }
+    return CTValue::constant(T);
+  }
+  if (PyModule_Check(O)) {
+    const char *N = PyModule_GetName(O);
+    if (!N) {
+      PyErr_Clear();
+      return CTValue::unsupported("a module without a name");
+    }
+    return CTValue::module(canonicalModule(N), uintptr_t(O));
+  }
+  if (Ref Key = getAttrOpt(O, "_pcj_intrinsic_"))
+    return CTValue::intrinsic(str(Key.get()));
+  if (types::TypeRef T = dtypeOf(O))
+    return CTValue::dtype(T);
+  // Builtins and functions of known modules (math.sin, numpy.sqrt ...).
+  std::string TN = typeName(O);
+  Ref Name = getAttrOpt(O, "__name__");
+  Ref Mod = getAttrOpt(O, "__module__");
+  if (Name && (TN == "builtin_function_or_method" || TN == "type" ||
+               TN == "ufunc" || TN == "function")) {
+    std::string N = str(Name.get());
+    std::string M = Mod && Mod.get() != Py_None ? str(Mod.get()) : "";
+    if (TN == "ufunc")
+      M = "numpy";
+    if (M == "builtins")
+      return fromBuiltinName(N);
+    std::string Key = canonicalModule(M) + "." + N;
+    if (stdlib::lookupIntrinsic(Key))
+      return CTValue::intrinsic(Key);
+    if (M == "math" || M == "cmath" || M == "numpy")
+      return CTValue::unsupported("'" + Key + "' (not supported in kernels yet)");
+  }
+  // numpy scalars: their value (issue: keep the dtype once typing knows).
+  if (Ref Item = getAttrOpt(O, "item"); Item && getAttrOpt(O, "dtype") &&
+                                        !getAttrOpt(O, "shape").get()) {
+    Ref V(PyObject_CallObject(Item.get(), nullptr));
+    if (V)
+      return classify(V.get());
+    PyErr_Clear();
+  }
+  if (getAttrOpt(O, "__array_interface__") || getAttrOpt(O, "__cuda_array_interface__"))
+    return CTValue::unsupported("an array (global arrays are not supported in "
+                                "kernels yet; pass it as an argument)");
+  return CTValue::unsupported("a " + TN + " object");
+}
+
+CTValue PyResolver::global(const std::string &Name) {
+  Ref Globals = getAttr(Func, "__globals__");
+  PyObject *V = PyDict_GetItemString(Globals.get(), Name.c_str()); // borrowed
+  if (V)
+    return classify(V);
+  PyObject *B = PyDict_GetItemString(Globals.get(), "__builtins__");
+  Ref Builtins;
+  if (B && PyModule_Check(B)) {
+    Builtins = Ref::borrow(PyModule_GetDict(B));
+  } else if (B) {
+    Builtins = Ref::borrow(B);
+  } else {
+    Ref M = check(PyImport_ImportModule("builtins"));
+    Builtins = Ref::borrow(PyModule_GetDict(M.get()));
+  }
+  V = PyDict_Check(Builtins.get())
+          ? PyDict_GetItemString(Builtins.get(), Name.c_str())
+          : nullptr;
+  if (!V)
+    return CTValue::invalid();
+  return classify(V);
+}
+
+CTValue PyResolver::deref(const std::string &Name) {
+  Ref Code = getAttr(Func, "__code__");
+  Ref Free = getAttr(Code.get(), "co_freevars");
+  Ref Closure = getAttr(Func, "__closure__");
+  for (Py_ssize_t K = 0; K < PyTuple_Size(Free.get()); ++K) {
+    if (utf8(PyTuple_GetItem(Free.get(), K)) != Name)
+      continue;
+    if (Closure.get() == Py_None)
+      break;
+    Ref Contents = getAttrOpt(PyTuple_GetItem(Closure.get(), K), "cell_contents");
+    if (!Contents)
+      return CTValue::unsupported("an empty closure cell");
+    return classify(Contents.get());
+  }
+  return CTValue::invalid();
+}
+
+CTValue PyResolver::attribute(const CTValue &Module, const std::string &Attr) {
+  if (!Module.handle)
+    return CTValue::invalid();
+  Ref V = getAttrOpt(reinterpret_cast<PyObject *>(Module.handle), Attr.c_str());
+  if (!V)
+    return CTValue::invalid();
+  return classify(V.get());
+}
+
+} // namespace pcj::py

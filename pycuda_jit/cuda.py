@@ -1,0 +1,264 @@
+"""The ``cuda`` namespace: decorators, device memory, and the kernel-side
+names (threadIdx, grid, syncthreads, shared.array, ...).
+
+Kernel-side names are declared once, in the C++ registry (stdlib/Registry.def);
+the compiler resolves ``cuda.<name>`` by that key.  The objects this module
+hands out for them (for ``from pycuda_jit.cuda import grid``) only carry the
+key; calling them on the host is an error.
+"""
+import os
+import sys
+import warnings
+
+from . import errors
+from ._lazy import core
+
+__all__ = [
+    "jit", "compile_ptx", "compile_ptx_for_current_device", "to_device",
+    "device_array", "device_array_like", "synchronize", "is_available",
+    "detect", "backend", "get_current_device",
+]
+
+
+class _Intrinsic:
+    """A kernel-side name (only meaningful inside @cuda.jit functions)."""
+
+    __slots__ = ("_pcj_intrinsic_",)
+
+    def __init__(self, key):
+        self._pcj_intrinsic_ = key
+
+    def __getattr__(self, name):
+        key = f"{self._pcj_intrinsic_}.{name}"
+        if key in _intrinsic_keys():
+            return _Intrinsic(key)
+        raise AttributeError(f"'{self._pcj_intrinsic_}' has no attribute '{name}'")
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"{self._pcj_intrinsic_} can only be used inside a @cuda.jit kernel")
+
+    def __repr__(self):
+        return f"<kernel intrinsic {self._pcj_intrinsic_}>"
+
+
+_keys = None
+
+
+def _intrinsic_keys():
+    global _keys
+    if _keys is None:
+        _keys = frozenset(core().intrinsic_keys())
+    return _keys
+
+
+def __getattr__(name):
+    if name.startswith("_"):
+        raise AttributeError(name)
+    if f"cuda.{name}" in _intrinsic_keys():
+        return _Intrinsic(f"cuda.{name}")
+    raise AttributeError(f"module 'pycuda_jit.cuda' has no attribute '{name}'")
+
+
+# ---- backend -----------------------------------------------------------------------
+
+_backend_warned = False
+
+
+def backend():
+    """'cuda' or 'cpu': where kernels run (PYCUDA_JIT_BACKEND=cuda|cpu|auto)."""
+    global _backend_warned
+    try:
+        name, reason = core().backend()
+    except errors.CudaDriverError:
+        raise
+    except RuntimeError as e:
+        raise errors.CudaSupportError(str(e)) from None
+    if name == "cpu" and reason and not _backend_warned:
+        _backend_warned = True
+        warnings.warn(f"pycuda_jit: no CUDA GPU ({reason}); kernels run on the CPU executor",
+                      RuntimeWarning, stacklevel=3)
+    return name
+
+
+def is_available():
+    """True when a CUDA GPU can be used."""
+    try:
+        return core().device_count() > 0
+    except Exception:
+        return False
+
+
+def detect():
+    """Print the CUDA devices found; return True if there is at least one."""
+    n = core().device_count()
+    print(f"Found {n} CUDA device{'s' if n != 1 else ''}")
+    for i in range(n):
+        info = core().device_info(i)
+        cc = (info["CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR"],
+              info["CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR"])
+        print(f"id {i} {info['name']:>30} cc {cc[0]}.{cc[1]}")
+    return n > 0
+
+
+class _Device:
+    def __init__(self, ordinal):
+        self.id = ordinal
+        self._info = core().device_info(ordinal)
+        self.name = self._info["name"]
+        self.compute_capability = (self._info["CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR"],
+                                   self._info["CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR"])
+
+    def __getattr__(self, name):
+        key = "CU_DEVICE_ATTRIBUTE_" + name
+        if key in self._info:
+            return self._info[key]
+        raise AttributeError(name)
+
+    def __repr__(self):
+        return f"<CUDA device {self.id} '{self.name}'>"
+
+
+def get_current_device():
+    return _Device(0)
+
+
+# ---- compilation ---------------------------------------------------------------------
+
+_Kernel = None
+
+
+def _kernel_class():
+    """The Python face of _core.Dispatcher (created on first use)."""
+    global _Kernel
+    if _Kernel is None:
+        base = core().Dispatcher
+
+        class Kernel(base):
+            """A @cuda.jit kernel; launch with kernel[griddim, blockdim](*args)."""
+
+            def _which(self, signature):
+                return None if signature is None else str(signature)
+
+            def _per_signature(self, stage, signature):
+                if signature is not None:
+                    return self._dump(stage, self._which(signature))
+                return {sig: self._dump(stage, i) for i, sig in enumerate(self.signatures)}
+
+            def inspect_llvm(self, signature=None):
+                """Optimized LLVM IR (dict signature -> text without a signature)."""
+                return self._per_signature("llvm-opt", signature)
+
+            def inspect_asm(self, signature=None):
+                """PTX on the CUDA backend (dict signature -> text without a signature)."""
+                return self._per_signature("ptx", signature)
+
+            def inspect_types(self, signature=None):
+                """The typed IR: every value with its type."""
+                return self._per_signature("typed", signature)
+
+            def inspect_stage(self, stage, signature=None):
+                """Any kept stage dump: bytecode, cfg, ir, typed, llvm, llvm-opt, ptx."""
+                return self._per_signature(stage, signature)
+
+            @property
+            def stats(self):
+                """Facts about the last specialization: timings, load path..."""
+                return self._info()
+
+            def __repr__(self):
+                return f"<pycuda_jit kernel {self.py_func.__qualname__}>"
+
+        _Kernel = Kernel
+    return _Kernel
+
+
+def _options(debug, fastmath, opt, lineinfo):
+    return {"debug": bool(debug), "fastmath": bool(fastmath),
+            "opt": 3 if opt is True else (0 if opt is False else int(opt)),
+            "lineinfo": bool(lineinfo)}
+
+
+def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
+        lineinfo=False, cache=False, **kwargs):
+    """Compile a Python function into a CUDA kernel.
+
+    ``@cuda.jit`` compiles lazily, once per distinct argument types;
+    ``@cuda.jit("void(float32[:], float32)")`` (or a list of signatures)
+    compiles eagerly.  ``debug=True`` bounds-checks every array access.
+    """
+    if kwargs:
+        raise TypeError(f"cuda.jit() got unexpected options: {', '.join(sorted(kwargs))}")
+    if device:
+        raise errors.UnsupportedError(
+            "device functions (@cuda.jit(device=True)) are not supported yet",
+            hint="inline the helper's code into the kernel for now")
+    if cache:
+        raise errors.UnsupportedError("the disk cache (cache=True) is not available yet")
+    opts = _options(debug, fastmath, opt, lineinfo)
+
+    def build(func, sigs):
+        k = _kernel_class()(func, opts)
+        for s in sigs:
+            k.compile(s)
+        return k
+
+    if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple)):
+        return build(func_or_sig, [])
+    if func_or_sig is None:
+        sigs = []
+    elif isinstance(func_or_sig, str):
+        sigs = [func_or_sig]
+    elif isinstance(func_or_sig, (list, tuple)):
+        sigs = list(func_or_sig)
+        if not all(isinstance(s, str) for s in sigs):
+            raise TypeError("signatures must be strings such as 'void(float32[:])'")
+    else:
+        raise TypeError(f"cuda.jit() expects a function or signature string, not {type(func_or_sig).__name__}")
+    return lambda func: build(func, sigs)
+
+
+def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False,
+                fastmath=False, cc=None, opt=True, abi=None):
+    """Compile ``pyfunc`` for ``sig`` to PTX; needs no GPU.  Returns (ptx, resty)."""
+    if device:
+        raise errors.UnsupportedError("device functions are not supported yet")
+    cc = cc or (9, 0)
+    ptx, _name = core().compile_ptx(pyfunc, sig, cc[0], cc[1],
+                                    _options(debug, fastmath, opt, lineinfo))
+    return ptx, "none"
+
+
+def compile_ptx_for_current_device(pyfunc, sig, **kwargs):
+    dev = get_current_device()
+    return compile_ptx(pyfunc, sig, cc=dev.compute_capability, **kwargs)
+
+
+def link_ptx(ptx, cc=(9, 0)):
+    """PTX -> cubin bytes with nvJitLink (no GPU needed)."""
+    return core().link_ptx(ptx, cc[0], cc[1])
+
+
+# ---- memory ------------------------------------------------------------------------------
+
+
+def to_device(ary, stream=0, copy=True, to=None):
+    from . import devicearray
+    backend()
+    return devicearray.to_device(ary, copy=copy, to=to)
+
+
+def device_array(shape, dtype=None, strides=None, order="C", stream=0):
+    from . import devicearray
+    backend()
+    return devicearray.device_array(shape, dtype, strides=strides, order=order)
+
+
+def device_array_like(ary, stream=0):
+    from . import devicearray
+    backend()
+    return devicearray.device_array_like(ary)
+
+
+def synchronize():
+    """Wait for all work on the device."""
+    core().synchronize()

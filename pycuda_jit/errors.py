@@ -1,0 +1,120 @@
+"""Exceptions raised by pycuda_jit.
+
+Compile errors name the user's file and line and show the source with a
+caret under the offending expression; they are raised from C++
+(pycuda_jit/_core_src/Errors.cpp) with the positional arguments
+``(message, file, line, col, end_col, hint)``.
+"""
+import linecache
+
+__all__ = [
+    "CompileError", "UnsupportedError", "TypingError", "NameResolutionError",
+    "SignatureError", "BytecodeError", "BackendError", "InternalCompilerError",
+    "CudaDriverError", "CudaOutOfMemoryError", "CudaStickyError",
+    "LaunchConfigError", "KernelError", "KernelIndexError", "KernelDeadlockError",
+    "CudaSupportError",
+]
+
+
+class CompileError(Exception):
+    """A kernel could not be compiled."""
+
+    def __init__(self, message, file="", line=-1, col=-1, end_col=-1, hint=""):
+        self.message = message
+        self.file = file
+        self.line = line
+        self.col = col
+        self.end_col = end_col
+        self.hint = hint
+        super().__init__(self._format())
+
+    def source_line(self):
+        if not self.file or self.line is None or self.line < 1:
+            return ""
+        return linecache.getline(self.file, self.line).rstrip("\n")
+
+    def _format(self):
+        parts = [self.message]
+        if self.file and self.line and self.line > 0:
+            parts.append(f'  File "{self.file}", line {self.line}')
+            src = self.source_line()
+            if src:
+                stripped = src.lstrip()
+                indent = len(src) - len(stripped)
+                parts.append("    " + stripped)
+                if self.col is not None and self.col >= indent:
+                    end = self.end_col if self.end_col and self.end_col > self.col else self.col + 1
+                    end = min(end, len(src))
+                    parts.append("    " + " " * (self.col - indent) + "^" * max(1, end - self.col))
+        if self.hint:
+            parts.append(f"  hint: {self.hint}")
+        return "\n".join(parts)
+
+    def __reduce__(self):
+        return (type(self), (self.message, self.file, self.line, self.col, self.end_col, self.hint))
+
+
+class UnsupportedError(CompileError):
+    """The kernel uses a Python construct the kernel language does not have."""
+
+
+class TypingError(CompileError, TypeError):
+    """Types do not fit (operands, arguments, assignments)."""
+
+
+class NameResolutionError(CompileError, NameError):
+    """A name (global, attribute, local) cannot be resolved."""
+
+
+class SignatureError(CompileError, TypeError):
+    """A signature string or the kernel's parameters are invalid."""
+
+
+class BytecodeError(CompileError):
+    """The function's bytecode cannot be decoded."""
+
+
+class BackendError(CompileError):
+    """LLVM, libdevice or nvJitLink failed."""
+
+
+class InternalCompilerError(CompileError):
+    """A bug in pycuda_jit."""
+
+
+class CudaSupportError(RuntimeError):
+    """No usable CUDA driver or device."""
+
+
+class CudaDriverError(RuntimeError):
+    """A CUDA driver API call failed: ``code``, ``name`` (CUDA_ERROR_...), ``call``."""
+
+    def __init__(self, message, code=0, name="", call=""):
+        self.code = code
+        self.name = name
+        self.call = call
+        super().__init__(message)
+
+
+class CudaOutOfMemoryError(CudaDriverError, MemoryError):
+    """Device memory is exhausted."""
+
+
+class CudaStickyError(CudaDriverError):
+    """The context is unusable (e.g. an illegal address); call cuda.close()."""
+
+
+class LaunchConfigError(ValueError):
+    """The launch configuration exceeds the device's limits."""
+
+
+class KernelError(RuntimeError):
+    """A kernel failed on the CPU executor."""
+
+
+class KernelIndexError(KernelError, IndexError):
+    """Out-of-bounds array access detected in checked mode (debug=True)."""
+
+
+class KernelDeadlockError(KernelError):
+    """A barrier that part of a block never reaches."""

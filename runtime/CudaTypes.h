@@ -1,0 +1,181 @@
+// CudaTypes: the few CUDA driver API types and constants the runtime uses.
+//
+// We never include the toolkit's cuda.h: the runtime must build where no CUDA
+// toolkit is installed, and it loads libcuda.so.1 with dlopen at run time.
+// Every value below is copied from CUDA 13.0's cuda.h;
+// tests/unit/runtime_cudatypes_test.cpp checks them against that header
+// whenever it is available.
+//
+// CUresult codes are one X-macro table (PCJ_CU_RESULTS) so that the enum, the
+// name lookup used when the driver cannot name an error itself, and the
+// "sticky error" classification all come from the same rows.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace pcj::rt {
+
+// ---- handles (opaque pointers, as in cuda.h) --------------------------------
+struct CUctx_st;
+struct CUmod_st;
+struct CUfunc_st;
+struct CUstream_st;
+struct CUevent_st;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = CUctx_st *;
+using CUmodule = CUmod_st *;
+using CUfunction = CUfunc_st *;
+using CUstream = CUstream_st *;
+using CUevent = CUevent_st *;
+
+// ---- CUresult ---------------------------------------------------------------
+// X(name, value, sticky). "Sticky" errors leave the context unusable: every
+// later call in the process returns the same error (cuda.h: "This leaves the
+// process in an inconsistent state ... the process must be terminated and
+// relaunched"), so the Python layer raises a distinct exception for them.
+#define PCJ_CU_RESULTS(X)                                                      \
+  X(CUDA_SUCCESS, 0, false)                                                    \
+  X(CUDA_ERROR_INVALID_VALUE, 1, false)                                        \
+  X(CUDA_ERROR_OUT_OF_MEMORY, 2, false)                                        \
+  X(CUDA_ERROR_NOT_INITIALIZED, 3, false)                                      \
+  X(CUDA_ERROR_DEINITIALIZED, 4, false)                                        \
+  X(CUDA_ERROR_PROFILER_DISABLED, 5, false)                                    \
+  X(CUDA_ERROR_STUB_LIBRARY, 34, false)                                        \
+  X(CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER, 36, false)                          \
+  X(CUDA_ERROR_DEVICE_UNAVAILABLE, 46, false)                                  \
+  X(CUDA_ERROR_NO_DEVICE, 100, false)                                          \
+  X(CUDA_ERROR_INVALID_DEVICE, 101, false)                                     \
+  X(CUDA_ERROR_DEVICE_NOT_LICENSED, 102, false)                                \
+  X(CUDA_ERROR_INVALID_IMAGE, 200, false)                                      \
+  X(CUDA_ERROR_INVALID_CONTEXT, 201, false)                                    \
+  X(CUDA_ERROR_CONTEXT_ALREADY_CURRENT, 202, false)                            \
+  X(CUDA_ERROR_MAP_FAILED, 205, false)                                         \
+  X(CUDA_ERROR_UNMAP_FAILED, 206, false)                                       \
+  X(CUDA_ERROR_NO_BINARY_FOR_GPU, 209, false)                                  \
+  X(CUDA_ERROR_ECC_UNCORRECTABLE, 214, true)                                   \
+  X(CUDA_ERROR_UNSUPPORTED_LIMIT, 215, false)                                  \
+  X(CUDA_ERROR_CONTEXT_ALREADY_IN_USE, 216, false)                             \
+  X(CUDA_ERROR_INVALID_PTX, 218, false)                                        \
+  X(CUDA_ERROR_NVLINK_UNCORRECTABLE, 220, true)                                \
+  X(CUDA_ERROR_JIT_COMPILER_NOT_FOUND, 221, false)                             \
+  X(CUDA_ERROR_UNSUPPORTED_PTX_VERSION, 222, false)                            \
+  X(CUDA_ERROR_JIT_COMPILATION_DISABLED, 223, false)                           \
+  X(CUDA_ERROR_CONTAINED, 226, true)                                           \
+  X(CUDA_ERROR_INVALID_SOURCE, 300, false)                                     \
+  X(CUDA_ERROR_FILE_NOT_FOUND, 301, false)                                     \
+  X(CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND, 302, false)                     \
+  X(CUDA_ERROR_SHARED_OBJECT_INIT_FAILED, 303, false)                          \
+  X(CUDA_ERROR_OPERATING_SYSTEM, 304, false)                                   \
+  X(CUDA_ERROR_INVALID_HANDLE, 400, false)                                     \
+  X(CUDA_ERROR_ILLEGAL_STATE, 401, false)                                      \
+  X(CUDA_ERROR_NOT_FOUND, 500, false)                                          \
+  X(CUDA_ERROR_NOT_READY, 600, false)                                          \
+  X(CUDA_ERROR_ILLEGAL_ADDRESS, 700, true)                                     \
+  X(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, 701, false)                            \
+  X(CUDA_ERROR_LAUNCH_TIMEOUT, 702, true)                                      \
+  X(CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED, 704, false)                        \
+  X(CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, 705, false)                            \
+  X(CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE, 708, false)                             \
+  X(CUDA_ERROR_CONTEXT_IS_DESTROYED, 709, false)                               \
+  X(CUDA_ERROR_ASSERT, 710, true)                                              \
+  X(CUDA_ERROR_HARDWARE_STACK_ERROR, 714, true)                                \
+  X(CUDA_ERROR_ILLEGAL_INSTRUCTION, 715, true)                                 \
+  X(CUDA_ERROR_MISALIGNED_ADDRESS, 716, true)                                  \
+  X(CUDA_ERROR_INVALID_ADDRESS_SPACE, 717, true)                               \
+  X(CUDA_ERROR_INVALID_PC, 718, true)                                          \
+  X(CUDA_ERROR_LAUNCH_FAILED, 719, true)                                       \
+  X(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, 720, false)                       \
+  X(CUDA_ERROR_TENSOR_MEMORY_LEAK, 721, true)                                  \
+  X(CUDA_ERROR_NOT_PERMITTED, 800, false)                                      \
+  X(CUDA_ERROR_NOT_SUPPORTED, 801, false)                                      \
+  X(CUDA_ERROR_SYSTEM_NOT_READY, 802, false)                                   \
+  X(CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, 803, false)                             \
+  X(CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, 804, false)                     \
+  X(CUDA_ERROR_MPS_CLIENT_TERMINATED, 810, true)                               \
+  X(CUDA_ERROR_TIMEOUT, 909, false)                                            \
+  X(CUDA_ERROR_EXTERNAL_DEVICE, 911, true)                                     \
+  X(CUDA_ERROR_UNKNOWN, 999, false)
+
+enum CUresult : int {
+#define PCJ_X(Name, Value, Sticky) Name = Value,
+  PCJ_CU_RESULTS(PCJ_X)
+#undef PCJ_X
+};
+
+// ---- device attributes (cuDeviceGetAttribute) -------------------------------
+enum CUdevice_attribute : int {
+  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
+  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2,
+  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y = 3,
+  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z = 4,
+  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5,
+  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6,
+  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7,
+  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8,
+  CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
+  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+  CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38,
+  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+  CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH = 95,
+  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+};
+
+// ---- function attributes (cuFuncGetAttribute / cuFuncSetAttribute) ----------
+enum CUfunction_attribute : int {
+  CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+  CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+  CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2,
+  CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
+  CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
+  CU_FUNC_ATTRIBUTE_PTX_VERSION = 5,
+  CU_FUNC_ATTRIBUTE_BINARY_VERSION = 6,
+  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+};
+
+// ---- JIT options (cuModuleLoadDataEx) ---------------------------------------
+enum CUjit_option : int {
+  CU_JIT_MAX_REGISTERS = 0,
+  CU_JIT_THREADS_PER_BLOCK = 1,
+  CU_JIT_WALL_TIME = 2,
+  CU_JIT_INFO_LOG_BUFFER = 3,
+  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+  CU_JIT_ERROR_LOG_BUFFER = 5,
+  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+  CU_JIT_OPTIMIZATION_LEVEL = 7,
+  CU_JIT_TARGET_FROM_CUCONTEXT = 8,
+  CU_JIT_TARGET = 9,
+  CU_JIT_FALLBACK_STRATEGY = 10,
+  CU_JIT_GENERATE_DEBUG_INFO = 11,
+  CU_JIT_LOG_VERBOSE = 12,
+  CU_JIT_GENERATE_LINE_INFO = 13,
+};
+
+// ---- flags ------------------------------------------------------------------
+enum : unsigned {
+  CU_STREAM_DEFAULT = 0x0,
+  CU_STREAM_NON_BLOCKING = 0x1,
+  CU_EVENT_DEFAULT = 0x0,
+  CU_EVENT_BLOCKING_SYNC = 0x1,
+  CU_EVENT_DISABLE_TIMING = 0x2,
+};
+
+// cuda.h defines these as macros, so they get names of our own (otherwise a
+// file that included cuda.h first could not include this header).
+// CU_MEMHOSTALLOC_PORTABLE, _DEVICEMAP, _WRITECOMBINED:
+inline constexpr unsigned kMemHostAllocPortable = 0x01;
+inline constexpr unsigned kMemHostAllocDeviceMap = 0x02;
+inline constexpr unsigned kMemHostAllocWriteCombined = 0x04;
+// cuLaunchKernel's `extra` markers CU_LAUNCH_PARAM_END, _BUFFER_POINTER,
+// _BUFFER_SIZE:
+inline void *const kLaunchParamEnd = reinterpret_cast<void *>(0x00);
+inline void *const kLaunchParamBufferPointer = reinterpret_cast<void *>(0x01);
+inline void *const kLaunchParamBufferSize = reinterpret_cast<void *>(0x02);
+
+// The driver API version our entry-point table targets (cuda.h CUDA_VERSION).
+inline constexpr int kCudaApiVersion = 13000;
+
+} // namespace pcj::rt

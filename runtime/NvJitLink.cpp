@@ -1,0 +1,302 @@
+// NvJitLink: finding and dlopen-ing libnvJitLink, and PTX -> cubin linking.
+// See NvJitLink.h.
+#include "runtime/NvJitLink.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <glob.h>
+#include <memory>
+#include <unistd.h>
+
+namespace pcj::rt {
+
+namespace {
+
+// nvJitLink.h's types, declared here so we need no toolkit headers.
+using nvJitLinkHandle = struct nvJitLink *;
+enum nvJitLinkInputType : int { NVJITLINK_INPUT_PTX = 2 };
+
+// X(name, value): nvJitLinkResult, from CUDA 13.0's nvJitLink.h.
+#define PCJ_NVJITLINK_RESULTS(X)                                               \
+  X(NVJITLINK_SUCCESS, 0)                                                      \
+  X(NVJITLINK_ERROR_UNRECOGNIZED_OPTION, 1)                                    \
+  X(NVJITLINK_ERROR_MISSING_ARCH, 2)                                           \
+  X(NVJITLINK_ERROR_INVALID_INPUT, 3)                                          \
+  X(NVJITLINK_ERROR_PTX_COMPILE, 4)                                            \
+  X(NVJITLINK_ERROR_NVVM_COMPILE, 5)                                           \
+  X(NVJITLINK_ERROR_INTERNAL, 6)                                               \
+  X(NVJITLINK_ERROR_THREADPOOL, 7)                                             \
+  X(NVJITLINK_ERROR_UNRECOGNIZED_INPUT, 8)                                     \
+  X(NVJITLINK_ERROR_FINALIZE, 9)                                               \
+  X(NVJITLINK_ERROR_NULL_INPUT, 10)                                            \
+  X(NVJITLINK_ERROR_INCOMPATIBLE_OPTIONS, 11)                                  \
+  X(NVJITLINK_ERROR_INCORRECT_INPUT_TYPE, 12)                                  \
+  X(NVJITLINK_ERROR_ARCH_MISMATCH, 13)                                         \
+  X(NVJITLINK_ERROR_OUTDATED_LIBRARY, 14)                                      \
+  X(NVJITLINK_ERROR_MISSING_FATBIN, 15)                                        \
+  X(NVJITLINK_ERROR_UNRECOGNIZED_ARCH, 16)                                     \
+  X(NVJITLINK_ERROR_UNSUPPORTED_ARCH, 17)                                      \
+  X(NVJITLINK_ERROR_LTO_NOT_ENABLED, 18)
+
+std::string resultName(int Code) {
+  switch (Code) {
+#define PCJ_X(Name, Value)                                                     \
+  case Value:                                                                  \
+    return #Name;
+    PCJ_NVJITLINK_RESULTS(PCJ_X)
+#undef PCJ_X
+  }
+  return "nvJitLinkResult " + std::to_string(Code);
+}
+
+// X(Name, (Params)): the entry points we call, all returning nvJitLinkResult.
+#define PCJ_NVJITLINK_FNS(X)                                                   \
+  X(nvJitLinkCreate, (nvJitLinkHandle *, uint32_t, const char **))             \
+  X(nvJitLinkDestroy, (nvJitLinkHandle *))                                     \
+  X(nvJitLinkAddData,                                                          \
+    (nvJitLinkHandle, nvJitLinkInputType, const void *, size_t, const char *)) \
+  X(nvJitLinkComplete, (nvJitLinkHandle))                                      \
+  X(nvJitLinkGetLinkedCubinSize, (nvJitLinkHandle, size_t *))                  \
+  X(nvJitLinkGetLinkedCubin, (nvJitLinkHandle, void *))                        \
+  X(nvJitLinkGetErrorLogSize, (nvJitLinkHandle, size_t *))                     \
+  X(nvJitLinkGetErrorLog, (nvJitLinkHandle, char *))                           \
+  X(nvJitLinkGetInfoLogSize, (nvJitLinkHandle, size_t *))                      \
+  X(nvJitLinkGetInfoLog, (nvJitLinkHandle, char *))
+
+constexpr const char *kLibNames[] = {"libnvJitLink.so.13", "libnvJitLink.so"};
+
+void addDir(std::vector<std::string> &Out, const std::string &Dir) {
+  if (Dir.empty())
+    return;
+  for (const char *Name : kLibNames)
+    Out.push_back(Dir + "/" + Name);
+}
+
+void addGlob(std::vector<std::string> &Out, const std::string &Pattern) {
+  glob_t G;
+  if (glob(Pattern.c_str(), GLOB_NOSORT, nullptr, &G) == 0)
+    for (size_t I = 0; I < G.gl_pathc; ++I)
+      addDir(Out, G.gl_pathv[I]);
+  globfree(&G);
+}
+
+std::string envOr(const char *Name) {
+  const char *V = std::getenv(Name);
+  return V ? V : "";
+}
+
+// The directory holding the binary this code is linked into (the _core
+// extension, or a test executable).
+std::string ownDirectory() {
+  Dl_info Info;
+  if (!dladdr(reinterpret_cast<void *>(&ownDirectory), &Info) ||
+      !Info.dli_fname)
+    return "";
+  std::string P = Info.dli_fname;
+  size_t Slash = P.rfind('/');
+  return Slash == std::string::npos ? "." : P.substr(0, Slash);
+}
+
+// The pip wheel layouts: nvidia-nvjitlink 13.x (nvidia/cu13/lib) and 12.x
+// (nvidia/nvjitlink/lib), under one site-packages directory.
+void addSitePackages(std::vector<std::string> &Out, const std::string &Site) {
+  addDir(Out, Site + "/nvidia/cu13/lib");
+  addDir(Out, Site + "/nvidia/nvjitlink/lib");
+}
+
+void addPythonPrefix(std::vector<std::string> &Out, const std::string &Prefix) {
+  if (Prefix.empty())
+    return;
+  for (const char *Kind : {"site-packages", "dist-packages"}) {
+    std::string Base = Prefix + "/lib/python3*/" + Kind;
+    addGlob(Out, Base + "/nvidia/cu13/lib");
+    addGlob(Out, Base + "/nvidia/nvjitlink/lib");
+  }
+}
+
+bool isDirectory(const std::string &P) {
+  glob_t G;
+  bool Dir = glob((P + "/").c_str(), GLOB_MARK, nullptr, &G) == 0;
+  globfree(&G);
+  return Dir;
+}
+
+// Destroys an nvJitLink handle on every exit path.
+struct HandleGuard {
+  const NvJitLink::Api &Fns;
+  nvJitLinkHandle H = nullptr;
+  ~HandleGuard();
+};
+
+} // namespace
+
+struct NvJitLink::Api {
+#define PCJ_X(Name, Params) int(*Name) Params = nullptr;
+  PCJ_NVJITLINK_FNS(PCJ_X)
+#undef PCJ_X
+  int (*nvJitLinkVersion)(unsigned *, unsigned *) = nullptr; // optional
+};
+
+HandleGuard::~HandleGuard() {
+  if (H)
+    Fns.nvJitLinkDestroy(&H);
+}
+
+LinkError::LinkError(int Code, const std::string &Message, std::string Log)
+    : std::runtime_error(Log.empty() ? Message : Message + "\n" + Log),
+      Code(Code), Log(std::move(Log)) {}
+
+std::vector<std::string> NvJitLink::defaultCandidates() {
+  std::vector<std::string> Out;
+  std::string Override = envOr("PYCUDA_JIT_NVJITLINK");
+  if (!Override.empty()) {
+    if (isDirectory(Override))
+      addDir(Out, Override);
+    else
+      Out.push_back(Override);
+    return Out;
+  }
+  for (const char *Var : {"CUDA_HOME", "CUDA_PATH"}) {
+    std::string Root = envOr(Var);
+    if (!Root.empty())
+      addDir(Out, Root + "/lib64");
+  }
+  std::string Own = ownDirectory();
+  if (!Own.empty())
+    addSitePackages(Out, Own + "/..");
+  addPythonPrefix(Out, envOr("VIRTUAL_ENV"));
+  addPythonPrefix(Out, envOr("CONDA_PREFIX"));
+  std::string Conda = envOr("CONDA_PREFIX");
+  if (!Conda.empty())
+    addDir(Out, Conda + "/lib");
+  Out.push_back("libnvJitLink.so.13");
+  addDir(Out, "/usr/local/cuda/lib64");
+  addGlob(Out, "/usr/local/cuda-13*/lib64");
+  Out.push_back("libnvJitLink.so");
+  return Out;
+}
+
+NvJitLink::NvJitLink(const std::vector<std::string> &Candidates) {
+  std::string Tried;
+  for (const std::string &C : Candidates) {
+    bool IsPath = C.find('/') != std::string::npos;
+    if (IsPath && access(C.c_str(), R_OK) != 0) {
+      Tried += "\n  " + C + ": no such file";
+      continue;
+    }
+    void *H = dlopen(C.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!H) {
+      const char *E = dlerror();
+      Tried += "\n  " + C + ": " + (E ? E : "dlopen failed");
+      continue;
+    }
+    auto Fns = std::make_unique<Api>();
+    std::string Missing;
+#define PCJ_X(Name, Params)                                                    \
+  Fns->Name = reinterpret_cast<decltype(Fns->Name)>(dlsym(H, #Name));          \
+  if (!Fns->Name)                                                              \
+    Missing += " " #Name;
+    PCJ_NVJITLINK_FNS(PCJ_X)
+#undef PCJ_X
+    if (!Missing.empty()) {
+      Tried += "\n  " + C + ": lacks" + Missing;
+      dlclose(H);
+      continue;
+    }
+    Fns->nvJitLinkVersion = reinterpret_cast<decltype(Fns->nvJitLinkVersion)>(
+        dlsym(H, "nvJitLinkVersion"));
+    if (Fns->nvJitLinkVersion && Fns->nvJitLinkVersion(&Major, &Minor) != 0)
+      Major = Minor = 0;
+    Handle = H;
+    this->Fns = Fns.release();
+    Path = C;
+    return;
+  }
+  Error = "nvJitLink not found; tried:" +
+          (Tried.empty() ? std::string(" nothing") : Tried) +
+          "\nset PYCUDA_JIT_NVJITLINK=/path/to/libnvJitLink.so.13 (PTX is "
+          "JIT-compiled by the driver meanwhile)";
+}
+
+NvJitLink::~NvJitLink() {
+  delete Fns;
+  if (Handle)
+    dlclose(Handle);
+}
+
+const NvJitLink &NvJitLink::process() {
+  // Leaked on purpose, like the CUDA driver.
+  static const NvJitLink *Lib = new NvJitLink(defaultCandidates());
+  return *Lib;
+}
+
+std::string NvJitLink::linkPtxToCubin(const std::string &Ptx, int CcMajor,
+                                      int CcMinor, std::string *InfoLog,
+                                      const LinkOptions &Options) const {
+  std::string Arch = "sm_" + std::to_string(CcMajor) + std::to_string(CcMinor);
+  if (!available())
+    throw LinkError(-1, "cannot link PTX for " + Arch + ": " + Error, "");
+
+  std::string ArchOpt = "-arch=" + Arch;
+  std::vector<const char *> Opts = {ArchOpt.c_str()};
+  if (Options.Optimize)
+    Opts.push_back("-O3");
+  if (Options.LineInfo)
+    Opts.push_back("-lineinfo");
+
+  HandleGuard Guard{*Fns};
+  auto getLog = [&](auto SizeFn, auto LogFn) {
+    size_t N = 0;
+    if (SizeFn(Guard.H, &N) != 0 || N == 0)
+      return std::string();
+    std::string S(N, '\0');
+    if (LogFn(Guard.H, S.data()) != 0)
+      return std::string();
+    S.resize(std::char_traits<char>::length(S.c_str()));
+    while (!S.empty() && (S.back() == '\n' || S.back() == ' '))
+      S.pop_back();
+    return S;
+  };
+  auto fail = [&](int Code, const char *Step) {
+    std::string Log = Guard.H ? getLog(Fns->nvJitLinkGetErrorLogSize,
+                                       Fns->nvJitLinkGetErrorLog)
+                              : "";
+    throw LinkError(Code,
+                    "nvJitLink failed to link PTX for " + Arch + ": " + Step +
+                        " returned " + resultName(Code),
+                    std::move(Log));
+  };
+
+  if (int R =
+          Fns->nvJitLinkCreate(&Guard.H, uint32_t(Opts.size()), Opts.data()))
+    fail(R, "nvJitLinkCreate");
+  if (int R = Fns->nvJitLinkAddData(Guard.H, NVJITLINK_INPUT_PTX, Ptx.data(),
+                                    Ptx.size(), "kernel.ptx"))
+    fail(R, "nvJitLinkAddData");
+  if (int R = Fns->nvJitLinkComplete(Guard.H))
+    fail(R, "nvJitLinkComplete");
+  size_t Size = 0;
+  if (int R = Fns->nvJitLinkGetLinkedCubinSize(Guard.H, &Size))
+    fail(R, "nvJitLinkGetLinkedCubinSize");
+  std::string Cubin(Size, '\0');
+  if (int R = Fns->nvJitLinkGetLinkedCubin(Guard.H, Cubin.data()))
+    fail(R, "nvJitLinkGetLinkedCubin");
+  if (InfoLog)
+    *InfoLog = getLog(Fns->nvJitLinkGetInfoLogSize, Fns->nvJitLinkGetInfoLog);
+  return Cubin;
+}
+
+bool nvJitLinkAvailable() { return NvJitLink::process().available(); }
+
+const std::string &nvJitLinkLoadError() {
+  return NvJitLink::process().loadError();
+}
+
+std::string linkPtxToCubin(const std::string &Ptx, int CcMajor, int CcMinor,
+                           std::string *InfoLog, const LinkOptions &Options) {
+  return NvJitLink::process().linkPtxToCubin(Ptx, CcMajor, CcMinor, InfoLog,
+                                             Options);
+}
+
+} // namespace pcj::rt

@@ -1,0 +1,101 @@
+// NvJitLink: PTX -> cubin with NVIDIA's nvJitLink library, loaded with dlopen.
+//
+// Linking PTX to a cubin ahead of the module load needs no GPU, lets us
+// cache the cubin on disk, and reports ptxas errors with a log. nvJitLink is
+// optional: without it, the driver JIT-compiles the PTX at load time (see
+// Compile.h).
+//
+// The process-wide library (NvJitLink::process()) is found on first use by
+// trying, in order (each directory for libnvJitLink.so.13, then .so):
+//   1. $PYCUDA_JIT_NVJITLINK: a library file or a directory; when set, it is
+//      the only place tried (so a bogus value disables nvJitLink);
+//   2. $CUDA_HOME/lib64, $CUDA_PATH/lib64;
+//   3. pip's wheels: nvidia/cu13/lib and nvidia/nvjitlink/lib in the
+//      site-packages that holds this binary, then under $VIRTUAL_ENV and
+//      $CONDA_PREFIX (lib/python3*/site-packages), and $CONDA_PREFIX/lib;
+//   4. libnvJitLink.so.13 through the dynamic loader's search path;
+//   5. /usr/local/cuda/lib64, /usr/local/cuda-13*/lib64;
+//   6. libnvJitLink.so through the dynamic loader's search path.
+// We call the plain exported names (nvJitLinkCreate...), not the versioned
+// __nvJitLinkCreate_13_0 that nvJitLink.h's inline wrappers use, so that any
+// 12.x/13.x library works.
+//
+//   std::string Cubin = linkPtxToCubin(Ptx, 9, 0);   // sm_90; LinkError
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace pcj::rt {
+
+struct LinkOptions {
+  bool Optimize = true;  // -O3
+  bool LineInfo = false; // -lineinfo
+};
+
+/// nvJitLink could not produce a cubin (or is not available); log() is
+/// nvJitLink's error log (ptxas messages with line numbers).
+class LinkError : public std::runtime_error {
+public:
+  LinkError(int Code, const std::string &Message, std::string Log);
+  /// The nvJitLinkResult, or -1 when nvJitLink is not available.
+  int code() const { return Code; }
+  const std::string &log() const { return Log; }
+
+private:
+  int Code;
+  std::string Log;
+};
+
+class NvJitLink {
+public:
+  /// Tries each candidate (a path, or a bare name for the dynamic loader)
+  /// until one loads with every entry point. Never throws.
+  explicit NvJitLink(const std::vector<std::string> &Candidates);
+  ~NvJitLink();
+  NvJitLink(const NvJitLink &) = delete;
+  NvJitLink &operator=(const NvJitLink &) = delete;
+
+  /// The process-wide library, searched for on first use (thread-safe).
+  static const NvJitLink &process();
+  /// The documented search list (see the top of this file), for the
+  /// current environment.
+  static std::vector<std::string> defaultCandidates();
+
+  bool available() const { return Handle != nullptr; }
+  /// Why it is unavailable: every place tried and what went wrong.
+  const std::string &loadError() const { return Error; }
+  /// The library that was loaded.
+  const std::string &path() const { return Path; }
+  /// nvJitLinkVersion, e.g. {13, 0}; {0, 0} when unknown.
+  unsigned versionMajor() const { return Major; }
+  unsigned versionMinor() const { return Minor; }
+
+  /// Links one PTX module into a cubin for sm_<CcMajor><CcMinor>. Stores
+  /// nvJitLink's info log in *InfoLog when given. Throws LinkError.
+  std::string linkPtxToCubin(const std::string &Ptx, int CcMajor, int CcMinor,
+                             std::string *InfoLog = nullptr,
+                             const LinkOptions &Options = {}) const;
+
+  struct Api; // the resolved entry points (NvJitLink.cpp)
+
+private:
+  void *Handle = nullptr;
+  Api *Fns = nullptr;
+  std::string Path;
+  std::string Error;
+  unsigned Major = 0, Minor = 0;
+};
+
+/// The process-wide library's state.
+bool nvJitLinkAvailable();
+const std::string &nvJitLinkLoadError();
+
+/// NvJitLink::process().linkPtxToCubin; throws LinkError (code() -1) when
+/// nvJitLink is not available.
+std::string linkPtxToCubin(const std::string &Ptx, int CcMajor, int CcMinor,
+                           std::string *InfoLog = nullptr,
+                           const LinkOptions &Options = {});
+
+} // namespace pcj::rt

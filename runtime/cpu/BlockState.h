@@ -1,0 +1,146 @@
+// BlockState: private state of a running grid and block, shared by
+// Executor.cpp (pool, grid and block scheduling), Sync.cpp (barriers, warp
+// operations, errors) and Printf.cpp.  Not part of the runtime's API.
+//
+// A block runs on one host thread.  In fiber mode every CUDA thread has a
+// ThreadSlot (its pcj_thread_ctx, fiber and wait state); the block keeps a
+// FIFO run queue of Ready threads.  A thread that must wait (barrier, warp
+// operation) switches directly to the next Ready thread; the thread whose
+// arrival completes a barrier or warp operation marks the waiters Ready and
+// continues without switching.  When no thread is Ready the last one
+// switches back to the block's scheduler context (Block::Sched), which then
+// finds either every thread exited, an error, or a deadlock.
+#pragma once
+
+#include "runtime/cpu/Executor.h"
+#include "runtime/cpu/Fiber.h"
+
+#include <atomic>
+#include <csetjmp>
+#include <exception>
+#include <mutex>
+#include <string>
+
+namespace pcj::rt::cpu::detail {
+
+// One launch.
+struct Grid {
+  const KernelInfo *Kernel = nullptr;
+  const char *Name = "";
+  Dims GridDim, BlockDim;
+  void **Args = nullptr;
+  size_t SharedBytes = 0;    // static, padded to 16, + dynamic
+  size_t DynSharedOffset = 0; // static size padded to 16
+  uint32_t ThreadsPerBlock = 0;
+  uint64_t NumBlocks = 0;
+
+  std::atomic<uint64_t> NextBlock{0};
+  std::atomic<bool> Failed{false};
+
+  std::mutex ErrorMu; // guards the first error below
+  bool HasFault = false;
+  KernelFault::Kind FaultKind = KernelFault::Kind::Raised;
+  std::string FaultMessage;
+  Dims FaultThread, FaultBlock;
+  std::exception_ptr Internal; // a C++ exception from the runtime itself
+
+  // Guarded by the pool's mutex.
+  unsigned Helpers = 0;
+  unsigned MaxHelpers = 0;
+};
+
+enum class ThreadState : uint8_t { Ready, Running, AtBarrier, AtWarpOp, Exited };
+
+enum class WarpOpKind : uint8_t { SyncWarp, Shfl, Vote, MatchAny, MatchAll };
+
+// The arguments and result of one lane's warp operation.
+struct WarpOp {
+  WarpOpKind Kind = WarpOpKind::SyncWarp;
+  uint32_t UserMask = 0; // as passed
+  uint32_t Mask = 0;     // restricted to lanes that exist
+  int32_t Mode = 0;
+  int32_t Lane = 0;
+  int32_t Width = 32;
+  int32_t Pred = 0;
+  uint64_t Value = 0;
+  uint64_t Result = 0;
+  int32_t ResultPred = 0;
+};
+
+struct ThreadSlot {
+  pcj_thread_ctx Ctx;
+  FiberContext Fiber;
+  ThreadState State = ThreadState::Ready;
+  int32_t BarrierLine = 0;
+  uint32_t BarrierResult = 0; // arrivals with pred != 0 at the last barrier
+  WarpOp Op;
+};
+
+struct WarpState {
+  uint32_t Exists = 0;  // lanes that exist (a partial last warp has fewer)
+  uint32_t Exited = 0;  // lanes whose thread has returned
+  uint32_t Waiting = 0; // lanes suspended in a warp operation
+};
+
+struct Block {
+  Grid *G = nullptr;
+  Dims Idx;
+  uint32_t NumThreads = 0;
+  bool UsesFibers = false;
+  bool Aborted = false; // an error stopped this block
+
+  // Fiber mode only.
+  ThreadSlot *Slots = nullptr;
+  WarpState *Warps = nullptr;
+  uint32_t *RunQueue = nullptr; // ring buffer of NumThreads entries
+  uint32_t QueueHead = 0;
+  uint32_t QueueSize = 0;
+  uint32_t Live = 0; // threads not exited
+  uint32_t BarrierArrived = 0;
+  uint32_t BarrierCount = 0;
+  FiberContext Sched; // the host thread's context that runs the block
+
+  // Fast path only: where a terminated thread jumps back to.
+  sigjmp_buf FastJmp;
+};
+
+inline Block &blockOf(pcj_thread_ctx *Ctx) {
+  return *static_cast<Block *>(Ctx->sched);
+}
+inline ThreadSlot *slotOf(pcj_thread_ctx *Ctx) {
+  return static_cast<ThreadSlot *>(Ctx->self);
+}
+
+// threadIdx of the linear index I in a block of shape D.
+inline Dims threadIdxOf(Dims D, uint32_t I) {
+  return Dims{I % D.x, (I / D.x) % D.y, I / (D.x * D.y)};
+}
+inline Dims threadIdxOf(const pcj_thread_ctx &Ctx) {
+  return Dims{Ctx.tid[0], Ctx.tid[1], Ctx.tid[2]};
+}
+std::string dimsString(Dims D); // "(x, y, z)"
+
+// -- scheduling (Executor.cpp) -------------------------------------------------
+void pushReady(Block &B, uint32_t Index);
+// Suspends the running thread S (whose State says what it waits for) and
+// resumes the next Ready thread, or the scheduler if there is none.
+void suspend(Block &B, ThreadSlot &S);
+
+// -- errors (Sync.cpp) -----------------------------------------------------------
+// Records the launch's first error; later ones are dropped.
+void recordFault(Grid &G, KernelFault::Kind Kind, const std::string &Message,
+                 Dims Thread, Dims BlockIdx) noexcept;
+// Ends the calling CUDA thread after an error was recorded: a fiber switches
+// away for good, the fast path long-jumps out of the block.
+[[noreturn]] void terminateThread(pcj_thread_ctx *Ctx);
+// Bookkeeping when a fiber's kernel function returned; may record a deadlock
+// (a lane exited while others wait for it in a warp operation).
+void threadExited(Block &B, ThreadSlot &S);
+// Called by the scheduler when no thread is Ready but some have not exited.
+void diagnoseStall(Block &B);
+
+// -- printf (Printf.cpp) -------------------------------------------------------
+// Held around fork() so a child never inherits it locked.
+std::mutex &printMutex();
+
+} // namespace pcj::rt::cpu::detail

@@ -1,0 +1,105 @@
+// Executor: runs a kernel compiled for the host CPU over a whole grid with
+// CUDA execution semantics (the "CPU executor").
+//
+// The compiled kernel is one function per CUDA thread with the ABI of
+// ThreadCtx.h.  `launch` executes every block of the grid and returns when
+// all threads have finished, or throws KernelFault for the first error.
+//
+//   KernelInfo K{&entry, "saxpy", /*usesBarriers=*/false,
+//                /*usesWarpOps=*/false, /*staticSharedBytes=*/0};
+//   void *Args[] = {&N, &A, &X, &Y};
+//   launch(K, Dims{64}, Dims{256}, /*dynamicSharedBytes=*/0, Args);
+//
+// Threading: blocks are handed out by an atomic counter to a persistent pool
+// of host threads plus the calling thread, which always works on its own
+// grid.  Launches from several threads run concurrently, each grid on the
+// caller plus the pool workers that are free.  A block runs on one host
+// thread: its CUDA threads one after another when the kernel has neither
+// barriers nor warp operations, else one fiber (Fiber.h) per CUDA thread,
+// switched round-robin at every barrier and warp operation.
+//
+// Environment: PYCUDA_JIT_CPU_THREADS (host threads running blocks, caller
+// included; default std::thread::hardware_concurrency()), and
+// PYCUDA_JIT_CPU_STACK_KB (fiber stack size, see Fiber.h).  Both are read
+// once, at first use.
+#pragma once
+
+#include "runtime/cpu/ThreadCtx.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+namespace pcj::rt::cpu {
+
+using KernelEntry = void (*)(void **args, pcj_thread_ctx *ctx);
+
+struct Dims {
+  uint32_t x = 1, y = 1, z = 1;
+};
+
+struct KernelInfo {
+  KernelEntry entry = nullptr;
+  const char *name = nullptr;
+  bool usesBarriers = false; // calls pcj_cpu_syncthreads*
+  bool usesWarpOps = false;  // calls any warp-level pcj_cpu_* function
+  size_t staticSharedBytes = 0;
+};
+
+// An error raised while the kernel ran.  The message names the kernel, the
+// CUDA thread and block, and for index errors the source file:line.
+class KernelFault : public std::runtime_error {
+public:
+  enum class Kind {
+    IndexError, // out-of-bounds index in checked mode
+    Deadlock,   // a barrier or warp operation that can never complete, or a
+                // warp operation used against its contract (mask mismatch)
+    Raised,     // the kernel raised an exception (pcj_cpu_raise)
+  };
+
+  KernelFault(Kind K, const std::string &Message, Dims Thread, Dims Block)
+      : std::runtime_error(Message), FaultKind(K), ThreadIdx(Thread),
+        BlockIdx(Block) {}
+
+  Kind kind() const noexcept { return FaultKind; }
+  const char *message() const noexcept { return what(); }
+  // threadIdx / blockIdx of the thread the error is attributed to.
+  Dims thread() const noexcept { return ThreadIdx; }
+  Dims block() const noexcept { return BlockIdx; }
+
+private:
+  Kind FaultKind;
+  Dims ThreadIdx;
+  Dims BlockIdx;
+};
+
+const char *kindName(KernelFault::Kind K);
+
+// Runs the whole grid; returns when every thread has finished.  Throws
+// KernelFault on the first error of the launch and std::invalid_argument for
+// an invalid configuration (zero or over-limit dimensions, more than 1024
+// threads per block, a null entry).  Other blocks stop being started after an
+// error; blocks already running may finish.  Thread-safe.
+void launch(const KernelInfo &K, Dims Grid, Dims Block,
+            size_t DynamicSharedBytes, void **Args);
+
+// Every byte of a block's shared memory (static and dynamic) holds this
+// value when the block starts, in every build type: reads of shared memory
+// that no thread wrote show up as 0xCDCDCDCD (int32 -842150451, float
+// -4.316e8).
+inline constexpr unsigned char kSharedPoisonByte = 0xCD;
+
+// Number of host threads that run blocks (pool workers + the caller).
+unsigned executorThreads();
+
+// The runtime functions of ThreadCtx.h by name, for the host JIT to define
+// as absolute symbols (the library is built with hidden visibility).
+struct RuntimeSymbol {
+  const char *name;
+  void *address;
+};
+std::span<const RuntimeSymbol> runtimeSymbols();
+
+} // namespace pcj::rt::cpu

@@ -1,0 +1,77 @@
+// ThreadCtx: the ABI between kernels compiled for the host CPU and the CPU
+// executor (runtime/cpu).  The compiler's host target hooks read these fields
+// with fixed offsets (compiler/lower, HostTarget), so the layout is frozen:
+// change it only together with the lowering and bump kCpuAbiVersion.
+//
+// A host kernel entry point has the same parameter convention as a CUDA
+// launch: `args[i]` points at the i-th kernel parameter's value.
+//
+//   extern "C" void entry(void **args, pcj_thread_ctx *ctx);
+//
+// Runtime functions that generated code may call are declared at the end;
+// they are resolved by the host JIT from this process.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" {
+
+struct pcj_thread_ctx {
+  uint32_t tid[3];    // offset  0: threadIdx.x/y/z
+  uint32_t ntid[3];   // offset 12: blockDim
+  uint32_t ctaid[3];  // offset 24: blockIdx
+  uint32_t nctaid[3]; // offset 36: gridDim
+  uint32_t laneid;    // offset 48: linear thread index in block % 32
+  uint32_t warpid;    // offset 52: linear thread index in block / 32
+  char *shared;       // offset 56: this block's static shared memory
+  char *dynShared;    // offset 64: this block's dynamic shared memory
+  void *sched;        // offset 72: executor-private (block scheduler)
+  void *self;         // offset 80: executor-private (this thread's fiber)
+};
+
+// Static description of an out-of-bounds access site, emitted as a constant
+// by the compiler in checked mode.
+struct pcj_index_site {
+  const char *kernel; // kernel name
+  const char *file;   // source file
+  int32_t line;       // source line
+  int32_t pad;
+};
+
+// -- called by generated host code -------------------------------------------
+// Block-wide barrier (cuda.syncthreads); `line` is the call's source line.
+void pcj_cpu_syncthreads(pcj_thread_ctx *ctx, int32_t line);
+// syncthreads_count/and/or: barrier + reduction of `pred` over the block.
+int32_t pcj_cpu_syncthreads_count(pcj_thread_ctx *ctx, int32_t pred, int32_t line);
+int32_t pcj_cpu_syncthreads_and(pcj_thread_ctx *ctx, int32_t pred, int32_t line);
+int32_t pcj_cpu_syncthreads_or(pcj_thread_ctx *ctx, int32_t pred, int32_t line);
+// Warp-level operations over the lanes named by `mask` (like *_sync on sm_70+).
+void pcj_cpu_syncwarp(pcj_thread_ctx *ctx, uint32_t mask);
+// mode: 0 idx, 1 up, 2 down, 3 xor; `lane` is srcLane / delta / laneMask.
+uint64_t pcj_cpu_shfl_sync(pcj_thread_ctx *ctx, uint32_t mask, uint64_t value,
+                           int32_t mode, int32_t lane, int32_t width);
+// mode: 0 all, 1 any, 2 eq (uni), 3 ballot.  Returns the result word.
+uint32_t pcj_cpu_vote_sync(pcj_thread_ctx *ctx, uint32_t mask, int32_t pred,
+                           int32_t mode);
+uint32_t pcj_cpu_match_any_sync(pcj_thread_ctx *ctx, uint32_t mask, uint64_t value);
+// Returns the mask if all lanes in mask hold the same value, else 0; *pred = all equal.
+uint32_t pcj_cpu_match_all_sync(pcj_thread_ctx *ctx, uint32_t mask, uint64_t value,
+                                int32_t *pred);
+uint32_t pcj_cpu_activemask(pcj_thread_ctx *ctx);
+// printf-compatible: `args` is packed like CUDA's vprintf argument buffer
+// (each argument aligned to its own size; floats promoted to double).
+int32_t pcj_cpu_vprintf(const char *fmt, const void *args);
+// Checked mode: report an out-of-bounds index and terminate this thread.
+[[noreturn]] void pcj_cpu_index_error(pcj_thread_ctx *ctx, const pcj_index_site *site,
+                                      int64_t index, int32_t axis, int64_t extent);
+// Terminate this thread with an error message (e.g. an exception raised in
+// the kernel); the launch reports the first one.
+[[noreturn]] void pcj_cpu_raise(pcj_thread_ctx *ctx, const char *message);
+}
+
+namespace pcj::rt::cpu {
+constexpr int kCpuAbiVersion = 1;
+static_assert(offsetof(pcj_thread_ctx, shared) == 56, "ABI");
+static_assert(offsetof(pcj_thread_ctx, sched) == 72, "ABI");
+} // namespace pcj::rt::cpu

@@ -1,0 +1,69 @@
+// The intrinsic registry (Registry.def) as C++: ids, kinds, lookup by key,
+// and the typing side.  The lowering side lives in stdlib/lowering and is
+// linked only by compiler/lower, so typing never depends on LLVM.
+#pragma once
+
+#include "ir/IR.h"
+#include "types/Type.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pcj::stdlib {
+
+enum class IntrinsicKind : uint8_t { Namespace, Attr, Func };
+
+enum class IntrinsicId : uint16_t {
+#define PCJ_INTRINSIC(Id, Key, Kind, Typing, Lowering, IData, SData) Id,
+#include "stdlib/Registry.def"
+#undef PCJ_INTRINSIC
+  Count
+};
+
+// One argument of an intrinsic call (for Attr intrinsics: the object).
+struct ArgInfo {
+  types::TypeRef type = nullptr;
+  bool weak = false;
+  const ir::Instr *instr = nullptr;
+  // The argument's value when it is a compile-time constant (a literal, a
+  // frozen global, or a tuple of those), else false.
+  bool constant(bc::ConstValue &Out) const;
+};
+
+struct IntrinsicInfo;
+
+struct TypingRequest {
+  const IntrinsicInfo &info;
+  const ir::Instr &instr; // the Call / GetAttr being typed (for locations)
+  std::vector<ArgInfo> args;
+  std::vector<std::string> kwnames; // names of the trailing args
+
+  // Positional-or-keyword argument lookup: index into args, or -1.
+  int find(size_t Pos, const std::string &Name) const;
+  [[noreturn]] void fail(const std::string &Msg, const std::string &Hint = {}) const;
+};
+
+struct TypingResult {
+  types::TypeRef type = nullptr;
+  bool weak = false;
+  std::vector<types::TypeRef> argTypes; // conversions of the args (optional)
+};
+
+using TypingFn = TypingResult (*)(const TypingRequest &);
+
+struct IntrinsicInfo {
+  IntrinsicId id;
+  const char *key;
+  IntrinsicKind kind;
+  TypingFn typing;
+  int idata;
+  const char *sdata;
+};
+
+const IntrinsicInfo *lookupIntrinsic(std::string_view Key);
+const IntrinsicInfo &intrinsicInfo(IntrinsicId Id);
+// Every key (for the Python package's `cuda` namespace and docs).
+std::vector<std::string> intrinsicKeys();
+
+} // namespace pcj::stdlib
