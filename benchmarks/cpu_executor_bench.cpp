@@ -3,8 +3,8 @@
 // block, one warp shuffle, and the fast path's per-thread cost.  Not a test;
 // not built by default.  Build and run from the repository root:
 //
-//   c++ -std=c++20 -O2 -I. benchmarks/cpu_executor_bench.cpp \
-//       runtime/cpu/*.cpp -lpthread -o /tmp/cpu_executor_bench
+//   c++ -std=c++20 -O2 -I. -o /tmp/cpu_executor_bench   (one command line:)
+//       benchmarks/cpu_executor_bench.cpp runtime/cpu/*.cpp -lpthread
 //   /tmp/cpu_executor_bench            # PYCUDA_JIT_CPU_THREADS=1 for one core
 //
 // Each figure is the best of several repetitions.
@@ -31,7 +31,7 @@ template <typename F> double bestSeconds(int Reps, F &&Body) {
   return Best;
 }
 
-// -- raw fiber switch ---------------------------------------------------------------
+// -- raw fiber switch ---------------------------------------------------------
 
 struct PingPong {
   FiberContext Main, F;
@@ -59,7 +59,7 @@ double nsPerSwitch() {
   return S * 1e9 / (2.0 * N); // two switches per round trip
 }
 
-// -- kernels ---------------------------------------------------------------------------
+// -- kernels ------------------------------------------------------------------
 
 void barrierKernel(void **Args, pcj_thread_ctx *C) {
   int32_t Iters = *static_cast<int32_t *>(Args[0]);
@@ -75,9 +75,7 @@ void shuffleKernel(void **Args, pcj_thread_ctx *C) {
   *static_cast<uint64_t *>(Args[1]) += V == 42; // keep V alive
 }
 
-void emptyKernel(void **Args, pcj_thread_ctx *C) {
-  *static_cast<volatile uint32_t *>(Args[0]) = C->tid[0];
-}
+void emptyKernel(void **Args, pcj_thread_ctx *C) {}
 
 } // namespace
 
@@ -94,7 +92,8 @@ int main() {
     void *Args[] = {&Iters};
     KernelInfo K{&barrierKernel, "barrier", true, false, 0};
     launch(K, Dims{1}, Dims{Block}, 0, Args); // warm the stack cache
-    double S = bestSeconds(5, [&] { launch(K, Dims{1}, Dims{Block}, 0, Args); });
+    double S =
+        bestSeconds(5, [&] { launch(K, Dims{1}, Dims{Block}, 0, Args); });
     double PerBarrier = S * 1e9 / Iters;
     std::printf("  syncthreads, 256-thread block: %8.1f ns per barrier "
                 "(%.1f ns per thread)\n",
@@ -106,15 +105,15 @@ int main() {
     void *Args[] = {&Iters, &Sink};
     KernelInfo K{&shuffleKernel, "shuffle", false, true, 0};
     launch(K, Dims{1}, Dims{Block}, 0, Args);
-    double S = bestSeconds(5, [&] { launch(K, Dims{1}, Dims{Block}, 0, Args); });
+    double S =
+        bestSeconds(5, [&] { launch(K, Dims{1}, Dims{Block}, 0, Args); });
     double PerRound = S * 1e9 / Iters;
     std::printf("  shfl_xor_sync, 8 warps       : %8.1f ns per warp shuffle "
                 "(%.1f ns per lane)\n",
                 PerRound / (Block / 32), PerRound / Block);
   }
   {
-    uint32_t Sink = 0;
-    void *Args[] = {&Sink};
+    void **Args = nullptr;
     KernelInfo K{&emptyKernel, "empty", false, false, 0};
     constexpr uint32_t Blocks = 4096;
     double S =

@@ -223,9 +223,21 @@ def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False,
     if device:
         raise errors.UnsupportedError("device functions are not supported yet")
     cc = cc or (9, 0)
-    ptx, _name = core().compile_ptx(pyfunc, sig, cc[0], cc[1],
-                                    _options(debug, fastmath, opt, lineinfo))
+    ptx, _name, _dumps = core().compile_ptx(pyfunc, sig, cc[0], cc[1],
+                                            _options(debug, fastmath, opt, lineinfo))
     return ptx, "none"
+
+
+def compile_stages(pyfunc, sig, stages=("bytecode", "cfg", "ir", "typed", "llvm", "llvm-opt", "ptx"),
+                   cc=(9, 0), **options):
+    """Compile for the GPU and return {stage: text} for the requested stages
+    (bytecode, cfg, ir, typed, llvm, llvm-opt, ptx).  Needs no GPU."""
+    opts = _options(options.pop("debug", False), options.pop("fastmath", False),
+                    options.pop("opt", 3), options.pop("lineinfo", False))
+    if options:
+        raise TypeError(f"unexpected options: {', '.join(options)}")
+    _ptx, _name, dumps = core().compile_ptx(pyfunc, sig, cc[0], cc[1], opts, list(stages))
+    return {s: dumps[s] for s in stages if s in dumps}
 
 
 def compile_ptx_for_current_device(pyfunc, sig, **kwargs):

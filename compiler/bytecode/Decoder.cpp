@@ -41,8 +41,8 @@ bool isName(const RawInstr &R, const char *Name) {
 }
 
 bool isComprehensionName(const std::string &Name) {
-  for (const char *Suffix : {"<listcomp>", "<setcomp>", "<dictcomp>",
-                             "<genexpr>"}) {
+  for (const char *Suffix :
+       {"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"}) {
     size_t N = std::strlen(Suffix);
     if (Name.size() >= N && Name.compare(Name.size() - N, N, Suffix) == 0)
       return true;
@@ -74,7 +74,7 @@ private:
     int raw;
   };
   std::vector<Fixup> Fixups;
-  int PendingKw = -1;                 // KW_NAMES waiting for its CALL
+  int PendingKw = -1;                  // KW_NAMES waiting for its CALL
   std::vector<std::string> LocalsPlus; // 3.11+ fast-locals layout
 
   SourceLoc locOf(const RawInstr &R) const {
@@ -137,7 +137,8 @@ private:
   void foldPreviousKwConst(size_t I, Instr &Call);
 };
 
-// ---- whole-function checks ---------------------------------------------------
+// ---- whole-function checks
+// ---------------------------------------------------
 
 void Normalizer::rejectWholeFunction() {
   auto FirstNamed = [&](std::initializer_list<const char *> Names) -> int {
@@ -199,7 +200,8 @@ void Normalizer::rejectWholeFunction() {
   reject(UnsupportedKind::Try, Ins[Covered]);
 }
 
-// ---- jump targets ----------------------------------------------------------------
+// ---- jump targets
+// ----------------------------------------------------------------
 
 void Normalizer::resolveTargets() {
   for (size_t I = 0; I < Ins.size(); ++I)
@@ -263,7 +265,8 @@ void Normalizer::markLoopExits() {
   }
 }
 
-// ---- operands ------------------------------------------------------------------------
+// ---- operands
+// ------------------------------------------------------------------------
 
 int32_t Normalizer::kwnamesFrom(const RawInstr &R, const ConstValue &C) {
   if (C.kind != ConstValue::Kind::Tuple)
@@ -317,9 +320,9 @@ UnsupportedKind Normalizer::functionKind(size_t I) const {
 // function (3.13 turned LOAD_CLOSURE into LOAD_FAST).
 void Normalizer::loadFast(const RawInstr &R, uint32_t Idx) {
   if (Idx < Raw.varnames.size()) {
-    bool IsCell = Minor >= 11 &&
-                  std::find(Raw.cellvars.begin(), Raw.cellvars.end(),
-                            Raw.varnames[Idx]) != Raw.cellvars.end();
+    bool IsCell =
+        Minor >= 11 && std::find(Raw.cellvars.begin(), Raw.cellvars.end(),
+                                 Raw.varnames[Idx]) != Raw.cellvars.end();
     if (!IsCell) {
       add(Op::LOAD_FAST, R, (int32_t)Idx);
       return;
@@ -366,7 +369,8 @@ void Normalizer::foldPreviousKwConst(size_t I, Instr &Call) {
   FoldedAway[I - 1] = true;
 }
 
-// ---- one raw instruction ------------------------------------------------------------
+// ---- one raw instruction
+// ------------------------------------------------------------
 
 void Normalizer::emit(size_t I) {
   const RawInstr &R = Ins[I];

@@ -130,8 +130,7 @@ bool Instr::isTerminator() const {
 
 namespace {
 
-template <typename T>
-std::string nameAt(const std::vector<T> &V, int32_t I) {
+template <typename T> std::string nameAt(const std::vector<T> &V, int32_t I) {
   if (I < 0 || (size_t)I >= V.size())
     return "<bad index>";
   if constexpr (std::is_same_v<T, std::string>)

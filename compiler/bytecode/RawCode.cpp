@@ -30,8 +30,8 @@ std::string floatRepr(double D, bool ForComplex = false) {
   if (std::isinf(D))
     return D < 0 ? "-inf" : "inf";
   char Buf[64];
-  auto R = std::to_chars(Buf, Buf + sizeof(Buf), D,
-                         std::chars_format::scientific);
+  auto R =
+      std::to_chars(Buf, Buf + sizeof(Buf), D, std::chars_format::scientific);
   std::string Sci(Buf, R.ptr);
   // Sci: [-]d[.ddd]e(+|-)XX
   bool Neg = Sci[0] == '-';

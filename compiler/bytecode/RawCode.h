@@ -40,7 +40,9 @@ struct ConstValue {
 };
 
 // The running interpreter's opcode numbering.  Names are CPython's opnames;
-// `cacheEntries[op]` is the number of inline cache code units after `op`.
+// `cacheEntries[op]` is the number of inline cache code units after `op`
+// (3.11/3.12: opcode._inline_cache_entries; 3.13: that name -> count dict
+// turned into a list by number; 3.10: none).
 struct OpcodeTable {
   std::map<std::string, int> opmap;
   std::vector<int> cacheEntries; // indexed by opcode number; may be empty
@@ -54,14 +56,14 @@ struct OpcodeTable {
   // BINARY_OP's operator symbols, "+=" etc. for in-place (3.11+:
   // opcode._nb_ops / dis._nb_ops, second elements).
   std::vector<std::string> binaryOps = {
-      "+",  "&",  "//",  "<<",  "@",  "*",  "%",  "|",  "**",
-      ">>", "-",  "/",   "^",   "+=", "&=", "//=", "<<=", "@=",
-      "*=", "%=", "|=",  "**=", ">>=", "-=", "/=", "^="};
+      "+",  "&",  "//", "<<",  "@",   "*",  "%",   "|",   "**",
+      ">>", "-",  "/",  "^",   "+=",  "&=", "//=", "<<=", "@=",
+      "*=", "%=", "|=", "**=", ">>=", "-=", "/=",  "^="};
   // CALL_INTRINSIC_1's functions (3.12+: opcode._intrinsic_1_descs).
   std::vector<std::string> intrinsic1 = {
-      "INTRINSIC_1_INVALID",           "INTRINSIC_PRINT",
-      "INTRINSIC_IMPORT_STAR",         "INTRINSIC_STOPITERATION_ERROR",
-      "INTRINSIC_ASYNC_GEN_WRAP",      "INTRINSIC_UNARY_POSITIVE",
+      "INTRINSIC_1_INVALID",      "INTRINSIC_PRINT",
+      "INTRINSIC_IMPORT_STAR",    "INTRINSIC_STOPITERATION_ERROR",
+      "INTRINSIC_ASYNC_GEN_WRAP", "INTRINSIC_UNARY_POSITIVE",
       "INTRINSIC_LIST_TO_TUPLE"};
 
   int number(const std::string &Name) const; // -1 when absent

@@ -2,7 +2,8 @@
 // (kOps below), the opcode-number dispatch built from the interpreter's own
 // opmap, and the scan of co_code into raw instructions.
 //
-//   3.11 bytes  90 01 | 72 05 00 00   (EXTENDED_ARG 1; POP_JUMP_FORWARD_IF_FALSE 5)
+//   3.11 bytes  90 01 | 72 05 00 00   (EXTENDED_ARG 1;
+//   POP_JUMP_FORWARD_IF_FALSE 5)
 //   -> RawInstr{start=0, offset=2, arg=0x105, jumpTo=4 + 2*0x105}
 //
 // Jump arguments: 3.10 counts in code units, absolute for JUMP_ABSOLUTE /
@@ -15,7 +16,7 @@
 
 #include "support/Diagnostics.h"
 
-#include <cstring>
+#include <unordered_map>
 
 namespace pcj::bc::detail {
 
@@ -232,8 +233,7 @@ const RawOpSpec kOps[] = {
 // Out-of-range targets become -1; the decoder reports them as malformed.
 int clampTarget(int64_t T) { return T < 0 || T > (1 << 30) ? -1 : (int)T; }
 
-const RawOpSpec kUnknown = {"<unknown>", 10, 13, K::Unsupported,
-                            P(U::Other)};
+const RawOpSpec kUnknown = {"<unknown>", 10, 13, K::Unsupported, P(U::Other)};
 
 } // namespace
 
@@ -242,9 +242,18 @@ void malformed(const SourceLoc &Loc, const std::string &Msg) {
 }
 
 const RawOpSpec &lookupSpec(const std::string &Name, int Minor) {
-  for (const RawOpSpec &S : kOps)
-    if (Minor >= S.minMinor && Minor <= S.maxMinor && Name == S.name)
-      return S;
+  // name -> the rows for that name (one per version range); built once.
+  static const std::unordered_multimap<std::string, const RawOpSpec *> ByName =
+      [] {
+        std::unordered_multimap<std::string, const RawOpSpec *> M;
+        for (const RawOpSpec &S : kOps)
+          M.emplace(S.name, &S);
+        return M;
+      }();
+  auto [Lo, Hi] = ByName.equal_range(Name);
+  for (auto It = Lo; It != Hi; ++It)
+    if (Minor >= It->second->minMinor && Minor <= It->second->maxMinor)
+      return *It->second;
   return kUnknown;
 }
 
@@ -272,8 +281,8 @@ std::vector<RawInstr> scanRaw(const RawCode &Raw, const Dispatch &D,
   if (Size == 0)
     malformed(FnLoc, "empty co_code");
   if (Size % 2)
-    malformed(FnLoc, "co_code has an odd length (" + std::to_string(Size) +
-                         " bytes)");
+    malformed(FnLoc,
+              "co_code has an odd length (" + std::to_string(Size) + " bytes)");
   const bool HavePositions = !Raw.positions.empty();
 
   std::vector<RawInstr> Out;

@@ -88,9 +88,9 @@ struct RawInstr {
 // The opcode-number -> spec dispatch for one interpreter, built once per
 // OpcodeTable from the names in its opmap.
 struct Dispatch {
-  std::vector<const RawOpSpec *> spec;        // by opcode number
-  std::vector<const std::string *> name;      // by opcode number
-  std::vector<int> caches;                    // by opcode number
+  std::vector<const RawOpSpec *> spec;   // by opcode number
+  std::vector<const std::string *> name; // by opcode number
+  std::vector<int> caches;               // by opcode number
   int haveArgument = 0;
 };
 Dispatch buildDispatch(const OpcodeTable &T, int Minor);

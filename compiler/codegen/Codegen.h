@@ -1,7 +1,8 @@
 // Codegen: the public face of the last compiler stage, for the driver.
 //
 //   LLVM module (from compiler/lower) --emitPtx-->    PTX text (GPU)
-//                                     --jitForHost--> native code (CPU executor)
+//                                     --jitForHost--> native code (CPU
+//                                     executor)
 //
 // Before lowering, configure the fresh module with configureForNvptx() or
 // configureForHost() so that the lowering can query its DataLayout.

@@ -57,19 +57,20 @@ _Float16 truncdfhf2(double X) { return static_cast<_Float16>(X); }
 
 std::vector<std::pair<const char *, void *>> builtinHelpers() {
   return {
-      {"__powisf2", reinterpret_cast<void *>(&powisf2)},
-      {"__powidf2", reinterpret_cast<void *>(&powidf2)},
+    {"__powisf2", reinterpret_cast<void *>(&powisf2)},
+        {"__powidf2", reinterpret_cast<void *>(&powidf2)},
 #if defined(__x86_64__) && defined(__FLT16_MAX__)
-      {"__extendhfsf2", reinterpret_cast<void *>(&extendhfsf2)},
-      {"__truncsfhf2", reinterpret_cast<void *>(&truncsfhf2)},
-      {"__truncdfhf2", reinterpret_cast<void *>(&truncdfhf2)},
+        {"__extendhfsf2", reinterpret_cast<void *>(&extendhfsf2)},
+        {"__truncsfhf2", reinterpret_cast<void *>(&truncsfhf2)},
+        {"__truncdfhf2", reinterpret_cast<void *>(&truncdfhf2)},
 #endif
   };
 }
 
-// ---- the process-wide JIT ------------------------------------------------------
-// Created on first use and deliberately never destroyed: HostResults held
-// by Python objects may outlive static destructors at interpreter exit.
+// ---- the process-wide JIT
+// ------------------------------------------------------ Created on first use
+// and deliberately never destroyed: HostResults held by Python objects may
+// outlive static destructors at interpreter exit.
 struct HostJit {
   std::unique_ptr<llvm::orc::LLJIT> J;
   llvm::orc::JITDylib *RuntimeJD = nullptr;
@@ -170,7 +171,8 @@ void checkOrSetHostTarget(llvm::Module &M) {
 
 } // namespace
 
-// ---- HostResult ----------------------------------------------------------------
+// ---- HostResult
+// ----------------------------------------------------------------
 
 struct HostResult::Impl {
   llvm::orc::JITDylib *JD = nullptr;
@@ -206,11 +208,13 @@ void registerHostSymbol(const std::string &name, void *addr) {
     defineRuntimeSymbol(*R.Jit, name, addr);
 }
 
-// ---- compile + link -------------------------------------------------------------
+// ---- compile + link
+// -------------------------------------------------------------
 
 std::shared_ptr<HostResult>
-jitForHost(std::unique_ptr<llvm::Module> M, std::unique_ptr<llvm::LLVMContext> C,
-           const HostOptions &O, const std::vector<std::string> &entryNames) {
+jitForHost(std::unique_ptr<llvm::Module> M,
+           std::unique_ptr<llvm::LLVMContext> C, const HostOptions &O,
+           const std::vector<std::string> &entryNames) {
   if (!M || !C)
     internalError("jitForHost: null module or context");
   if (O.optLevel < 0 || O.optLevel > 3)
@@ -237,7 +241,8 @@ jitForHost(std::unique_ptr<llvm::Module> M, std::unique_ptr<llvm::LLVMContext> C
       detail::addFunctionAttrToAll(*M, "unsafe-fp-math", "true");
     detail::internalizeAllBut(*M, Keep);
 
-    llvm::TargetMachine &TM = hostTargetMachineForThread(O.optLevel, O.fastMath);
+    llvm::TargetMachine &TM =
+        hostTargetMachineForThread(O.optLevel, O.fastMath);
     auto T0 = detail::Clock::now();
     detail::runOptimizationPipeline(*M, TM, O.optLevel, /*Vectorize=*/true);
     Diags.throwIfErrors("LLVM optimisation failed");
@@ -267,7 +272,8 @@ jitForHost(std::unique_ptr<llvm::Module> M, std::unique_ptr<llvm::LLVMContext> C
 
   // Our runtime symbols first, then LLJIT's defaults (the process).
   llvm::orc::JITDylibSearchOrder Order;
-  Order.push_back({H.RuntimeJD, llvm::orc::JITDylibLookupFlags::MatchAllSymbols});
+  Order.push_back(
+      {H.RuntimeJD, llvm::orc::JITDylibLookupFlags::MatchAllSymbols});
   for (const auto &Link : H.J->defaultLinkOrder())
     Order.push_back(Link);
   if (llvm::orc::JITDylibSP Proc = H.J->getProcessSymbolsJITDylib()) {
@@ -275,8 +281,9 @@ jitForHost(std::unique_ptr<llvm::Module> M, std::unique_ptr<llvm::LLVMContext> C
     for (const auto &Link : Order)
       Present |= Link.first == Proc.get();
     if (!Present)
-      Order.push_back({Proc.get(),
-                       llvm::orc::JITDylibLookupFlags::MatchExportedSymbolsOnly});
+      Order.push_back(
+          {Proc.get(),
+           llvm::orc::JITDylibLookupFlags::MatchExportedSymbolsOnly});
   }
   I.JD->setLinkOrder(std::move(Order), /*LinkAgainstThisJITDylibFirst=*/true);
 

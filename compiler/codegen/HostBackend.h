@@ -67,8 +67,9 @@ private:
 // broken module or a missing entry, Backend for LLVM/JIT failures (e.g. an
 // unresolved symbol, named in the message).
 std::shared_ptr<HostResult>
-jitForHost(std::unique_ptr<llvm::Module> M, std::unique_ptr<llvm::LLVMContext> C,
-           const HostOptions &O, const std::vector<std::string> &entryNames);
+jitForHost(std::unique_ptr<llvm::Module> M,
+           std::unique_ptr<llvm::LLVMContext> C, const HostOptions &O,
+           const std::vector<std::string> &entryNames);
 
 // Makes `name` resolve to `addr` in all host-compiled code (later
 // registrations of the same name replace earlier ones; modules already

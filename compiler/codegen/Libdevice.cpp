@@ -113,7 +113,8 @@ const llvm::MemoryBuffer &loadLibdevice() {
     backendError("cannot read libdevice at " + Found.path + ": " +
                  BufOrErr.getError().message());
   if (!llvm::isBitcode(
-          reinterpret_cast<const unsigned char *>((*BufOrErr)->getBufferStart()),
+          reinterpret_cast<const unsigned char *>(
+              (*BufOrErr)->getBufferStart()),
           reinterpret_cast<const unsigned char *>((*BufOrErr)->getBufferEnd())))
     backendError(Found.path + " is not an LLVM bitcode file",
                  std::string("point ") + kLibdeviceEnv +
@@ -207,11 +208,10 @@ bool linkLibdeviceIfNeeded(llvm::Module &M) {
   const llvm::MemoryBuffer &Bytes = loadLibdevice();
 
   // Parse lazily: only the function bodies the linker pulls are read.
-  auto Lib = llvm::getLazyBitcodeModule(Bytes.getMemBufferRef(),
-                                        M.getContext());
+  auto Lib =
+      llvm::getLazyBitcodeModule(Bytes.getMemBufferRef(), M.getContext());
   if (!Lib)
-    backendError("cannot parse libdevice: " +
-                 llvm::toString(Lib.takeError()));
+    backendError("cannot parse libdevice: " + llvm::toString(Lib.takeError()));
   // libdevice carries an old generic layout and triple: adopt ours so the
   // linker neither warns nor mixes layouts.
   (*Lib)->setDataLayout(M.getDataLayout());

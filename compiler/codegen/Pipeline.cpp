@@ -121,9 +121,9 @@ void runOptimizationPipeline(llvm::Module &M, llvm::TargetMachine &TM,
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
 
   llvm::OptimizationLevel Level = optimizationLevel(OptLevel);
-  llvm::ModulePassManager MPM =
-      OptLevel <= 0 ? PB.buildO0DefaultPipeline(Level)
-                    : PB.buildPerModuleDefaultPipeline(Level);
+  llvm::ModulePassManager MPM = OptLevel <= 0
+                                    ? PB.buildO0DefaultPipeline(Level)
+                                    : PB.buildPerModuleDefaultPipeline(Level);
   MPM.run(M, MAM);
 }
 

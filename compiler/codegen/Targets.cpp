@@ -140,9 +140,10 @@ void requireNvptxArch(int ccMajor, int ccMinor) {
                "driver JIT the PTX for newer GPUs");
 }
 
-std::unique_ptr<llvm::TargetMachine>
-createNvptxTargetMachine(int ccMajor, int ccMinor, int optLevel,
-                         bool fastMath) {
+std::unique_ptr<llvm::TargetMachine> createNvptxTargetMachine(int ccMajor,
+                                                              int ccMinor,
+                                                              int optLevel,
+                                                              bool fastMath) {
   requireNvptxArch(ccMajor, ccMinor);
   const llvm::Target &T = lookupTarget(kNvptxTriple);
   llvm::TargetOptions Opts;
@@ -191,9 +192,9 @@ llvm::TargetMachine &hostTargetMachineForThread(int optLevel, bool fastMath) {
 void configureForNvptx(llvm::Module &M, int ccMajor, int ccMinor) {
   requireNvptxArch(ccMajor, ccMinor);
   // The NVPTX data layout does not depend on the SM version.
-  static const std::string Layout =
-      createNvptxTargetMachine(5, 2, 0, false)->createDataLayout()
-          .getStringRepresentation();
+  static const std::string Layout = createNvptxTargetMachine(5, 2, 0, false)
+                                        ->createDataLayout()
+                                        .getStringRepresentation();
   M.setTargetTriple(kNvptxTriple);
   M.setDataLayout(Layout);
 }
@@ -202,9 +203,9 @@ const std::string &hostCpuName() { return hostInfo().Cpu; }
 const std::string &hostCpuFeatures() { return hostInfo().Features; }
 
 void configureForHost(llvm::Module &M) {
-  static const std::string Layout =
-      createHostTargetMachine(0, false)->createDataLayout()
-          .getStringRepresentation();
+  static const std::string Layout = createHostTargetMachine(0, false)
+                                        ->createDataLayout()
+                                        .getStringRepresentation();
   M.setTargetTriple(hostInfo().Triple);
   M.setDataLayout(Layout);
 }

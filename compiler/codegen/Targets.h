@@ -46,7 +46,8 @@ void configureForNvptx(llvm::Module &M, int ccMajor, int ccMinor);
 // Sets the host process triple and the host data layout on M.
 void configureForHost(llvm::Module &M);
 
-// The host CPU name and feature string the host backend compiles for.
+// The host CPU name and feature string the host backend compiles for (host
+// code is CPU-specific: put both in any cache key for host code).
 const std::string &hostCpuName();
 const std::string &hostCpuFeatures();
 
@@ -55,8 +56,7 @@ const std::string &hostCpuFeatures();
 // (TargetOptions::UnsafeFPMath); flush-to-zero is a per-function attribute.
 // Throw CompileError(Backend) if LLVM cannot build one.
 std::unique_ptr<llvm::TargetMachine>
-createNvptxTargetMachine(int ccMajor, int ccMinor, int optLevel,
-                         bool fastMath);
+createNvptxTargetMachine(int ccMajor, int ccMinor, int optLevel, bool fastMath);
 std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel,
                                                              bool fastMath);
 

@@ -13,7 +13,15 @@ using namespace types;
 
 LowerContext::LowerContext(const ir::Function &F, llvm::Module &M,
                            TargetHooks &T, const LowerOptions &O)
-    : fn(F), module(M), ctx(M.getContext()), target(T), opts(O), b(ctx) {}
+    : fn(F), module(M), ctx(M.getContext()), target(T), opts(O), b(ctx) {
+  // Like nvcc's default (--fmad=true): a * b + c may become one fma.
+  // fastmath=True allows every relaxation (reassociation, no NaN/Inf, ...).
+  llvm::FastMathFlags FMF;
+  FMF.setAllowContract(true);
+  if (O.fastMath)
+    FMF.setFast();
+  b.setFastMathFlags(FMF);
+}
 
 void LowerContext::fail(const ir::Instr *I, const std::string &Msg) const {
   throw CompileError(ErrorKind::Unsupported, I ? I->loc : SourceLoc{}, Msg);

@@ -654,13 +654,14 @@ bool addDispatcherTypes(PyObject *Module) {
 
 PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
   return guard([&]() -> PyObject * {
-    PyObject *Func, *Options = nullptr;
+    PyObject *Func, *Options = nullptr, *Stages = nullptr;
     const char *SigText;
     int Major = 9, Minor = 0;
     static const char *Names[] = {"func", "sig", "cc_major", "cc_minor", "options",
-                                  nullptr};
-    if (!PyArg_ParseTupleAndKeywords(Args, Kw, "Os|iiO", const_cast<char **>(Names),
-                                     &Func, &SigText, &Major, &Minor, &Options))
+                                  "stages", nullptr};
+    if (!PyArg_ParseTupleAndKeywords(Args, Kw, "Os|iiOO", const_cast<char **>(Names),
+                                     &Func, &SigText, &Major, &Minor, &Options,
+                                     &Stages))
       return nullptr;
     JitOptions O = parseOptions(Options && Options != Py_None ? Options : nullptr);
     Signature Sig = parseSignature(SigText);
@@ -673,12 +674,26 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
     CO.lineInfo = O.lineinfo;
     CO.boundsCheck = O.debug;
     CO.dumps = envDumps();
+    if (Stages && Stages != Py_None) {
+      Ref It = check(PyObject_GetIter(Stages));
+      while (PyObject *Item = PyIter_Next(It.get())) {
+        Ref Owned(Item);
+        CO.dumps.insert(utf8(Item));
+      }
+      if (PyErr_Occurred())
+        return nullptr;
+    }
     bc::RawCode Raw = readCode(Func);
     PyResolver R(Func);
     driver::CompileResult Res = driver::compileKernel(Raw, Sig.args, R, CO);
     printDumps(Res, envDumps());
-    return Py_BuildValue("(s#,s)", Res.ptx.data(), Py_ssize_t(Res.ptx.size()),
-                         Res.kernelName.c_str());
+    Ref Dumps(PyDict_New());
+    for (const auto &[Stage, Text] : Res.dumps) {
+      Ref V(PyUnicode_FromStringAndSize(Text.data(), Py_ssize_t(Text.size())));
+      PyDict_SetItemString(Dumps.get(), Stage.c_str(), V.get());
+    }
+    return Py_BuildValue("(s#,s,O)", Res.ptx.data(), Py_ssize_t(Res.ptx.size()),
+                         Res.kernelName.c_str(), Dumps.get());
   });
 }
 

@@ -12,7 +12,8 @@ namespace pcj::py {
 
 bool addDispatcherTypes(PyObject *Module);
 
-// _core.compile_ptx(func, sig, cc_major, cc_minor, options) -> (ptx, kernel name)
+// _core.compile_ptx(func, sig, cc_major, cc_minor, options, stages)
+//   -> (ptx, kernel name, {stage: dump text})
 PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw);
 
 } // namespace pcj::py

@@ -29,7 +29,7 @@ struct Grid {
   const char *Name = "";
   Dims GridDim, BlockDim;
   void **Args = nullptr;
-  size_t SharedBytes = 0;    // static, padded to 16, + dynamic
+  size_t SharedBytes = 0;     // static, padded to 16, + dynamic
   size_t DynSharedOffset = 0; // static size padded to 16
   uint32_t ThreadsPerBlock = 0;
   uint64_t NumBlocks = 0;
@@ -49,22 +49,26 @@ struct Grid {
   unsigned MaxHelpers = 0;
 };
 
-enum class ThreadState : uint8_t { Ready, Running, AtBarrier, AtWarpOp, Exited };
+enum class ThreadState : uint8_t {
+  Ready,
+  Running,
+  AtBarrier,
+  AtWarpOp,
+  Exited
+};
 
 enum class WarpOpKind : uint8_t { SyncWarp, Shfl, Vote, MatchAny, MatchAll };
 
-// The arguments and result of one lane's warp operation.
+// The arguments of one lane's warp operation.
 struct WarpOp {
   WarpOpKind Kind = WarpOpKind::SyncWarp;
+  int32_t Mode = 0;
   uint32_t UserMask = 0; // as passed
   uint32_t Mask = 0;     // restricted to lanes that exist
-  int32_t Mode = 0;
   int32_t Lane = 0;
   int32_t Width = 32;
   int32_t Pred = 0;
   uint64_t Value = 0;
-  uint64_t Result = 0;
-  int32_t ResultPred = 0;
 };
 
 struct ThreadSlot {
@@ -72,14 +76,32 @@ struct ThreadSlot {
   FiberContext Fiber;
   ThreadState State = ThreadState::Ready;
   int32_t BarrierLine = 0;
-  uint32_t BarrierResult = 0; // arrivals with pred != 0 at the last barrier
-  WarpOp Op;
 };
 
+// A warp's pending operations, one entry per lane (structure of arrays, so
+// that completing an operation touches a few cache lines, not 32 slots).
+// Lane entries are valid while the lane waits, and the results until the
+// lane has read them after completion.
 struct WarpState {
   uint32_t Exists = 0;  // lanes that exist (a partial last warp has fewer)
   uint32_t Exited = 0;  // lanes whose thread has returned
   uint32_t Waiting = 0; // lanes suspended in a warp operation
+  uint32_t Named = 0;   // union of the waiting lanes' masks
+  WarpOpKind Kind[32];
+  int8_t Mode[32];
+  uint32_t Mask[32];
+  uint32_t UserMask[32];
+  int32_t Lane[32];
+  int32_t Width[32];
+  int32_t Pred[32];
+  int32_t ResultPred[32];
+  uint64_t Value[32];
+  uint64_t Result[32];
+
+  void reset(uint32_t ExistingLanes) {
+    Exists = ExistingLanes;
+    Exited = Waiting = Named = 0;
+  }
 };
 
 struct Block {
@@ -98,6 +120,10 @@ struct Block {
   uint32_t Live = 0; // threads not exited
   uint32_t BarrierArrived = 0;
   uint32_t BarrierCount = 0;
+  // Arrivals with pred != 0 at the last completed barrier.  One field is
+  // enough: the next barrier cannot complete before every waiter of this
+  // one resumed (and read it).
+  uint32_t BarrierResult = 0;
   FiberContext Sched; // the host thread's context that runs the block
 
   // Fast path only: where a terminated thread jumps back to.
@@ -120,13 +146,13 @@ inline Dims threadIdxOf(const pcj_thread_ctx &Ctx) {
 }
 std::string dimsString(Dims D); // "(x, y, z)"
 
-// -- scheduling (Executor.cpp) -------------------------------------------------
+// -- scheduling (Executor.cpp) ------------------------------------------------
 void pushReady(Block &B, uint32_t Index);
 // Suspends the running thread S (whose State says what it waits for) and
 // resumes the next Ready thread, or the scheduler if there is none.
 void suspend(Block &B, ThreadSlot &S);
 
-// -- errors (Sync.cpp) -----------------------------------------------------------
+// -- errors (Sync.cpp) --------------------------------------------------------
 // Records the launch's first error; later ones are dropped.
 void recordFault(Grid &G, KernelFault::Kind Kind, const std::string &Message,
                  Dims Thread, Dims BlockIdx) noexcept;
@@ -139,7 +165,7 @@ void threadExited(Block &B, ThreadSlot &S);
 // Called by the scheduler when no thread is Ready but some have not exited.
 void diagnoseStall(Block &B);
 
-// -- printf (Printf.cpp) -------------------------------------------------------
+// -- printf (Printf.cpp) ------------------------------------------------------
 // Held around fork() so a child never inherits it locked.
 std::mutex &printMutex();
 

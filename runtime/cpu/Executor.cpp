@@ -47,7 +47,7 @@ std::string dimsString(Dims D) {
 
 namespace {
 
-// -- per host thread resources ---------------------------------------------------
+// -- per host thread resources ------------------------------------------------
 
 // Kept by each host thread that runs blocks and reused from block to block.
 struct WorkerResources {
@@ -101,7 +101,7 @@ WorkerResources &resources() {
   return R;
 }
 
-// -- block execution -----------------------------------------------------------
+// -- block execution ----------------------------------------------------------
 
 pcj_thread_ctx blockContext(Block &B, char *Shared) {
   const Grid &G = *B.G;
@@ -196,7 +196,7 @@ void runFiberBlock(Block &B, WorkerResources &R, const pcj_thread_ctx &Proto) {
 
   for (uint32_t W = 0; W < NumWarps; ++W) {
     uint32_t Lanes = std::min<uint32_t>(32, N - W * 32);
-    B.Warps[W] = WarpState{Lanes == 32 ? ~0u : (1u << Lanes) - 1, 0, 0};
+    B.Warps[W].reset(Lanes == 32 ? ~0u : (1u << Lanes) - 1);
   }
   for (uint32_t I = 0; I < N; ++I) {
     ThreadSlot &S = B.Slots[I];
@@ -210,7 +210,6 @@ void runFiberBlock(Block &B, WorkerResources &R, const pcj_thread_ctx &Proto) {
     S.Ctx.self = &S;
     S.State = ThreadState::Ready;
     S.BarrierLine = 0;
-    S.BarrierResult = 0;
     fiberInit(S.Fiber, Stacks[I], &fiberMain, &S);
     B.RunQueue[I] = I;
   }
@@ -219,6 +218,7 @@ void runFiberBlock(Block &B, WorkerResources &R, const pcj_thread_ctx &Proto) {
   B.Live = N;
   B.BarrierArrived = 0;
   B.BarrierCount = 0;
+  B.BarrierResult = 0;
 
   fiberSwitch(B.Sched, popReady(B).Fiber);
   // Back here when no thread is Ready: all exited, an error, or a deadlock.
@@ -265,7 +265,7 @@ void runBlocks(Grid &G) noexcept {
   }
 }
 
-// -- host thread pool ------------------------------------------------------------
+// -- host thread pool ---------------------------------------------------------
 
 unsigned readThreadCount() {
   unsigned N = std::thread::hardware_concurrency();
@@ -403,8 +403,8 @@ void Pool::workerLoop() {
 }
 
 void Pool::run(Grid &G) {
-  unsigned Helpers = static_cast<unsigned>(
-      std::min<uint64_t>(G.NumBlocks, NumThreads) - 1);
+  unsigned Helpers =
+      static_cast<unsigned>(std::min<uint64_t>(G.NumBlocks, NumThreads) - 1);
   if (Helpers > 0) {
     {
       std::lock_guard<std::mutex> Lock(Mu);
@@ -436,7 +436,7 @@ void checkDims(Dims D, uint32_t MaxX, uint32_t MaxY, uint32_t MaxZ,
 
 } // namespace
 
-// -- scheduling primitives used by Sync.cpp ------------------------------------------
+// -- scheduling primitives used by Sync.cpp -----------------------------------
 
 void pushReady(Block &B, uint32_t Index) {
   uint32_t Tail = B.QueueHead + B.QueueSize;
@@ -447,13 +447,11 @@ void pushReady(Block &B, uint32_t Index) {
   B.Slots[Index].State = ThreadState::Ready;
 }
 
-void suspend(Block &B, ThreadSlot &S) {
-  fiberSwitch(S.Fiber, nextContext(B));
-}
+void suspend(Block &B, ThreadSlot &S) { fiberSwitch(S.Fiber, nextContext(B)); }
 
 } // namespace detail
 
-// -- public API -----------------------------------------------------------------------
+// -- public API ---------------------------------------------------------------
 
 unsigned executorThreads() { return detail::Pool::get().threads(); }
 
@@ -493,8 +491,7 @@ void launch(const KernelInfo &K, Dims GridDim, Dims BlockDim,
   if (G.Internal)
     std::rethrow_exception(G.Internal);
   if (G.HasFault)
-    throw KernelFault(G.FaultKind, G.FaultMessage, G.FaultThread,
-                      G.FaultBlock);
+    throw KernelFault(G.FaultKind, G.FaultMessage, G.FaultThread, G.FaultBlock);
 }
 
 std::span<const RuntimeSymbol> runtimeSymbols() {

@@ -56,7 +56,7 @@ private:
 };
 
 __attribute__((format(printf, 2, 3))) void appendf(std::string &Out,
-                                                    const char *Fmt, ...) {
+                                                   const char *Fmt, ...) {
   char Small[256];
   va_list Ap;
   va_start(Ap, Fmt);

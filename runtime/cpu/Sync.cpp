@@ -88,9 +88,15 @@ std::string laneList(uint32_t Mask) {
   return (Count == 1 ? "lane " : "lanes ") + Out;
 }
 
+std::string opString(WarpOpKind K, int32_t Mode, uint32_t UserMask) {
+  return std::string(opName(K, Mode)) + "(mask=" + hex32(UserMask) + ")";
+}
 std::string opString(const WarpOp &O) {
-  return std::string(opName(O.Kind, O.Mode)) + "(mask=" + hex32(O.UserMask) +
-         ")";
+  return opString(O.Kind, O.Mode, O.UserMask);
+}
+// The operation lane L of W waits in.
+std::string opString(const WarpState &W, uint32_t L) {
+  return opString(W.Kind[L], W.Mode[L], W.UserMask[L]);
 }
 
 std::string where(const Block &B) {
@@ -139,22 +145,20 @@ uint32_t barrier(pcj_thread_ctx *Ctx, bool Pred, int32_t Line) {
     uint32_t Count = B.BarrierCount;
     B.BarrierArrived = 0;
     B.BarrierCount = 0;
+    B.BarrierResult = Count;
     uint32_t Self = static_cast<uint32_t>(S - B.Slots);
-    for (uint32_t I = 0; I < B.NumThreads; ++I) {
-      if (I == Self)
-        continue;
-      B.Slots[I].BarrierResult = Count;
-      pushReady(B, I);
-    }
+    for (uint32_t I = 0; I < B.NumThreads; ++I)
+      if (I != Self)
+        pushReady(B, I);
     return Count;
   }
   S->State = ThreadState::AtBarrier;
   S->BarrierLine = Line;
   suspend(B, *S);
-  return S->BarrierResult;
+  return B.BarrierResult;
 }
 
-// -- warp operations ------------------------------------------------------------
+// -- warp operations ----------------------------------------------------------
 
 // PTX shfl.sync source lane selection; returns false if out of range.
 bool shflSource(uint32_t Lane, int32_t Mode, int32_t B, int32_t Width,
@@ -189,139 +193,157 @@ bool shflSource(uint32_t Lane, int32_t Mode, int32_t B, int32_t Width,
   return Ok;
 }
 
-// Computes the result of every lane in Mask; Ops[L] is lane L's operation.
-void completeWarpOp(WarpOp *const *Ops, uint32_t Mask) {
+// Computes the result of every lane in Mask.
+void completeWarpOp(WarpState &W, uint32_t Mask) {
   uint32_t Ballot = 0;
   bool AllEqual = true;
-  uint64_t First = 0;
-  bool HaveFirst = false;
-  for (uint32_t L = 0; L < 32; ++L) {
-    if (!(Mask & bit(L)))
-      continue;
-    if (Ops[L]->Pred)
+  uint64_t First = W.Value[__builtin_ctz(Mask)];
+  for (uint32_t Rest = Mask; Rest; Rest &= Rest - 1) {
+    uint32_t L = static_cast<uint32_t>(__builtin_ctz(Rest));
+    if (W.Pred[L])
       Ballot |= bit(L);
-    if (!HaveFirst) {
-      First = Ops[L]->Value;
-      HaveFirst = true;
-    } else if (Ops[L]->Value != First) {
-      AllEqual = false;
-    }
+    AllEqual &= W.Value[L] == First;
   }
-  for (uint32_t L = 0; L < 32; ++L) {
-    if (!(Mask & bit(L)))
-      continue;
-    WarpOp &O = *Ops[L];
-    switch (O.Kind) {
+  for (uint32_t Rest = Mask; Rest; Rest &= Rest - 1) {
+    uint32_t L = static_cast<uint32_t>(__builtin_ctz(Rest));
+    switch (W.Kind[L]) {
     case WarpOpKind::SyncWarp:
       break;
     case WarpOpKind::Shfl: {
       uint32_t Src = L;
-      bool Ok = shflSource(L, O.Mode, O.Lane, O.Width, Src);
-      O.Result = Ok && (Mask & bit(Src)) ? Ops[Src]->Value : O.Value;
-      O.ResultPred = Ok;
+      bool Ok = shflSource(L, W.Mode[L], W.Lane[L], W.Width[L], Src);
+      W.Result[L] = Ok && (Mask & bit(Src)) ? W.Value[Src] : W.Value[L];
+      W.ResultPred[L] = Ok;
       break;
     }
     case WarpOpKind::Vote:
-      switch (O.Mode) {
+      switch (W.Mode[L]) {
       case 0:
-        O.Result = Ballot == Mask;
+        W.Result[L] = Ballot == Mask;
         break;
       case 1:
-        O.Result = Ballot != 0;
+        W.Result[L] = Ballot != 0;
         break;
       case 2:
-        O.Result = Ballot == 0 || Ballot == Mask;
+        W.Result[L] = Ballot == 0 || Ballot == Mask;
         break;
       default:
-        O.Result = Ballot;
+        W.Result[L] = Ballot;
         break;
       }
       break;
     case WarpOpKind::MatchAny: {
       uint32_t Same = 0;
-      for (uint32_t K = 0; K < 32; ++K)
-        if ((Mask & bit(K)) && Ops[K]->Value == O.Value)
-          Same |= bit(K);
-      O.Result = Same;
+      for (uint32_t K = Mask; K; K &= K - 1) {
+        uint32_t J = static_cast<uint32_t>(__builtin_ctz(K));
+        if (W.Value[J] == W.Value[L])
+          Same |= bit(J);
+      }
+      W.Result[L] = Same;
       break;
     }
     case WarpOpKind::MatchAll:
-      O.Result = AllEqual ? Mask : 0;
-      O.ResultPred = AllEqual;
+      W.Result[L] = AllEqual ? Mask : 0;
+      W.ResultPred[L] = AllEqual;
       break;
     }
   }
 }
 
-// Runs the calling lane's warp operation Op to completion and returns it
-// with its result.
-WarpOp warpOp(pcj_thread_ctx *Ctx, WarpOp Op) {
+void storeOp(WarpState &W, uint32_t L, const WarpOp &Op) {
+  W.Kind[L] = Op.Kind;
+  W.Mode[L] = static_cast<int8_t>(Op.Mode);
+  W.Mask[L] = Op.Mask;
+  W.UserMask[L] = Op.UserMask;
+  W.Lane[L] = Op.Lane;
+  W.Width[L] = Op.Width;
+  W.Pred[L] = Op.Pred;
+  W.Value[L] = Op.Value;
+  W.Result[L] = 0;
+  W.ResultPred[L] = 0;
+}
+
+struct WarpResult {
+  uint64_t Value;
+  int32_t Pred;
+};
+
+[[noreturn]] void mismatch(pcj_thread_ctx *Ctx, const WarpOp &Op,
+                           const WarpState &W, uint32_t J) {
+  report(Ctx, Kind::Deadlock,
+         "warp operation mismatch " + where(blockOf(Ctx)) + ": " +
+             threadName(*Ctx) + " calls " + opString(Op) + " while lane " +
+             std::to_string(J) + " waits in " + opString(W, J) +
+             "; all lanes named in a mask must call the same operation with "
+             "the same mask");
+  terminateThread(Ctx);
+}
+
+// Runs the calling lane's warp operation Op to completion.
+WarpResult warpOp(pcj_thread_ctx *Ctx, WarpOp Op) {
   Block &B = blockOf(Ctx);
   ThreadSlot *S = slotOf(Ctx);
   uint32_t Lane = Ctx->laneid;
-  uint32_t WarpBase = Ctx->warpid * 32;
-  uint32_t Lanes = B.NumThreads - WarpBase;
+  uint32_t Lanes = B.NumThreads - Ctx->warpid * 32;
   uint32_t Exists = Lanes >= 32 ? ~0u : bit(Lanes) - 1;
   Op.Mask = Op.UserMask & Exists;
   if (!(Op.Mask & bit(Lane))) {
     report(Ctx, Kind::Deadlock,
-         "invalid warp operation " + where(B) + ": " + threadName(*Ctx) +
-             " calls " + opString(Op) +
-             ", whose mask does not name the calling lane");
+           "invalid warp operation " + where(B) + ": " + threadName(*Ctx) +
+               " calls " + opString(Op) +
+               ", whose mask does not name the calling lane");
     terminateThread(Ctx);
   }
   if (!S) {
-    if (Op.Mask == bit(Lane)) {
-      WarpOp *Ops[32] = {};
-      Ops[Lane] = &Op;
-      completeWarpOp(Ops, Op.Mask);
-      return Op;
-    }
-    noFiberSupport(Ctx, opName(Op.Kind, Op.Mode));
+    if (Op.Mask != bit(Lane))
+      noFiberSupport(Ctx, opName(Op.Kind, Op.Mode));
+    WarpState Alone; // a single participant completes at once
+    storeOp(Alone, Lane, Op);
+    completeWarpOp(Alone, Op.Mask);
+    return WarpResult{Alone.Result[Lane], Alone.ResultPred[Lane]};
   }
 
   WarpState &W = B.Warps[Ctx->warpid];
   if (uint32_t Gone = Op.Mask & W.Exited) {
     report(Ctx, Kind::Deadlock,
-         "deadlock " + where(B) + ": " + threadName(*Ctx) + " calls " +
-             opString(Op) + " but " + laneList(Gone) +
-             " named in the mask already exited; every lane named in the "
-             "mask must reach the operation");
+           "deadlock " + where(B) + ": " + threadName(*Ctx) + " calls " +
+               opString(Op) + " but " + laneList(Gone) +
+               " named in the mask already exited; every lane named in the "
+               "mask must reach the operation");
     terminateThread(Ctx);
   }
-  for (uint32_t J = 0; J < 32; ++J) {
-    if (!(W.Waiting & bit(J)))
-      continue;
-    const WarpOp &Other = B.Slots[WarpBase + J].Op;
-    bool Related = (Op.Mask & bit(J)) || (Other.Mask & bit(Lane));
-    if (!Related || (Other.Mask == Op.Mask && Other.Kind == Op.Kind))
-      continue;
-    report(Ctx, Kind::Deadlock,
-         "warp operation mismatch " + where(B) + ": " + threadName(*Ctx) +
-             " calls " + opString(Op) + " while lane " + std::to_string(J) +
-             " waits in " + opString(Other) +
-             "; all lanes named in a mask must call the same operation with "
-             "the same mask");
-    terminateThread(Ctx);
+  // Waiting lanes that name each other always agree (checked as each
+  // arrived), so one waiting lane of the mask stands for all of them.
+  if (uint32_t Inside = W.Waiting & Op.Mask) {
+    uint32_t R = static_cast<uint32_t>(__builtin_ctz(Inside));
+    if (W.Mask[R] != Op.Mask || W.Kind[R] != Op.Kind)
+      mismatch(Ctx, Op, W, R);
+  }
+  if (W.Named & bit(Lane)) { // named by a lane outside the mask?
+    for (uint32_t Rest = W.Waiting & ~Op.Mask; Rest; Rest &= Rest - 1) {
+      uint32_t J = static_cast<uint32_t>(__builtin_ctz(Rest));
+      if (W.Mask[J] & bit(Lane))
+        mismatch(Ctx, Op, W, J);
+    }
   }
 
-  S->Op = Op;
+  storeOp(W, Lane, Op);
   W.Waiting |= bit(Lane);
+  W.Named |= Op.Mask;
   if ((W.Waiting & Op.Mask) != Op.Mask) {
     S->State = ThreadState::AtWarpOp;
     suspend(B, *S);
-    return S->Op;
+    return WarpResult{W.Result[Lane], W.ResultPred[Lane]};
   }
-  WarpOp *Ops[32] = {};
-  for (uint32_t J = 0; J < 32; ++J)
-    if (Op.Mask & bit(J))
-      Ops[J] = &B.Slots[WarpBase + J].Op;
-  completeWarpOp(Ops, Op.Mask);
+  completeWarpOp(W, Op.Mask);
   W.Waiting &= ~Op.Mask;
-  for (uint32_t J = 0; J < 32; ++J)
-    if (J != Lane && (Op.Mask & bit(J)))
-      pushReady(B, WarpBase + J);
-  return S->Op;
+  W.Named = 0;
+  for (uint32_t Rest = W.Waiting; Rest; Rest &= Rest - 1)
+    W.Named |= W.Mask[__builtin_ctz(Rest)];
+  uint32_t WarpBase = Ctx->warpid * 32;
+  for (uint32_t Rest = Op.Mask & ~bit(Lane); Rest; Rest &= Rest - 1)
+    pushReady(B, WarpBase + static_cast<uint32_t>(__builtin_ctz(Rest)));
+  return WarpResult{W.Result[Lane], W.ResultPred[Lane]};
 }
 
 WarpOp makeOp(WarpOpKind K, uint32_t Mask) {
@@ -333,7 +355,7 @@ WarpOp makeOp(WarpOpKind K, uint32_t Mask) {
 
 } // namespace
 
-// -- errors -----------------------------------------------------------------------
+// -- errors -------------------------------------------------------------------
 
 void recordFault(Grid &G, Kind K, const std::string &Message, Dims Thread,
                  Dims BlockIdx) noexcept {
@@ -366,22 +388,23 @@ void threadExited(Block &B, ThreadSlot &S) {
   S.State = ThreadState::Exited;
   --B.Live;
   uint32_t Lane = S.Ctx.laneid;
-  uint32_t WarpBase = S.Ctx.warpid * 32;
   WarpState &W = B.Warps[S.Ctx.warpid];
   W.Exited |= bit(Lane);
-  uint32_t Stuck = 0;
-  for (uint32_t J = 0; J < 32; ++J)
-    if ((W.Waiting & bit(J)) && (B.Slots[WarpBase + J].Op.Mask & bit(Lane)))
-      Stuck |= bit(J);
-  if (!Stuck)
+  if (!(W.Named & bit(Lane)))
     return;
+  uint32_t Stuck = 0;
+  for (uint32_t Rest = W.Waiting; Rest; Rest &= Rest - 1) {
+    uint32_t J = static_cast<uint32_t>(__builtin_ctz(Rest));
+    if (W.Mask[J] & bit(Lane))
+      Stuck |= bit(J);
+  }
   uint32_t First = static_cast<uint32_t>(__builtin_ctz(Stuck));
-  const ThreadSlot &Waiter = B.Slots[WarpBase + First];
+  const ThreadSlot &Waiter = B.Slots[S.Ctx.warpid * 32 + First];
   recordFault(*B.G, Kind::Deadlock,
               "deadlock " + where(B) + ": " + threadName(S.Ctx) +
                   " exited while " + laneList(Stuck) + " of warp " +
                   std::to_string(S.Ctx.warpid) + " wait for it in " +
-                  opString(Waiter.Op) +
+                  opString(W, First) +
                   "; every lane named in the mask must reach the operation",
               threadIdxOf(Waiter.Ctx), B.Idx);
   B.Aborted = true;
@@ -429,17 +452,17 @@ void diagnoseStall(Block &B) {
       const WarpState &WS = B.Warps[W];
       if (!WS.Waiting)
         continue;
-      const WarpOp &Op = B.Slots[W * 32 + __builtin_ctz(WS.Waiting)].Op;
+      uint32_t L = static_cast<uint32_t>(__builtin_ctz(WS.Waiting));
       Msg += (Shown++ ? ", " : " (") + std::string("warp ") +
              std::to_string(W) + ": " + laneList(WS.Waiting) + " in " +
-             opString(Op) + " waiting for " +
-             laneList(Op.Mask & ~WS.Waiting);
+             opString(WS, L) + " waiting for " +
+             laneList(WS.Mask[L] & ~WS.Waiting);
     }
     if (Shown)
       Msg += ")";
   }
-  Msg += "; " + std::to_string(Exited) + (Exited == 1 ? " thread" : " threads") +
-         " exited";
+  Msg += "; " + std::to_string(Exited) +
+         (Exited == 1 ? " thread" : " threads") + " exited";
   if (AtBarrier && Exited)
     Msg += " (a syncthreads must be reached by every thread of the block; "
            "threads that return before it make it wait forever)";
@@ -452,7 +475,7 @@ void diagnoseStall(Block &B) {
 
 } // namespace pcj::rt::cpu::detail
 
-// -- the C ABI ------------------------------------------------------------------------
+// -- the C ABI ----------------------------------------------------------------
 
 using namespace pcj::rt::cpu::detail;
 
@@ -488,7 +511,7 @@ uint64_t pcj_cpu_shfl_sync(pcj_thread_ctx *ctx, uint32_t mask, uint64_t value,
   Op.Mode = mode;
   Op.Lane = lane;
   Op.Width = width;
-  return warpOp(ctx, Op).Result;
+  return warpOp(ctx, Op).Value;
 }
 
 uint32_t pcj_cpu_vote_sync(pcj_thread_ctx *ctx, uint32_t mask, int32_t pred,
@@ -496,24 +519,24 @@ uint32_t pcj_cpu_vote_sync(pcj_thread_ctx *ctx, uint32_t mask, int32_t pred,
   WarpOp Op = makeOp(WarpOpKind::Vote, mask);
   Op.Pred = pred != 0;
   Op.Mode = mode;
-  return static_cast<uint32_t>(warpOp(ctx, Op).Result);
+  return static_cast<uint32_t>(warpOp(ctx, Op).Value);
 }
 
 uint32_t pcj_cpu_match_any_sync(pcj_thread_ctx *ctx, uint32_t mask,
                                 uint64_t value) {
   WarpOp Op = makeOp(WarpOpKind::MatchAny, mask);
   Op.Value = value;
-  return static_cast<uint32_t>(warpOp(ctx, Op).Result);
+  return static_cast<uint32_t>(warpOp(ctx, Op).Value);
 }
 
 uint32_t pcj_cpu_match_all_sync(pcj_thread_ctx *ctx, uint32_t mask,
                                 uint64_t value, int32_t *pred) {
   WarpOp Op = makeOp(WarpOpKind::MatchAll, mask);
   Op.Value = value;
-  WarpOp R = warpOp(ctx, Op);
+  WarpResult R = warpOp(ctx, Op);
   if (pred)
-    *pred = R.ResultPred;
-  return static_cast<uint32_t>(R.Result);
+    *pred = R.Pred;
+  return static_cast<uint32_t>(R.Value);
 }
 
 uint32_t pcj_cpu_activemask(pcj_thread_ctx *ctx) {
@@ -551,7 +574,8 @@ void pcj_cpu_index_error(pcj_thread_ctx *ctx, const pcj_index_site *site,
 
 void pcj_cpu_raise(pcj_thread_ctx *ctx, const char *message) {
   if (!ctx || !ctx->sched) {
-    std::fprintf(stderr, "pycuda_jit: kernel error outside the CPU executor: %s\n",
+    std::fprintf(stderr,
+                 "pycuda_jit: kernel error outside the CPU executor: %s\n",
                  message ? message : "");
     std::abort();
   }

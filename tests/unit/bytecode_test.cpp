@@ -56,7 +56,8 @@ std::optional<UnsupportedKind> kindFromMessage(const std::string &Msg) {
   return std::nullopt;
 }
 
-// ---- fixture cache -----------------------------------------------------------
+// ---- fixture cache
+// -----------------------------------------------------------
 
 const BytecodeFixture &fixture(const std::string &Version,
                                const std::string &Name) {
@@ -96,12 +97,12 @@ std::vector<const Instr *> atOffset(const DecodedCode &C, int Off) {
 }
 
 bool hasUnsupported(const DecodedCode &C) {
-  return std::any_of(C.instrs.begin(), C.instrs.end(), [](const Instr &I) {
-    return I.op == Op::UNSUPPORTED;
-  });
+  return std::any_of(C.instrs.begin(), C.instrs.end(),
+                     [](const Instr &I) { return I.op == Op::UNSUPPORTED; });
 }
 
-// ---- neutral stack effects (Ops.def) ------------------------------------------
+// ---- neutral stack effects (Ops.def)
+// ------------------------------------------
 
 struct Effect {
   int pops = 0, pushes = 0;
@@ -214,8 +215,8 @@ std::string checkStackDepths(const DecodedCode &C, int StackSize,
       if (!E)
         return "unsupported instruction at " + std::to_string(I);
       if (E->pops > D)
-        return "stack underflow at " + std::to_string(I) + " (" +
-               opName(X.op) + ", depth " + std::to_string(D) + ")";
+        return "stack underflow at " + std::to_string(I) + " (" + opName(X.op) +
+               ", depth " + std::to_string(D) + ")";
       int After = D - E->pops + E->pushes;
       Max = std::max(Max, std::max(After, D));
       if (X.op == Op::RETURN_VALUE) {
@@ -239,7 +240,8 @@ std::string checkStackDepths(const DecodedCode &C, int StackSize,
   return "";
 }
 
-// ---- per (version, sample) --------------------------------------------------------
+// ---- per (version, sample)
+// --------------------------------------------------------
 
 struct SampleParam {
   std::string version, name;
@@ -330,10 +332,9 @@ TEST_P(BytecodeSample, JumpTargetsMatchDis) {
     if (X.op == Op::FOR_ITER && Minor >= 12) {
       // dis shows END_FOR as the target; exhaustion resumes after END_FOR
       // (3.12) or END_FOR + POP_TOP (3.13).
-      auto It = std::find_if(F.oracle.begin(), F.oracle.end(),
-                             [&](const OracleInstr &Q) {
-                               return Q.offset == O->target;
-                             });
+      auto It = std::find_if(
+          F.oracle.begin(), F.oracle.end(),
+          [&](const OracleInstr &Q) { return Q.offset == O->target; });
       ASSERT_NE(It, F.oracle.end());
       EXPECT_EQ(It->opname, "END_FOR");
       int Skip = Minor == 12 ? 1 : 2;
@@ -343,8 +344,7 @@ TEST_P(BytecodeSample, JumpTargetsMatchDis) {
       Expect = (It + Skip)->offset;
     }
     EXPECT_EQ(X.target, firstAtOrAfter(*C, Expect))
-        << "instr " << I << " (" << O->opname << " at " << O->offset
-        << ")\n"
+        << "instr " << I << " (" << O->opname << " at " << O->offset << ")\n"
         << C->dump();
   }
   // Every jump dis knows of is a neutral jump, unless it belongs to an
@@ -504,18 +504,19 @@ TEST_P(BytecodeSample, DumpIsDeterministic) {
   auto D = decode(fx().raw);
   std::string A = C->dump(), B = D.dump();
   EXPECT_EQ(A, B);
-  EXPECT_EQ((size_t)std::count(A.begin(), A.end(), '\n'),
-            C->instrs.size() + 1);
+  EXPECT_EQ((size_t)std::count(A.begin(), A.end(), '\n'), C->instrs.size() + 1);
   EXPECT_EQ(A.find("<bad index>"), std::string::npos) << A;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Bytecode, BytecodeSample, ::testing::ValuesIn(allSamples()),
-    [](const ::testing::TestParamInfo<SampleParam> &I) {
-      return paramName(I.param.version) + "_" + I.param.name;
-    });
+INSTANTIATE_TEST_SUITE_P(Bytecode, BytecodeSample,
+                         ::testing::ValuesIn(allSamples()),
+                         [](const ::testing::TestParamInfo<SampleParam> &I) {
+                           return paramName(I.param.version) + "_" +
+                                  I.param.name;
+                         });
 
-// ---- per version: specific rules ----------------------------------------------------
+// ---- per version: specific rules
+// ----------------------------------------------------
 
 class BytecodeVersion : public ::testing::TestWithParam<std::string> {
 protected:
@@ -547,8 +548,7 @@ TEST_P(BytecodeVersion, KeywordNamesFoldIntoCall) {
   ASSERT_GE(Calls[0]->aux, 0);
   ASSERT_GE(Calls[1]->aux, 0);
   EXPECT_EQ(C.kwnames.at(Calls[0]->aux), std::vector<std::string>{"b"});
-  EXPECT_EQ(C.kwnames.at(Calls[1]->aux),
-            (std::vector<std::string>{"c", "b"}));
+  EXPECT_EQ(C.kwnames.at(Calls[1]->aux), (std::vector<std::string>{"c", "b"}));
   EXPECT_EQ(Calls[2]->aux, -1);
   EXPECT_EQ(Calls[0]->arg, 2);
   EXPECT_EQ(Calls[1]->arg, 3);
@@ -620,6 +620,29 @@ TEST_P(BytecodeVersion, ForIterExitsAfterLoopCleanup) {
     EXPECT_EQ(C.instrs.at(F - C.instrs.data() + 1).op, Op::STORE_FAST);
 }
 
+// 3.12+: an END_FOR that execution can fall into is kept, as the POP_TOPs
+// it performs; FOR_ITER still exits past it.
+TEST_P(BytecodeVersion, ReachableEndForBecomesPopTop) {
+  if (minor() < 12)
+    GTEST_SKIP() << "END_FOR is 3.12+";
+  const BytecodeFixture &F = fixture(v(), "for_ranges");
+  auto End =
+      std::find_if(F.oracle.begin(), F.oracle.end(),
+                   [](const OracleInstr &O) { return O.opname == "END_FOR"; });
+  ASSERT_NE(End, F.oracle.end());
+  const OracleInstr &Back = *(End - 1);
+  ASSERT_EQ(Back.opname, "JUMP_BACKWARD");
+  RawCode R = F.raw;
+  R.code[Back.offset] = (char)R.opcodes.number("NOP");
+  DecodedCode C = decode(R);
+  auto Pops = ofOp(C, Op::POP_TOP);
+  // 3.12: END_FOR pops two; 3.13: END_FOR pops one, then its POP_TOP.
+  ASSERT_EQ(Pops.size(), 2u) << C.dump();
+  EXPECT_EQ(Pops[0]->offset, End->offset);
+  const Instr &Loop = *ofOp(C, Op::FOR_ITER).at(0);
+  EXPECT_EQ(Loop.target, Pops[1] - C.instrs.data() + 1) << C.dump();
+}
+
 TEST_P(BytecodeVersion, ExtendedArgFolds) {
   DecodedCode C = get("long_code");
   const BytecodeFixture &F = fixture(v(), "long_code");
@@ -656,9 +679,10 @@ TEST_P(BytecodeVersion, ExtendedArgFolds) {
   }
   EXPECT_GE(LongJumps, 2);
   EXPECT_GE(LongBack, 1);
-  size_t Extended = std::count_if(
-      F.oracle.begin(), F.oracle.end(),
-      [](const OracleInstr &O) { return O.opname == "EXTENDED_ARG"; });
+  size_t Extended =
+      std::count_if(F.oracle.begin(), F.oracle.end(), [](const OracleInstr &O) {
+        return O.opname == "EXTENDED_ARG";
+      });
   EXPECT_GT(Extended, 10u);
 }
 
@@ -891,9 +915,9 @@ TEST_P(BytecodeVersion, OperatorsAreVersionNeutral) {
   auto B = ofOp(A, Op::BINARY_OP);
   ASSERT_EQ(B.size(), 12u);
   const BinOpKind Expect[] = {
-      BinOpKind::Add,    BinOpKind::Sub,    BinOpKind::Mul, BinOpKind::TrueDiv,
-      BinOpKind::FloorDiv, BinOpKind::Mod,  BinOpKind::Pow, BinOpKind::LShift,
-      BinOpKind::RShift, BinOpKind::And,    BinOpKind::Or,  BinOpKind::Xor};
+      BinOpKind::Add,      BinOpKind::Sub, BinOpKind::Mul, BinOpKind::TrueDiv,
+      BinOpKind::FloorDiv, BinOpKind::Mod, BinOpKind::Pow, BinOpKind::LShift,
+      BinOpKind::RShift,   BinOpKind::And, BinOpKind::Or,  BinOpKind::Xor};
   for (size_t I = 0; I < 12; ++I) {
     EXPECT_EQ((BinOpKind)B[I]->arg, Expect[I]) << I;
     EXPECT_TRUE(B[I]->flags & flag::InPlace) << I;
@@ -939,6 +963,43 @@ TEST_P(BytecodeVersion, ConditionalJumpsKeepTheirShape) {
   EXPECT_EQ(ofOp(N, Op::IS_OP).size(), minor() >= 11 ? 1u : 3u);
   auto Is = ofOp(N, Op::IS_OP);
   EXPECT_EQ(Is.back()->arg, 1); // `a is not b`
+}
+
+// A jump that lands on an instruction the decoder drops (NOP), or on the
+// EXTENDED_ARG prefix of an instruction, continues at the next neutral one.
+TEST_P(BytecodeVersion, JumpsOntoDroppedInstructionsMoveForward) {
+  const BytecodeFixture &F = fixture(v(), "if_elif_else");
+  const OracleInstr *J = nullptr;
+  for (const OracleInstr &O : F.oracle)
+    if (O.target >= 0) {
+      J = &O;
+      break;
+    }
+  ASSERT_NE(J, nullptr);
+  // The jump target is `x` of `elif x < -10`; the next instruction loads -10.
+  const OracleInstr *T = oracleAt(F, J->target);
+  ASSERT_NE(T, nullptr);
+  ASSERT_EQ(T->opname, "LOAD_FAST") << T->opname;
+  const OracleInstr *After = &*(std::find_if(F.oracle.begin(), F.oracle.end(),
+                                             [&](const OracleInstr &O) {
+                                               return O.offset == T->offset;
+                                             }) +
+                                1);
+  ASSERT_EQ(After->opname, "LOAD_CONST");
+  for (const char *Filler : {"NOP", "EXTENDED_ARG"}) {
+    RawCode R = F.raw;
+    R.code[T->offset] = (char)R.opcodes.number(Filler);
+    R.code[T->offset + 1] = 0;
+    DecodedCode C = decode(R);
+    const Instr *Jump = nullptr;
+    for (const Instr &I : C.instrs)
+      if (I.offset == J->offset && I.isJump())
+        Jump = &I;
+    ASSERT_NE(Jump, nullptr) << Filler;
+    const Instr &Dest = C.instrs.at(Jump->target);
+    EXPECT_EQ(Dest.op, Op::LOAD_CONST) << Filler << "\n" << C.dump();
+    EXPECT_EQ(Dest.offset, After->offset) << Filler;
+  }
 }
 
 TEST_P(BytecodeVersion, ReturnConstExpands) {
@@ -1022,13 +1083,12 @@ INSTANTIATE_TEST_SUITE_P(Bytecode, BytecodeVersion,
                            return paramName(I.param);
                          });
 
-// ---- malformed input ------------------------------------------------------------------
+// ---- malformed input
+// ------------------------------------------------------------------
 
 class BytecodeMalformed : public ::testing::TestWithParam<std::string> {
 protected:
-  RawCode raw(const char *Name) const {
-    return fixture(GetParam(), Name).raw;
-  }
+  RawCode raw(const char *Name) const { return fixture(GetParam(), Name).raw; }
   // Byte offset of the first dis instruction named `Op` in `Name`.
   int offsetOf(const char *Name, const char *Op) const {
     for (const OracleInstr &O : fixture(GetParam(), Name).oracle)
@@ -1118,8 +1178,8 @@ TEST_P(BytecodeMalformed, BadJumpTargets) {
       F.raw.opcodes.cacheEntries[F.raw.opcodes.number("COMPARE_OP")] > 0) {
     // 3.11+: a JUMP_FORWARD from offset 0 into COMPARE_OP's cache.
     RawCode C = F.raw;
-    int Caches = F.raw.opcodes.cacheEntries[F.raw.opcodes.number(
-        "JUMP_FORWARD")];
+    int Caches =
+        F.raw.opcodes.cacheEntries[F.raw.opcodes.number("JUMP_FORWARD")];
     int Dest = Cmp + 2; // first cache unit
     C.code[0] = (char)F.raw.opcodes.number("JUMP_FORWARD");
     C.code[1] = (char)((Dest - 2 - 2 * Caches) / 2);
@@ -1173,13 +1233,41 @@ TEST_P(BytecodeMalformed, TruncatedExceptionTable) {
   expectBytecodeError(R, "truncated exception table");
 }
 
+// Corrupting any single byte yields a decoded function or a CompileError;
+// never a crash, a hang or another exception (run under ASan/UBSan with
+// -DPCJ_SANITIZE=ON).
+TEST_P(BytecodeMalformed, ByteFlipsNeverCrash) {
+  for (const char *Name : {"nested_loops", "kwcall", "u_try", "tuples"}) {
+    const RawCode &Orig = raw(Name);
+    for (size_t I = 0; I < Orig.code.size(); ++I)
+      for (unsigned char Flip : {0x01, 0x80, 0xff}) {
+        RawCode R = Orig;
+        R.code[I] = (char)((unsigned char)R.code[I] ^ Flip);
+        try {
+          DecodedCode C = decode(R);
+          (void)C.dump();
+        } catch (const CompileError &) {
+        }
+      }
+    for (size_t I = 0; I < Orig.exceptionTable.size(); ++I) {
+      RawCode R = Orig;
+      R.exceptionTable[I] = (char)((unsigned char)R.exceptionTable[I] ^ 0x40);
+      try {
+        decode(R);
+      } catch (const CompileError &) {
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Bytecode, BytecodeMalformed,
                          ::testing::ValuesIn(kVersions),
                          [](const ::testing::TestParamInfo<std::string> &I) {
                            return paramName(I.param);
                          });
 
-// ---- tables and helpers -----------------------------------------------------------------
+// ---- tables and helpers
+// -----------------------------------------------------------------
 
 TEST(BytecodeTables, OperandTableDefaultsMatchEveryInterpreter) {
   OpcodeTable Defaults;
@@ -1230,12 +1318,23 @@ TEST(BytecodeTables, DumpFormat) {
   std::string Expect =
       "# kwcall  (gen_bytecode_fixtures.py:" + std::to_string(L) +
       ", 1 arg)\n"
-      "   0 L" + Line(2) + "   PUSH_NULL\n"
-      "   1 L" + Line(2) + "   LOAD_GLOBAL          0 (helper)\n"
-      "   2 L" + Line(2) + "   LOAD_FAST            0 (x)\n"
-      "   3 L" + Line(2) + "   LOAD_CONST           1 (2)\n"
-      "   4 L" + Line(2) + "   CALL                 2 pair kw=('b',)\n"
-      "   5 L" + Line(2) + "   STORE_FAST           1 (y)\n";
+      "   0 L" +
+      Line(2) +
+      "   PUSH_NULL\n"
+      "   1 L" +
+      Line(2) +
+      "   LOAD_GLOBAL          0 (helper)\n"
+      "   2 L" +
+      Line(2) +
+      "   LOAD_FAST            0 (x)\n"
+      "   3 L" +
+      Line(2) +
+      "   LOAD_CONST           1 (2)\n"
+      "   4 L" +
+      Line(2) +
+      "   CALL                 2 pair kw=('b',)\n"
+      "   5 L" +
+      Line(2) + "   STORE_FAST           1 (y)\n";
   EXPECT_EQ(D.substr(0, Expect.size()), Expect) << D;
   Instr J;
   J.op = Op::JUMP;

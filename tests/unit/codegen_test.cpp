@@ -35,7 +35,8 @@ using namespace pcj::codegen;
 
 namespace {
 
-// ---- helpers -----------------------------------------------------------------
+// ---- helpers
+// -----------------------------------------------------------------
 
 std::unique_ptr<llvm::Module> parseIR(llvm::LLVMContext &Ctx,
                                       const std::string &Text) {
@@ -132,7 +133,8 @@ declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare float @__nv_expf(float)
 declare double @__nv_sin(double)
 
-define )" + CC + "void @" + Name +
+define )" + CC + "void @" +
+                  Name +
                   R"((float %a, ptr %x, ptr %y, ptr %out, ptr %d, i32 %n) {
 entry:
   %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
@@ -223,7 +225,8 @@ TEST(CodegenNvptx, SaxpyForSm80AndSm90AssemblesWithPtxas) {
   std::string Ptxas = findPtxas();
   for (auto [Major, Minor] : {std::pair{8, 0}, std::pair{9, 0}}) {
     SCOPED_TRACE("sm_" + std::to_string(Major) + std::to_string(Minor));
-    NvptxResult R = compilePtx(saxpyIR(false), optsFor(Major, Minor, {"saxpy"}));
+    NvptxResult R =
+        compilePtx(saxpyIR(false), optsFor(Major, Minor, {"saxpy"}));
     std::string Arch = nvptxArchName(Major, Minor);
     EXPECT_NE(R.ptx.find(".visible .entry saxpy("), std::string::npos) << R.ptx;
     EXPECT_NE(R.ptx.find(".target " + Arch), std::string::npos);
@@ -530,10 +533,12 @@ TEST(CodegenNvptx, ConcurrentCompilesAreDeterministic) {
   }
 }
 
-// ---- host JIT ----------------------------------------------------------------
+// ---- host JIT
+// ----------------------------------------------------------------
 
 struct HostModule {
-  std::unique_ptr<llvm::LLVMContext> Ctx = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::LLVMContext> Ctx =
+      std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> M;
   explicit HostModule(const std::string &IR) {
     M = parseIR(*Ctx, IR);
@@ -587,8 +592,8 @@ TEST(CodegenHost, ExpTimesTwoMatchesStdExp) {
     float Want = std::exp(In[I]) * 2.0f;
     ASSERT_NEAR(Out[I], Want, std::fabs(Want) * 2e-7f) << "i=" << I;
   }
-  std::cout << "  host f: optimize " << R->msOptimize << " ms, jit "
-            << R->msJit << " ms\n";
+  std::cout << "  host f: optimize " << R->msOptimize << " ms, jit " << R->msJit
+            << " ms\n";
 }
 
 TEST(CodegenHost, LibmIntrinsicsResolve) {
@@ -630,7 +635,8 @@ define double @g(float %x, double %y, i32 %k) {
   auto R = HostModule(IR).jit({"g"});
   auto *G = reinterpret_cast<double (*)(float, double, int)>(R->entry("g"));
   ASSERT_NE(G, nullptr);
-  for (auto [X, Y, K] : {std::tuple{2.5f, 1.25, 3}, std::tuple{0.75f, 2.0, -2}}) {
+  for (auto [X, Y, K] :
+       {std::tuple{2.5f, 1.25, 3}, std::tuple{0.75f, 2.0, -2}}) {
     float S = std::sqrt(X) + std::sin(X) + std::cos(X) + std::pow(X, 1.5f) +
               std::log(X);
     double Want = double(S) + std::exp(Y) + std::pow(Y, Y) + std::pow(Y, K) +
@@ -750,7 +756,8 @@ TEST(CodegenHost, InvalidModuleAndMissingEntry) {
   auto M = std::make_unique<llvm::Module>("broken", *Ctx);
   configureForHost(*M);
   auto *FT = llvm::FunctionType::get(llvm::Type::getVoidTy(*Ctx), false);
-  auto *F = llvm::Function::Create(FT, llvm::Function::ExternalLinkage, "k", *M);
+  auto *F =
+      llvm::Function::Create(FT, llvm::Function::ExternalLinkage, "k", *M);
   llvm::BasicBlock::Create(*Ctx, "entry", F); // empty block
   try {
     jitForHost(std::move(M), std::move(Ctx), {}, {"k"});
@@ -767,7 +774,8 @@ TEST(CodegenHost, InvalidModuleAndMissingEntry) {
   }
 }
 
-// ---- timing (printed, not asserted) -------------------------------------------
+// ---- timing (printed, not asserted)
+// -------------------------------------------
 
 TEST(CodegenTiming, SaxpyPhases) {
   compilePtx(saxpyIR(false), optsFor(9, 0, {"saxpy"})); // warm caches

@@ -28,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace pcj::rt::cpu;
@@ -120,7 +121,7 @@ std::string hostPrintf(const char *Fmt, ...) {
   return Buf;
 }
 
-// ==== fibers ==================================================================
+// ==== fibers =================================================================
 
 struct PingPong {
   FiberContext Main, F;
@@ -160,6 +161,76 @@ TEST(CpuFiber, PingPongKeepsFloatingPointControlPerContext) {
               fiberStackSize() / 1024);
 }
 
+// Many values live across each switch, on both sides: with optimization
+// they sit in callee-saved registers (rbx, r12-r15 / x19-x28, d8-d15), which
+// the switch must preserve per context.  Each chain runs once without
+// switching for the expected value.
+struct Registers {
+  FiberContext Main, F;
+  double FiberResult = 0;
+};
+
+// Runs on the main context; switches into the fiber on even rounds.
+double mainChain(Registers *R) {
+  double A = 3, B = 6, C = 9, D = 15, E = 21, G = 33, H = 39, K = 51, M = 57;
+  long I = 4, J = 12, L = 20, N = 28, P = 36;
+  for (int Round = 0; Round < 50; ++Round) {
+    if (R && Round % 2 == 0)
+      fiberSwitch(R->Main, R->F);
+    A = A * 0.5 + B;
+    B = B * 0.25 + C;
+    C = C * 0.125 + D;
+    D = D * 0.5 + E;
+    E = E * 0.25 + G;
+    G = G * 0.125 + H;
+    H = H * 0.5 + K;
+    K = K * 0.25 + M;
+    M = M * 0.125 + A;
+    I = I * 3 + J;
+    J = J * 5 + L;
+    L = L * 7 + N;
+    N = N * 9 + P;
+    P = P * 11 + I;
+  }
+  return A + B + C + D + E + G + H + K + M + double(I ^ J ^ L ^ N ^ P);
+}
+
+// Runs on the fiber; switches back to main at the start of every round.
+double fiberChain(Registers *R) {
+  double A = 101, B = 103, C = 107, D = 109, E = 113, G = 127;
+  long I = 131, J = 137, L = 139;
+  for (int Round = 0; Round < 25; ++Round) {
+    if (R)
+      fiberSwitch(R->F, R->Main);
+    A += B * 0.5;
+    B += C * 0.25;
+    C += D * 0.125;
+    D += E * 0.5;
+    E += G * 0.25;
+    G += A * 0.125;
+    I = I * 3 + J;
+    J = J * 5 + L;
+    L = L * 7 + I;
+  }
+  return A + B + C + D + E + G + double(I ^ J ^ L);
+}
+
+void registersFiber(void *Arg) {
+  auto &R = *static_cast<Registers *>(Arg);
+  R.FiberResult = fiberChain(&R);
+  fiberExit(R.F, R.Main);
+}
+
+TEST(CpuFiber, CalleeSavedRegistersSurviveSwitches) {
+  FiberStack Stack = StackPool::global().acquire();
+  Registers R;
+  fiberInit(R.F, Stack, &registersFiber, &R);
+  EXPECT_EQ(mainChain(&R), mainChain(nullptr)); // 25 switches in and out
+  fiberSwitch(R.Main, R.F); // the fiber's last round; then it exits
+  EXPECT_EQ(R.FiberResult, fiberChain(nullptr));
+  StackPool::global().release(Stack);
+}
+
 TEST(CpuFiber, StackHasGuardPageBelow) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   FiberStack Stack = StackPool::global().acquire();
@@ -174,7 +245,7 @@ TEST(CpuFiber, StackHasGuardPageBelow) {
   StackPool::global().release(Stack);
 }
 
-// ==== fast path ================================================================
+// ==== fast path ==============================================================
 
 // out[i] = a * x[i] + y[i], grid-stride loop.
 void saxpyKernel(void **Args, pcj_thread_ctx *C) {
@@ -240,7 +311,7 @@ TEST(CpuExecutor, InvalidConfigurationIsRejected) {
   EXPECT_EQ(S.mismatches(), 0);
 }
 
-// ==== barriers and shared memory ===================================================
+// ==== barriers and shared memory =============================================
 
 constexpr uint32_t kReduceBlock = 256;
 
@@ -369,8 +440,8 @@ TEST(CpuExecutor, SharedMemoryIsPoisonedForEveryBlock) {
   int32_t *BP = Bad.data();
   size_t Bytes = 4096 + 100;
   void *Args[] = {&BP, &Bytes};
-  launch(kernel(&poisonKernel, "poison", true, false, 4096), Dims{20},
-         Dims{64}, 100, Args);
+  launch(kernel(&poisonKernel, "poison", true, false, 4096), Dims{20}, Dims{64},
+         100, Args);
   EXPECT_EQ(std::count(Bad.begin(), Bad.end(), 1), 0);
 }
 
@@ -463,7 +534,7 @@ TEST(CpuExecutor, Block1024WithBarriers) {
   }
 }
 
-// ==== deadlock ===================================================================
+// ==== deadlock ===============================================================
 
 // Threads >= Cut return; the rest wait at a barrier at line 42 (< 32) or
 // line 57 (others).
@@ -567,11 +638,11 @@ TEST(CpuExecutor, WarpMasksMustMatch) {
   auto F = launchExpectingFault(K, Dims{1}, Dims{32}, 0, Args);
   ASSERT_TRUE(F.has_value());
   EXPECT_EQ(F->kind(), KernelFault::Kind::Deadlock);
-  EXPECT_NE(std::string(F->what())
-                .find("warp operation mismatch in kernel 'mask', block (0, 0, "
-                      "0): thread (16, 0, 0) (warp 0 lane 16) calls "
-                      "shfl_sync(mask=0xffff0000) while lane 0 waits in "
-                      "shfl_sync(mask=0x0001ffff)"),
+  EXPECT_NE(std::string(F->what()).find(
+                "warp operation mismatch in kernel 'mask', block (0, 0, "
+                "0): thread (16, 0, 0) (warp 0 lane 16) calls "
+                "shfl_sync(mask=0xffff0000) while lane 0 waits in "
+                "shfl_sync(mask=0x0001ffff)"),
             std::string::npos)
       << F->what();
   // Lanes 16-31 name lanes 0-15, which complete their own group and exit
@@ -609,11 +680,11 @@ TEST(CpuExecutor, BarrierOnFastPathIsReported) {
   EXPECT_EQ(F->kind(), KernelFault::Kind::Raised);
   EXPECT_NE(std::string(F->what()).find("usesBarriers"), std::string::npos);
   // One thread per block needs no fibers.
-  launch(kernel(&undeclaredBarrierKernel, "undeclared", false, false),
-         Dims{2}, Dims{1}, 0, nullptr);
+  launch(kernel(&undeclaredBarrierKernel, "undeclared", false, false), Dims{2},
+         Dims{1}, 0, nullptr);
 }
 
-// ==== warp operations ============================================================
+// ==== warp operations ========================================================
 
 // Warp sums with shfl_down (lane 0 holds it) and shfl_xor (every lane does),
 // for int32 and for doubles passed as 64-bit patterns.
@@ -680,10 +751,9 @@ struct ShflCall {
   int32_t Mode, Lane, Width;
 };
 const ShflCall kShflCalls[] = {
-    {0, 3, 8},  {0, 13, 8},  {0, -1, 16}, {0, 40, 32}, {1, 1, 8},
-    {1, 5, 16}, {1, 0, 4},   {2, 1, 8},   {2, 7, 8},   {2, 3, 16},
-    {3, 1, 8},  {3, 12, 8},  {3, 31, 16}, {3, 5, 4},   {3, 16, 32},
-    {2, 20, 32}, {1, 31, 32}, {0, 5, 1},
+    {0, 3, 8},   {0, 13, 8}, {0, -1, 16}, {0, 40, 32}, {1, 1, 8},   {1, 5, 16},
+    {1, 0, 4},   {2, 1, 8},  {2, 7, 8},   {2, 3, 16},  {3, 1, 8},   {3, 12, 8},
+    {3, 31, 16}, {3, 5, 4},  {3, 16, 32}, {2, 20, 32}, {1, 31, 32}, {0, 5, 1},
 };
 constexpr int kNumShfl = sizeof(kShflCalls) / sizeof(kShflCalls[0]);
 
@@ -691,11 +761,11 @@ void shflWidthKernel(void **Args, pcj_thread_ctx *C) {
   uint64_t *Out = arg<uint64_t *>(Args, 0);
   uint32_t T = linearTid(C);
   for (int I = 0; I < kNumShfl; ++I) {
-    uint64_t V = (uint64_t(I + 1) << 40) | (uint64_t(C->warpid) << 20) |
-                 C->laneid;
-    Out[T * kNumShfl + I] = pcj_cpu_shfl_sync(
-        C, kFull, V, kShflCalls[I].Mode, kShflCalls[I].Lane,
-        kShflCalls[I].Width);
+    uint64_t V =
+        (uint64_t(I + 1) << 40) | (uint64_t(C->warpid) << 20) | C->laneid;
+    Out[T * kNumShfl + I] =
+        pcj_cpu_shfl_sync(C, kFull, V, kShflCalls[I].Mode, kShflCalls[I].Lane,
+                          kShflCalls[I].Width);
   }
 }
 
@@ -724,12 +794,13 @@ TEST(CpuExecutor, ShuffleModesWithSubWarpWidths) {
   std::vector<uint64_t> Out(Block * kNumShfl, ~0ull);
   uint64_t *OP = Out.data();
   void *Args[] = {&OP};
-  launch(kernel(&shflWidthKernel, "shfl", false, true), Dims{1}, Dims{Block},
-         0, Args);
+  launch(kernel(&shflWidthKernel, "shfl", false, true), Dims{1}, Dims{Block}, 0,
+         Args);
   for (uint32_t T = 0; T < Block; ++T) {
     for (int I = 0; I < kNumShfl; ++I) {
       uint32_t Src = referenceSource(T % 32, kShflCalls[I]);
-      uint64_t Expect = (uint64_t(I + 1) << 40) | (uint64_t(T / 32) << 20) | Src;
+      uint64_t Expect =
+          (uint64_t(I + 1) << 40) | (uint64_t(T / 32) << 20) | Src;
       ASSERT_EQ(Out[T * kNumShfl + I], Expect)
           << "thread " << T << " mode " << kShflCalls[I].Mode << " lane "
           << kShflCalls[I].Lane << " width " << kShflCalls[I].Width;
@@ -792,8 +863,8 @@ void matchKernel(void **Args, pcj_thread_ctx *C) {
   Out[T * 4 + 2] = uint32_t(Pred);
   // Warp-uniform value: match_all holds.
   int32_t Pred2 = -1;
-  uint32_t All = pcj_cpu_match_all_sync(C, kFull, C->warpid + (1ull << 40),
-                                        &Pred2);
+  uint32_t All =
+      pcj_cpu_match_all_sync(C, kFull, C->warpid + (1ull << 40), &Pred2);
   Out[T * 4 + 3] = Pred2 == 1 ? All : 0xbad;
 }
 
@@ -864,7 +935,7 @@ TEST(CpuExecutor, SyncwarpAndActivemask) {
   }
 }
 
-// ==== errors ======================================================================
+// ==== errors =================================================================
 
 const pcj_index_site kSite = {"k", "file.py", 12, 0};
 
@@ -888,9 +959,8 @@ TEST(CpuExecutor, IndexErrorReportsFirstErrorAndRecovers) {
     std::vector<int32_t> Done(64, 0);
     int32_t *DP = Done.data();
     void *Args[] = {&DP, &Fibers};
-    auto F = launchExpectingFault(
-        kernel(&indexErrorKernel, "k", Fibers, false), Dims{64}, Dims{32}, 0,
-        Args);
+    auto F = launchExpectingFault(kernel(&indexErrorKernel, "k", Fibers, false),
+                                  Dims{64}, Dims{32}, 0, Args);
     ASSERT_TRUE(F.has_value());
     EXPECT_EQ(F->kind(), KernelFault::Kind::IndexError);
     EXPECT_STREQ(F->what(), "index 10 is out of bounds for axis 0 with size 10 "
@@ -929,7 +999,7 @@ TEST(CpuExecutor, RaiseFromManyThreadsReportsOne) {
   }
 }
 
-// ==== printf =======================================================================
+// ==== printf =================================================================
 
 TEST(CpuPrintf, FormatsLikeHostPrintf) {
   const char *Fmt =
@@ -971,14 +1041,14 @@ TEST(CpuPrintf, FormatsLikeHostPrintf) {
       .add<int32_t>(-3)
       .add<int32_t>(2)
       .add<double>(1.23456);
-  std::string Expect = hostPrintf(
-      Fmt, -42, 7, 4000000000u, 0xbeef, 0xbeef, 8, 12, 12, 12, 12,
-      static_cast<long long>(INT64_MIN),
-      static_cast<unsigned long long>(UINT64_MAX), 0x123456789abcul,
-      size_t(12345678901ull), short(1), static_cast<signed char>(44),
-      static_cast<unsigned char>(255), 'Q', "hello", "abcdef", "pad",
-      3.14159265358979, -2.5, 12345.678, 1e-10, 0.0001234, 1e20, 1.0, 2.71828,
-      6, -3, 2, 1.23456);
+  std::string Expect =
+      hostPrintf(Fmt, -42, 7, 4000000000u, 0xbeef, 0xbeef, 8, 12, 12, 12, 12,
+                 static_cast<long long>(INT64_MIN),
+                 static_cast<unsigned long long>(UINT64_MAX), 0x123456789abcul,
+                 size_t(12345678901ull), short(1), static_cast<signed char>(44),
+                 static_cast<unsigned char>(255), 'Q', "hello", "abcdef", "pad",
+                 3.14159265358979, -2.5, 12345.678, 1e-10, 0.0001234, 1e20, 1.0,
+                 2.71828, 6, -3, 2, 1.23456);
   StdoutCapture Cap;
   int32_t N = pcj_cpu_vprintf(Fmt, A.data());
   std::string Got = Cap.finish();
@@ -1039,14 +1109,13 @@ TEST(CpuPrintf, LinesFromConcurrentThreadsStayWhole) {
   }
 }
 
-// ==== indices ======================================================================
+// ==== indices ================================================================
 
 // Each thread writes its global linear id to its slot, plus its indices.
 void coverageKernel(void **Args, pcj_thread_ctx *C) {
   uint32_t *Out = arg<uint32_t *>(Args, 0);
-  uint32_t BlockLinear =
-      C->ctaid[0] + C->ctaid[1] * C->nctaid[0] +
-      C->ctaid[2] * C->nctaid[0] * C->nctaid[1];
+  uint32_t BlockLinear = C->ctaid[0] + C->ctaid[1] * C->nctaid[0] +
+                         C->ctaid[2] * C->nctaid[0] * C->nctaid[1];
   uint32_t T = linearTid(C);
   uint32_t G = BlockLinear * blockThreads(C) + T;
   uint32_t *O = Out + G * 8;
@@ -1088,7 +1157,7 @@ TEST(CpuExecutor, ThreeDimensionalGridsAndBlocksCoverEveryThread) {
   }
 }
 
-// ==== concurrency =================================================================
+// ==== concurrency ============================================================
 
 TEST(CpuExecutor, ConcurrentLaunchesFromFourThreads) {
   std::atomic<int> Failures{0};
@@ -1111,8 +1180,8 @@ TEST(CpuExecutor, ConcurrentLaunchesFromFourThreads) {
           bool Fibers = W % 2 == 0;
           void *Args[] = {&DP, &Fibers};
           auto F = launchExpectingFault(
-              kernel(&indexErrorKernel, "k", Fibers, false), Dims{64},
-              Dims{32}, 0, Args);
+              kernel(&indexErrorKernel, "k", Fibers, false), Dims{64}, Dims{32},
+              0, Args);
           if (!F || F->kind() != KernelFault::Kind::IndexError ||
               F->block().x != 1)
             ++Failures;
@@ -1123,6 +1192,24 @@ TEST(CpuExecutor, ConcurrentLaunchesFromFourThreads) {
   for (auto &T : Threads)
     T.join();
   EXPECT_EQ(Failures.load(), 0);
+}
+
+TEST(CpuExecutor, ForkedChildCanLaunch) {
+  ReduceCase Warm(2000, 11); // the pool exists before fork()
+  Warm.run();
+  ASSERT_TRUE(Warm.correct());
+  pid_t Pid = fork();
+  ASSERT_GE(Pid, 0);
+  if (Pid == 0) { // the child has none of the parent's workers
+    ReduceCase R(40 * 256, 12);
+    R.run();
+    SaxpyCase S(5000, 13);
+    S.run(Dims{9}, Dims{64});
+    _exit(R.correct() && S.mismatches() == 0 ? 0 : 1);
+  }
+  int Status = 0;
+  ASSERT_EQ(waitpid(Pid, &Status, 0), Pid);
+  EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0) << Status;
 }
 
 TEST(CpuExecutor, RuntimeSymbolTable) {

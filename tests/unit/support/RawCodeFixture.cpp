@@ -274,8 +274,8 @@ BytecodeFixture loadBytecodeFixture(const std::string &Path) {
         auto P = splitOn(T, ',');
         if (P.size() != 3)
           fail(Where, "bad line entry " + T);
-        R.lines.push_back({toInt(Where, P[0]), toInt(Where, P[1]),
-                           toInt(Where, P[2])});
+        R.lines.push_back(
+            {toInt(Where, P[0]), toInt(Where, P[1]), toInt(Where, P[2])});
       }
     } else if (K == "positions") {
       for (const std::string &T : Toks) {

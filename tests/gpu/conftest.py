@@ -1,0 +1,31 @@
+"""tests/gpu: kernels checked for computed values on the GPU, or on the CPU
+executor (PYCUDA_JIT_BACKEND=cpu), which runs the same compiled code.
+
+Tests that genuinely need hardware use the `hardware` fixture, which skips
+with the reason on the CPU executor.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+from pycuda_jit import cuda
+
+
+@pytest.fixture(scope="session")
+def backend():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return cuda.backend()
+
+
+@pytest.fixture
+def rng(request):
+    # Seeded per test, so failures reproduce.
+    return np.random.default_rng(abs(hash(request.node.name)) % (2**32))
+
+
+@pytest.fixture
+def hardware(backend):
+    if backend != "cuda":
+        pytest.skip("needs a CUDA GPU (runs on the H200 machine)")
