@@ -1,6 +1,6 @@
 // Target hooks for NVIDIA GPUs (LLVM NVPTX backend).
 //
-//   kernel       void @k(<flattened params>), marked in !nvvm.annotations
+//   kernel       ptx_kernel void @k(<flattened params>)
 //   %tid.x       call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 //   syncthreads  call void @llvm.nvvm.barrier0()
 //   math.sin     call float @__nv_sinf(float)   (libdevice, linked by codegen)
@@ -31,13 +31,9 @@ public:
   }
 
   void finishKernel(llvm::Module &M, llvm::Function *K) override {
-    llvm::LLVMContext &C = M.getContext();
-    llvm::Metadata *MD[] = {
-        llvm::ValueAsMetadata::get(K), llvm::MDString::get(C, "kernel"),
-        llvm::ValueAsMetadata::get(
-            llvm::ConstantInt::get(llvm::Type::getInt32Ty(C), 1))};
-    M.getOrInsertNamedMetadata("nvvm.annotations")
-        ->addOperand(llvm::MDNode::get(C, MD));
+    // The calling convention is what LLVM 20+ relies on; LLVM 19 accepts it
+    // as well as the older !nvvm.annotations form.
+    K->setCallingConv(llvm::CallingConv::PTX_Kernel);
   }
 
   llvm::Value *specialReg(llvm::IRBuilder<> &B, SReg R, int Dim) override {

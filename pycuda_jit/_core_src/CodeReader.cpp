@@ -163,6 +163,7 @@ bc::RawCode readCode(PyObject *Func) {
   R.posOnlyArgCount = int(longAttr(Co, "co_posonlyargcount"));
   R.kwOnlyArgCount = int(longAttr(Co, "co_kwonlyargcount"));
   R.flags = int(longAttr(Co, "co_flags"));
+  R.stackSize = int(longAttr(Co, "co_stacksize"));
   R.code = bytesAttr(Co, "co_code");
   Ref Consts = getAttr(Co, "co_consts");
   for (Py_ssize_t K = 0; K < PyTuple_Size(Consts.get()); ++K)

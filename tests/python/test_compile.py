@@ -51,7 +51,7 @@ def test_stage_dumps():
     assert d["cfg"].startswith("B0 [0, ")
     assert "func saxpy(a, x, y, out)" in d["ir"]
     assert "a: float32" in d["typed"] and "[cuda.grid]" in d["typed"]
-    assert "!nvvm.annotations" in d["llvm"]
+    assert "ptx_kernel" in d["llvm"]
     assert "define" in d["llvm-opt"]
 
 

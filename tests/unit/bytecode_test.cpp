@@ -1157,8 +1157,8 @@ TEST_P(BytecodeMalformed, BadJumpTargets) {
   RawCode R = F.raw;
   R.code[J->offset + 1] = (char)0xfe; // far past the end
   expectBytecodeError(R, "jump past the end");
-  // A target inside an instruction's inline caches (3.11+), or, on 3.10, a
-  // JUMP_ABSOLUTE to an odd byte offset.
+  // A target that is not an instruction boundary: inside an instruction's
+  // inline caches (3.11+), or the end of the code (3.10).
   int Cmp = -1;
   for (const OracleInstr &O : F.oracle)
     if (O.opname == "COMPARE_OP") {
@@ -1167,8 +1167,8 @@ TEST_P(BytecodeMalformed, BadJumpTargets) {
     }
   ASSERT_GE(Cmp, 0);
   if (minorOf(GetParam()) == 10) {
-    // 3.10 counts jumps in code units, so no target is odd; instead jump
-    // absolutely to an EXTENDED_ARG-free offset beyond the code.
+    // 3.10 counts jumps in code units, so no target is mid-unit; jump to
+    // the end of the code instead.
     RawCode C = F.raw;
     C.code[0] = (char)F.raw.opcodes.number("JUMP_ABSOLUTE");
     C.code[1] = (char)(F.raw.code.size() / 2);

@@ -173,7 +173,7 @@ struct Registers {
 // Runs on the main context; switches into the fiber on even rounds.
 double mainChain(Registers *R) {
   double A = 3, B = 6, C = 9, D = 15, E = 21, G = 33, H = 39, K = 51, M = 57;
-  long I = 4, J = 12, L = 20, N = 28, P = 36;
+  uint64_t I = 4, J = 12, L = 20, N = 28, P = 36; // wrap, no UB
   for (int Round = 0; Round < 50; ++Round) {
     if (R && Round % 2 == 0)
       fiberSwitch(R->Main, R->F);
@@ -198,7 +198,7 @@ double mainChain(Registers *R) {
 // Runs on the fiber; switches back to main at the start of every round.
 double fiberChain(Registers *R) {
   double A = 101, B = 103, C = 107, D = 109, E = 113, G = 127;
-  long I = 131, J = 137, L = 139;
+  uint64_t I = 131, J = 137, L = 139;
   for (int Round = 0; Round < 25; ++Round) {
     if (R)
       fiberSwitch(R->F, R->Main);
