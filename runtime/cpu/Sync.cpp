@@ -22,6 +22,12 @@
 // the segment yields the caller's own value; a source lane outside the mask
 // (undefined on the GPU) also yields the caller's own value.
 //
+// activemask returns the warp's lanes that have not exited, so on the CPU
+// it depends on the interleaving: lanes run one after another between
+// synchronization points, and one may have returned while the GPU would
+// still run it in lockstep with the caller.  On the fast path (no fibers)
+// it returns every lane of the warp.
+//
 // Errors end the calling CUDA thread (terminateThread) after recording the
 // launch's first error; the rest of the block is abandoned.
 #include "runtime/cpu/BlockState.h"
