@@ -4,6 +4,8 @@
 #include "Backend.h"
 
 #include <cstring>
+#include <mutex>
+#include <unordered_map>
 
 namespace pcj::py {
 
@@ -84,6 +86,53 @@ void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda) {
   Out.hostReadonly = Readonly;
 }
 
+// numpy scalar types seen so far -> their dtype, so that the launch path
+// reads a numpy scalar with one map lookup and one number conversion instead
+// of attribute lookups.  Type objects are kept alive by the references held.
+struct ScalarTypeCache {
+  std::mutex Mu;
+  std::unordered_map<PyTypeObject *, TypeRef> Types;
+};
+ScalarTypeCache &scalarTypes() {
+  static auto *C = new ScalarTypeCache(); // lives as long as the process
+  return *C;
+}
+
+TypeRef cachedScalarType(PyObject *O) {
+  ScalarTypeCache &C = scalarTypes();
+  std::lock_guard<std::mutex> L(C.Mu);
+  auto It = C.Types.find(Py_TYPE(O));
+  return It == C.Types.end() ? nullptr : It->second;
+}
+
+void rememberScalarType(PyObject *O, TypeRef T) {
+  ScalarTypeCache &C = scalarTypes();
+  std::lock_guard<std::mutex> L(C.Mu);
+  if (C.Types.emplace(Py_TYPE(O), T).second)
+    Py_INCREF(reinterpret_cast<PyObject *>(Py_TYPE(O)));
+}
+
+// The value of a numpy scalar of known type, through the number protocol.
+void readNumpyScalar(PyObject *O, TypeRef T, ArgValue &Out) {
+  Out.type = T;
+  if (T->isFloat()) {
+    Out.f = PyFloat_AsDouble(O);
+  } else if (T->isBool()) {
+    int B = PyObject_IsTrue(O);
+    if (B < 0)
+      throw PythonError{};
+    Out.i = B;
+  } else {
+    Ref I = check(PyNumber_Index(O));
+    if (T->isSigned())
+      Out.i = PyLong_AsLongLong(I.get());
+    else
+      Out.u = PyLong_AsUnsignedLongLong(I.get());
+  }
+  if (PyErr_Occurred())
+    throw PythonError{};
+}
+
 } // namespace
 
 void classifyArg(PyObject *O, int Index, ArgValue &Out) {
@@ -114,6 +163,10 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
   if (PyFloat_Check(O)) {
     Out.type = float64Ty();
     Out.f = PyFloat_AsDouble(O);
+    return;
+  }
+  if (TypeRef T = cachedScalarType(O)) {
+    readNumpyScalar(O, T, Out);
     return;
   }
   if (PyTuple_Check(O)) {
@@ -149,16 +202,8 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
       if (!T || T->isComplex())
         typeError(Index, "numpy scalars of dtype " + str(Name.get()) +
                              " are not supported");
-      Ref Item = check(PyObject_CallMethod(O, "item", nullptr));
-      Out.type = T;
-      if (T->isFloat())
-        Out.f = PyFloat_AsDouble(Item.get());
-      else if (T->isInt() && !T->isSigned())
-        Out.u = PyLong_AsUnsignedLongLong(Item.get());
-      else
-        Out.i = PyLong_AsLongLong(Item.get());
-      if (PyErr_Occurred())
-        throw PythonError{};
+      readNumpyScalar(O, T, Out);
+      rememberScalarType(O, T);
       return;
     }
     fromInterface(AI.get(), Index, Out, false);
