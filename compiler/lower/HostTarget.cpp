@@ -85,6 +85,14 @@ public:
     return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset, Name);
   }
 
+  void vprintf(llvm::IRBuilder<> &B, llvm::Value *Fmt, llvm::Value *Args) override {
+    llvm::Module &M = *B.GetInsertBlock()->getModule();
+    llvm::FunctionCallee Fn = M.getOrInsertFunction(
+        "pcj_cpu_vprintf", llvm::FunctionType::get(B.getInt32Ty(),
+                                                   {B.getPtrTy(), B.getPtrTy()}, false));
+    B.CreateCall(Fn, {Fmt, Args});
+  }
+
   void indexError(llvm::IRBuilder<> &B, llvm::Value *Index, unsigned Axis,
                   llvm::Value *Extent, const std::string &Kernel,
                   const std::string &File, int Line) override {

@@ -117,10 +117,16 @@ public:
                              specialReg(B, SReg::CtaId, 2)};
     for (unsigned K = 0; K < 9; ++K)
       B.CreateStore(Fields[K], B.CreateStructGEP(ST, Buf, K));
-    llvm::FunctionCallee VPrintf = M.getOrInsertFunction(
-        "vprintf", llvm::FunctionType::get(I32, {B.getPtrTy(), B.getPtrTy()}, false));
-    B.CreateCall(VPrintf, {FmtPtr, Buf});
+    vprintf(B, FmtPtr, Buf);
     B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+  }
+
+  void vprintf(llvm::IRBuilder<> &B, llvm::Value *Fmt, llvm::Value *Args) override {
+    llvm::Module &M = *B.GetInsertBlock()->getModule();
+    llvm::FunctionCallee VPrintf = M.getOrInsertFunction(
+        "vprintf", llvm::FunctionType::get(B.getInt32Ty(),
+                                           {B.getPtrTy(), B.getPtrTy()}, false));
+    B.CreateCall(VPrintf, {Fmt, Args});
   }
 };
 

@@ -49,6 +49,10 @@ public:
   virtual llvm::Value *sharedArray(llvm::Module &M, llvm::IRBuilder<> &B,
                                    llvm::Type *ElemTy, uint64_t Count,
                                    const std::string &Name) = 0;
+  // printf-style output: `Args` points at a buffer laid out like CUDA's
+  // vprintf argument buffer (or is null).
+  virtual void vprintf(llvm::IRBuilder<> &B, llvm::Value *Fmt,
+                       llvm::Value *Args) = 0;
   // Checked mode: report an out-of-bounds index and stop the thread.
   virtual void indexError(llvm::IRBuilder<> &B, llvm::Value *Index,
                           unsigned Axis, llvm::Value *Extent,

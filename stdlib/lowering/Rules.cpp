@@ -173,6 +173,52 @@ llvm::Value *lowerMinMax(const LoweringRequest &R) {
   return Acc;
 }
 
+llvm::Value *lowerPrint(const LoweringRequest &R) {
+  auto &Cx = R.cx;
+  auto &B = Cx.b;
+  std::string Fmt;
+  std::vector<llvm::Value *> Vals;
+  for (size_t K = 0; K < R.args.size(); ++K) {
+    if (K)
+      Fmt += ' ';
+    TypeRef T = R.argTypes[K];
+    bc::ConstValue C;
+    if (T->kind() == Kind::Str) {
+      ArgInfo{T, false, R.argInstrs[K]}.constant(C);
+      for (char Ch : C.text)
+        Fmt += Ch == '%' ? std::string("%%") : std::string(1, Ch);
+    } else if (T->kind() == Kind::None) {
+      Fmt += "None";
+    } else if (T->isBool()) {
+      Fmt += "%s";
+      Vals.push_back(B.CreateSelect(R.args[K],
+                                    B.CreateGlobalStringPtr("True", "print.true"),
+                                    B.CreateGlobalStringPtr("False", "print.false")));
+    } else if (T->isInt()) {
+      Fmt += T->isSigned() ? "%lld" : "%llu";
+      Vals.push_back(Cx.cast(R.args[K], T, intTy(64, T->isSigned())));
+    } else {
+      Fmt += "%f";
+      Vals.push_back(Cx.cast(R.args[K], T, float64Ty()));
+    }
+  }
+  Fmt += '\n';
+  std::vector<llvm::Type *> Fields;
+  for (llvm::Value *V : Vals)
+    Fields.push_back(V->getType());
+  llvm::Value *Buf = llvm::ConstantPointerNull::get(B.getPtrTy());
+  if (!Vals.empty()) {
+    // Each argument aligned to its own size: LLVM's struct layout is
+    // exactly vprintf's argument-buffer layout.
+    auto *ST = llvm::StructType::get(Cx.ctx, Fields);
+    Buf = Cx.entryAlloca(ST, "print.args");
+    for (unsigned K = 0; K < Vals.size(); ++K)
+      B.CreateStore(Vals[K], B.CreateStructGEP(ST, Buf, K));
+  }
+  Cx.target.vprintf(B, B.CreateGlobalStringPtr(Fmt, "print.fmt"), Buf);
+  return Cx.none();
+}
+
 llvm::Value *lowerArrayAttr(const LoweringRequest &R) {
   auto &Cx = R.cx;
   TypeRef T = R.argTypes[0];

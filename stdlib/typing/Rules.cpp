@@ -217,6 +217,26 @@ TypingResult typeMinMax(const TypingRequest &R) {
   return Out;
 }
 
+// print(a, b, ...): numbers, bools, None and string constants; printed with
+// spaces between and a newline, through vprintf (numba-cuda's formats:
+// %lld / %llu for integers, %f for floats).
+TypingResult typePrint(const TypingRequest &R) {
+  if (!R.kwnames.empty())
+    R.fail("print() in kernels takes no keyword arguments (sep, end, file)",
+           "print the values separated by spaces, one call per line");
+  for (size_t K = 0; K < R.args.size(); ++K) {
+    TypeRef T = R.args[K].type;
+    bc::ConstValue C;
+    if (T->kind() == Kind::Str && R.args[K].constant(C))
+      continue;
+    if ((T->isNumeric() && !T->isComplex()) || T->kind() == Kind::None)
+      continue;
+    R.fail("print() in kernels cannot print a " + T->str(),
+           "print numbers, bools and string constants");
+  }
+  return {noneTy()};
+}
+
 TypingResult typeArrayAttr(const TypingRequest &R) {
   TypeRef A = R.args[0].type;
   switch (R.info.idata) {

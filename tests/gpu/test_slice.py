@@ -187,3 +187,18 @@ def test_eager_signature(backend, rng):
     np.testing.assert_allclose(out, x * np.float32(3))
     with pytest.raises(TypeError, match="no matching signature"):
         scale_eager[2, 256](x.astype(np.float64), out, 3)
+
+
+@cuda.jit
+def print_kernel(x, flag):
+    i = cuda.grid(1)
+    if i < 2:
+        print("item", i, x[i], flag, 100% 7, "done%")
+
+
+def test_print_from_kernel(backend, capfd):
+    x = np.array([1.5, -2.25])
+    print_kernel[1, 4](x, True)
+    cuda.synchronize()
+    out = capfd.readouterr().out.splitlines()
+    assert sorted(out) == ["item 0 1.500000 True 2 done%", "item 1 -2.250000 True 2 done%"]

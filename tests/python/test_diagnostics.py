@@ -115,7 +115,12 @@ def k_phi_conflict(x):
     x[0] = v
 
 
+def k_print_kwargs(x):
+    print(x[0], sep=",")
+
+
 CASES = [
+    (k_print_kwargs, errors.TypingError, "print() in kernels takes no keyword arguments", 'print(x[0], sep=",")', "one call per line"),
     (k_dict, errors.UnsupportedError, "dict displays are not supported", "d = {1: 2}", "cuda.local.array"),
     (k_list, errors.UnsupportedError, "list displays are not supported", "x[0] = [1, 2][0]", "cuda.local.array"),
     (k_set, errors.UnsupportedError, "set displays are not supported", "s = {1, 2}", None),

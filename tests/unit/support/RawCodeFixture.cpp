@@ -1,5 +1,6 @@
 // Loader for the bytecode fixtures (see RawCodeFixture.h and
-// tests/unit/fixtures/gen_bytecode_fixtures.py for the format).
+// tests/unit/fixtures/gen_bytecode_fixtures.py for the format).  Unknown keys
+// are errors, so a typo in the generator cannot silently drop data.
 #include "support/RawCodeFixture.h"
 
 #include <algorithm>
@@ -297,6 +298,36 @@ BytecodeFixture loadBytecodeFixture(const std::string &Path) {
       } else {
         fail(Where, "bad expect: " + V);
       }
+    } else if (K == "mark") {
+      if (Toks.size() != 2)
+        fail(Where, "expected `mark: TAG LINE`");
+      F.marks[Toks[0]].push_back(toInt(Where, Toks[1]));
+    } else if (K == "global" || K == "deref") {
+      if (Toks.size() < 2)
+        fail(Where, "expected `" + K + ": NAME CONST`");
+      size_t Pos = 1;
+      bc::ConstValue C = parseConst(Where, Toks, Pos);
+      if (Pos != Toks.size())
+        fail(Where, "trailing tokens after constant");
+      (K == "global" ? F.globals : F.derefs).push_back({Toks[0], C});
+    } else if (K == "case") {
+      FixtureCase Case;
+      size_t Pos = 0;
+      while (Pos < Toks.size() && Toks[Pos] != "->")
+        Case.args.push_back(parseConst(Where, Toks, Pos));
+      if (Pos + 1 >= Toks.size())
+        fail(Where, "expected `case: ARGS -> RESULT`");
+      ++Pos;
+      if (Toks[Pos].rfind("raises:", 0) == 0) {
+        Case.raises = Toks[Pos++].substr(7);
+        if (Case.raises.empty())
+          fail(Where, "empty exception name");
+      } else {
+        Case.result = parseConst(Where, Toks, Pos);
+      }
+      if (Pos != Toks.size())
+        fail(Where, "trailing tokens after the result");
+      F.cases.push_back(std::move(Case));
     } else if (K == "instr") {
       if (Toks.size() != 6)
         fail(Where, "expected `instr: OFFSET OPNAME ARG TARGET LINE REPR`");
@@ -315,6 +346,11 @@ BytecodeFixture loadBytecodeFixture(const std::string &Path) {
   if (F.version.empty() || R.code.empty())
     fail(Path, "missing version or code");
   return F;
+}
+
+std::vector<int> BytecodeFixture::marked(const std::string &Tag) const {
+  auto It = marks.find(Tag);
+  return It == marks.end() ? std::vector<int>{} : It->second;
 }
 
 std::string bytecodeFixtureRoot() {

@@ -4,12 +4,17 @@
 // oracle the decoder is checked against).
 //
 // Layout: tests/unit/fixtures/bytecode/py3.X/opcodes.txt (the interpreter's
-// opcode table) and py3.X/<function>.txt, one `key: value` per line.
+// opcode table) and py3.X/<function>.txt, one `key: value` per line.  Besides
+// the code object, a fixture may carry source marks, the constant globals /
+// closure variables the function reads and CPython's results for a few
+// argument tuples (used by ssa_test.cpp and typeinfer_test.cpp).
 #pragma once
 
 #include "bytecode/RawCode.h"
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pcj::test {
@@ -24,6 +29,13 @@ struct OracleInstr {
   std::string argrepr;
 };
 
+// One `case:` line: arguments and what CPython computed for them.
+struct FixtureCase {
+  std::vector<bc::ConstValue> args;
+  bc::ConstValue result;     // when `raises` is empty
+  std::string raises;        // "TypeError": CPython raised this instead
+};
+
 struct BytecodeFixture {
   std::string path;
   std::string version; // "3.11"
@@ -33,6 +45,17 @@ struct BytecodeFixture {
   std::string expectKind;
   int expectLine = -1;
   std::vector<OracleInstr> oracle;
+  // For the SSA / typing tests (all optional):
+  // `mark: TAG LINE`: lines of the sample's source carrying `# <TAG`.
+  std::map<std::string, std::vector<int>> marks;
+  // `global: NAME CONST` / `deref: NAME CONST`: constant globals and closure
+  // variables the sample reads, in the order recorded.
+  std::vector<std::pair<std::string, bc::ConstValue>> globals, derefs;
+  // `case: ARGS -> RESULT`.
+  std::vector<FixtureCase> cases;
+
+  // marks[Tag], or empty.
+  std::vector<int> marked(const std::string &Tag) const;
 };
 
 // The opcode table of one interpreter (py3.X/opcodes.txt).
