@@ -102,6 +102,8 @@ CompileResult compileKernel(const bc::RawCode &Raw,
   lower::LowerResult L = lower::lowerKernel(*F, *M, LO);
   Out.abi = L.abi;
   Out.usesBarriers = L.usesBarriers;
+  Out.usesWarpOps = L.usesWarpOps;
+  Out.usesGridSync = L.usesGridSync;
   Out.staticSharedBytes = L.staticSharedBytes;
   if (Want("llvm"))
     Out.dumps["llvm"] = moduleText(*M);

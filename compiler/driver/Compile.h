@@ -50,6 +50,8 @@ struct CompileResult {
   std::vector<types::AbiSlot> abi;
   std::vector<typeinfer::Resolution> resolutions;
   bool usesBarriers = false;
+  bool usesWarpOps = false;
+  bool usesGridSync = false;    // needs a cooperative launch
   size_t staticSharedBytes = 0; // CPU backend
   // CUDA backend
   std::string ptx;

@@ -137,6 +137,8 @@ void Lowerer::run(LowerResult &Out) {
     }
   Cx.target.finishKernel(Cx.module, Cx.kernel);
   Out.usesBarriers = Cx.target.usesBarriers;
+  Out.usesWarpOps = Cx.target.usesWarpOps;
+  Out.usesGridSync = Cx.target.usesGridSync;
   Out.staticSharedBytes = Cx.target.staticSharedBytes;
 }
 

@@ -38,6 +38,7 @@ struct LowerResult {
   std::vector<types::AbiSlot> abi;
   bool usesBarriers = false;
   bool usesWarpOps = false;
+  bool usesGridSync = false;
   size_t staticSharedBytes = 0; // host target: bytes of ctx->shared used
 };
 

@@ -59,8 +59,10 @@ public:
                           const std::string &Kernel, const std::string &File,
                           int Line) = 0;
 
-  // Filled in by the hooks as lowering proceeds.
+  // Filled in by the hooks (and lowering rules) as lowering proceeds.
   bool usesBarriers = false;
+  bool usesWarpOps = false;   // shuffles, votes, match, syncwarp (CPU: fibers)
+  bool usesGridSync = false;  // cooperative launch required
   size_t staticSharedBytes = 0;
 };
 

@@ -177,6 +177,7 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
     S->cpu.entry = reinterpret_cast<rt::cpu::KernelEntry>(S->result.hostEntry);
     S->cpu.name = S->result.kernelName.c_str();
     S->cpu.usesBarriers = S->result.usesBarriers;
+    S->cpu.usesWarpOps = S->result.usesWarpOps;
     S->cpu.staticSharedBytes = S->result.staticSharedBytes;
   }
   printDumps(S->result, envDumps());
@@ -607,7 +608,12 @@ PyObject *launcherCall(PyObject *Self, PyObject *Args, PyObject *Kw) {
     }
     packArgs(S->result.abi, S->offsets, S->result.argTypes, Vals, Buf, Params);
     if (BK == BackendKind::CUDA) {
-      rt::launchKernel(S->fn, L->grid, L->block, L->shared, L->stream, Params);
+      if (S->result.usesGridSync)
+        rt::launchCooperativeKernel(S->fn, L->grid, L->block, L->shared,
+                                    L->stream, Params);
+      else
+        rt::launchKernel(S->fn, L->grid, L->block, L->shared, L->stream,
+                         Params);
     } else {
       rt::cpu::Dims G{L->grid.x, L->grid.y, L->grid.z};
       rt::cpu::Dims B{L->block.x, L->block.y, L->block.z};

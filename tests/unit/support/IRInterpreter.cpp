@@ -4,6 +4,8 @@
 // (pcj_runtime_tests links this file too, without them).
 #include "support/IRInterpreter.h"
 
+#include "support/RawCodeFixture.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -1118,6 +1120,7 @@ Value Interp::run(const std::vector<Value> &Args) {
       case ir::Op::SetItem:
       case ir::Op::BuildSlice:
       case ir::Op::Raise:
+      default:
         fail("not modelled");
       }
     }
@@ -1132,6 +1135,60 @@ Value Interp::run(const std::vector<Value> &Args) {
 
 Value pyBinOp(int Op, const Value &A, const Value &B) {
   return binop(Op, A, B, /*Wrap=*/false);
+}
+
+bool pyCompare(int Cmp, const Value &A, const Value &B) {
+  return pyCompare(CmpKind(Cmp), A, B);
+}
+
+InterpEnv sampleEnv(const BytecodeFixture &F,
+                    std::vector<std::string> *Printed) {
+  InterpEnv Env;
+  for (const auto &[Name, C] : F.globals)
+    Env.globals[Name] = fromConst(C);
+  for (const auto &[Name, C] : F.derefs)
+    Env.derefs[Name] = fromConst(C);
+  // def helper(a, b=1, c=2): return a + b + c
+  Env.functions["helper"] = [](const std::vector<Value> &Args,
+                               const std::vector<std::string> &Kw) {
+    const char *const Names[] = {"a", "b", "c"};
+    std::vector<Value> P = {Value(), Value::ofInt(1), Value::ofInt(2)};
+    std::vector<bool> Set = {false, false, false};
+    size_t NPos = Args.size() - Kw.size();
+    if (NPos > 3)
+      raise("TypeError", "helper() takes from 1 to 3 positional arguments");
+    for (size_t I = 0; I < NPos; ++I) {
+      P[I] = Args[I];
+      Set[I] = true;
+    }
+    for (size_t I = 0; I < Kw.size(); ++I) {
+      size_t Slot = 3;
+      for (size_t J = 0; J < 3; ++J)
+        if (Kw[I] == Names[J])
+          Slot = J;
+      if (Slot == 3 || Set[Slot])
+        raise("TypeError", "helper() got a bad keyword argument " + Kw[I]);
+      P[Slot] = Args[NPos + I];
+      Set[Slot] = true;
+    }
+    if (!Set[0])
+      raise("TypeError", "helper() missing argument 'a'");
+    return pyBinOp(int(BinOpKind::Add),
+                   pyBinOp(int(BinOpKind::Add), P[0], P[1]), P[2]);
+  };
+  Env.functions["print"] = [Printed](const std::vector<Value> &Args,
+                                     const std::vector<std::string> &Kw) {
+    if (!Kw.empty())
+      unsupported("print() with keyword arguments");
+    std::string Line;
+    for (size_t I = 0; I < Args.size(); ++I)
+      Line += (I ? " " : "") +
+              (Args[I].kind == K::Str ? Args[I].name : repr(Args[I]));
+    if (Printed)
+      Printed->push_back(Line);
+    return Value::none();
+  };
+  return Env;
 }
 
 Value interpret(const ir::Function &F, const std::vector<Value> &Args,

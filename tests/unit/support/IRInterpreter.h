@@ -130,7 +130,17 @@ Value interpret(const ir::Function &F, const std::vector<Value> &Args,
                 const InterpEnv &Env = {}, const InterpOptions &O = {},
                 InterpStats *Stats = nullptr);
 
-// Python's `A op B` for bc::BinOpKind `Op` (for host functions in tests).
+// Python's `A op B` for bc::BinOpKind `Op`, and `A cmp B` for bc::CmpKind
+// `Cmp` (untyped: int64 overflow is an InterpError).
 Value pyBinOp(int Op, const Value &A, const Value &B);
+bool pyCompare(int Cmp, const Value &A, const Value &B);
+
+struct BytecodeFixture;
+// The environment of the fixture samples (gen_bytecode_fixtures.py): the
+// constant globals / closure variables the fixture recorded, plus host
+// versions of the generator's `helper(a, b=1, c=2)` and of `print` (which
+// appends its line to *Printed when given).
+InterpEnv sampleEnv(const BytecodeFixture &F,
+                    std::vector<std::string> *Printed = nullptr);
 
 } // namespace pcj::test
