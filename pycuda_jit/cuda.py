@@ -178,20 +178,46 @@ def _options(debug, fastmath, opt, lineinfo):
             "lineinfo": bool(lineinfo)}
 
 
+class DeviceFunction:
+    """A function compiled into the kernels that call it
+    (``@cuda.jit(device=True)``); specialized per argument types."""
+
+    def __init__(self, func, inline):
+        if inline not in (False, True, "never", "always"):
+            raise ValueError("inline must be 'always', 'never', True or False")
+        self._pcj_device_function_ = func
+        self._pcj_inline_ = "always" if inline in (True, "always") else "never"
+        self.py_func = func
+        self.__name__ = func.__name__
+        self.__qualname__ = func.__qualname__
+        self.__doc__ = func.__doc__
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"device function '{self.__qualname__}' can only be called from a "
+                           "kernel or another device function")
+
+    def __repr__(self):
+        return f"<pycuda_jit device function {self.__qualname__}>"
+
+
 def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
-        lineinfo=False, cache=False, **kwargs):
+        lineinfo=False, cache=False, inline="never", **kwargs):
     """Compile a Python function into a CUDA kernel.
 
     ``@cuda.jit`` compiles lazily, once per distinct argument types;
     ``@cuda.jit("void(float32[:], float32)")`` (or a list of signatures)
     compiles eagerly.  ``debug=True`` bounds-checks every array access.
+    ``device=True`` makes a device function, callable from kernels and other
+    device functions (``inline="always"`` forces inlining).
     """
     if kwargs:
         raise TypeError(f"cuda.jit() got unexpected options: {', '.join(sorted(kwargs))}")
     if device:
-        raise errors.UnsupportedError(
-            "device functions (@cuda.jit(device=True)) are not supported yet",
-            hint="inline the helper's code into the kernel for now")
+        if callable(func_or_sig) and not isinstance(func_or_sig, str):
+            return DeviceFunction(func_or_sig, inline)
+        # Signatures of device functions are not needed: they are specialized
+        # per call site's argument types.
+        return lambda func: DeviceFunction(func, inline)
     if cache:
         raise errors.UnsupportedError("the disk cache (cache=True) is not available yet")
     opts = _options(debug, fastmath, opt, lineinfo)

@@ -47,6 +47,149 @@ std::string moduleText(const llvm::Module &M) {
 
 } // namespace
 
+namespace {
+
+// The typed IR of one function (kernel or device-function specialization).
+struct Typed {
+  std::unique_ptr<ir::Function> fn;
+  std::vector<typeinfer::Resolution> resolutions;
+};
+
+class Session;
+
+// Decode -> CFG -> SSA -> type inference -> casts, with dumps and timings
+// for the kernel (Dumps == nullptr for device functions).
+Typed frontend(const bc::RawCode &Raw, const std::vector<types::TypeRef> &Args,
+               ir::Resolver &R, const typeinfer::Options &TO,
+               std::map<std::string, std::string> *Dumps,
+               const std::set<std::string> &Want, Stopwatch *Clock) {
+  auto Keep = [&](const char *Stage) {
+    return Dumps && (Want.count(Stage) || Want.count("all"));
+  };
+  auto Lap = [&](const char *Stage) {
+    if (Clock)
+      Clock->lap(Stage);
+  };
+  bc::DecodedCode Code = bc::decode(Raw);
+  if (Keep("bytecode"))
+    (*Dumps)["bytecode"] = Code.dump();
+  Lap("decode");
+  cfg::CFG G = cfg::buildCFG(Code);
+  if (Keep("cfg"))
+    (*Dumps)["cfg"] = G.dump(Code);
+  Lap("cfg");
+  Typed T;
+  T.fn = ssa::buildSSA(Code, G);
+  if (Keep("ir"))
+    (*Dumps)["ir"] = T.fn->print(false);
+  Lap("ssa");
+  T.resolutions = typeinfer::inferTypes(*T.fn, Args, R, TO);
+  Lap("typeinfer");
+  transforms::insertCasts(*T.fn);
+  ir::verify(*T.fn, true);
+  if (Keep("typed"))
+    (*Dumps)["typed"] = T.fn->print(true);
+  Lap("transforms");
+  return T;
+}
+
+// Device-function specializations needed by one kernel compile: typed on
+// demand (CalleeTyper), lowered into the kernel's module.
+class Session : public typeinfer::CalleeTyper {
+public:
+  explicit Session(ir::Resolver &Root) : Root(Root) {}
+
+  struct Spec {
+    std::string key, identity, symbol;
+    std::unique_ptr<ir::Resolver> resolver;
+    Typed typed;
+    types::TypeRef provisional = nullptr;
+    bool done = false, inlineAlways = false;
+  };
+  std::vector<Spec *> order; // completed specializations, callees first
+
+  typeinfer::CalleeParams parameters(const ir::CTValue &Fn,
+                                     const SourceLoc &At) override {
+    ir::CalleeInfo Info = Root.callee(Fn);
+    typeinfer::CalleeParams P;
+    const bc::RawCode &C = Info.code;
+    if (C.flags & 0x0C) // CO_VARARGS | CO_VARKEYWORDS
+      throw CompileError(ErrorKind::Unsupported, At,
+                         "device function '" + Fn.name +
+                             "' takes *args or **kwargs, which kernels cannot pass");
+    if (C.kwOnlyArgCount)
+      throw CompileError(ErrorKind::Unsupported, At,
+                         "device function '" + Fn.name +
+                             "' has keyword-only parameters, which are not supported yet");
+    P.names.assign(C.varnames.begin(), C.varnames.begin() + C.argCount);
+    P.defaults = std::move(Info.defaults);
+    return P;
+  }
+
+  typeinfer::CallSpec specialize(const ir::CTValue &Fn,
+                                 const std::vector<types::TypeRef> &Args,
+                                 const SourceLoc &At) override {
+    ir::CalleeInfo Info = Root.callee(Fn);
+    types::Signature Sig{nullptr, Args};
+    std::string Key = Info.identity + Sig.str();
+    auto It = Specs.find(Key);
+    if (It != Specs.end()) {
+      Spec &S = *It->second;
+      if (!S.done && (InProgress.empty() || InProgress.back() != Key))
+        throw CompileError(ErrorKind::Unsupported, At,
+                           "recursion between device functions is not supported (" +
+                               chain(Fn.name) + ")",
+                           "only a function calling itself with the same "
+                           "argument types can recurse");
+      return {S.done ? S.typed.fn->returnType : S.provisional, S.symbol};
+    }
+    for (const std::string &P : InProgress)
+      if (P.rfind(Info.identity + "(", 0) == 0)
+        throw CompileError(ErrorKind::Unsupported, At,
+                           "device function '" + Fn.name +
+                               "' calls itself with different argument types " +
+                               Sig.str(),
+                           "recursion needs the same argument types on every call");
+    if (InProgress.size() > 64)
+      throw CompileError(ErrorKind::Unsupported, At,
+                         "device functions are nested too deeply");
+    auto S = std::make_unique<Spec>();
+    Spec &Ref = *S;
+    Ref.key = Key;
+    Ref.identity = Info.identity;
+    Ref.inlineAlways = Info.inlineAlways;
+    Ref.symbol = lower::mangleKernelName(Info.code.qualname, Key);
+    Ref.resolver = std::move(Info.resolver);
+    Specs.emplace(Key, std::move(S));
+    InProgress.push_back(Key);
+    Names.push_back(Fn.name);
+    typeinfer::Options TO;
+    TO.isKernel = false;
+    TO.callees = this;
+    TO.provisionalReturn = &Ref.provisional;
+    Ref.typed = frontend(Info.code, Args, *Ref.resolver, TO, nullptr, {}, nullptr);
+    InProgress.pop_back();
+    Names.pop_back();
+    Ref.done = true;
+    order.push_back(&Ref);
+    return {Ref.typed.fn->returnType, Ref.symbol};
+  }
+
+private:
+  ir::Resolver &Root;
+  std::map<std::string, std::unique_ptr<Spec>> Specs;
+  std::vector<std::string> InProgress, Names;
+
+  std::string chain(const std::string &Last) const {
+    std::string S;
+    for (const std::string &N : Names)
+      S += N + " -> ";
+    return S + Last;
+  }
+};
+
+} // namespace
+
 CompileResult compileKernel(const bc::RawCode &Raw,
                             const std::vector<types::TypeRef> &ArgTypes,
                             ir::Resolver &R, const CompileOptions &O) {
@@ -57,29 +200,20 @@ CompileResult compileKernel(const bc::RawCode &Raw,
     return O.dumps.count(Stage) || O.dumps.count("all");
   };
 
-  bc::DecodedCode Code = bc::decode(Raw);
-  if (Want("bytecode"))
-    Out.dumps["bytecode"] = Code.dump();
-  Clock.lap("decode");
-
-  cfg::CFG G = cfg::buildCFG(Code);
-  if (Want("cfg"))
-    Out.dumps["cfg"] = G.dump(Code);
-  Clock.lap("cfg");
-
-  std::unique_ptr<ir::Function> F = ssa::buildSSA(Code, G);
-  if (Want("ir"))
-    Out.dumps["ir"] = F->print(false);
-  Clock.lap("ssa");
-
-  Out.resolutions = typeinfer::inferTypes(*F, ArgTypes, R, {});
-  Clock.lap("typeinfer");
-
-  transforms::insertCasts(*F);
-  ir::verify(*F, true);
-  if (Want("typed"))
-    Out.dumps["typed"] = F->print(true);
-  Clock.lap("transforms");
+  Session S(R);
+  typeinfer::Options TO;
+  TO.isKernel = true;
+  TO.callees = &S;
+  Typed K = frontend(Raw, ArgTypes, R, TO, &Out.dumps, O.dumps, &Clock);
+  ir::Function *F = K.fn.get();
+  Out.resolutions = std::move(K.resolutions);
+  for (Session::Spec *Sp : S.order) {
+    Out.resolutions.push_back(
+        {"device function " + Sp->key + " -> " + Sp->typed.fn->returnType->str(),
+         ir::CTValue::constant(bc::ConstValue::ofStr(Sp->identity))});
+    for (auto &Res : Sp->typed.resolutions)
+      Out.resolutions.push_back({Sp->identity + ": " + Res.what, Res.value});
+  }
 
   types::Signature Sig{types::noneTy(), ArgTypes};
   Out.signature = Sig.str();
@@ -99,7 +233,10 @@ CompileResult compileKernel(const bc::RawCode &Raw,
     codegen::configureForNvptx(*M, O.ccMajor, O.ccMinor);
   else
     codegen::configureForHost(*M);
-  lower::LowerResult L = lower::lowerKernel(*F, *M, LO);
+  std::vector<lower::DeviceFunction> Callees;
+  for (Session::Spec *Sp : S.order)
+    Callees.push_back({Sp->typed.fn.get(), Sp->symbol, Sp->inlineAlways});
+  lower::LowerResult L = lower::lowerKernel(*F, Callees, *M, LO);
   Out.abi = L.abi;
   Out.usesBarriers = L.usesBarriers;
   Out.usesWarpOps = L.usesWarpOps;

@@ -7,6 +7,7 @@
 #include "types/Type.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ struct CTValue {
     Module,      // a module: `name` is its canonical name ("math", "cuda", "np")
     Intrinsic,   // a stdlib registry entry: `name` is its key ("math.sqrt")
     DType,       // a scalar type used as a value (np.float32): `type`
+    Function,    // a device function: `name` its qualname, `handle` the object
     Unsupported, // some other Python object: `name` describes it
   };
   Kind kind = Kind::Invalid;
@@ -53,6 +55,13 @@ struct CTValue {
     C.type = T;
     return C;
   }
+  static CTValue function(std::string Qualname, uintptr_t Handle) {
+    CTValue C;
+    C.kind = Kind::Function;
+    C.name = std::move(Qualname);
+    C.handle = Handle;
+    return C;
+  }
   static CTValue unsupported(std::string What) {
     CTValue C;
     C.kind = Kind::Unsupported;
@@ -68,6 +77,17 @@ struct CTValue {
 // Answers the compiler's questions about the kernel's environment.  The
 // Python glue implements it over the function's __globals__/__closure__;
 // tests implement it with tables.
+class Resolver;
+
+// What the compiler needs to compile a call of a device function.
+struct CalleeInfo {
+  bc::RawCode code;
+  std::unique_ptr<Resolver> resolver; // for the callee's own globals
+  std::vector<CTValue> defaults;      // values of its trailing defaults
+  bool inlineAlways = false;          // @cuda.jit(device=True, inline="always")
+  std::string identity;               // stable id within this process
+};
+
 class Resolver {
 public:
   virtual ~Resolver() = default;
@@ -78,6 +98,8 @@ public:
   // `Module.attr`, for modules that are not in the stdlib registry
   // (e.g. a user module holding constants, or `math.pi`).
   virtual CTValue attribute(const CTValue &Module, const std::string &Attr) = 0;
+  // The code and environment of a device function (a Function value).
+  virtual CalleeInfo callee(const CTValue &Function) = 0;
 };
 
 } // namespace pcj::ir

@@ -59,6 +59,8 @@ std::string CTValue::repr() const {
     return "intrinsic " + name;
   case Kind::DType:
     return "dtype " + type->str();
+  case Kind::Function:
+    return "function " + name;
   case Kind::Unsupported:
     return "unsupported " + name;
   }

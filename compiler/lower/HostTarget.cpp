@@ -42,6 +42,26 @@ public:
 
   void finishKernel(llvm::Module &M, llvm::Function *K) override {}
 
+  llvm::Function *declareDeviceFunction(llvm::Module &M, const std::string &Name,
+                                        const std::vector<llvm::Type *> &Params,
+                                        llvm::Type *Ret) override {
+    std::vector<llvm::Type *> All = Params;
+    All.push_back(llvm::PointerType::get(M.getContext(), 0)); // ctx
+    auto *FT = llvm::FunctionType::get(Ret, All, false);
+    return llvm::Function::Create(FT, llvm::Function::InternalLinkage, Name, M);
+  }
+
+  void beginDeviceFunction(llvm::Function *F, llvm::IRBuilder<> &B,
+                           std::vector<llvm::Value *> &Values) override {
+    for (unsigned K = 0; K + 1 < F->arg_size(); ++K)
+      Values.push_back(F->getArg(K));
+    Ctx = F->getArg(F->arg_size() - 1);
+    Ctx->setName("ctx");
+    B.SetInsertPoint(llvm::BasicBlock::Create(F->getContext(), "entry", F));
+  }
+
+  std::vector<llvm::Value *> hiddenCallArgs() override { return {Ctx}; }
+
   llvm::Value *specialReg(llvm::IRBuilder<> &B, SReg R, int Dim) override {
     llvm::Value *P = B.CreateConstInBoundsGEP1_64(
         B.getInt8Ty(), Ctx, kSRegOffset[int(R)] + 4 * Dim);

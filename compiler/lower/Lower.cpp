@@ -28,7 +28,10 @@ public:
           const LowerOptions &O)
       : F(F), Cx(F, M, T, O) {}
 
-  void run(LowerResult &Out);
+  // The kernel entry (parameters flattened per the kernel ABI).
+  void lowerKernel(LowerResult &Out);
+  // A device function declared earlier with declareDeviceFunction.
+  void lowerDeviceFunction(llvm::Function *LF);
 
 private:
   const ir::Function &F;
@@ -36,6 +39,7 @@ private:
   std::map<const ir::Block *, llvm::BasicBlock *> BB;
   std::vector<std::pair<const Instr *, llvm::PHINode *>> Phis;
 
+  void lowerBody();
   void lowerInstr(const Instr *I);
   llvm::Value *lowerIntrinsic(const Instr *I, size_t FirstArg);
   std::vector<std::pair<llvm::Value *, TypeRef>> indices(const Instr *Idx);
@@ -102,7 +106,7 @@ void Lowerer::buildParams(const std::vector<llvm::Value *> &Flat,
       }
 }
 
-void Lowerer::run(LowerResult &Out) {
+void Lowerer::lowerKernel(LowerResult &Out) {
   std::vector<TypeRef> ArgTypes;
   for (const ir::Param &P : F.params)
     ArgTypes.push_back(P.type);
@@ -119,6 +123,24 @@ void Lowerer::run(LowerResult &Out) {
                                      Cx.b, Flat);
   Cx.allocaBlock = Cx.b.GetInsertBlock();
   buildParams(Flat, Out.abi);
+  lowerBody();
+  Cx.target.finishKernel(Cx.module, Cx.kernel);
+}
+
+void Lowerer::lowerDeviceFunction(llvm::Function *LF) {
+  std::vector<llvm::Value *> Params;
+  Cx.kernel = LF;
+  Cx.target.beginDeviceFunction(LF, Cx.b, Params);
+  Cx.allocaBlock = Cx.b.GetInsertBlock();
+  for (const ir::Block *B : F.blocks)
+    for (const Instr *I : B->instrs)
+      if (I->op == Op::Arg)
+        Cx.setValue(I, Params.at(I->index));
+  lowerBody();
+}
+
+// Blocks in order, then the phis' incoming values.
+void Lowerer::lowerBody() {
   for (const ir::Block *B : F.blocks)
     BB[B] = llvm::BasicBlock::Create(Cx.ctx, "bb" + std::to_string(B->id),
                                      Cx.kernel);
@@ -135,11 +157,6 @@ void Lowerer::run(LowerResult &Out) {
                                            : Cx.value(V);
       Phi->addIncoming(LV, BB.at(I->incoming[K]));
     }
-  Cx.target.finishKernel(Cx.module, Cx.kernel);
-  Out.usesBarriers = Cx.target.usesBarriers;
-  Out.usesWarpOps = Cx.target.usesWarpOps;
-  Out.usesGridSync = Cx.target.usesGridSync;
-  Out.staticSharedBytes = Cx.target.staticSharedBytes;
 }
 
 llvm::Value *Lowerer::lowerIntrinsic(const Instr *I, size_t FirstArg) {
@@ -237,6 +254,16 @@ void Lowerer::lowerInstr(const Instr *I) {
       R = lowerIntrinsic(I, 1);
     } else if (T(0)->kind() == Kind::DType) {
       R = Cx.cast(V(1), T(1), I->type);
+    } else if (T(0)->kind() == Kind::Function) {
+      llvm::Function *Callee = Cx.module.getFunction(I->str);
+      PCJ_ASSERT(Callee, "device function " + I->str + " was not declared");
+      std::vector<llvm::Value *> Args;
+      for (size_t K = 1; K < I->operands.size(); ++K)
+        Args.push_back(V(K));
+      for (llvm::Value *H : Cx.target.hiddenCallArgs())
+        Args.push_back(H);
+      llvm::Value *Call = B.CreateCall(Callee, Args);
+      R = I->type->kind() == Kind::None ? Cx.none() : Call;
     } else {
       Cx.fail(I, "call cannot be lowered");
     }
@@ -324,7 +351,10 @@ void Lowerer::lowerInstr(const Instr *I) {
     B.CreateCondBr(V(0), BB.at(I->succs[0]), BB.at(I->succs[1]));
     return;
   case Op::Return:
-    B.CreateRetVoid();
+    if (Cx.kernel->getReturnType()->isVoidTy())
+      B.CreateRetVoid();
+    else
+      B.CreateRet(V(0));
     return;
   case Op::Raise:
     Cx.fail(I, "raise is not supported in kernels yet");
@@ -334,13 +364,36 @@ void Lowerer::lowerInstr(const Instr *I) {
 
 } // namespace
 
-LowerResult lowerKernel(const ir::Function &F, llvm::Module &M,
-                        const LowerOptions &O) {
+LowerResult lowerKernel(const ir::Function &F,
+                        const std::vector<DeviceFunction> &Callees,
+                        llvm::Module &M, const LowerOptions &O) {
   LowerResult Out;
   Out.kernelName = O.kernelName;
   std::unique_ptr<TargetHooks> T =
       O.target == Target::NVPTX ? makeNvptxTarget(O) : makeHostTarget(O);
-  Lowerer(F, M, *T, O).run(Out);
+  // Declare every device function first (they may call each other or
+  // themselves), then lower the bodies.
+  std::vector<llvm::Function *> Decls;
+  for (const DeviceFunction &D : Callees) {
+    LowerContext Types(*D.fn, M, *T, O);
+    std::vector<llvm::Type *> Params;
+    for (const ir::Param &P : D.fn->params)
+      Params.push_back(Types.valueType(P.type));
+    llvm::Type *Ret = D.fn->returnType->kind() == Kind::None
+                          ? llvm::Type::getVoidTy(M.getContext())
+                          : Types.valueType(D.fn->returnType);
+    llvm::Function *LF = T->declareDeviceFunction(M, D.symbol, Params, Ret);
+    if (D.inlineAlways)
+      LF->addFnAttr(llvm::Attribute::AlwaysInline);
+    Decls.push_back(LF);
+  }
+  for (size_t K = 0; K < Callees.size(); ++K)
+    Lowerer(*Callees[K].fn, M, *T, O).lowerDeviceFunction(Decls[K]);
+  Lowerer(F, M, *T, O).lowerKernel(Out);
+  Out.usesBarriers = T->usesBarriers;
+  Out.usesWarpOps = T->usesWarpOps;
+  Out.usesGridSync = T->usesGridSync;
+  Out.staticSharedBytes = T->staticSharedBytes;
   std::string Err;
   llvm::raw_string_ostream OS(Err);
   if (llvm::verifyModule(M, &OS))

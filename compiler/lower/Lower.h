@@ -42,11 +42,21 @@ struct LowerResult {
   size_t staticSharedBytes = 0; // host target: bytes of ctx->shared used
 };
 
-// Emits the kernel into `M`, which the driver has configured for the target
-// (triple and data layout, see codegen/Targets.h).  Throws CompileError for
+// A device-function specialization called (directly or not) by the kernel.
+struct DeviceFunction {
+  const ir::Function *fn;
+  std::string symbol;
+  bool inlineAlways = false;
+};
+
+// Emits the kernel and its device functions into `M`, which the driver has
+// configured for the target (triple and data layout, see codegen/Targets.h).
+// Device functions become internal LLVM functions taking and returning
+// values in the representation of LowerContext.h.  Throws CompileError for
 // constructs typing allowed but this target cannot lower.
-LowerResult lowerKernel(const ir::Function &F, llvm::Module &M,
-                        const LowerOptions &O);
+LowerResult lowerKernel(const ir::Function &F,
+                        const std::vector<DeviceFunction> &Callees,
+                        llvm::Module &M, const LowerOptions &O);
 
 // A deterministic, PTX-safe symbol for a kernel specialization:
 // "saxpy_3f2a9c1b" from the qualname and the signature text.

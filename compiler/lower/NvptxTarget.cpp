@@ -36,6 +36,22 @@ public:
     K->setCallingConv(llvm::CallingConv::PTX_Kernel);
   }
 
+  llvm::Function *declareDeviceFunction(llvm::Module &M, const std::string &Name,
+                                        const std::vector<llvm::Type *> &Params,
+                                        llvm::Type *Ret) override {
+    auto *FT = llvm::FunctionType::get(Ret, Params, false);
+    return llvm::Function::Create(FT, llvm::Function::InternalLinkage, Name, M);
+  }
+
+  void beginDeviceFunction(llvm::Function *F, llvm::IRBuilder<> &B,
+                           std::vector<llvm::Value *> &Values) override {
+    for (llvm::Argument &A : F->args())
+      Values.push_back(&A);
+    B.SetInsertPoint(llvm::BasicBlock::Create(F->getContext(), "entry", F));
+  }
+
+  std::vector<llvm::Value *> hiddenCallArgs() override { return {}; }
+
   llvm::Value *specialReg(llvm::IRBuilder<> &B, SReg R, int Dim) override {
     using namespace llvm::Intrinsic;
     static const ID Ids[4][3] = {

@@ -30,6 +30,19 @@ public:
                                        std::vector<llvm::Value *> &ParamValues) = 0;
   // Called once the kernel body is complete (annotations, attributes).
   virtual void finishKernel(llvm::Module &M, llvm::Function *Kernel) = 0;
+  // Declares a device function (internal linkage); targets may append hidden
+  // parameters (the host's thread context).  `Ret` may be void.
+  virtual llvm::Function *declareDeviceFunction(llvm::Module &M,
+                                                const std::string &Name,
+                                                const std::vector<llvm::Type *> &Params,
+                                                llvm::Type *Ret) = 0;
+  // Positions B at the entry of a declared device function and returns its
+  // user-visible parameters; later hooks then refer to this function.
+  virtual void beginDeviceFunction(llvm::Function *F, llvm::IRBuilder<> &B,
+                                   std::vector<llvm::Value *> &ParamValues) = 0;
+  // Hidden arguments to pass when calling a device function from the
+  // function currently being lowered.
+  virtual std::vector<llvm::Value *> hiddenCallArgs() = 0;
 
   // %tid.x etc. as i32.
   virtual llvm::Value *specialReg(llvm::IRBuilder<> &B, SReg R, int Dim) = 0;

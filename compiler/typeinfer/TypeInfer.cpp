@@ -5,6 +5,8 @@
 #include "support/Diagnostics.h"
 #include "types/Promotion.h"
 
+#include <algorithm>
+
 namespace pcj::typeinfer {
 
 using namespace types;
@@ -44,10 +46,13 @@ private:
   void resolveOnce(Instr *I);
   bool inferGetAttr(Instr *I, Typed &Out);
   bool inferCall(Instr *I, Typed &Out);
+  bool inferDeviceCall(Instr *I, Typed &Out);
+  void bindArguments(Instr *I, const CalleeParams &P);
   bool inferBinOp(Instr *I, Typed &Out);
   bool inferCompare(Instr *I, Typed &Out);
   bool inferGetItem(Instr *I, Typed &Out);
   bool inferSetItem(Instr *I);
+  TypeRef returnTypeSoFar();
   Typed applyIntrinsic(Instr *I, const stdlib::IntrinsicInfo &Info,
                        size_t FirstArg);
   void checkArrayIndex(const Instr *I, TypeRef Arr, TypeRef Idx);
@@ -103,6 +108,8 @@ Typed Inferrer::typeOfCT(const Instr *I, const ir::CTValue &V,
   }
   case K::DType:
     return {dtypeTy(V.type), false};
+  case K::Function:
+    return {functionTy(V.name + "@" + std::to_string(V.handle)), false};
   case K::Unsupported:
     fail(I, What + " is " + V.name + ", which kernels cannot use",
          "kernels can use numbers, bools, tuples, numpy scalar types, the "
@@ -208,9 +215,11 @@ bool Inferrer::inferCall(Instr *I, Typed &Out) {
     I->argTypes.assign(2, nullptr);
     return true;
   }
+  if (T->kind() == Kind::Function)
+    return inferDeviceCall(I, Out);
   fail(I, "cannot call a value of type " + T->str() + " in a kernel",
        "kernels can call math/cuda functions, builtins such as range/len/min/"
-       "max/abs, and numpy scalar types",
+       "max/abs, numpy scalar types and @cuda.jit(device=True) functions",
        ErrorKind::Unsupported);
 }
 
@@ -359,6 +368,83 @@ bool Inferrer::inferSetItem(Instr *I) {
   return true;
 }
 
+// Rewrites a device-function call's operands to (callee, arg per parameter):
+// keyword arguments moved to their parameter, missing ones filled from the
+// callee's defaults (as constants inserted before the call).
+void Inferrer::bindArguments(Instr *I, const CalleeParams &P) {
+  size_t NKw = I->kwnames.size();
+  size_t NPos = I->operands.size() - 1 - NKw;
+  std::string Name = I->operands[0]->type->str();
+  if (NPos > P.names.size())
+    fail(I, Name + " takes " + std::to_string(P.names.size()) +
+                " positional arguments but " + std::to_string(NPos) +
+                " were given");
+  std::vector<Instr *> Bound(P.names.size(), nullptr);
+  for (size_t K = 0; K < NPos; ++K)
+    Bound[K] = I->operands[1 + K];
+  for (size_t K = 0; K < NKw; ++K) {
+    auto It = std::find(P.names.begin(), P.names.end(), I->kwnames[K]);
+    if (It == P.names.end())
+      fail(I, Name + " got an unexpected keyword argument '" + I->kwnames[K] +
+                  "'");
+    size_t Idx = It - P.names.begin();
+    if (Bound[Idx])
+      fail(I, Name + " got multiple values for argument '" + I->kwnames[K] +
+                  "'");
+    Bound[Idx] = I->operands[1 + NPos + K];
+  }
+  size_t FirstDefault = P.names.size() - P.defaults.size();
+  for (size_t K = 0; K < Bound.size(); ++K) {
+    if (Bound[K])
+      continue;
+    if (K < FirstDefault)
+      fail(I, Name + " missing required argument '" + P.names[K] + "'");
+    const ir::CTValue &D = P.defaults[K - FirstDefault];
+    if (D.kind != ir::CTValue::Kind::Const)
+      fail(I, "the default value of '" + P.names[K] + "' (" + D.repr() +
+                  ") cannot be used in kernels; pass the argument explicitly");
+    Instr *C = F.insert(I->parent, I, Op::Const, I->loc);
+    C->cval = D.value;
+    Typed CT = typeOfConst(C, C->cval);
+    C->type = CT.type;
+    C->weak = CT.weak;
+    Bound[K] = C;
+  }
+  std::vector<Instr *> Ops{I->operands[0]};
+  Ops.insert(Ops.end(), Bound.begin(), Bound.end());
+  I->operands = Ops;
+  I->kwnames.clear();
+}
+
+bool Inferrer::inferDeviceCall(Instr *I, Typed &Out) {
+  if (!O.callees)
+    fail(I, "device functions cannot be called here", "",
+         ErrorKind::Unsupported);
+  const ir::CTValue &Fn = I->operands[0]->ct;
+  PCJ_ASSERT(Fn.kind == ir::CTValue::Kind::Function,
+             "function-typed value without its compile-time value");
+  if (I->index == 0) { // not bound yet
+    bindArguments(I, O.callees->parameters(Fn, I->loc));
+    I->index = 1;
+  }
+  std::vector<TypeRef> ArgTypes;
+  for (size_t K = 1; K < I->operands.size(); ++K) {
+    TypeRef T = I->operands[K]->type;
+    if (!T)
+      return false;
+    if (!T->isRuntime())
+      fail(I, "cannot pass a " + T->str() + " to a device function");
+    ArgTypes.push_back(T);
+  }
+  CallSpec Spec = O.callees->specialize(Fn, ArgTypes, I->loc);
+  if (!Spec.ret)
+    return false; // recursion still being inferred
+  I->str = Spec.symbol;
+  I->argTypes.assign(I->operands.size(), nullptr);
+  Out = {Spec.ret, false};
+  return true;
+}
+
 bool Inferrer::infer(Instr *I, Typed &Out) {
   for (Instr *Op : I->operands)
     if (!Op->type && Op->op != ir::Op::Undef && I->op != ir::Op::Phi)
@@ -500,6 +586,8 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
   }
   case Op::Return: {
     TypeRef T = I->operands[0]->type;
+    if (!O.isKernel && !T->isRuntime())
+      fail(I, "a device function cannot return a " + T->str());
     if (O.isKernel && T != noneTy())
       fail(I, "a kernel cannot return a value (it returns " + T->str() + ")",
            "write results into an array argument");
@@ -512,6 +600,31 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
     return false;
   }
   return false;
+}
+
+// The unified type of every return typed so far (null if none is).
+TypeRef Inferrer::returnTypeSoFar() {
+  TypeRef Ret = nullptr;
+  bool RetWeak = false;
+  for (ir::Block *B : F.blocks)
+    for (Instr *I : B->instrs) {
+      if (I->op != Op::Return || !I->type)
+        continue;
+      if (!Ret) {
+        Ret = I->type;
+        RetWeak = I->weak;
+        continue;
+      }
+      bool W = false;
+      TypeRef U = unify({Ret, RetWeak}, {I->type, I->weak}, &W);
+      if (!U)
+        fail(I, "the function returns " + Ret->str() + " on one path and " +
+                    I->type->str() + " here",
+             "return one type on every path");
+      Ret = U;
+      RetWeak = W;
+    }
+  return Ret;
 }
 
 std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
@@ -537,7 +650,8 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
     Changed = false;
     PCJ_ASSERT(++Rounds < 1000, "type inference does not converge");
     for (ir::Block *B : F.blocks)
-      for (Instr *I : B->instrs) {
+      for (size_t K = 0; K < B->instrs.size(); ++K) { // may insert constants
+        Instr *I = B->instrs[K];
         Typed T;
         if (!infer(I, T))
           continue;
@@ -547,17 +661,28 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
           Changed = true;
         }
       }
+    if (O.provisionalReturn) {
+      TypeRef Before = *O.provisionalReturn;
+      *O.provisionalReturn = returnTypeSoFar();
+      Changed = Changed || Before != *O.provisionalReturn;
+    }
   }
-  TypeRef Ret = nullptr;
+  TypeRef Ret = returnTypeSoFar();
   for (ir::Block *B : F.blocks)
     for (Instr *I : B->instrs) {
-      if (I->op == Op::Return)
-        Ret = I->type;
+      if (I->op == Op::Return && !I->type)
+        fail(I, "could not infer the type of the returned value (a recursive "
+                "call without a non-recursive return path?)");
       if (!I->type && !I->isTerminator() && I->op != Op::Undef)
         fail(I, std::string("could not infer a type for this expression (") +
                     ir::opName(I->op) + ")");
     }
   F.returnType = Ret ? Ret : noneTy();
+  // Every return converts to the unified return type (InsertCasts).
+  for (ir::Block *B : F.blocks)
+    for (Instr *I : B->instrs)
+      if (I->op == Op::Return)
+        I->argTypes = {F.returnType};
   ir::verify(F, /*Typed=*/true);
   return std::move(Resolutions);
 }

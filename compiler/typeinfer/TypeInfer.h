@@ -21,8 +21,34 @@
 
 namespace pcj::typeinfer {
 
+// Types calls of device functions: the driver implements it by running the
+// frontend on the callee (one specialization per argument types).
+struct CallSpec {
+  types::TypeRef ret = nullptr; // null while a self-recursive call's own
+                                // inference is still in progress
+  std::string symbol;           // the specialization's function symbol
+};
+
+struct CalleeParams {
+  std::vector<std::string> names;      // positional parameters, in order
+  std::vector<ir::CTValue> defaults;   // values of the trailing defaults
+};
+
+class CalleeTyper {
+public:
+  virtual ~CalleeTyper() = default;
+  virtual CalleeParams parameters(const ir::CTValue &Fn, const SourceLoc &At) = 0;
+  virtual CallSpec specialize(const ir::CTValue &Fn,
+                              const std::vector<types::TypeRef> &Args,
+                              const SourceLoc &At) = 0;
+};
+
 struct Options {
-  bool isKernel = true; // kernels must return None
+  bool isKernel = true;               // kernels must return None
+  CalleeTyper *callees = nullptr;     // null: device-function calls are errors
+  // Updated after every inference round with the return type known so far
+  // (lets a self-recursive call see its own provisional return type).
+  types::TypeRef *provisionalReturn = nullptr;
 };
 
 // Every global / closure / attribute resolution made, in order (for cache

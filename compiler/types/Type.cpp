@@ -84,6 +84,10 @@ TypeRef intrinsicTy(const std::string &Key) {
 TypeRef dtypeTy(TypeRef Scalar) {
   return factory().get(Kind::DType, 0, false, Scalar);
 }
+TypeRef functionTy(const std::string &Key) {
+  return factory().get(Kind::Function, 0, false, nullptr, 0, Layout::A,
+                       AddrSpace::Global, {}, Key);
+}
 
 bool Type::isRuntime() const {
   switch (K) {
@@ -182,6 +186,8 @@ std::string Type::str() const {
     return "intrinsic(" + Name + ")";
   case Kind::DType:
     return "dtype(" + Elem->str() + ")";
+  case Kind::Function:
+    return "function(" + Name.substr(0, Name.find('@')) + ")";
   }
   return "?";
 }

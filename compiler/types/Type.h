@@ -9,7 +9,8 @@
 //   tuples    Tuple(t0, t1, ...)  (UniTuple when homogeneous, printed as such)
 //   compile-time only: none, range, range_iter, slice, str, module(name),
 //             intrinsic(key) (a registry entry: function or namespace),
-//             dtype(scalar) (np.float32 used as a value: cast / dtype arg)
+//             dtype(scalar) (np.float32 used as a value: cast / dtype arg),
+//             function(name) (a device function: @cuda.jit(device=True))
 #pragma once
 
 #include <cstdint>
@@ -20,7 +21,7 @@ namespace pcj::types {
 
 enum class Kind : uint8_t {
   Void, None, Bool, Int, Float, Complex, Array, Tuple, Range, RangeIter,
-  Slice, Str, Module, Intrinsic, DType,
+  Slice, Str, Module, Intrinsic, DType, Function,
 };
 
 enum class Layout : uint8_t { C, F, A };
@@ -92,6 +93,9 @@ TypeRef strTy();
 TypeRef moduleTy(const std::string &Name);
 TypeRef intrinsicTy(const std::string &Key);
 TypeRef dtypeTy(TypeRef Scalar);
+// A device function; `Key` identifies it ("qualname@id"), and only the part
+// before '@' is printed.
+TypeRef functionTy(const std::string &Key);
 
 inline TypeRef int32Ty() { return intTy(32); }
 inline TypeRef int64Ty() { return intTy(64); }

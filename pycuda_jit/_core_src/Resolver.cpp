@@ -6,6 +6,8 @@
 #include "stdlib/Registry.h"
 #include "types/Type.h"
 
+#include <cstdio>
+
 namespace pcj::py {
 
 using ir::CTValue;
@@ -72,12 +74,21 @@ CTValue PyResolver::classify(PyObject *O) {
     }
     return CTValue::module(canonicalModule(N), uintptr_t(O));
   }
+  std::string TN = typeName(O);
   if (Ref Key = getAttrOpt(O, "_pcj_intrinsic_"))
     return CTValue::intrinsic(str(Key.get()));
+  // @cuda.jit(device=True) functions (pycuda_jit.cuda.DeviceFunction).
+  if (Ref PyFunc = getAttrOpt(O, "_pcj_device_function_")) {
+    Ref Qual = getAttrOpt(PyFunc.get(), "__qualname__");
+    return CTValue::function(Qual ? str(Qual.get()) : "?", uintptr_t(O));
+  }
+  if (TN == "function" && getAttrOpt(O, "__code__"))
+    return CTValue::unsupported(
+        "the plain Python function '" + str(getAttr(O, "__qualname__").get()) +
+        "' (decorate it with @cuda.jit(device=True) to call it from kernels)");
   if (types::TypeRef T = dtypeOf(O))
     return CTValue::dtype(T);
   // Builtins and functions of known modules (math.sin, numpy.sqrt ...).
-  std::string TN = typeName(O);
   Ref Name = getAttrOpt(O, "__name__");
   Ref Mod = getAttrOpt(O, "__module__");
   if (Name && (TN == "builtin_function_or_method" || TN == "type" ||
@@ -146,6 +157,26 @@ CTValue PyResolver::deref(const std::string &Name) {
     return classify(Contents.get());
   }
   return CTValue::invalid();
+}
+
+ir::CalleeInfo PyResolver::callee(const CTValue &Fn) {
+  // The DeviceFunction object is alive: a global or closure cell of a
+  // function being compiled refers to it.
+  PyObject *Dev = reinterpret_cast<PyObject *>(Fn.handle);
+  Ref PyFunc = getAttr(Dev, "_pcj_device_function_");
+  ir::CalleeInfo Info;
+  Info.code = readCode(PyFunc.get());
+  Info.resolver = std::make_unique<PyResolver>(PyFunc.get());
+  Ref Defaults = getAttrOpt(PyFunc.get(), "__defaults__");
+  if (Defaults && PyTuple_Check(Defaults.get()))
+    for (Py_ssize_t K = 0; K < PyTuple_Size(Defaults.get()); ++K)
+      Info.defaults.push_back(classify(PyTuple_GetItem(Defaults.get(), K)));
+  Ref Inline = getAttrOpt(Dev, "_pcj_inline_");
+  Info.inlineAlways = Inline && str(Inline.get()) == "always";
+  char Id[32];
+  std::snprintf(Id, sizeof Id, "@%llx", (unsigned long long)uintptr_t(PyFunc.get()));
+  Info.identity = Info.code.qualname + Id;
+  return Info;
 }
 
 CTValue PyResolver::attribute(const CTValue &Module, const std::string &Attr) {

@@ -16,6 +16,7 @@ public:
   ir::CTValue global(const std::string &Name) override;
   ir::CTValue deref(const std::string &Name) override;
   ir::CTValue attribute(const ir::CTValue &Module, const std::string &Attr) override;
+  ir::CalleeInfo callee(const ir::CTValue &Function) override;
 
   // Python object -> compile-time value.
   static ir::CTValue classify(PyObject *O);
