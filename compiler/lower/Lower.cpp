@@ -279,16 +279,21 @@ void Lowerer::lowerInstr(const Instr *I) {
       R = Cx.fromMemory(L, OT->dtype());
     } else if (I->index >= 0) {
       R = B.CreateExtractValue(V(0), {unsigned(I->index)});
-    } else { // dynamic index into a homogeneous tuple
-      llvm::Type *TT = Cx.valueType(OT);
-      llvm::Value *Slot = Cx.entryAlloca(TT, "tuple");
-      B.CreateStore(V(0), Slot);
+    } else { // dynamic index into a homogeneous tuple: spill to an array
+      unsigned N = OT->elems().size();
+      llvm::Type *ET = Cx.valueType(I->type);
+      llvm::Type *AT = llvm::ArrayType::get(ET, N);
+      llvm::Value *Slot = Cx.entryAlloca(AT, "tuple");
+      for (unsigned K = 0; K < N; ++K)
+        B.CreateStore(Cx.cast(B.CreateExtractValue(V(0), {K}),
+                              OT->elems()[K], I->type),
+                      B.CreateConstInBoundsGEP2_64(AT, Slot, 0, K));
       llvm::Value *Idx = Cx.cast(V(1), T(1), int64Ty());
-      llvm::Value *N = B.getInt64(OT->elems().size());
+      llvm::Value *NV = B.getInt64(N);
       Idx = B.CreateSelect(B.CreateICmpSLT(Idx, B.getInt64(0)),
-                           B.CreateAdd(Idx, N), Idx);
-      llvm::Value *P = B.CreateInBoundsGEP(TT, Slot, {B.getInt64(0), Idx});
-      R = B.CreateLoad(Cx.valueType(I->type), P);
+                           B.CreateAdd(Idx, NV), Idx);
+      llvm::Value *P = B.CreateInBoundsGEP(AT, Slot, {B.getInt64(0), Idx});
+      R = B.CreateLoad(ET, P);
     }
     break;
   }

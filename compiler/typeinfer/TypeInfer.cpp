@@ -338,14 +338,24 @@ bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
     }
     if (!Idx->type->isIntegral())
       fail(I, "tuple indices must be integers, not " + Idx->type->str());
-    for (TypeRef X : E)
-      if (X != E[0])
-        fail(I, "a heterogeneous tuple " + T->str() +
-                    " can only be indexed with a constant");
     if (E.empty())
       fail(I, "index into an empty tuple");
+    // A run-time index: the elements' common type (all numeric, or equal).
+    Operand Acc{E[0], false};
+    for (TypeRef X : E) {
+      if (X == Acc.type)
+        continue;
+      TypeRef U = X->isNumeric() && Acc.type->isNumeric()
+                      ? unify(Acc, {X, false})
+                      : nullptr;
+      if (!U)
+        fail(I, "a tuple of " + T->str() +
+                    " can only be indexed with a constant",
+             "index with a literal, or make the elements one type");
+      Acc.type = U;
+    }
     I->index = -1; // dynamic
-    Out = {E[0], false};
+    Out = {Acc.type, false};
     return true;
   }
   fail(I, "'" + T->str() + "' is not subscriptable in kernels");
@@ -591,7 +601,10 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
     if (O.isKernel && T != noneTy())
       fail(I, "a kernel cannot return a value (it returns " + T->str() + ")",
            "write results into an array argument");
-    Out = {T, false};
+    // A returned literal stays weak, so that `return 1` on one path and an
+    // int32 on another join like a phi would (CPython duplicates small
+    // return blocks in some versions and not in others).
+    Out = {T, I->operands[0]->weak};
     return true;
   }
   case Op::Branch:
