@@ -91,6 +91,12 @@ public:
                                  llvm::FunctionType::get(FT, Args, false));
   }
 
+  llvm::FunctionCallee mathFunctionOfType(llvm::Module &M, const std::string &Name,
+                                          bool Single,
+                                          llvm::FunctionType *FT) override {
+    return M.getOrInsertFunction(Name + (Single ? "f" : ""), FT);
+  }
+
   unsigned addrSpace(AddrSpace S) const override { return 0; }
 
   llvm::Value *sharedArray(llvm::Module &M, llvm::IRBuilder<> &B,

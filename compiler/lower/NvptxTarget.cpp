@@ -81,6 +81,12 @@ public:
                                  llvm::FunctionType::get(FT, Args, false));
   }
 
+  llvm::FunctionCallee mathFunctionOfType(llvm::Module &M, const std::string &Name,
+                                          bool Single,
+                                          llvm::FunctionType *FT) override {
+    return M.getOrInsertFunction("__nv_" + Name + (Single ? "f" : ""), FT);
+  }
+
   unsigned addrSpace(AddrSpace S) const override {
     switch (S) {
     case AddrSpace::Global:

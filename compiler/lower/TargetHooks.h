@@ -55,6 +55,13 @@ public:
                                             const std::string &Name,
                                             types::TypeRef T,
                                             unsigned Arity) = 0;
+  // Like mathFunction, for libm functions with other parameter types
+  // (frexp(float, int*), ldexp(float, int), modf(float, float*)): `Name` is
+  // the double-precision C name, `Single` picks the float32 variant.
+  virtual llvm::FunctionCallee mathFunctionOfType(llvm::Module &M,
+                                                  const std::string &Name,
+                                                  bool Single,
+                                                  llvm::FunctionType *FT) = 0;
   // Address space number of a kernel-language memory space.
   virtual unsigned addrSpace(types::AddrSpace S) const = 0;
   // Storage for a cuda.shared.array of `Bytes` bytes (16-byte aligned); the
@@ -71,6 +78,54 @@ public:
                           unsigned Axis, llvm::Value *Extent,
                           const std::string &Kernel, const std::string &File,
                           int Line) = 0;
+
+  // ---- CUDA device intrinsics (stdlib/lowering/{Sync,Atomic,Warp}Rules.cpp)
+  // Memory spaces.  The dynamic shared memory of the launch (every
+  // cuda.shared.array(0, dtype) aliases it; 16-byte aligned, in
+  // addrSpace(Shared)) and its size in bytes (i64).
+  virtual llvm::Value *dynamicSharedArray(llvm::Module &M,
+                                          llvm::IRBuilder<> &B) = 0;
+  virtual llvm::Value *dynamicSharedBytes(llvm::IRBuilder<> &B) = 0;
+  // Constant data (cuda.const.array_like), in addrSpace(Const).  `Init` is
+  // an array constant; equal `Name`s share one global.
+  virtual llvm::Value *constArray(llvm::Module &M, llvm::Constant *Init,
+                                  const std::string &Name) = 0;
+  // syncthreads_count / _and / _or: a block barrier that also reduces the
+  // i1 predicate over the block.  Kind 0 count, 1 and, 2 or; returns i32.
+  virtual llvm::Value *barrierReduce(llvm::IRBuilder<> &B, unsigned Kind,
+                                     llvm::Value *Pred, int Line) = 0;
+  // Memory fence: Scope 0 block, 1 device (threadfence), 2 system.
+  virtual void fence(llvm::IRBuilder<> &B, unsigned Scope) = 0;
+  // nanosleep(ns), ns an i32 (a hint; the host yields to other threads).
+  virtual void nanosleep(llvm::IRBuilder<> &B, llvm::Value *Ns) = 0;
+  // Grid-wide barrier of a cooperative launch (cuda.cg.this_grid().sync()).
+  virtual void gridSync(llvm::IRBuilder<> &B, int Line) = 0;
+  // Atomic read-modify-write of *Ptr (memory space S), relaxed, returning
+  // the old value.  `ResultUsed` false allows a form without a result (PTX
+  // `red`).  Ops the target has no instruction for become CAS loops.
+  virtual llvm::Value *atomicRMW(llvm::IRBuilder<> &B,
+                                 llvm::AtomicRMWInst::BinOp Op,
+                                 llvm::Value *Ptr, llvm::Value *Val,
+                                 types::AddrSpace S, bool ResultUsed) = 0;
+  // Warp level (*_sync with a 32-bit lane mask; i32 operands).
+  virtual void syncWarp(llvm::IRBuilder<> &B, llvm::Value *Mask) = 0;
+  // Mode 0 idx, 1 up, 2 down, 3 xor; Value is i32, i64, float or double.
+  virtual llvm::Value *shuffle(llvm::IRBuilder<> &B, unsigned Mode,
+                               llvm::Value *Mask, llvm::Value *Value,
+                               llvm::Value *Lane) = 0;
+  // Mode 0 all, 1 any, 2 eq (uni), 3 ballot; Pred is i1; returns i32 (0/1
+  // for all/any/eq, the ballot mask for ballot).
+  virtual llvm::Value *vote(llvm::IRBuilder<> &B, unsigned Mode,
+                            llvm::Value *Mask, llvm::Value *Pred) = 0;
+  // match.any (returns the i32 mask) and match.all (returns {i32, i1});
+  // Value is i32 or i64.
+  virtual llvm::Value *matchAny(llvm::IRBuilder<> &B, llvm::Value *Mask,
+                                llvm::Value *Value) = 0;
+  virtual llvm::Value *matchAll(llvm::IRBuilder<> &B, llvm::Value *Mask,
+                                llvm::Value *Value) = 0;
+  virtual llvm::Value *activeMask(llvm::IRBuilder<> &B) = 0;
+  virtual llvm::Value *laneMaskLt(llvm::IRBuilder<> &B) = 0;
+  virtual llvm::Value *laneId(llvm::IRBuilder<> &B) = 0;
 
   // Filled in by the hooks (and lowering rules) as lowering proceeds.
   bool usesBarriers = false;

@@ -165,7 +165,14 @@ def make_kernel(dev, arity):
 
 def make_tuple_kernel(dev, arity, width):
     """Kernels storing a returned tuple into row i of a 2-D output."""
-    if arity == 1:
+    if arity == 0:
+        def k(out):
+            i = cuda.grid(1)
+            if i < out.shape[0]:
+                t = dev()
+                for j in range(width):
+                    out[i, j] = t[j]
+    elif arity == 1:
         def k(a, out):
             i = cuda.grid(1)
             if i < out.shape[0]:
