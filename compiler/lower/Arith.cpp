@@ -166,7 +166,7 @@ llvm::Value *lowerBinOp(LowerContext &Cx, const ir::Instr *At, BinOpKind K,
                         const int64_t *ConstExponent) {
   auto &B = Cx.b;
   if (T->isComplex())
-    Cx.fail(At, "complex arithmetic is not supported yet");
+    return complexBinOp(Cx, At, K, T, A, Bv, ConstExponent);
   bool F = T->isFloat();
   switch (K) {
   case BinOpKind::Add:
@@ -212,6 +212,12 @@ llvm::Value *lowerCompare(LowerContext &Cx, bc::CmpKind K, TypeRef T,
                           llvm::Value *A, llvm::Value *Bv) {
   auto &B = Cx.b;
   using P = llvm::CmpInst::Predicate;
+  if (T->isComplex()) { // typing allows only == and !=
+    llvm::Value *Re = B.CreateFCmpOEQ(complexRe(Cx, A), complexRe(Cx, Bv));
+    llvm::Value *Im = B.CreateFCmpOEQ(complexIm(Cx, A), complexIm(Cx, Bv));
+    llvm::Value *Eq = B.CreateAnd(Re, Im);
+    return K == bc::CmpKind::Eq ? Eq : B.CreateNot(Eq);
+  }
   if (T->isFloat()) {
     static const P FP[] = {P::FCMP_OLT, P::FCMP_OLE, P::FCMP_OEQ,
                            P::FCMP_UNE, P::FCMP_OGT, P::FCMP_OGE};
@@ -230,6 +236,9 @@ llvm::Value *lowerUnary(LowerContext &Cx, ir::UnaryKind K, TypeRef T,
   auto &B = Cx.b;
   switch (K) {
   case ir::UnaryKind::Neg:
+    if (T->isComplex())
+      return complexMake(Cx, T, B.CreateFNeg(complexRe(Cx, A)),
+                         B.CreateFNeg(complexIm(Cx, A)));
     return T->isFloat() ? B.CreateFNeg(A) : B.CreateNeg(A);
   case ir::UnaryKind::Pos:
     return A;

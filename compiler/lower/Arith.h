@@ -15,4 +15,14 @@ llvm::Value *lowerCompare(LowerContext &Cx, bc::CmpKind K, types::TypeRef T,
 llvm::Value *lowerUnary(LowerContext &Cx, ir::UnaryKind K, types::TypeRef T,
                         llvm::Value *A);
 
+// Complex numbers ({re, im}; Complex.cpp).
+llvm::Value *complexMake(LowerContext &Cx, types::TypeRef T, llvm::Value *Re,
+                         llvm::Value *Im);
+llvm::Value *complexRe(LowerContext &Cx, llvm::Value *Z);
+llvm::Value *complexIm(LowerContext &Cx, llvm::Value *Z);
+llvm::Value *complexAbs(LowerContext &Cx, types::TypeRef T, llvm::Value *Z);
+llvm::Value *complexBinOp(LowerContext &Cx, const ir::Instr *At,
+                          bc::BinOpKind K, types::TypeRef T, llvm::Value *A,
+                          llvm::Value *B, const int64_t *ConstExponent);
+
 } // namespace pcj::lower

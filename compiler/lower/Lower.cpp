@@ -47,6 +47,11 @@ private:
                    const std::vector<AbiSlot> &Slots);
 };
 
+// Alignment of an array element (numpy aligns complex to its parts).
+unsigned elementAlign(TypeRef T) {
+  return T->isComplex() ? T->byteSize() / 2 : T->byteSize();
+}
+
 // The constant integer behind a (cast of a) literal, for `x ** 2`.
 bool constInt(const Instr *I, int64_t &Out) {
   while (I->op == Op::Cast)
@@ -242,8 +247,8 @@ void Lowerer::lowerInstr(const Instr *I) {
   case Op::GetAttr:
     if (!I->intrinsic.empty()) {
       const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic(I->intrinsic);
-      if (Info->kind == stdlib::IntrinsicKind::Attr)
-        R = lowerIntrinsic(I, T(0)->isArray() ? 0 : 1);
+      if (Info->kind == stdlib::IntrinsicKind::Attr) // of a value, or of a namespace
+        R = lowerIntrinsic(I, T(0)->isRuntime() ? 0 : 1);
     } else if (I->ct.kind == ir::CTValue::Kind::Const &&
                Cx.valueType(I->type)) {
       R = Cx.constant(I, I->ct.value, I->type);
@@ -275,7 +280,7 @@ void Lowerer::lowerInstr(const Instr *I) {
     if (OT->isArray()) {
       llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
       llvm::Type *MT = Cx.memoryType(OT->dtype());
-      auto *L = B.CreateAlignedLoad(MT, P, llvm::Align(OT->dtype()->byteSize()));
+      auto *L = B.CreateAlignedLoad(MT, P, llvm::Align(elementAlign(OT->dtype())));
       R = Cx.fromMemory(L, OT->dtype());
     } else if (I->index >= 0) {
       R = B.CreateExtractValue(V(0), {unsigned(I->index)});
@@ -301,7 +306,7 @@ void Lowerer::lowerInstr(const Instr *I) {
     TypeRef OT = T(0);
     llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
     B.CreateAlignedStore(Cx.toMemory(V(2), OT->dtype()), P,
-                         llvm::Align(OT->dtype()->byteSize()));
+                         llvm::Align(elementAlign(OT->dtype())));
     return;
   }
   case Op::BuildTuple: {

@@ -101,6 +101,12 @@ llvm::Value *LowerContext::constant(const ir::Instr *At, const bc::ConstValue &C
     return cast(b.getInt64(uint64_t(C.i)), int64Ty(), T);
   case K::Float:
     return cast(llvm::ConstantFP::get(b.getDoubleTy(), C.f), float64Ty(), T);
+  case K::Complex: {
+    llvm::Value *Z = llvm::UndefValue::get(valueType(complexTy(128)));
+    Z = b.CreateInsertValue(Z, llvm::ConstantFP::get(b.getDoubleTy(), C.f), {0});
+    Z = b.CreateInsertValue(Z, llvm::ConstantFP::get(b.getDoubleTy(), C.imag), {1});
+    return cast(Z, complexTy(128), T);
+  }
   case K::Tuple: {
     if (!T->isTuple() || T->elems().size() != C.elems.size())
       fail(At, "tuple constant of unexpected type " + T->str());
@@ -132,6 +138,11 @@ llvm::Value *LowerContext::truth(llvm::Value *V, TypeRef T) {
     return b.getFalse();
   if (T->isTuple())
     return b.getInt1(!T->elems().empty());
+  if (T->isComplex()) {
+    TypeRef F = floatTy(T->bits() / 2);
+    return b.CreateOr(truth(b.CreateExtractValue(V, {0}), F),
+                      truth(b.CreateExtractValue(V, {1}), F));
+  }
   PCJ_ASSERT(false, "truth of " + T->str());
 }
 
@@ -140,6 +151,21 @@ llvm::Value *LowerContext::cast(llvm::Value *V, TypeRef From, TypeRef To) {
     return V;
   if (To->isBool())
     return truth(V, From);
+  if (To->isComplex()) {
+    TypeRef F = floatTy(To->bits() / 2);
+    llvm::Value *Re, *Im;
+    if (From->isComplex()) {
+      TypeRef FF = floatTy(From->bits() / 2);
+      Re = cast(b.CreateExtractValue(V, {0}), FF, F);
+      Im = cast(b.CreateExtractValue(V, {1}), FF, F);
+    } else {
+      Re = cast(V, From, F);
+      Im = llvm::ConstantFP::get(valueType(F), 0.0);
+    }
+    llvm::Value *Z = llvm::UndefValue::get(valueType(To));
+    Z = b.CreateInsertValue(Z, Re, {0});
+    return b.CreateInsertValue(Z, Im, {1});
+  }
   llvm::Type *LT = valueType(To);
   if (From->isIntegral() && To->isInt()) {
     bool Signed = From->isInt() && From->isSigned();

@@ -60,6 +60,23 @@ private:
 
 std::string describe(TypeRef T) { return T ? T->str() : "?"; }
 
+// The registry prefix for attributes of values of type T ("" if none).
+std::string valueKindKey(TypeRef T) {
+  switch (T->kind()) {
+  case Kind::Array:
+    return "array";
+  case Kind::Complex:
+    return "complex";
+  case Kind::Float:
+    return "float";
+  case Kind::Int:
+  case Kind::Bool:
+    return "int";
+  default:
+    return "";
+  }
+}
+
 Typed Inferrer::typeOfConst(const Instr *I, const bc::ConstValue &V) {
   using K = bc::ConstValue::Kind;
   switch (V.kind) {
@@ -110,6 +127,8 @@ Typed Inferrer::typeOfCT(const Instr *I, const ir::CTValue &V,
     return {dtypeTy(V.type), false};
   case K::Function:
     return {functionTy(V.name + "@" + std::to_string(V.handle)), false};
+  case K::ConstArray: // only cuda.const.array_like() takes it (CudaRules.cpp)
+    return {intrinsicTy("cuda.const.host_array"), false};
   case K::Unsupported:
     fail(I, What + " is " + V.name + ", which kernels cannot use",
          "kernels can use numbers, bools, tuples, numpy scalar types, the "
@@ -182,21 +201,35 @@ bool Inferrer::inferGetAttr(Instr *I, Typed &Out) {
     Out = typeOfCT(I, I->ct, "'" + T->name() + "." + Attr + "'");
     return true;
   }
-  if (T->isArray()) {
-    const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic("array." + Attr);
-    if (!Info)
-      fail(I, "arrays have no attribute '" + Attr + "' in kernels",
-           "available: shape, strides, size, ndim");
-    Out = applyIntrinsic(I, *Info, 0);
-    I->argTypes.clear();
+  // Attributes and methods of values: registry keys "<kind>.<attr>"
+  // ("array.shape", "complex.real", "complex.conjugate").
+  std::string KindKey = valueKindKey(T);
+  const stdlib::IntrinsicInfo *Info =
+      KindKey.empty() ? nullptr : stdlib::lookupIntrinsic(KindKey + "." + Attr);
+  if (!Info)
+    fail(I, "'" + T->str() + "' has no attribute '" + Attr + "' in kernels",
+         T->isArray() ? "available: shape, strides, size, ndim" : "",
+         ErrorKind::Name);
+  if (Info->kind == stdlib::IntrinsicKind::Func) {
+    // A bound method: the call passes the object as its first argument.
+    I->intrinsic = Info->key;
+    I->index = 1;
+    Out = {intrinsicTy(Info->key), false};
     return true;
   }
-  fail(I, "'" + T->str() + "' has no attribute '" + Attr + "'", "",
-       ErrorKind::Name);
+  Out = applyIntrinsic(I, *Info, 0);
+  I->argTypes.clear();
+  return true;
 }
 
 bool Inferrer::inferCall(Instr *I, Typed &Out) {
   TypeRef T = I->operands[0]->type;
+  Instr *Callee = I->operands[0];
+  if (Callee->op == Op::GetAttr && Callee->index == 1 && I->index == 0) {
+    // obj.method(args) -> method(obj, args), once.
+    I->operands.insert(I->operands.begin() + 1, Callee->operands[0]);
+    I->index = 2;
+  }
   if (T->kind() == Kind::Intrinsic) {
     const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic(T->name());
     PCJ_ASSERT(Info, "unknown intrinsic " + T->name());

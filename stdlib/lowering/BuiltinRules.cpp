@@ -2,6 +2,8 @@
 // LowerContext and reach target differences only via its TargetHooks.
 #include "stdlib/lowering/Rules.h"
 
+#include "lower/Arith.h"
+
 #include "support/Diagnostics.h"
 
 #include <llvm/IR/Intrinsics.h>
@@ -47,6 +49,8 @@ llvm::Value *lowerAbs(const LoweringRequest &R) {
   auto &B = R.cx.b;
   TypeRef T = R.instr.type;
   llvm::Value *X = R.args[0];
+  if (R.argTypes[0]->isComplex())
+    return lower::complexAbs(R.cx, R.argTypes[0], X);
   if (T->isFloat())
     return B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, X);
   if (!T->isSigned())

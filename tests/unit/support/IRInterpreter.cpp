@@ -21,7 +21,7 @@ using bc::CmpKind;
 static_assert(std::numeric_limits<long double>::digits >= 64,
               "exact int/float comparisons need a 64-bit mantissa");
 
-// ---- values ------------------------------------------------------------------
+// ---- values -----------------------------------------------------------------
 
 Value Value::ofBool(bool V) {
   Value R;
@@ -230,7 +230,7 @@ Value fromConst(const bc::ConstValue &C) {
   unsupported("unknown constant kind");
 }
 
-// ---- Python arithmetic ---------------------------------------------------------
+// ---- Python arithmetic ------------------------------------------------------
 
 namespace {
 
@@ -501,7 +501,7 @@ Value binop(int Op, const Value &A, const Value &B, bool Wrap) {
     if (AnyFloat)
       badOperands(Op, A, B);
     int64_t X = asInt(A), Y = asInt(B);
-    int64_t R = Kd == BinOpKind::And ? (X & Y)
+    int64_t R = Kd == BinOpKind::And  ? (X & Y)
                 : Kd == BinOpKind::Or ? (X | Y)
                                       : (X ^ Y);
     if (A.kind == K::Bool && B.kind == K::Bool)
@@ -592,9 +592,8 @@ Value unary(ir::UnaryKind U, const Value &A, bool Wrap) {
     return Value::ofBool(!truth(A));
   if (!A.isNumeric()) {
     if (A.kind == K::None || A.kind == K::Tuple || A.kind == K::Str)
-      raise("TypeError",
-            std::string("bad operand type for unary op: '") + kindName(A.kind) +
-                "'");
+      raise("TypeError", std::string("bad operand type for unary op: '") +
+                             kindName(A.kind) + "'");
     unsupported(std::string("unary op on ") + kindName(A.kind));
   }
   if (A.kind == K::Float) {
@@ -648,8 +647,8 @@ Value callBuiltin(const std::string &Name, const std::vector<Value> &Args,
     unsupported("keyword arguments to builtin " + Name);
   auto Want = [&](size_t Lo, size_t Hi) {
     if (Args.size() < Lo || Args.size() > Hi)
-      raise("TypeError", Name + "() got " + std::to_string(Args.size()) +
-                             " arguments");
+      raise("TypeError",
+            Name + "() got " + std::to_string(Args.size()) + " arguments");
   };
   auto Number = [&](const Value &V) {
     if (!V.isNumeric())
@@ -753,14 +752,14 @@ Value callBuiltin(const std::string &Name, const std::vector<Value> &Args,
 }
 
 bool isBuiltinName(const std::string &N) {
-  for (const char *B : {"range", "abs", "min", "max", "len", "int", "float",
-                        "bool"})
+  for (const char *B :
+       {"range", "abs", "min", "max", "len", "int", "float", "bool"})
     if (N == B)
       return true;
   return false;
 }
 
-// ---- the interpreter -----------------------------------------------------------
+// ---- the interpreter --------------------------------------------------------
 
 class Interp {
 public:

@@ -44,7 +44,7 @@ struct RangeIterState;
 
 struct Value {
   enum class Kind : uint8_t {
-    Undef,     // a local not assigned on the path taken
+    Undef, // a local not assigned on the path taken
     None,
     Bool,
     Int,
@@ -61,8 +61,8 @@ struct Value {
   bool b = false;
   int64_t i = 0;
   double f = 0;
-  std::string name;          // Str text; Builtin / Module / Host name
-  std::vector<Value> elems;  // Tuple
+  std::string name;         // Str text; Builtin / Module / Host name
+  std::vector<Value> elems; // Tuple
   int64_t start = 0, stop = 0, step = 1; // Range
   std::shared_ptr<RangeIterState> iter;  // RangeIter
 

@@ -32,8 +32,8 @@ struct OracleInstr {
 // One `case:` line: arguments and what CPython computed for them.
 struct FixtureCase {
   std::vector<bc::ConstValue> args;
-  bc::ConstValue result;     // when `raises` is empty
-  std::string raises;        // "TypeError": CPython raised this instead
+  bc::ConstValue result; // when `raises` is empty
+  std::string raises;    // "TypeError": CPython raised this instead
 };
 
 struct BytecodeFixture {
