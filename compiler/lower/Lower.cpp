@@ -4,6 +4,7 @@
 #include "lower/Lower.h"
 
 #include "lower/Arith.h"
+#include "lower/Iterators.h"
 #include "lower/LowerContext.h"
 #include "stdlib/lowering/Rules.h"
 #include "support/Diagnostics.h"
@@ -37,6 +38,14 @@ private:
   const ir::Function &F;
   LowerContext Cx;
   std::map<const ir::Block *, llvm::BasicBlock *> BB;
+  // (IR pred, IR succ) -> the LLVM block whose terminator takes that edge
+  // (lowering may split a block: bounds checks, loops for **, iterators).
+  std::map<std::pair<const ir::Block *, const ir::Block *>, llvm::BasicBlock *>
+      EdgeFrom;
+  void recordEdges(const Instr *Term) {
+    for (const ir::Block *S : Term->succs)
+      EdgeFrom.try_emplace({Term->parent, S}, Cx.b.GetInsertBlock());
+  }
   std::vector<std::pair<const Instr *, llvm::PHINode *>> Phis;
 
   void lowerBody();
@@ -160,7 +169,7 @@ void Lowerer::lowerBody() {
       const Instr *V = I->operands[K];
       llvm::Value *LV = V->op == Op::Undef ? llvm::UndefValue::get(Phi->getType())
                                            : Cx.value(V);
-      Phi->addIncoming(LV, BB.at(I->incoming[K]));
+      Phi->addIncoming(LV, EdgeFrom.at({I->incoming[K], I->parent}));
     }
 }
 
@@ -277,6 +286,10 @@ void Lowerer::lowerInstr(const Instr *I) {
     break;
   case Op::GetItem: {
     TypeRef OT = T(0);
+    if (OT->isArray() && I->type->isArray()) {
+      R = arrayView(Cx, I, OT, V(0), I->operands[1]->type, V(1), I->type);
+      break;
+    }
     if (OT->isArray()) {
       llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
       llvm::Type *MT = Cx.memoryType(OT->dtype());
@@ -325,6 +338,15 @@ void Lowerer::lowerInstr(const Instr *I) {
             : nullptr;
     break;
   case Op::GetIter: {
+    if (I->type->kind() == Kind::Iterator) {
+      llvm::Type *ST = iteratorStateType(Cx, T(0));
+      llvm::Value *Slot = Cx.entryAlloca(ST, "iter");
+      B.CreateStore(B.getInt64(0), B.CreateStructGEP(ST, Slot, 0));
+      B.CreateStore(iterLength(Cx, T(0), V(0)), B.CreateStructGEP(ST, Slot, 1));
+      B.CreateStore(V(0), B.CreateStructGEP(ST, Slot, 2));
+      R = Slot;
+      break;
+    }
     TypeRef C = T(0)->inner();
     llvm::Type *CT = Cx.valueType(C);
     llvm::Type *ST = llvm::StructType::get(Cx.ctx, {CT, CT, CT});
@@ -334,6 +356,26 @@ void Lowerer::lowerInstr(const Instr *I) {
     break;
   }
   case Op::ForIter: {
+    if (T(0)->kind() == Kind::Iterator) {
+      TypeRef It = T(0)->inner();
+      llvm::Type *ST = iteratorStateType(Cx, It);
+      llvm::Value *Slot = V(0);
+      llvm::Value *Idx = B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(ST, Slot, 0));
+      llvm::Value *N = B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(ST, Slot, 1));
+      B.CreateStore(B.CreateAdd(Idx, B.getInt64(1)), B.CreateStructGEP(ST, Slot, 0));
+      llvm::BasicBlock *Body = BB.at(I->succs[0]);
+      // The element is computed on the body edge (it may load from memory).
+      auto *Next = llvm::BasicBlock::Create(Cx.ctx, "iter.next", Cx.kernel, Body);
+      EdgeFrom[{I->parent, I->succs[1]}] = B.GetInsertBlock();
+      B.CreateCondBr(B.CreateICmpSLT(Idx, N), Next, BB.at(I->succs[1]));
+      B.SetInsertPoint(Next);
+      llvm::Value *Iterable =
+          B.CreateLoad(Cx.valueType(It), B.CreateStructGEP(ST, Slot, 2));
+      Cx.setValue(I, iterElement(Cx, I, It, Iterable, Idx));
+      B.CreateBr(Body);
+      EdgeFrom[{I->parent, I->succs[0]}] = Next;
+      return;
+    }
     TypeRef C = I->type;
     llvm::Type *CT = Cx.valueType(C);
     llvm::Type *ST = llvm::StructType::get(Cx.ctx, {CT, CT, CT});
@@ -348,16 +390,26 @@ void Lowerer::lowerInstr(const Instr *I) {
         Up, S ? B.CreateICmpSLT(Cur, Stop) : B.CreateICmpULT(Cur, Stop),
         B.CreateICmpSGT(Cur, Stop));
     B.CreateStore(B.CreateAdd(Cur, Step), B.CreateStructGEP(ST, It, 0));
+    recordEdges(I);
     B.CreateCondBr(More, BB.at(I->succs[0]), BB.at(I->succs[1]));
     Cx.setValue(I, Cur);
     return;
   }
-  case Op::BuildSlice:
-    Cx.fail(I, "slices are not supported in kernels yet");
+  case Op::BuildSlice: {
+    llvm::Value *S = llvm::UndefValue::get(Cx.valueType(I->type));
+    for (unsigned K = 0; K < 3; ++K) {
+      bool Has = K < I->operands.size() && I->operands[K]->type != noneTy();
+      S = B.CreateInsertValue(S, Has ? V(K) : B.getInt64(0), {K});
+    }
+    R = S;
+    break;
+  }
   case Op::Jump:
+    recordEdges(I);
     B.CreateBr(BB.at(I->succs[0]));
     return;
   case Op::Branch:
+    recordEdges(I);
     B.CreateCondBr(V(0), BB.at(I->succs[0]), BB.at(I->succs[1]));
     return;
   case Op::Return:

@@ -61,7 +61,18 @@ llvm::Type *LowerContext::valueType(TypeRef T) {
     return llvm::StructType::get(ctx, {C, C, C});
   }
   case Kind::RangeIter:
+  case Kind::Iterator:
     return b.getPtrTy();
+  case Kind::Slice: // {start, stop, step}; absent parts are 0 (see the type)
+    return llvm::StructType::get(ctx, {b.getInt64Ty(), b.getInt64Ty(), b.getInt64Ty()});
+  case Kind::Iterable: { // enumerate: {i64 start, inner}; zip: {inner...}
+    std::vector<llvm::Type *> E;
+    if (T->name() == "enumerate")
+      E.push_back(b.getInt64Ty());
+    for (TypeRef X : T->elems())
+      E.push_back(valueType(X));
+    return llvm::StructType::get(ctx, E);
+  }
   case Kind::None:
   case Kind::Void:
     return llvm::StructType::get(ctx);

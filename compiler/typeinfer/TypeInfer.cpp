@@ -55,7 +55,7 @@ private:
   TypeRef returnTypeSoFar();
   Typed applyIntrinsic(Instr *I, const stdlib::IntrinsicInfo &Info,
                        size_t FirstArg);
-  void checkArrayIndex(const Instr *I, TypeRef Arr, TypeRef Idx);
+  TypeRef arrayIndexResult(const Instr *I, TypeRef Arr, TypeRef Idx);
 };
 
 std::string describe(TypeRef T) { return T ? T->str() : "?"; }
@@ -319,32 +319,40 @@ bool Inferrer::inferCompare(Instr *I, Typed &Out) {
   return true;
 }
 
-void Inferrer::checkArrayIndex(const Instr *I, TypeRef Arr, TypeRef Idx) {
+// The result of indexing array Arr with Idx (an int, a slice, or a tuple of
+// them): the element when every dimension gets an int, else a view.  A view
+// of a C array stays C when it is ints, then at most one slice without a
+// step, then only full slices (`:`).
+TypeRef Inferrer::arrayIndexResult(const Instr *I, TypeRef Arr, TypeRef Idx) {
   unsigned N = Arr->ndim();
-  if (Idx->isIntegral() && !Idx->isBool()) {
-    if (N != 1)
-      fail(I, "indexing a " + std::to_string(N) +
-                  "-d array with one integer gives a view, which is not "
-                  "supported yet",
-           "index with " + std::to_string(N) + " integers: a[i, j]");
-    return;
+  std::vector<TypeRef> Parts =
+      Idx->isTuple() ? Idx->elems() : std::vector<TypeRef>{Idx};
+  if (Parts.size() > N)
+    fail(I, "too many indices for a " + std::to_string(N) + "-d array: " +
+                std::to_string(Parts.size()));
+  unsigned Ints = 0;
+  bool Contig = Arr->layout() == Layout::C;
+  int Stage = 0; // 0: ints, 1: after the first slice
+  for (TypeRef P : Parts) {
+    if (P->isInt()) {
+      ++Ints;
+      if (Stage != 0)
+        Contig = false;
+      continue;
+    }
+    if (P->kind() != Kind::Slice)
+      fail(I, "array indices must be integers or slices, not " + P->str());
+    bool Full = P->bits() == 0;
+    if (Stage == 1 && !Full)
+      Contig = false;
+    if (P->bits() & 4)
+      Contig = false; // a step (even 1) may skip elements
+    Stage = 1;
   }
-  if (Idx->isTuple()) {
-    if (Idx->elems().size() != N)
-      fail(I, "indexing a " + std::to_string(N) + "-d array with " +
-                  std::to_string(Idx->elems().size()) + " indices");
-    for (TypeRef E : Idx->elems())
-      if (!E->isInt())
-        fail(I, "array indices must be integers, not " + E->str(),
-             E->kind() == Kind::Slice ? "slicing arrays in kernels is not "
-                                        "supported yet"
-                                      : "");
-    return;
-  }
-  if (Idx->kind() == Kind::Slice)
-    fail(I, "slicing arrays in kernels is not supported yet",
-         "index element by element");
-  fail(I, "array indices must be integers, not " + Idx->str());
+  if (Ints == N)
+    return Arr->dtype();
+  return arrayTy(Arr->dtype(), N - Ints, Contig ? Layout::C : Layout::A,
+                 Arr->addrSpace());
 }
 
 bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
@@ -352,8 +360,7 @@ bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
   TypeRef T = Obj->type;
   I->argTypes.assign(2, nullptr);
   if (T->isArray()) {
-    checkArrayIndex(I, T, Idx->type);
-    Out = {T->dtype(), false};
+    Out = {arrayIndexResult(I, T, Idx->type), false};
     return true;
   }
   if (T->isTuple()) {
@@ -400,7 +407,9 @@ bool Inferrer::inferSetItem(Instr *I) {
   if (!T->isArray())
     fail(I, "'" + T->str() + "' does not support item assignment in kernels",
          T->isTuple() ? "tuples are immutable" : "");
-  checkArrayIndex(I, T, Idx->type);
+  if (arrayIndexResult(I, T, Idx->type)->isArray())
+    fail(I, "assigning to an array slice is not supported in kernels",
+         "assign the elements in a loop");
   if (!Val->type->isNumeric())
     fail(I, "cannot store a " + Val->type->str() + " into an array of " +
                 T->dtype()->str());
@@ -594,12 +603,23 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
     Out = {tupleTy(E), false};
     return true;
   }
-  case Op::BuildSlice:
-    for (Instr *V : I->operands)
-      if (!V->type->isIntegral() && V->type != noneTy())
-        fail(I, "slice bounds must be integers or None");
-    Out = {sliceTy(), false};
+  case Op::BuildSlice: {
+    unsigned Parts = 0;
+    for (size_t K = 0; K < I->operands.size(); ++K) {
+      TypeRef VT = I->operands[K]->type;
+      if (VT == noneTy())
+        continue;
+      if (!VT->isIntegral())
+        fail(I, "slice bounds must be integers or None, not " + VT->str());
+      Parts |= 1u << K;
+    }
+    Out = {sliceTy(Parts), false};
+    I->argTypes.assign(I->operands.size(), nullptr);
+    for (size_t K = 0; K < I->operands.size(); ++K)
+      if (I->operands[K]->type != noneTy())
+        I->argTypes[K] = int64Ty();
     return true;
+  }
   case Op::TupleGet: {
     TypeRef T = I->operands[0]->type;
     size_t Want = std::stoul(I->str);
@@ -617,12 +637,20 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
       Out = {rangeIterTy(A->type->inner()), A->weak};
       return true;
     }
-    fail(I, "iterating over " + A->type->str() +
-                " is not supported in kernels yet",
-         "use for i in range(...)", ErrorKind::Unsupported);
+    if (iterElementType(A->type)) {
+      Out = {iteratorTy(A->type), false};
+      return true;
+    }
+    fail(I, "iterating over " + A->type->str() + " is not supported in kernels",
+         "iterate over range(...), arrays, tuples, enumerate() or zip()",
+         ErrorKind::Unsupported);
   }
   case Op::ForIter: {
     Instr *A = I->operands[0];
+    if (A->type->kind() == Kind::Iterator) {
+      Out = {iterElementType(A->type->inner()), false};
+      return true;
+    }
     PCJ_ASSERT(A->type->kind() == Kind::RangeIter, "foriter over non-iterator");
     Out = {A->type->inner(), A->weak};
     return true;

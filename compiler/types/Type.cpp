@@ -1,6 +1,8 @@
 // Interning of types and their printed names.
 #include "types/Type.h"
 
+#include "types/Promotion.h"
+
 #include <map>
 #include <memory>
 #include <mutex>
@@ -71,7 +73,7 @@ TypeRef rangeTy(TypeRef Counter) {
 TypeRef rangeIterTy(TypeRef Counter) {
   return factory().get(Kind::RangeIter, 0, false, Counter);
 }
-TypeRef sliceTy() { return factory().get(Kind::Slice); }
+TypeRef sliceTy(unsigned Parts) { return factory().get(Kind::Slice, Parts); }
 TypeRef strTy() { return factory().get(Kind::Str); }
 TypeRef moduleTy(const std::string &Name) {
   return factory().get(Kind::Module, 0, false, nullptr, 0, Layout::A,
@@ -84,6 +86,56 @@ TypeRef intrinsicTy(const std::string &Key) {
 TypeRef dtypeTy(TypeRef Scalar) {
   return factory().get(Kind::DType, 0, false, Scalar);
 }
+TypeRef iterableTy(const std::string &Name, const std::vector<TypeRef> &Inner) {
+  return factory().get(Kind::Iterable, 0, false, nullptr, 0, Layout::A,
+                       AddrSpace::Global, Inner, Name);
+}
+TypeRef iteratorTy(TypeRef Iterable) {
+  return factory().get(Kind::Iterator, 0, false, Iterable);
+}
+
+TypeRef iterElementType(TypeRef T) {
+  switch (T->kind()) {
+  case Kind::Range:
+    return T->inner();
+  case Kind::Array:
+    if (T->ndim() == 0)
+      return nullptr;
+    if (T->ndim() == 1)
+      return T->dtype();
+    return arrayTy(T->dtype(), T->ndim() - 1,
+                   T->layout() == Layout::C ? Layout::C : Layout::A,
+                   T->addrSpace());
+  case Kind::Tuple: {
+    if (T->elems().empty())
+      return nullptr;
+    TypeRef Acc = T->elems()[0];
+    for (TypeRef E : T->elems()) {
+      if (E == Acc)
+        continue;
+      if (!E->isNumeric() || !Acc->isNumeric())
+        return nullptr;
+      Acc = promote({Acc, false}, {E, false});
+    }
+    return Acc;
+  }
+  case Kind::Iterable: {
+    std::vector<TypeRef> Parts;
+    if (T->name() == "enumerate")
+      Parts.push_back(int64Ty());
+    for (TypeRef I : T->elems()) {
+      TypeRef E = iterElementType(I);
+      if (!E)
+        return nullptr;
+      Parts.push_back(E);
+    }
+    return tupleTy(Parts);
+  }
+  default:
+    return nullptr;
+  }
+}
+
 TypeRef functionTy(const std::string &Key) {
   return factory().get(Kind::Function, 0, false, nullptr, 0, Layout::A,
                        AddrSpace::Global, {}, Key);
@@ -98,8 +150,10 @@ bool Type::isRuntime() const {
   case Kind::Array:
   case Kind::Range:
   case Kind::RangeIter:
+  case Kind::Iterator:
   case Kind::None:
     return true;
+  case Kind::Iterable:
   case Kind::Tuple:
     for (TypeRef E : Elems)
       if (!E->isRuntime())
@@ -176,8 +230,15 @@ std::string Type::str() const {
     return "range(" + Elem->str() + ")";
   case Kind::RangeIter:
     return "range_iter(" + Elem->str() + ")";
-  case Kind::Slice:
-    return "slice";
+  case Kind::Slice: {
+    std::string S = "slice(";
+    S += (Bits & 1) ? "start" : "";
+    S += ":";
+    S += (Bits & 2) ? "stop" : "";
+    if (Bits & 4)
+      S += ":step";
+    return S + ")";
+  }
   case Kind::Str:
     return "str";
   case Kind::Module:
@@ -188,6 +249,14 @@ std::string Type::str() const {
     return "dtype(" + Elem->str() + ")";
   case Kind::Function:
     return "function(" + Name.substr(0, Name.find('@')) + ")";
+  case Kind::Iterable: {
+    std::string S = Name + "(";
+    for (size_t I = 0; I < Elems.size(); ++I)
+      S += (I ? ", " : "") + Elems[I]->str();
+    return S + ")";
+  }
+  case Kind::Iterator:
+    return "iter(" + Elem->str() + ")";
   }
   return "?";
 }

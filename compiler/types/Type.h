@@ -11,6 +11,9 @@
 //             intrinsic(key) (a registry entry: function or namespace),
 //             dtype(scalar) (np.float32 used as a value: cast / dtype arg),
 //             function(name) (a device function: @cuda.jit(device=True))
+//   iteration: enumerate(...)/zip(...) values (iterable), and iterators over
+//             arrays, tuples and those (iterator); range has its own
+//             range_iter for the common `for i in range(n)`
 #pragma once
 
 #include <cstdint>
@@ -21,7 +24,7 @@ namespace pcj::types {
 
 enum class Kind : uint8_t {
   Void, None, Bool, Int, Float, Complex, Array, Tuple, Range, RangeIter,
-  Slice, Str, Module, Intrinsic, DType, Function,
+  Slice, Str, Module, Intrinsic, DType, Function, Iterable, Iterator,
 };
 
 enum class Layout : uint8_t { C, F, A };
@@ -88,7 +91,8 @@ TypeRef arrayTy(TypeRef DType, unsigned NDim, Layout L,
 TypeRef tupleTy(const std::vector<TypeRef> &Elems);
 TypeRef rangeTy(TypeRef Counter);
 TypeRef rangeIterTy(TypeRef Counter);
-TypeRef sliceTy();
+// A slice; Parts says which of start (1), stop (2), step (4) were given.
+TypeRef sliceTy(unsigned Parts = 0);
 TypeRef strTy();
 TypeRef moduleTy(const std::string &Name);
 TypeRef intrinsicTy(const std::string &Key);
@@ -96,6 +100,14 @@ TypeRef dtypeTy(TypeRef Scalar);
 // A device function; `Key` identifies it ("qualname@id"), and only the part
 // before '@' is printed.
 TypeRef functionTy(const std::string &Key);
+// enumerate / zip objects: Name "enumerate" or "zip", elems the iterables.
+TypeRef iterableTy(const std::string &Name, const std::vector<TypeRef> &Inner);
+// An iterator over `Iterable` (an array, a tuple, a range or an iterable).
+TypeRef iteratorTy(TypeRef Iterable);
+// What iterating over T yields (nullptr if T is not iterable): range -> its
+// int, 1-d array -> dtype, n-d array -> an (n-1)-d row view, tuple -> its
+// common element type, enumerate -> (int64, elem), zip -> tuple of elems.
+TypeRef iterElementType(TypeRef T);
 
 inline TypeRef int32Ty() { return intTy(32); }
 inline TypeRef int64Ty() { return intTy(64); }

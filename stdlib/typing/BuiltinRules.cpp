@@ -107,4 +107,100 @@ TypingResult typePrint(const TypingRequest &R) {
   return {noneTy()};
 }
 
+namespace {
+
+// The promoted type of two numeric, non-complex arguments.
+TypeRef promoteTwo(const TypingRequest &R, bool *Weak) {
+  expectArgs(R, 2, 2);
+  noKeywords(R);
+  for (size_t K = 0; K < 2; ++K)
+    if (numericArg(R, K)->isComplex())
+      R.fail(name(R) + "() of complex numbers is not supported");
+  TypeRef T = promote({R.args[0].type, R.args[0].weak},
+                      {R.args[1].type, R.args[1].weak}, Weak);
+  return T->isBool() ? int64Ty() : T;
+}
+
+} // namespace
+
+// divmod(a, b) -> (a // b, a % b)
+TypingResult typeDivmod(const TypingRequest &R) {
+  bool W = false;
+  TypeRef T = promoteTwo(R, &W);
+  TypingResult Out{tupleTy({T, T})};
+  Out.argTypes = {T, T};
+  return Out;
+}
+
+// pow(a, b) == a ** b; pow(a, b, m) for integers.
+TypingResult typePow(const TypingRequest &R) {
+  if (R.args.size() == 3) {
+    noKeywords(R);
+    for (size_t K = 0; K < 3; ++K)
+      if (!numericArg(R, K)->isIntegral())
+        R.fail("pow() with 3 arguments needs integers");
+    TypingResult Out{int64Ty()};
+    Out.argTypes.assign(3, int64Ty());
+    return Out;
+  }
+  bool W = false;
+  TypeRef T = promoteTwo(R, &W);
+  TypingResult Out{T, W};
+  Out.argTypes = {T, T};
+  return Out;
+}
+
+// round(x) -> int (half to even); round(x, n) -> the type of x.
+TypingResult typeRound(const TypingRequest &R) {
+  expectArgs(R, 1, 2);
+  noKeywords(R);
+  TypeRef T = numericArg(R, 0);
+  if (T->isComplex())
+    R.fail("round() of a complex number");
+  if (R.args.size() == 2 && !R.args[1].type->isIntegral())
+    R.fail("round() ndigits must be an integer");
+  TypingResult Out;
+  if (R.args.size() == 1)
+    Out.type = T->isFloat() ? int64Ty() : (T->isBool() ? int64Ty() : T);
+  else
+    Out.type = T->isBool() ? int64Ty() : T;
+  Out.weak = R.args[0].weak;
+  Out.argTypes.assign(R.args.size(), nullptr);
+  if (R.args.size() == 2)
+    Out.argTypes[1] = int64Ty();
+  return Out;
+}
+
+// enumerate(iterable, start=0)
+TypingResult typeEnumerate(const TypingRequest &R) {
+  int It = R.find(0, "iterable"), Start = R.find(1, "start");
+  if (It < 0 || R.args.size() > 2)
+    R.fail("enumerate() takes an iterable and an optional start");
+  if (!iterElementType(R.args[It].type))
+    R.fail("enumerate() of a " + R.args[It].type->str() + " is not supported",
+           "iterate over arrays, tuples, ranges, enumerate() or zip()");
+  if (Start >= 0 && !R.args[Start].type->isIntegral())
+    R.fail("enumerate() start must be an integer");
+  TypingResult Out{iterableTy("enumerate", {R.args[It].type})};
+  Out.argTypes.assign(R.args.size(), nullptr);
+  if (Start >= 0)
+    Out.argTypes[Start] = int64Ty();
+  return Out;
+}
+
+// zip(a, b, ...): stops at the shortest.
+TypingResult typeZip(const TypingRequest &R) {
+  noKeywords(R);
+  if (R.args.empty())
+    R.fail("zip() needs at least one iterable in kernels");
+  std::vector<TypeRef> Inner;
+  for (const ArgInfo &A : R.args) {
+    if (!iterElementType(A.type))
+      R.fail("zip() of a " + A.type->str() + " is not supported",
+             "iterate over arrays, tuples, ranges, enumerate() or zip()");
+    Inner.push_back(A.type);
+  }
+  return {iterableTy("zip", Inner)};
+}
+
 } // namespace pcj::stdlib::rules

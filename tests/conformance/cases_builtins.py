@@ -35,3 +35,39 @@ def abs_int(a):
 @case("f4")
 def abs_f32(a):
     return abs(a)
+
+
+@case("i8", "i8", where=lambda a, b: b != 0)
+def divmod_int(a, b):
+    return divmod(a, b)
+
+
+@case("f8", "f8", where=lambda a, b: b != 0)
+def divmod_float(a, b):
+    q, r = divmod(a, b)
+    return q * 10 + r
+
+
+@case("i8", "i8", inputs=[(2, 10), (3, 4), (-2, 5), (7, 0), (-3, 3)])
+def pow_builtin(a, b):
+    return pow(a, b)
+
+
+@case("i8", "i8", "i8", inputs=[(2, 10, 7), (3, 200, 13), (-2, 5, 9), (7, 0, 5), (5, 3, -7), (123456, 789, 1000003)])
+def pow_modular(a, b, m):
+    return pow(a, b, m)
+
+
+@case("f8", inputs=[0.5, 1.5, 2.5, -0.5, -1.5, 2.4, 2.6, -2.6, 1e10 + 0.5])
+def round_half_even(x):
+    return round(x)
+
+
+@case("f8", inputs=[1.234567, -2.5, 0.125, 1e-3, 123.456])
+def round_ndigits(x):
+    return (round(x, 2), round(x, 0), round(x, -1))
+
+
+@case("i8", inputs=[1234, -1255, 15, 0])
+def round_int(x):
+    return (round(x), round(x, 1), round(x, -1), round(x, -2))

@@ -173,3 +173,51 @@ def loop_carried_float(n):
 @case("f8", "f8")
 def min_max_abs(a, b):
     return (min(a, b), max(a, b), abs(a - b), max(a, b, 0.5), min(a, b, -1.0))
+
+
+@case("i8", inputs=[0, 1, 3, 7])
+def iterate_tuple(a):
+    s = 0
+    for v in (a, a * 2, 5, -a):
+        s = s * 3 + v
+    return s
+
+
+@case("i8", inputs=[0, 2, 9])
+def enumerate_range(n):
+    s = 0
+    for k, v in enumerate(range(3, 3 + n * 2, 2)):
+        s += k * v
+    return s
+
+
+@case("i8", inputs=[0, 4, 11])
+def enumerate_start(n):
+    s = 0
+    for k, v in enumerate(range(n), 10):
+        s += k - v
+    return s
+
+
+@case("i8", inputs=[0, 3, 8])
+def zip_ranges(n):
+    s = 0
+    for a, b in zip(range(n), range(10, 0, -3)):
+        s += a * b
+    return s
+
+
+@case("f8", "f8")
+def zip_tuples(x, y):
+    s = 0.0
+    for a, b, c in zip((x, y, 1.5), (2, 3, 4), range(5)):
+        s += a * b + c
+    return s
+
+
+@case("i8", inputs=[1, 5, 20])
+def nested_enumerate_zip(n):
+    s = 0
+    for i, (a, b) in enumerate(zip(range(n), range(n, 0, -1))):
+        s += i * a - b
+    return s

@@ -202,3 +202,32 @@ def test_print_from_kernel(backend, capfd):
     cuda.synchronize()
     out = capfd.readouterr().out.splitlines()
     assert sorted(out) == ["item 0 1.500000 True 2 done%", "item 1 -2.250000 True 2 done%"]
+
+
+@cuda.jit
+def iterate_arrays(x, m, out):
+    i = cuda.grid(1)
+    if i == 0:
+        s = 0.0
+        for v in x:                      # 1-d array
+            s += v
+        out[0] = s
+        t = 0.0
+        for k, row in enumerate(m):      # rows of a 2-d array are views
+            for j, v in enumerate(row):
+                t += v * (k + 1) * (j + 2)
+        out[1] = t
+        u = 0.0
+        for a, b in zip(x, m[0]):        # stops at the shorter
+            u += a * b
+        out[2] = u
+
+
+def test_iteration_over_arrays(backend, rng):
+    x = rng.random(7)
+    m = rng.random((4, 5))
+    out = poisoned(3, np.float64)
+    iterate_arrays[1, 32](x, m, out)
+    k = np.arange(1, 5)[:, None]
+    j = np.arange(2, 7)[None, :]
+    np.testing.assert_allclose(out, [x.sum(), (m * k * j).sum(), (x[:5] * m[0]).sum()])

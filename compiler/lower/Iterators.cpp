@@ -1,0 +1,189 @@
+// Iteration other than the plain `for i in range(...)`: over arrays (rows of
+// n-d arrays are views), tuples, ranges inside enumerate/zip, enumerate and
+// zip.  Every iterable has a length and an element at an index, so an
+// iterator is {i64 index, i64 length, iterable value} in an alloca:
+//
+//   for v in zip(a, range(2, 9, 3)):   ->   n = min(len(a), len(range))
+//                                           v = (a[i], 2 + 3 * i), i += 1
+#include "lower/Iterators.h"
+
+#include "lower/Arith.h"
+#include "support/Diagnostics.h"
+
+namespace pcj::lower {
+
+using namespace types;
+
+namespace {
+
+llvm::Value *rangeLength(LowerContext &Cx, TypeRef R, llvm::Value *V) {
+  auto &B = Cx.b;
+  TypeRef C = R->inner();
+  llvm::Value *Start = Cx.cast(B.CreateExtractValue(V, {0}), C, int64Ty());
+  llvm::Value *Stop = Cx.cast(B.CreateExtractValue(V, {1}), C, int64Ty());
+  llvm::Value *Step = Cx.cast(B.CreateExtractValue(V, {2}), C, int64Ty());
+  llvm::Value *Zero = B.getInt64(0), *One = B.getInt64(1);
+  // step > 0: (stop - start + step - 1) / step; step < 0: (start - stop - step - 1) / -step
+  llvm::Value *Up = B.CreateICmpSGT(Step, Zero);
+  llvm::Value *Span = B.CreateSelect(Up, B.CreateSub(Stop, Start), B.CreateSub(Start, Stop));
+  llvm::Value *AStep = B.CreateSelect(Up, Step, B.CreateNeg(Step));
+  AStep = B.CreateSelect(B.CreateICmpEQ(AStep, Zero), One, AStep); // range(.., 0) is a Python error
+  llvm::Value *N = B.CreateSDiv(B.CreateSub(B.CreateAdd(Span, AStep), One), AStep);
+  return B.CreateSelect(B.CreateICmpSGT(Span, Zero), N, Zero);
+}
+
+} // namespace
+
+llvm::Value *iterLength(LowerContext &Cx, TypeRef T, llvm::Value *V) {
+  auto &B = Cx.b;
+  switch (T->kind()) {
+  case Kind::Range:
+    return rangeLength(Cx, T, V);
+  case Kind::Array:
+    return Cx.arrayShape(V, 0);
+  case Kind::Tuple:
+    return B.getInt64(T->elems().size());
+  case Kind::Iterable: {
+    unsigned First = T->name() == "enumerate" ? 1 : 0;
+    llvm::Value *N = nullptr;
+    for (unsigned K = 0; K < T->elems().size(); ++K) {
+      llvm::Value *L = iterLength(Cx, T->elems()[K],
+                                  B.CreateExtractValue(V, {First + K}));
+      N = N ? B.CreateSelect(B.CreateICmpSLT(L, N), L, N) : L;
+    }
+    return N;
+  }
+  default:
+    PCJ_ASSERT(false, "length of non-iterable " + T->str());
+  }
+}
+
+llvm::Value *iterElement(LowerContext &Cx, const ir::Instr *At, TypeRef T,
+                         llvm::Value *V, llvm::Value *Idx) {
+  auto &B = Cx.b;
+  TypeRef E = iterElementType(T);
+  switch (T->kind()) {
+  case Kind::Range: {
+    TypeRef C = T->inner();
+    llvm::Value *I = Cx.cast(Idx, int64Ty(), C);
+    return B.CreateAdd(B.CreateExtractValue(V, {0}),
+                       B.CreateMul(I, B.CreateExtractValue(V, {2})));
+  }
+  case Kind::Array: {
+    if (T->ndim() == 1) {
+      llvm::Value *P = Cx.elementPtr(At, T, V, {{Idx, int64Ty()}});
+      unsigned Align = T->dtype()->isComplex() ? T->dtype()->byteSize() / 2
+                                               : T->dtype()->byteSize();
+      return Cx.fromMemory(
+          B.CreateAlignedLoad(Cx.memoryType(T->dtype()), P, llvm::Align(Align)),
+          T->dtype());
+    }
+    // Row view: data + i * stride0, the remaining shape and strides.
+    llvm::Value *Data = B.CreateInBoundsGEP(
+        B.getInt8Ty(), Cx.arrayData(V), B.CreateMul(Idx, Cx.arrayStride(V, 0)));
+    std::vector<llvm::Value *> Shape, Strides;
+    for (unsigned D = 1; D < T->ndim(); ++D) {
+      Shape.push_back(Cx.arrayShape(V, D));
+      Strides.push_back(Cx.arrayStride(V, D));
+    }
+    return Cx.makeArray(E, Data, Shape, Strides);
+  }
+  case Kind::Tuple: {
+    unsigned N = T->elems().size();
+    llvm::Type *ET = Cx.valueType(E);
+    llvm::Type *AT = llvm::ArrayType::get(ET, N);
+    llvm::Value *Slot = Cx.entryAlloca(AT, "tuple.iter");
+    for (unsigned K = 0; K < N; ++K)
+      B.CreateStore(Cx.cast(B.CreateExtractValue(V, {K}), T->elems()[K], E),
+                    B.CreateConstInBoundsGEP2_64(AT, Slot, 0, K));
+    return B.CreateLoad(ET, B.CreateInBoundsGEP(AT, Slot, {B.getInt64(0), Idx}));
+  }
+  case Kind::Iterable: {
+    bool Enum = T->name() == "enumerate";
+    llvm::Value *Tup = llvm::UndefValue::get(Cx.valueType(E));
+    unsigned Out = 0;
+    if (Enum)
+      Tup = B.CreateInsertValue(
+          Tup, B.CreateAdd(B.CreateExtractValue(V, {0}), Idx), {Out++});
+    for (unsigned K = 0; K < T->elems().size(); ++K) {
+      llvm::Value *Inner = B.CreateExtractValue(V, {(Enum ? 1u : 0u) + K});
+      Tup = B.CreateInsertValue(
+          Tup, iterElement(Cx, At, T->elems()[K], Inner, Idx), {Out++});
+    }
+    return Tup;
+  }
+  default:
+    PCJ_ASSERT(false, "element of non-iterable " + T->str());
+  }
+}
+
+llvm::Value *arrayView(LowerContext &Cx, const ir::Instr *At, TypeRef ArrTy,
+                       llvm::Value *A, TypeRef IdxTy, llvm::Value *Idx,
+                       TypeRef ViewTy) {
+  auto &B = Cx.b;
+  std::vector<TypeRef> Parts;
+  std::vector<llvm::Value *> Vals;
+  if (IdxTy->isTuple()) {
+    for (unsigned K = 0; K < IdxTy->elems().size(); ++K) {
+      Parts.push_back(IdxTy->elems()[K]);
+      Vals.push_back(B.CreateExtractValue(Idx, {K}));
+    }
+  } else {
+    Parts.push_back(IdxTy);
+    Vals.push_back(Idx);
+  }
+  llvm::Value *Zero = B.getInt64(0), *One = B.getInt64(1);
+  llvm::Value *Offset = Zero;
+  std::vector<llvm::Value *> Shape, Strides;
+  for (unsigned D = 0; D < ArrTy->ndim(); ++D) {
+    llvm::Value *Len = Cx.arrayShape(A, D);
+    llvm::Value *Stride = Cx.arrayStride(A, D);
+    if (D >= Parts.size()) { // trailing dimensions: whole
+      Shape.push_back(Len);
+      Strides.push_back(Stride);
+      continue;
+    }
+    TypeRef P = Parts[D];
+    if (P->isInt()) {
+      llvm::Value *I = Cx.cast(Vals[D], P, int64Ty());
+      if (P->isSigned())
+        I = B.CreateSelect(B.CreateICmpSLT(I, Zero), B.CreateAdd(I, Len), I);
+      Offset = B.CreateAdd(Offset, B.CreateMul(I, Stride));
+      continue;
+    }
+    // slice.indices(len)
+    unsigned Has = P->bits();
+    llvm::Value *Step = (Has & 4) ? B.CreateExtractValue(Vals[D], {2}) : One;
+    Step = B.CreateSelect(B.CreateICmpEQ(Step, Zero), One, Step); // step 0: a Python error
+    llvm::Value *Pos = B.CreateICmpSGT(Step, Zero);
+    llvm::Value *Lower = B.CreateSelect(Pos, Zero, B.getInt64(-1));
+    llvm::Value *Upper = B.CreateSelect(Pos, Len, B.CreateSub(Len, One));
+    auto Clamp = [&](llvm::Value *X) {
+      llvm::Value *Neg = B.CreateAdd(X, Len);
+      llvm::Value *FromNeg = B.CreateSelect(B.CreateICmpSLT(Neg, Lower), Lower, Neg);
+      llvm::Value *FromPos = B.CreateSelect(B.CreateICmpSGT(X, Upper), Upper, X);
+      return B.CreateSelect(B.CreateICmpSLT(X, Zero), FromNeg, FromPos);
+    };
+    llvm::Value *Start = (Has & 1) ? Clamp(B.CreateExtractValue(Vals[D], {0}))
+                                   : B.CreateSelect(Pos, Lower, Upper);
+    llvm::Value *Stop = (Has & 2) ? Clamp(B.CreateExtractValue(Vals[D], {1}))
+                                  : B.CreateSelect(Pos, Upper, Lower);
+    llvm::Value *Span = B.CreateSelect(Pos, B.CreateSub(Stop, Start), B.CreateSub(Start, Stop));
+    llvm::Value *AStep = B.CreateSelect(Pos, Step, B.CreateNeg(Step));
+    llvm::Value *N = B.CreateSelect(
+        B.CreateICmpSGT(Span, Zero),
+        B.CreateSDiv(B.CreateSub(B.CreateAdd(Span, AStep), One), AStep), Zero);
+    Offset = B.CreateAdd(Offset, B.CreateMul(Start, Stride));
+    Shape.push_back(N);
+    Strides.push_back(B.CreateMul(Stride, Step));
+  }
+  llvm::Value *Data = B.CreateGEP(B.getInt8Ty(), Cx.arrayData(A), Offset);
+  return Cx.makeArray(ViewTy, Data, Shape, Strides);
+}
+
+llvm::Type *iteratorStateType(LowerContext &Cx, TypeRef Iterable) {
+  return llvm::StructType::get(Cx.ctx, {Cx.b.getInt64Ty(), Cx.b.getInt64Ty(),
+                                        Cx.valueType(Iterable)});
+}
+
+} // namespace pcj::lower
