@@ -60,6 +60,25 @@ private:
 
 std::string describe(TypeRef T) { return T ? T->str() : "?"; }
 
+// Where a value's type comes from, for error messages:
+// "float32 (argument 'a')", "float64 (the literal 2.5)", "int64 (line 12)".
+std::string origin(const Instr *V) {
+  std::string T = describe(V->type);
+  switch (V->op) {
+  case Op::Arg:
+    return T + " (argument '" + V->str + "')";
+  case Op::Const:
+    return T + " (the literal " + V->cval.repr() + ")";
+  case Op::Global:
+    return T + " (global '" + V->str + "')";
+  case Op::Deref:
+    return T + " (closure variable '" + V->str + "')";
+  default:
+    return V->loc.known() ? T + " (from line " + std::to_string(V->loc.line) + ")"
+                          : T;
+  }
+}
+
 // The registry prefix for attributes of values of type T ("" if none).
 std::string valueKindKey(TypeRef T) {
   switch (T->kind()) {
@@ -265,8 +284,8 @@ bool Inferrer::inferBinOp(Instr *I, Typed &Out) {
     if (A->type->isArray() || B->type->isArray())
       Hint = "array expressions are not supported in kernels; compute "
              "element by element";
-    fail(I, "unsupported operand types for " + Sym + ": " + A->type->str() +
-                " and " + B->type->str(), Hint);
+    fail(I, "unsupported operand types for " + Sym + ": " + origin(A) +
+                " and " + origin(B), Hint);
   }
   bool W = false;
   TypeRef T = promote({A->type, A->weak}, {B->type, B->weak}, &W);
@@ -277,8 +296,8 @@ bool Inferrer::inferBinOp(Instr *I, Typed &Out) {
   case bc::BinOpKind::Or:
   case bc::BinOpKind::Xor:
     if (!T->isIntegral())
-      fail(I, "unsupported operand types for " + Sym + ": " + A->type->str() +
-                  " and " + B->type->str(), "bitwise operators need integers");
+      fail(I, "unsupported operand types for " + Sym + ": " + origin(A) +
+                  " and " + origin(B), "bitwise operators need integers");
     if (T->isBool() && (K == bc::BinOpKind::LShift || K == bc::BinOpKind::RShift))
       T = int64Ty();
     break;
@@ -305,7 +324,7 @@ bool Inferrer::inferBinOp(Instr *I, Typed &Out) {
 bool Inferrer::inferCompare(Instr *I, Typed &Out) {
   Instr *A = I->operands[0], *B = I->operands[1];
   if (!A->type->isNumeric() || !B->type->isNumeric())
-    fail(I, "cannot compare " + A->type->str() + " and " + B->type->str() +
+    fail(I, "cannot compare " + origin(A) + " and " + origin(B) +
                 " with " + bc::cmpSymbol(bc::CmpKind(I->index)));
   // A weak value that is not a literal (a Python-int variable) compares at
   // full width: no truncation to the other operand's type.
@@ -411,7 +430,7 @@ bool Inferrer::inferSetItem(Instr *I) {
     fail(I, "assigning to an array slice is not supported in kernels",
          "assign the elements in a loop");
   if (!Val->type->isNumeric())
-    fail(I, "cannot store a " + Val->type->str() + " into an array of " +
+    fail(I, "cannot store " + origin(Val) + " into an array of " +
                 T->dtype()->str());
   if (Val->type->isComplex() && !T->dtype()->isComplex())
     fail(I, "cannot store a complex value into an array of " +
@@ -528,11 +547,15 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
       }
       bool W = false;
       TypeRef U = unify({Acc.type, Acc.weak}, {V->type, V->weak}, &W);
-      if (!U)
+      if (!U) {
+        const Instr *First = nullptr;
+        for (Instr *X : I->operands)
+          if (X->type && !First)
+            First = X;
         fail(I, "a variable has incompatible types on different paths: " +
-                    Acc.type->str() + " and " + V->type->str() +
-                    " (assigned at line " + std::to_string(V->loc.line) + ")",
+                    origin(First) + " and " + origin(V),
              "give the variable one type on every path");
+      }
       Acc = {U, W};
     }
     if (!Any)
