@@ -103,16 +103,22 @@ void rewriteAnnotations(llvm::Module &M,
         Kept.push_back(llvm::MDNode::get(Ctx, Ops));
     }
   }
-  if (O.maxRegisters > 0) {
-    // Deterministic order: kernelNames order.
-    for (const std::string &Name : O.kernelNames) {
-      llvm::Function *F = M.getFunction(Name);
+  // Per-kernel limits, in kernelNames order (deterministic): .maxnreg,
+  // and launch bounds as .maxntid / .minnctapersm.
+  std::vector<std::pair<const char *, int>> Limits;
+  if (O.maxRegisters > 0)
+    Limits.push_back({"maxnreg", O.maxRegisters});
+  if (O.maxThreadsPerBlock > 0)
+    Limits.push_back({"maxntidx", O.maxThreadsPerBlock});
+  if (O.minBlocksPerSM > 0)
+    Limits.push_back({"minctasm", O.minBlocksPerSM});
+  for (const std::string &Name : O.kernelNames) {
+    llvm::Function *F = M.getFunction(Name);
+    for (auto [Key, Value] : Limits)
       Kept.push_back(llvm::MDNode::get(
-          Ctx,
-          {llvm::ValueAsMetadata::get(F), llvm::MDString::get(Ctx, "maxnreg"),
-           llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
-               llvm::Type::getInt32Ty(Ctx), O.maxRegisters))}));
-    }
+          Ctx, {llvm::ValueAsMetadata::get(F), llvm::MDString::get(Ctx, Key),
+                llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                    llvm::Type::getInt32Ty(Ctx), Value))}));
   }
   if (Annot)
     Annot->clearOperands();

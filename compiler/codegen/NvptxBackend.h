@@ -38,6 +38,8 @@ struct NvptxOptions {
   bool lineInfo = false; // keep debug locations as .loc
   std::vector<std::string> kernelNames;
   int maxRegisters = 0; // > 0: .maxnreg on every kernel
+  // Launch bounds (> 0): .maxntid and .minnctapersm on every kernel.
+  int maxThreadsPerBlock = 0, minBlocksPerSM = 0;
   // Non-kernel symbols to keep externally visible (e.g. __device__
   // globals the runtime looks up with cuModuleGetGlobal).
   std::vector<std::string> exportedSymbols;

@@ -148,6 +148,9 @@ std::unique_ptr<llvm::TargetMachine> createNvptxTargetMachine(int ccMajor,
   const llvm::Target &T = lookupTarget(kNvptxTriple);
   llvm::TargetOptions Opts;
   Opts.UnsafeFPMath = fastMath;
+  // nvcc's default (--fmad=true): emit mul/add without .rn so that ptxas
+  // may fuse them, like nvcc's own PTX.
+  Opts.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   std::unique_ptr<llvm::TargetMachine> TM(T.createTargetMachine(
       kNvptxTriple, nvptxArchName(ccMajor, ccMinor), "", Opts, std::nullopt,
       std::nullopt, codeGenLevel(optLevel)));

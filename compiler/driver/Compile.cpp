@@ -224,6 +224,7 @@ CompileResult compileKernel(const bc::RawCode &Raw,
   LO.ccMinor = O.ccMinor;
   LO.boundsCheck = O.boundsCheck;
   LO.fastMath = O.fastMath;
+  LO.fastMathFlags = O.fastMathFlags;
   LO.kernelName = lower::mangleKernelName(F->qualname, Out.signature);
   Out.kernelName = LO.kernelName;
 
@@ -253,6 +254,9 @@ CompileResult compileKernel(const bc::RawCode &Raw,
     NO.optLevel = O.optLevel;
     NO.fastMath = O.fastMath;
     NO.lineInfo = O.lineInfo;
+    NO.maxRegisters = O.maxRegisters;
+    NO.maxThreadsPerBlock = O.maxThreadsPerBlock;
+    NO.minBlocksPerSM = O.minBlocksPerSM;
     NO.kernelNames = {LO.kernelName};
     codegen::NvptxResult P = codegen::emitPtx(*M, NO);
     Out.ptx = std::move(P.ptx);

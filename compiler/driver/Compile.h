@@ -30,7 +30,11 @@ struct CompileOptions {
   Backend backend = Backend::CUDA;
   int ccMajor = 9, ccMinor = 0;
   int optLevel = 3;
-  bool fastMath = false;
+  bool fastMath = false;        // every fast-math relaxation (+ ftz, approx)
+  unsigned fastMathFlags = 0;   // a subset: lower::FastMathFlag bits
+  int maxRegisters = 0;         // .maxnreg (0: the backend decides)
+  int maxThreadsPerBlock = 0;   // launch bounds (0: none)
+  int minBlocksPerSM = 0;
   bool boundsCheck = false; // checked mode (debug=True)
   bool lineInfo = false;
   // Stage dumps to keep: any of bytecode, cfg, ir, typed, llvm, llvm-opt,

@@ -465,6 +465,17 @@ LowerResult lowerKernel(const ir::Function &F,
   return Out;
 }
 
+unsigned fastmath::flagNamed(const std::string &Name) {
+  static const std::pair<const char *, unsigned> Names[] = {
+      {"contract", Contract}, {"afn", Afn},   {"arcp", Arcp},
+      {"nsz", Nsz},           {"ninf", Ninf}, {"nnan", Nnan},
+      {"reassoc", Reassoc},   {"fast", 127}};
+  for (auto [N, F] : Names)
+    if (Name == N)
+      return F;
+  return 0;
+}
+
 std::string mangleKernelName(const std::string &Qualname,
                              const std::string &SignatureText) {
   std::string Base;

@@ -25,11 +25,20 @@ namespace pcj::lower {
 
 enum class Target : uint8_t { NVPTX, Host };
 
+// Individual fast-math relaxations (numba's fastmath={"contract", ...}).
+namespace fastmath {
+constexpr unsigned Contract = 1, Afn = 2, Arcp = 4, Nsz = 8, Ninf = 16,
+                   Nnan = 32, Reassoc = 64;
+// "contract" -> Contract, ...; 0 for an unknown name.
+unsigned flagNamed(const std::string &Name);
+} // namespace fastmath
+
 struct LowerOptions {
   Target target = Target::NVPTX;
   int ccMajor = 9, ccMinor = 0; // NVPTX
   bool boundsCheck = false;     // checked mode: every array access
-  bool fastMath = false;
+  bool fastMath = false;        // all relaxations
+  unsigned fastMathFlags = 0;   // fastmath:: bits (contract is always on)
   std::string kernelName;       // symbol of the kernel entry
 };
 

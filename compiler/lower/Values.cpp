@@ -20,6 +20,19 @@ LowerContext::LowerContext(const ir::Function &F, llvm::Module &M,
   FMF.setAllowContract(true);
   if (O.fastMath)
     FMF.setFast();
+  unsigned Relax = O.fastMathFlags;
+  if (Relax & fastmath::Afn)
+    FMF.setApproxFunc();
+  if (Relax & fastmath::Arcp)
+    FMF.setAllowReciprocal();
+  if (Relax & fastmath::Nsz)
+    FMF.setNoSignedZeros();
+  if (Relax & fastmath::Ninf)
+    FMF.setNoInfs();
+  if (Relax & fastmath::Nnan)
+    FMF.setNoNaNs();
+  if (Relax & fastmath::Reassoc)
+    FMF.setAllowReassoc();
   b.setFastMathFlags(FMF);
 }
 
