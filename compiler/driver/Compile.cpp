@@ -8,6 +8,7 @@
 #include "ssa/SSABuilder.h"
 #include "stdlib/Registry.h"
 #include "support/Diagnostics.h"
+#include "transforms/ArrayEffects.h"
 #include "transforms/InsertCasts.h"
 #include "typeinfer/TypeInfer.h"
 #include "types/Signature.h"
@@ -225,6 +226,9 @@ CompileResult compileKernel(const bc::RawCode &Raw,
   LO.boundsCheck = O.boundsCheck;
   LO.fastMath = O.fastMath;
   LO.fastMathFlags = O.fastMathFlags;
+  Out.readOnlyArgs = transforms::readOnlyArrayParams(*F);
+  if (O.noAliasReadOnly)
+    LO.noAliasReadOnly = Out.readOnlyArgs;
   LO.kernelName = lower::mangleKernelName(F->qualname, Out.signature);
   Out.kernelName = LO.kernelName;
 

@@ -35,6 +35,9 @@ struct CompileOptions {
   int maxRegisters = 0;         // .maxnreg (0: the backend decides)
   int maxThreadsPerBlock = 0;   // launch bounds (0: none)
   int minBlocksPerSM = 0;
+  // Mark read-only array parameters noalias (ld.global.nc): only when the
+  // caller guarantees no written array argument overlaps them.
+  bool noAliasReadOnly = false;
   bool boundsCheck = false; // checked mode (debug=True)
   bool lineInfo = false;
   // Stage dumps to keep: any of bytecode, cfg, ir, typed, llvm, llvm-opt,
@@ -56,6 +59,7 @@ struct CompileResult {
   bool usesBarriers = false;
   bool usesWarpOps = false;
   bool usesGridSync = false;    // needs a cooperative launch
+  std::vector<bool> readOnlyArgs; // per argument: an array only read
   size_t staticSharedBytes = 0; // CPU backend
   // CUDA backend
   std::string ptx;

@@ -136,6 +136,17 @@ void Lowerer::lowerKernel(LowerResult &Out) {
   Cx.kernel = Cx.target.createKernel(Cx.module, Cx.opts.kernelName, ParamTys,
                                      Cx.b, Flat);
   Cx.allocaBlock = Cx.b.GetInsertBlock();
+  const auto &RO = Cx.opts.noAliasReadOnly;
+  for (size_t K = 0; K < Out.abi.size(); ++K) {
+    const AbiSlot &S = Out.abi[K];
+    if (S.kind != AbiSlot::Kind::Data || !S.path.empty() ||
+        S.arg >= RO.size() || !RO[S.arg])
+      continue;
+    if (auto *A = llvm::dyn_cast<llvm::Argument>(Flat[K])) {
+      A->addAttr(llvm::Attribute::NoAlias);
+      A->addAttr(llvm::Attribute::ReadOnly);
+    }
+  }
   buildParams(Flat, Out.abi);
   lowerBody();
   Cx.target.finishKernel(Cx.module, Cx.kernel);

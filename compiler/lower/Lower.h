@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
@@ -39,6 +40,9 @@ struct LowerOptions {
   bool boundsCheck = false;     // checked mode: every array access
   bool fastMath = false;        // all relaxations
   unsigned fastMathFlags = 0;   // fastmath:: bits (contract is always on)
+  // Kernel parameters whose data pointer may be marked noalias + readonly
+  // (read-only arrays the runtime checked do not overlap written ones).
+  std::vector<bool> noAliasReadOnly;
   std::string kernelName;       // symbol of the kernel entry
 };
 
