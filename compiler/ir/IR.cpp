@@ -4,6 +4,7 @@
 #include "support/Diagnostics.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <set>
@@ -61,6 +62,19 @@ std::string CTValue::repr() const {
     return "dtype " + type->str();
   case Kind::Function:
     return "function " + name;
+  case Kind::ConstArray: {
+    uint64_t H = 1469598103934665603ull; // FNV-1a of the contents
+    for (char C : bytes) {
+      H ^= (unsigned char)C;
+      H *= 1099511628211ull;
+    }
+    std::string S = "const array " + type->str() + "[";
+    for (size_t K = 0; K < shape.size(); ++K)
+      S += (K ? ", " : "") + std::to_string(shape[K]);
+    char Hex[17];
+    snprintf(Hex, sizeof Hex, "%016llx", (unsigned long long)H);
+    return S + "] " + Hex;
+  }
   case Kind::Unsupported:
     return "unsupported " + name;
   }
@@ -219,6 +233,9 @@ struct Printer {
       return (I->index ? "isnot " : "is ") + Ops();
     case Op::GetAttr:
       return S + " " + Ops() + ", \"" + I->str + "\"";
+    case Op::SetAttr:
+      return S + " " + val(I->operands[0]) + ", \"" + I->str + "\", " +
+             val(I->operands[1]);
     case Op::Call: {
       std::string R = S + " " + val(I->operands[0]) + "(" + Ops(1) + ")";
       if (!I->kwnames.empty()) {
@@ -267,7 +284,7 @@ struct Printer {
       for (const Instr *I : B->instrs) {
         std::string Line = "  ";
         bool HasValue = !I->isTerminator() || I->op == Op::ForIter;
-        if (I->op == Op::SetItem || I->op == Op::Return)
+        if (I->op == Op::SetItem || I->op == Op::SetAttr || I->op == Op::Return)
           HasValue = false;
         if (HasValue)
           Line += val(I) + " = ";
@@ -327,6 +344,7 @@ void verify(const Function &F, bool Typed) {
         PCJ_ASSERT(Blocks.count(S), "successor block not in function");
       if (Typed && I->op != Op::Jump && I->op != Op::Branch &&
           I->op != Op::Return && I->op != Op::SetItem && I->op != Op::Raise &&
+          I->op != Op::SetAttr &&
           I->op != Op::Undef)
         PCJ_ASSERT(I->type, std::string("untyped value after type inference: ") +
                                 opName(I->op));

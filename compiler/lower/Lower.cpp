@@ -6,6 +6,7 @@
 #include "lower/Arith.h"
 #include "lower/Iterators.h"
 #include "lower/LowerContext.h"
+#include "stdlib/Registry.h"
 #include "stdlib/lowering/Rules.h"
 #include "support/Diagnostics.h"
 
@@ -58,6 +59,8 @@ private:
 
 // Alignment of an array element (numpy aligns complex to its parts).
 unsigned elementAlign(TypeRef T) {
+  if (T->kind() == Kind::Record)
+    return T->align();
   return T->isComplex() ? T->byteSize() / 2 : T->byteSize();
 }
 
@@ -265,7 +268,16 @@ void Lowerer::lowerInstr(const Instr *I) {
     R = Cx.cast(V(0), T(0), I->type);
     break;
   case Op::GetAttr:
-    if (!I->intrinsic.empty()) {
+    if (T(0)->kind() == Kind::Record) {
+      int F = T(0)->fieldIndex(I->str);
+      TypeRef FT = I->type;
+      auto *L = B.CreateAlignedLoad(Cx.memoryType(FT),
+                                    Cx.recordField(V(0), T(0), F),
+                                    llvm::Align(elementAlign(FT)));
+      R = Cx.fromMemory(L, FT);
+    } else if (T(0)->isTuple() && !T(0)->fields().empty()) {
+      R = B.CreateExtractValue(V(0), {unsigned(T(0)->fieldIndex(I->str))});
+    } else if (!I->intrinsic.empty()) {
       const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic(I->intrinsic);
       if (Info->kind == stdlib::IntrinsicKind::Attr) // of a value, or of a namespace
         R = lowerIntrinsic(I, T(0)->isRuntime() ? 0 : 1);
@@ -279,6 +291,11 @@ void Lowerer::lowerInstr(const Instr *I) {
       R = lowerIntrinsic(I, 1);
     } else if (T(0)->kind() == Kind::DType) {
       R = Cx.cast(V(1), T(1), I->type);
+    } else if (T(0)->kind() == Kind::TupleClass) {
+      llvm::Value *Agg = llvm::UndefValue::get(Cx.valueType(I->type));
+      for (unsigned K = 1; K < I->operands.size(); ++K)
+        Agg = B.CreateInsertValue(Agg, V(K), {K - 1});
+      R = Agg;
     } else if (T(0)->kind() == Kind::Function) {
       llvm::Function *Callee = Cx.module.getFunction(I->str);
       PCJ_ASSERT(Callee, "device function " + I->str + " was not declared");
@@ -297,6 +314,21 @@ void Lowerer::lowerInstr(const Instr *I) {
     break;
   case Op::GetItem: {
     TypeRef OT = T(0);
+    if (OT->kind() == Kind::Record) {
+      bc::ConstValue C;
+      stdlib::ArgInfo{T(1), false, I->operands[1]}.constant(C);
+      int F = OT->fieldIndex(C.text);
+      auto *L = B.CreateAlignedLoad(Cx.memoryType(I->type),
+                                    Cx.recordField(V(0), OT, F),
+                                    llvm::Align(elementAlign(I->type)));
+      R = Cx.fromMemory(L, I->type);
+      break;
+    }
+    if (OT->isArray() && I->type->kind() == Kind::Record) {
+      llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
+      R = B.CreateAddrSpaceCast(P, B.getPtrTy(0));
+      break;
+    }
     if (OT->isArray() && I->type->isArray()) {
       R = arrayView(Cx, I, OT, V(0), I->operands[1]->type, V(1), I->type);
       break;
@@ -328,9 +360,32 @@ void Lowerer::lowerInstr(const Instr *I) {
   }
   case Op::SetItem: {
     TypeRef OT = T(0);
+    if (OT->kind() == Kind::Record) {
+      bc::ConstValue C;
+      stdlib::ArgInfo{T(1), false, I->operands[1]}.constant(C);
+      int F = OT->fieldIndex(C.text);
+      TypeRef FT = OT->elems()[F];
+      B.CreateAlignedStore(Cx.toMemory(V(2), FT), Cx.recordField(V(0), OT, F),
+                           llvm::Align(elementAlign(FT)));
+      return;
+    }
     llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
+    if (OT->dtype()->kind() == Kind::Record) { // copy a whole record
+      B.CreateMemCpy(P, llvm::MaybeAlign(OT->dtype()->align()), V(2),
+                     llvm::MaybeAlign(OT->dtype()->align()),
+                     OT->dtype()->byteSize());
+      return;
+    }
     B.CreateAlignedStore(Cx.toMemory(V(2), OT->dtype()), P,
                          llvm::Align(elementAlign(OT->dtype())));
+    return;
+  }
+  case Op::SetAttr: {
+    TypeRef OT = T(0);
+    int F = OT->fieldIndex(I->str);
+    TypeRef FT = OT->elems()[F];
+    B.CreateAlignedStore(Cx.toMemory(V(1), FT), Cx.recordField(V(0), OT, F),
+                         llvm::Align(elementAlign(FT)));
     return;
   }
   case Op::BuildTuple: {

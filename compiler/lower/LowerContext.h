@@ -8,6 +8,8 @@
 //   range           { iN start, iN stop, iN step }
 //   range_iter      ptr to an alloca holding { iN cur, iN stop, iN step }
 //   none            {} (empty struct)
+//   record          ptr (generic) to the record in memory: a reference
+//   namedtuple      like a tuple
 //   compile-time-only values (modules, intrinsics, dtypes, str): no LLVM value
 #pragma once
 
@@ -67,6 +69,10 @@ public:
   llvm::Value *elementPtr(const ir::Instr *At, types::TypeRef ArrTy,
                           llvm::Value *A,
                           const std::vector<std::pair<llvm::Value *, types::TypeRef>> &Idx);
+
+  // Address of field `Field` of a record reference.
+  llvm::Value *recordField(llvm::Value *Rec, types::TypeRef RecTy,
+                           unsigned Field);
 
   [[noreturn]] void fail(const ir::Instr *I, const std::string &Msg) const;
 

@@ -76,6 +76,8 @@ llvm::Type *LowerContext::valueType(TypeRef T) {
   case Kind::RangeIter:
   case Kind::Iterator:
     return b.getPtrTy();
+  case Kind::Record: // a reference to the record (generic address space)
+    return b.getPtrTy(0);
   case Kind::Slice: // {start, stop, step}; absent parts are 0 (see the type)
     return llvm::StructType::get(ctx, {b.getInt64Ty(), b.getInt64Ty(), b.getInt64Ty()});
   case Kind::Iterable: { // enumerate: {i64 start, inner}; zip: {inner...}
@@ -95,7 +97,15 @@ llvm::Type *LowerContext::valueType(TypeRef T) {
 }
 
 llvm::Type *LowerContext::memoryType(TypeRef T) {
+  if (T->kind() == Kind::Record)
+    return llvm::ArrayType::get(b.getInt8Ty(), T->byteSize());
   return T->isBool() ? b.getInt8Ty() : valueType(T);
+}
+
+llvm::Value *LowerContext::recordField(llvm::Value *Rec, TypeRef RecTy,
+                                       unsigned Field) {
+  return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), Rec,
+                                      RecTy->offsets()[Field]);
 }
 
 llvm::Value *LowerContext::value(const ir::Instr *I) {

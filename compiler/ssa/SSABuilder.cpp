@@ -321,9 +321,12 @@ void Builder::translateBlock(int BI) {
       St.push_back(kNull);
       break;
     }
-    case Op::STORE_ATTR:
-      unsupported(I, "assigning to attributes is not supported in kernels",
-                  "write results into an array element instead");
+    case Op::STORE_ATTR: { // [.. v o] -> o.name = v (record fields)
+      Instr *Obj = Pop(I), *Val = Pop(I);
+      Instr *S = emit(B, ir::Op::SetAttr, I, {Obj, Val});
+      S->str = Code.names.at(I.arg);
+      break;
+    }
     case Op::BINARY_OP: {
       Instr *Rhs = Pop(I), *Lhs = Pop(I);
       Instr *V = emit(B, ir::Op::BinOp, I, {Lhs, Rhs});

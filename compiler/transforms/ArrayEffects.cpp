@@ -26,6 +26,7 @@ std::vector<bool> readOnlyArrayParams(const ir::Function &F) {
   bool Changed = true;
   auto Carries = [](const Instr *I) {
     return I->type && (I->type->isArray() || I->type->isTuple() ||
+                       I->type->kind() == types::Kind::Record ||
                        I->type->kind() == types::Kind::Iterable ||
                        I->type->kind() == types::Kind::Iterator);
   };
@@ -61,7 +62,7 @@ std::vector<bool> readOnlyArrayParams(const ir::Function &F) {
   };
   for (const ir::Block *B : F.blocks)
     for (const Instr *I : B->instrs) {
-      if (I->op == Op::SetItem) {
+      if (I->op == Op::SetItem || I->op == Op::SetAttr) {
         MarkWritten(I->operands[0]);
       } else if (I->op == Op::Call) {
         bool Safe = !I->intrinsic.empty() && readsOnly(I->intrinsic);

@@ -52,6 +52,7 @@ private:
   bool inferCompare(Instr *I, Typed &Out);
   bool inferGetItem(Instr *I, Typed &Out);
   bool inferSetItem(Instr *I);
+  void recordStore(const Instr *I, TypeRef Rec, int F, const Instr *Val);
   TypeRef returnTypeSoFar();
   Typed applyIntrinsic(Instr *I, const stdlib::IntrinsicInfo &Info,
                        size_t FirstArg);
@@ -220,6 +221,15 @@ bool Inferrer::inferGetAttr(Instr *I, Typed &Out) {
     Out = typeOfCT(I, I->ct, "'" + T->name() + "." + Attr + "'");
     return true;
   }
+  // Fields of namedtuples and records.
+  if ((T->isTuple() || T->kind() == Kind::Record) && !T->fields().empty()) {
+    int Idx = T->fieldIndex(Attr);
+    if (Idx < 0)
+      fail(I, "'" + T->str() + "' has no field '" + Attr + "'", "",
+           ErrorKind::Name);
+    Out = {T->elems()[Idx], false};
+    return true;
+  }
   // Attributes and methods of values: registry keys "<kind>.<attr>"
   // ("array.shape", "complex.real", "complex.conjugate").
   std::string KindKey = valueKindKey(T);
@@ -269,6 +279,25 @@ bool Inferrer::inferCall(Instr *I, Typed &Out) {
   }
   if (T->kind() == Kind::Function)
     return inferDeviceCall(I, Out);
+  if (T->kind() == Kind::TupleClass) {
+    // Point(1, y=2.0): bind to the fields, then build a named tuple.
+    CalleeParams P;
+    P.names = T->fields();
+    if (I->index == 0) {
+      bindArguments(I, P);
+      I->index = 1;
+    }
+    std::vector<TypeRef> Elems;
+    for (size_t K = 1; K < I->operands.size(); ++K) {
+      TypeRef E = I->operands[K]->type;
+      if (!E->isRuntime())
+        fail(I, "a namedtuple field cannot hold a " + E->str());
+      Elems.push_back(E);
+    }
+    Out = {namedTupleTy(T->name(), T->fields(), Elems), false};
+    I->argTypes.assign(I->operands.size(), nullptr);
+    return true;
+  }
   fail(I, "cannot call a value of type " + T->str() + " in a kernel",
        "kernels can call math/cuda functions, builtins such as range/len/min/"
        "max/abs, numpy scalar types and @cuda.jit(device=True) functions",
@@ -374,12 +403,33 @@ TypeRef Inferrer::arrayIndexResult(const Instr *I, TypeRef Arr, TypeRef Idx) {
                  Arr->addrSpace());
 }
 
+// A store into record field F must be a number of a convertible kind.
+void Inferrer::recordStore(const Instr *I, TypeRef Rec, int F, const Instr *Val) {
+  TypeRef FT = Rec->elems()[F];
+  if (!Val->type->isNumeric() || !FT->isNumeric() ||
+      (Val->type->isComplex() && !FT->isComplex()))
+    fail(I, "cannot store " + origin(Val) + " into record field '" +
+                Rec->fields()[F] + "' of type " + FT->str());
+}
+
 bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
   Instr *Obj = I->operands[0], *Idx = I->operands[1];
   TypeRef T = Obj->type;
   I->argTypes.assign(2, nullptr);
   if (T->isArray()) {
     Out = {arrayIndexResult(I, T, Idx->type), false};
+    return true;
+  }
+  if (T->kind() == Kind::Record) {
+    bc::ConstValue C;
+    if (!stdlib::ArgInfo{Idx->type, Idx->weak, Idx}.constant(C) ||
+        C.kind != bc::ConstValue::Kind::Str)
+      fail(I, "record fields are indexed with a constant string, e.g. r['x']");
+    int F = T->fieldIndex(C.text);
+    if (F < 0)
+      fail(I, "'" + T->str() + "' has no field '" + C.text + "'", "",
+           ErrorKind::Name);
+    Out = {T->elems()[F], false};
     return true;
   }
   if (T->isTuple()) {
@@ -423,6 +473,27 @@ bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
 bool Inferrer::inferSetItem(Instr *I) {
   Instr *Obj = I->operands[0], *Idx = I->operands[1], *Val = I->operands[2];
   TypeRef T = Obj->type;
+  if (T->kind() == Kind::Record) {
+    bc::ConstValue C;
+    if (!stdlib::ArgInfo{Idx->type, Idx->weak, Idx}.constant(C) ||
+        C.kind != bc::ConstValue::Kind::Str)
+      fail(I, "record fields are indexed with a constant string, e.g. r['x']");
+    int F = T->fieldIndex(C.text);
+    if (F < 0)
+      fail(I, "'" + T->str() + "' has no field '" + C.text + "'", "",
+           ErrorKind::Name);
+    recordStore(I, T, F, Val);
+    I->argTypes = {nullptr, nullptr, T->elems()[F]};
+    return true;
+  }
+  if (T->isArray() && T->dtype()->kind() == Kind::Record &&
+      !arrayIndexResult(I, T, Idx->type)->isArray()) {
+    if (Val->type != T->dtype())
+      fail(I, "cannot store " + origin(Val) + " into an array of " +
+                  T->dtype()->str());
+    I->argTypes = {nullptr, nullptr, nullptr};
+    return true;
+  }
   if (!T->isArray())
     fail(I, "'" + T->str() + "' does not support item assignment in kernels",
          T->isTuple() ? "tuples are immutable" : "");
@@ -619,6 +690,22 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
     inferSetItem(I);
     Out = {noneTy(), false};
     return true;
+  case Op::SetAttr: {
+    TypeRef T = I->operands[0]->type;
+    if (T->kind() != Kind::Record)
+      fail(I, "assigning to attributes is not supported in kernels (only to "
+              "fields of records)",
+           T->isTuple() ? "namedtuples are immutable" : "write results into an array element instead",
+           ErrorKind::Unsupported);
+    int F = T->fieldIndex(I->str);
+    if (F < 0)
+      fail(I, "'" + T->str() + "' has no field '" + I->str + "'", "",
+           ErrorKind::Name);
+    recordStore(I, T, F, I->operands[1]);
+    I->argTypes = {nullptr, T->elems()[F]};
+    Out = {noneTy(), false};
+    return true;
+  }
   case Op::BuildTuple: {
     std::vector<TypeRef> E;
     for (Instr *V : I->operands)

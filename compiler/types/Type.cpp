@@ -12,7 +12,8 @@ namespace pcj::types {
 
 // Structural key of a type; interning maps keys to the one Type instance.
 using Key = std::tuple<int, unsigned, bool, const Type *, unsigned, int, int,
-                       std::vector<const Type *>, std::string>;
+                       std::vector<const Type *>, std::string,
+                       std::vector<std::string>, std::vector<uint64_t>>;
 
 struct TypeFactory {
   std::mutex Mu;
@@ -21,8 +22,11 @@ struct TypeFactory {
   TypeRef get(Kind K, unsigned Bits = 0, bool Signed = false,
               const Type *Elem = nullptr, unsigned NDim = 0,
               Layout L = Layout::A, AddrSpace S = AddrSpace::Global,
-              std::vector<const Type *> Elems = {}, std::string Name = {}) {
-    Key Kt{int(K), Bits, Signed, Elem, NDim, int(L), int(S), Elems, Name};
+              std::vector<const Type *> Elems = {}, std::string Name = {},
+              std::vector<std::string> Fields = {},
+              std::vector<uint64_t> Offsets = {}) {
+    Key Kt{int(K), Bits, Signed, Elem, NDim, int(L), int(S), Elems, Name,
+           Fields, Offsets};
     std::lock_guard<std::mutex> Lock(Mu);
     auto &Slot = Table[Kt];
     if (!Slot) {
@@ -36,6 +40,8 @@ struct TypeFactory {
       T->Space = S;
       T->Elems = std::move(Elems);
       T->Name = std::move(Name);
+      T->Fields = std::move(Fields);
+      T->Offsets = std::move(Offsets);
       Slot = std::move(T);
     }
     return Slot.get();
@@ -90,6 +96,29 @@ TypeRef iterableTy(const std::string &Name, const std::vector<TypeRef> &Inner) {
   return factory().get(Kind::Iterable, 0, false, nullptr, 0, Layout::A,
                        AddrSpace::Global, Inner, Name);
 }
+TypeRef namedTupleTy(const std::string &Class, const std::vector<std::string> &Fields,
+                     const std::vector<TypeRef> &Elems) {
+  return factory().get(Kind::Tuple, 0, false, nullptr, 0, Layout::A,
+                       AddrSpace::Global, Elems, Class, Fields);
+}
+TypeRef tupleClassTy(const std::string &Class, const std::vector<std::string> &Fields) {
+  return factory().get(Kind::TupleClass, 0, false, nullptr, 0, Layout::A,
+                       AddrSpace::Global, {}, Class, Fields);
+}
+TypeRef recordTy(const std::vector<std::string> &Fields,
+                 const std::vector<TypeRef> &Types,
+                 const std::vector<uint64_t> &Offsets, unsigned Size,
+                 unsigned Align) {
+  return factory().get(Kind::Record, Size, false, nullptr, Align, Layout::A,
+                       AddrSpace::Global, Types, "", Fields, Offsets);
+}
+int Type::fieldIndex(const std::string &Field) const {
+  for (size_t K = 0; K < Fields.size(); ++K)
+    if (Fields[K] == Field)
+      return int(K);
+  return -1;
+}
+
 TypeRef iteratorTy(TypeRef Iterable) {
   return factory().get(Kind::Iterator, 0, false, Iterable);
 }
@@ -151,6 +180,7 @@ bool Type::isRuntime() const {
   case Kind::Range:
   case Kind::RangeIter:
   case Kind::Iterator:
+  case Kind::Record:
   case Kind::None:
     return true;
   case Kind::Iterable:
@@ -168,6 +198,8 @@ unsigned Type::byteSize() const {
   switch (K) {
   case Kind::Bool:
     return 1;
+  case Kind::Record:
+    return Bits;
   case Kind::Int:
   case Kind::Float:
   case Kind::Complex:
@@ -215,6 +247,12 @@ std::string Type::str() const {
     return S + ")";
   }
   case Kind::Tuple: {
+    if (!Fields.empty()) {
+      std::string S = Name + "(";
+      for (size_t I = 0; I < Elems.size(); ++I)
+        S += (I ? ", " : "") + Fields[I] + ": " + Elems[I]->str();
+      return S + ")";
+    }
     bool Uni = !Elems.empty();
     for (TypeRef E : Elems)
       Uni = Uni && E == Elems[0];
@@ -257,6 +295,15 @@ std::string Type::str() const {
   }
   case Kind::Iterator:
     return "iter(" + Elem->str() + ")";
+  case Kind::Record: {
+    std::string S = "Record(";
+    for (size_t I = 0; I < Elems.size(); ++I)
+      S += (I ? ", " : "") + Fields[I] + ": " + Elems[I]->str() + " @" +
+           std::to_string(Offsets[I]);
+    return S + "; " + std::to_string(Bits) + " bytes)";
+  }
+  case Kind::TupleClass:
+    return "class(" + Name + ")";
   }
   return "?";
 }

@@ -6,7 +6,10 @@
 //
 //   scalars   bool, int8..int64, uint8..uint64, float16/32/64, complex64/128
 //   arrays    array(dtype, ndim, layout C|F|A, addrspace)   -- kernel arguments
-//   tuples    Tuple(t0, t1, ...)  (UniTuple when homogeneous, printed as such)
+//   tuples    Tuple(t0, t1, ...)  (UniTuple when homogeneous, printed as such),
+//             namedtuples (a tuple with a class name and field names)
+//   records   Record(x: float64 @0, ...) -- structured dtypes; a record
+//             taken from an array refers to the element (like numba)
 //   compile-time only: none, range, range_iter, slice, str, module(name),
 //             intrinsic(key) (a registry entry: function or namespace),
 //             dtype(scalar) (np.float32 used as a value: cast / dtype arg),
@@ -25,6 +28,7 @@ namespace pcj::types {
 enum class Kind : uint8_t {
   Void, None, Bool, Int, Float, Complex, Array, Tuple, Range, RangeIter,
   Slice, Str, Module, Intrinsic, DType, Function, Iterable, Iterator,
+  Record, TupleClass,
 };
 
 enum class Layout : uint8_t { C, F, A };
@@ -46,7 +50,16 @@ public:
   // Range / RangeIter: the counter type.  DType: the scalar it names.
   const Type *inner() const { return Elem; }
   // Module / Intrinsic: the qualified name ("math", "cuda.threadIdx").
+  // Named tuples and tuple classes: the class name.
   const std::string &name() const { return Name; }
+  // Named tuples, records, tuple classes: field names (empty otherwise).
+  const std::vector<std::string> &fields() const { return Fields; }
+  // Records: byte offset of each field.
+  const std::vector<uint64_t> &offsets() const { return Offsets; }
+  // Index of a field, or -1.
+  int fieldIndex(const std::string &Field) const;
+  // Records: alignment in bytes.
+  unsigned align() const { return NDim; }
 
   bool isBool() const { return K == Kind::Bool; }
   bool isInt() const { return K == Kind::Int; }
@@ -76,6 +89,8 @@ private:
   AddrSpace Space = AddrSpace::Global;
   std::vector<const Type *> Elems;
   std::string Name;
+  std::vector<std::string> Fields;
+  std::vector<uint64_t> Offsets;
 };
 
 using TypeRef = const Type *;
@@ -102,6 +117,16 @@ TypeRef dtypeTy(TypeRef Scalar);
 TypeRef functionTy(const std::string &Key);
 // enumerate / zip objects: Name "enumerate" or "zip", elems the iterables.
 TypeRef iterableTy(const std::string &Name, const std::vector<TypeRef> &Inner);
+// A namedtuple: a tuple whose elements also have names.
+TypeRef namedTupleTy(const std::string &Class, const std::vector<std::string> &Fields,
+                     const std::vector<TypeRef> &Elems);
+// The namedtuple class itself (called in a kernel to build one).
+TypeRef tupleClassTy(const std::string &Class, const std::vector<std::string> &Fields);
+// A structured dtype: named fields at byte offsets, `Size` bytes in all.
+TypeRef recordTy(const std::vector<std::string> &Fields,
+                 const std::vector<TypeRef> &Types,
+                 const std::vector<uint64_t> &Offsets, unsigned Size,
+                 unsigned Align);
 // An iterator over `Iterable` (an array, a tuple, a range or an iterable).
 TypeRef iteratorTy(TypeRef Iterable);
 // What iterating over T yields (nullptr if T is not iterable): range -> its
