@@ -211,6 +211,60 @@ void registerHostSymbol(const std::string &name, void *addr) {
 // ---- compile + link
 // -------------------------------------------------------------
 
+// Links a host object file into a fresh JITDylib of the process-wide JIT
+// and resolves the entries.
+void linkObject(HostResult &Res, const std::string &ObjectBytes,
+                const std::vector<std::string> &entryNames) {
+  HostJit &H = hostJit();
+  HostResult *Result = &Res;
+  llvm::SmallVector<char, 0> Object(ObjectBytes.begin(), ObjectBytes.end());
+  auto T2 = detail::Clock::now();
+  HostResult::Impl &I = *Result->impl;
+  I.Name = "pcj.host." + std::to_string(NextDylibId.fetch_add(1));
+  auto JDOrErr = H.J->createJITDylib(I.Name);
+  if (!JDOrErr)
+    backendError("cannot create JITDylib: " +
+                 llvm::toString(JDOrErr.takeError()));
+  I.JD = &*JDOrErr;
+  LiveModules.fetch_add(1, std::memory_order_relaxed);
+
+  // Our runtime symbols first, then LLJIT's defaults (the process).
+  llvm::orc::JITDylibSearchOrder Order;
+  Order.push_back(
+      {H.RuntimeJD, llvm::orc::JITDylibLookupFlags::MatchAllSymbols});
+  for (const auto &Link : H.J->defaultLinkOrder())
+    Order.push_back(Link);
+  if (llvm::orc::JITDylibSP Proc = H.J->getProcessSymbolsJITDylib()) {
+    bool Present = false;
+    for (const auto &Link : Order)
+      Present |= Link.first == Proc.get();
+    if (!Present)
+      Order.push_back(
+          {Proc.get(),
+           llvm::orc::JITDylibLookupFlags::MatchExportedSymbolsOnly});
+  }
+  I.JD->setLinkOrder(std::move(Order), /*LinkAgainstThisJITDylibFirst=*/true);
+
+  auto Buffer = std::make_unique<llvm::SmallVectorMemoryBuffer>(
+      std::move(Object), I.Name, /*RequiresNullTerminator=*/false);
+  if (llvm::Error E = H.J->addObjectFile(*I.JD, std::move(Buffer)))
+    backendError("cannot add host object: " + llvm::toString(std::move(E)));
+
+  LastJitError.clear();
+  for (const std::string &Name : entryNames) {
+    auto Addr = H.J->lookup(*I.JD, Name);
+    if (!Addr) {
+      std::string Msg = llvm::toString(Addr.takeError());
+      if (!LastJitError.empty())
+        Msg = LastJitError + " (" + Msg + ")";
+      LastJitError.clear();
+      backendError("linking host code failed: " + Msg);
+    }
+    I.Entries[Name] = Addr->toPtr<void *>();
+  }
+  Result->msJit += detail::msSince(T2);
+}
+
 std::shared_ptr<HostResult>
 jitForHost(std::unique_ptr<llvm::Module> M,
            std::unique_ptr<llvm::LLVMContext> C, const HostOptions &O,
@@ -259,52 +313,17 @@ jitForHost(std::unique_ptr<llvm::Module> M,
   // The IR is no longer needed; free it before linking.
   M.reset();
   C.reset();
+  Result->object.assign(Object.begin(), Object.end());
+  linkObject(*Result, Result->object, entryNames);
+  return Result;
+}
 
-  auto T2 = detail::Clock::now();
-  HostResult::Impl &I = *Result->impl;
-  I.Name = "pcj.host." + std::to_string(NextDylibId.fetch_add(1));
-  auto JDOrErr = H.J->createJITDylib(I.Name);
-  if (!JDOrErr)
-    backendError("cannot create JITDylib: " +
-                 llvm::toString(JDOrErr.takeError()));
-  I.JD = &*JDOrErr;
-  LiveModules.fetch_add(1, std::memory_order_relaxed);
-
-  // Our runtime symbols first, then LLJIT's defaults (the process).
-  llvm::orc::JITDylibSearchOrder Order;
-  Order.push_back(
-      {H.RuntimeJD, llvm::orc::JITDylibLookupFlags::MatchAllSymbols});
-  for (const auto &Link : H.J->defaultLinkOrder())
-    Order.push_back(Link);
-  if (llvm::orc::JITDylibSP Proc = H.J->getProcessSymbolsJITDylib()) {
-    bool Present = false;
-    for (const auto &Link : Order)
-      Present |= Link.first == Proc.get();
-    if (!Present)
-      Order.push_back(
-          {Proc.get(),
-           llvm::orc::JITDylibLookupFlags::MatchExportedSymbolsOnly});
-  }
-  I.JD->setLinkOrder(std::move(Order), /*LinkAgainstThisJITDylibFirst=*/true);
-
-  auto Buffer = std::make_unique<llvm::SmallVectorMemoryBuffer>(
-      std::move(Object), I.Name, /*RequiresNullTerminator=*/false);
-  if (llvm::Error E = H.J->addObjectFile(*I.JD, std::move(Buffer)))
-    backendError("cannot add host object: " + llvm::toString(std::move(E)));
-
-  LastJitError.clear();
-  for (const std::string &Name : entryNames) {
-    auto Addr = H.J->lookup(*I.JD, Name);
-    if (!Addr) {
-      std::string Msg = llvm::toString(Addr.takeError());
-      if (!LastJitError.empty())
-        Msg = LastJitError + " (" + Msg + ")";
-      LastJitError.clear();
-      backendError("linking host code failed: " + Msg);
-    }
-    I.Entries[Name] = Addr->toPtr<void *>();
-  }
-  Result->msJit += detail::msSince(T2);
+std::shared_ptr<HostResult>
+loadHostObject(const std::string &Object,
+               const std::vector<std::string> &entryNames) {
+  std::shared_ptr<HostResult> Result(new HostResult());
+  Result->object = Object;
+  linkObject(*Result, Object, entryNames);
   return Result;
 }
 

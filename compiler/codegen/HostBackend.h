@@ -48,6 +48,7 @@ public:
   const std::string &dylibName() const;
 
   std::string optimizedIR;
+  std::string object;    // the relocatable object file (for the disk cache)
   double msOptimize = 0; // IR optimisation pipeline
   double msJit = 0;      // object emission + JIT link + entry lookup
 
@@ -57,6 +58,10 @@ private:
   friend std::shared_ptr<HostResult>
   jitForHost(std::unique_ptr<llvm::Module>, std::unique_ptr<llvm::LLVMContext>,
              const HostOptions &, const std::vector<std::string> &);
+  friend std::shared_ptr<HostResult>
+  loadHostObject(const std::string &, const std::vector<std::string> &);
+  friend void linkObject(HostResult &, const std::string &,
+                         const std::vector<std::string> &);
   HostResult();
   std::unique_ptr<Impl> impl;
 };
@@ -75,6 +80,11 @@ jitForHost(std::unique_ptr<llvm::Module> M,
 // registrations of the same name replace earlier ones; modules already
 // linked keep the address they were linked against).  Call before
 // compiling code that uses it.
+// Links an object file produced earlier (HostResult::object, e.g. from the
+// disk cache) and resolves its entries.
+std::shared_ptr<HostResult>
+loadHostObject(const std::string &Object, const std::vector<std::string> &entryNames);
+
 void registerHostSymbol(const std::string &name, void *addr);
 
 // Number of HostResults alive (JITDylibs holding compiled modules).

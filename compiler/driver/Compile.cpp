@@ -8,6 +8,7 @@
 #include "ssa/SSABuilder.h"
 #include "stdlib/Registry.h"
 #include "support/Diagnostics.h"
+#include "support/Sha256.h"
 #include "transforms/ArrayEffects.h"
 #include "transforms/InsertCasts.h"
 #include "typeinfer/TypeInfer.h"
@@ -56,6 +57,33 @@ struct Typed {
   std::vector<typeinfer::Resolution> resolutions;
 };
 
+// What in a code object determines the compiled code: bytecode, constants,
+// names, parameters -- and line numbers only when the output embeds them.
+std::string codeFingerprint(const bc::RawCode &C, bool IncludeLines) {
+  Sha256 H;
+  H.field("py" + std::to_string(C.pyMajor) + "." + std::to_string(C.pyMinor));
+  H.field(C.qualname).field(C.code);
+  for (const auto &K : C.consts)
+    H.field(K.repr());
+  for (const auto *List : {&C.names, &C.varnames, &C.cellvars, &C.freevars}) {
+    H.field(std::to_string(List->size()));
+    for (const std::string &N : *List)
+      H.field(N);
+  }
+  H.field(std::to_string(C.argCount) + "/" + std::to_string(C.posOnlyArgCount) +
+          "/" + std::to_string(C.kwOnlyArgCount) + "/" + std::to_string(C.flags));
+  if (IncludeLines) {
+    H.field(C.filename).field(std::to_string(C.firstLineNo));
+    for (const auto &L : C.lines)
+      H.field(std::to_string(L.start) + ":" + std::to_string(L.end) + ":" +
+              std::to_string(L.line));
+    for (const auto &P : C.positions)
+      H.field(std::to_string(P.line) + ":" + std::to_string(P.col) + ":" +
+              std::to_string(P.endCol));
+  }
+  return H.hexDigest();
+}
+
 class Session;
 
 // Decode -> CFG -> SSA -> type inference -> casts, with dumps and timings
@@ -98,10 +126,12 @@ Typed frontend(const bc::RawCode &Raw, const std::vector<types::TypeRef> &Args,
 // demand (CalleeTyper), lowered into the kernel's module.
 class Session : public typeinfer::CalleeTyper {
 public:
-  explicit Session(ir::Resolver &Root) : Root(Root) {}
+  Session(ir::Resolver &Root, bool IncludeLines)
+      : Root(Root), IncludeLines(IncludeLines) {}
 
   struct Spec {
     std::string key, identity, symbol;
+    std::string codeFingerprint; // of the callee's bytecode (cache keys)
     std::unique_ptr<ir::Resolver> resolver;
     Typed typed;
     types::TypeRef provisional = nullptr;
@@ -160,6 +190,7 @@ public:
     Ref.identity = Info.identity;
     Ref.inlineAlways = Info.inlineAlways;
     Ref.symbol = lower::mangleKernelName(Info.code.qualname, Key);
+    Ref.codeFingerprint = codeFingerprint(Info.code, IncludeLines);
     Ref.resolver = std::move(Info.resolver);
     Specs.emplace(Key, std::move(S));
     InProgress.push_back(Key);
@@ -178,6 +209,7 @@ public:
 
 private:
   ir::Resolver &Root;
+  bool IncludeLines;
   std::map<std::string, std::unique_ptr<Spec>> Specs;
   std::vector<std::string> InProgress, Names;
 
@@ -191,33 +223,76 @@ private:
 
 } // namespace
 
-CompileResult compileKernel(const bc::RawCode &Raw,
-                            const std::vector<types::TypeRef> &ArgTypes,
-                            ir::Resolver &R, const CompileOptions &O) {
-  CompileResult Out;
+struct Analysis {
+  Session session;
+  Typed kernel;
+  CompileResult result; // filled so far: names, signature, resolutions
+  std::string key;
+  std::vector<StageTiming> timings;
+
+  Analysis(ir::Resolver &R, bool IncludeLines) : session(R, IncludeLines) {}
+};
+
+void AnalysisDeleter::operator()(Analysis *A) const { delete A; }
+
+AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
+                          const std::vector<types::TypeRef> &ArgTypes,
+                          ir::Resolver &R, const CompileOptions &O) {
+  bool IncludeLines = O.boundsCheck || O.lineInfo;
+  AnalysisPtr A(new Analysis(R, IncludeLines));
+  CompileResult &Out = A->result;
   Out.argTypes = ArgTypes;
+  Stopwatch Clock(A->timings);
+  typeinfer::Options TO;
+  TO.isKernel = true;
+  TO.callees = &A->session;
+  A->kernel = frontend(Raw, ArgTypes, R, TO, &Out.dumps, O.dumps, &Clock);
+  ir::Function *F = A->kernel.fn.get();
+  Out.resolutions = A->kernel.resolutions;
+  for (Session::Spec *Sp : A->session.order) {
+    Out.resolutions.push_back(
+        {"device function " + Sp->key + " -> " + Sp->typed.fn->returnType->str(),
+         ir::CTValue::constant(bc::ConstValue::ofStr(Sp->codeFingerprint))});
+    for (auto &Res : Sp->typed.resolutions)
+      Out.resolutions.push_back({Sp->identity + ": " + Res.what, Res.value});
+  }
+  types::Signature Sig{types::noneTy(), ArgTypes};
+  Out.signature = Sig.str();
+  Out.kernelName = lower::mangleKernelName(F->qualname, Out.signature);
+  Out.readOnlyArgs = transforms::readOnlyArrayParams(*F);
+
+  // The cache key.
+  Sha256 H;
+  H.field("pycuda_jit-cache-key/1").field(compilerBuildId());
+  H.field(O.backend == Backend::CUDA
+              ? "cuda sm_" + std::to_string(O.ccMajor) + std::to_string(O.ccMinor)
+              : "cpu " + codegen::hostCpuName() + " " + codegen::hostCpuFeatures());
+  H.field("opt" + std::to_string(O.optLevel) + " fast" +
+          std::to_string(O.fastMath) + "/" + std::to_string(O.fastMathFlags) +
+          " check" + std::to_string(O.boundsCheck) + " line" +
+          std::to_string(O.lineInfo) + " maxreg" + std::to_string(O.maxRegisters) +
+          " bounds" + std::to_string(O.maxThreadsPerBlock) + "/" +
+          std::to_string(O.minBlocksPerSM) + " noalias" +
+          std::to_string(O.noAliasReadOnly));
+  H.field(codeFingerprint(Raw, IncludeLines));
+  H.field(Out.signature);
+  for (const auto &Res : Out.resolutions)
+    H.field(Res.what).field(Res.value.repr());
+  A->key = H.hexDigest();
+  return A;
+}
+
+const std::string &cacheKey(const Analysis &A) { return A.key; }
+const CompileResult &analysisResult(const Analysis &A) { return A.result; }
+
+CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
+  CompileResult Out = std::move(A->result);
+  Out.timings = std::move(A->timings);
   Stopwatch Clock(Out.timings);
   auto Want = [&](const char *Stage) {
     return O.dumps.count(Stage) || O.dumps.count("all");
   };
-
-  Session S(R);
-  typeinfer::Options TO;
-  TO.isKernel = true;
-  TO.callees = &S;
-  Typed K = frontend(Raw, ArgTypes, R, TO, &Out.dumps, O.dumps, &Clock);
-  ir::Function *F = K.fn.get();
-  Out.resolutions = std::move(K.resolutions);
-  for (Session::Spec *Sp : S.order) {
-    Out.resolutions.push_back(
-        {"device function " + Sp->key + " -> " + Sp->typed.fn->returnType->str(),
-         ir::CTValue::constant(bc::ConstValue::ofStr(Sp->identity))});
-    for (auto &Res : Sp->typed.resolutions)
-      Out.resolutions.push_back({Sp->identity + ": " + Res.what, Res.value});
-  }
-
-  types::Signature Sig{types::noneTy(), ArgTypes};
-  Out.signature = Sig.str();
+  ir::Function *F = A->kernel.fn.get();
   lower::LowerOptions LO;
   LO.target = O.backend == Backend::CUDA ? lower::Target::NVPTX
                                          : lower::Target::Host;
@@ -226,11 +301,9 @@ CompileResult compileKernel(const bc::RawCode &Raw,
   LO.boundsCheck = O.boundsCheck;
   LO.fastMath = O.fastMath;
   LO.fastMathFlags = O.fastMathFlags;
-  Out.readOnlyArgs = transforms::readOnlyArrayParams(*F);
   if (O.noAliasReadOnly)
     LO.noAliasReadOnly = Out.readOnlyArgs;
-  LO.kernelName = lower::mangleKernelName(F->qualname, Out.signature);
-  Out.kernelName = LO.kernelName;
+  LO.kernelName = Out.kernelName;
 
   auto Ctx = std::make_unique<llvm::LLVMContext>();
   auto M = std::make_unique<llvm::Module>(LO.kernelName, *Ctx);
@@ -239,7 +312,7 @@ CompileResult compileKernel(const bc::RawCode &Raw,
   else
     codegen::configureForHost(*M);
   std::vector<lower::DeviceFunction> Callees;
-  for (Session::Spec *Sp : S.order)
+  for (Session::Spec *Sp : A->session.order)
     Callees.push_back({Sp->typed.fn.get(), Sp->symbol, Sp->inlineAlways});
   lower::LowerResult L = lower::lowerKernel(*F, Callees, *M, LO);
   Out.abi = L.abi;
@@ -284,6 +357,52 @@ CompileResult compileKernel(const bc::RawCode &Raw,
     Clock.lap("codegen");
   }
   return Out;
+}
+
+CompileResult compileKernel(const bc::RawCode &Raw,
+                            const std::vector<types::TypeRef> &ArgTypes,
+                            ir::Resolver &R, const CompileOptions &O) {
+  return generateKernel(analyzeKernel(Raw, ArgTypes, R, O), O);
+}
+
+std::string describeForCache(const CompileResult &R) {
+  std::string S = "kernel=" + R.kernelName + "\n";
+  S += "signature=" + R.signature + "\n";
+  S += "flags=" + std::to_string(R.usesBarriers) + std::to_string(R.usesWarpOps) +
+       std::to_string(R.usesGridSync) + "\n";
+  S += "static_shared=" + std::to_string(R.staticSharedBytes) + "\n";
+  std::string RO;
+  for (bool B : R.readOnlyArgs)
+    RO += B ? '1' : '0';
+  S += "readonly=" + RO + "\n";
+  return S;
+}
+
+bool restoreFromCache(const std::string &Meta, CompileResult &R) {
+  std::map<std::string, std::string> KV;
+  size_t Pos = 0;
+  while (Pos < Meta.size()) {
+    size_t End = Meta.find('\n', Pos);
+    if (End == std::string::npos)
+      End = Meta.size();
+    std::string Line = Meta.substr(Pos, End - Pos);
+    size_t Eq = Line.find('=');
+    if (Eq != std::string::npos)
+      KV[Line.substr(0, Eq)] = Line.substr(Eq + 1);
+    Pos = End + 1;
+  }
+  if (!KV.count("kernel") || !KV.count("flags") || KV["flags"].size() != 3 ||
+      KV["kernel"] != R.kernelName || KV["signature"] != R.signature)
+    return false;
+  R.usesBarriers = KV["flags"][0] == '1';
+  R.usesWarpOps = KV["flags"][1] == '1';
+  R.usesGridSync = KV["flags"][2] == '1';
+  R.staticSharedBytes = std::strtoull(KV["static_shared"].c_str(), nullptr, 10);
+  R.readOnlyArgs.clear();
+  for (char C : KV["readonly"])
+    R.readOnlyArgs.push_back(C == '1');
+  R.abi = types::flattenKernelParams(R.argTypes);
+  return true;
 }
 
 std::string compilerBuildId() {

@@ -71,9 +71,40 @@ struct CompileResult {
   std::vector<StageTiming> timings;
 };
 
+// The pipeline in two steps, so that a disk cache can sit between them:
+// analyzeKernel runs the frontend (decode .. type inference, well under a
+// millisecond) and computes the content key of everything the kernel's
+// machine code depends on; generateKernel lowers and generates code.
+struct Analysis;
+struct AnalysisDeleter {
+  void operator()(Analysis *A) const;
+};
+using AnalysisPtr = std::unique_ptr<Analysis, AnalysisDeleter>;
+
+AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
+                          const std::vector<types::TypeRef> &ArgTypes,
+                          ir::Resolver &R, const CompileOptions &O);
+// 64 hex digits: SHA-256 over the normalized bytecode, constants and names
+// of the kernel and (transitively) of every device function it calls, the
+// resolved values of globals and closure variables, the signature, the
+// options, the target (arch / host CPU), the Python version and the
+// compiler's build id.  Line numbers enter only where the code embeds them
+// (checked mode, lineinfo).
+const std::string &cacheKey(const Analysis &A);
+// The kernel symbol, signature and resolutions known after analysis.
+const CompileResult &analysisResult(const Analysis &A);
+CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O);
+
+// analyzeKernel + generateKernel.
 CompileResult compileKernel(const bc::RawCode &Raw,
                             const std::vector<types::TypeRef> &ArgTypes,
                             ir::Resolver &R, const CompileOptions &O);
+
+// What a cache entry must record to rebuild a CompileResult without
+// compiling (the code itself is stored beside it): "key=value" lines.
+std::string describeForCache(const CompileResult &R);
+// Fills the fields describeForCache wrote; false if the text is malformed.
+bool restoreFromCache(const std::string &Meta, CompileResult &R);
 
 // Identifies this compiler build (for cache keys): version, LLVM version,
 // and a hash of the registry.
