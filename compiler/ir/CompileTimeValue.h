@@ -21,6 +21,8 @@ struct CTValue {
     Intrinsic,   // a stdlib registry entry: `name` is its key ("math.sqrt")
     DType,       // a scalar type used as a value (np.float32): `type`
     Function,    // a device function: `name` its qualname, `handle` the object
+    ConstArray,  // a host array frozen as constant data: `type` its dtype,
+                 // `shape`, `bytes` its elements in C order
     Unsupported, // some other Python object: `name` describes it
   };
   Kind kind = Kind::Invalid;
@@ -28,6 +30,8 @@ struct CTValue {
   std::string name;
   types::TypeRef type = nullptr;
   uintptr_t handle = 0; // opaque host object (modules), for attribute lookups
+  std::vector<int64_t> shape; // ConstArray
+  std::string bytes;          // ConstArray
 
   static CTValue invalid() { return {}; }
   static CTValue constant(bc::ConstValue V) {
@@ -60,6 +64,15 @@ struct CTValue {
     C.kind = Kind::Function;
     C.name = std::move(Qualname);
     C.handle = Handle;
+    return C;
+  }
+  static CTValue constArray(types::TypeRef DType, std::vector<int64_t> Shape,
+                            std::string Bytes) {
+    CTValue C;
+    C.kind = Kind::ConstArray;
+    C.type = DType;
+    C.shape = std::move(Shape);
+    C.bytes = std::move(Bytes);
     return C;
   }
   static CTValue unsupported(std::string What) {

@@ -6,6 +6,10 @@
 //   syncthreads  call void @pcj_cpu_syncthreads(ptr %ctx, i32 line)
 //   math.sin     call float @sinf(float)   (libm of the process)
 //   shared       ctx->shared + a constant offset (static shared memory)
+//   dyn. shared  ctx->dynShared, ctx->dynSharedBytes
+//   atomics      atomicrmw / cmpxchg (real host atomics)
+//   warp ops     call @pcj_cpu_shfl_sync(ptr %ctx, ...) etc. (fibers)
+//   grid sync    call void @pcj_cpu_grid_sync(ptr %ctx, i32 line)
 #include "lower/Lower.h"
 #include "lower/TargetHooks.h"
 
@@ -18,6 +22,9 @@ namespace {
 // Field offsets in pcj_thread_ctx (runtime/cpu/ThreadCtx.h, frozen ABI).
 constexpr unsigned kSRegOffset[4] = {0, 12, 24, 36}; // tid ntid ctaid nctaid
 constexpr unsigned kSharedOffset = 56;
+constexpr unsigned kLaneIdOffset = 48;
+constexpr unsigned kDynSharedOffset = 64;
+constexpr unsigned kDynSharedBytesOffset = 88;
 
 class HostTarget : public TargetHooks {
 public:
@@ -140,7 +147,164 @@ public:
     Call->setDoesNotReturn();
   }
 
+  // ---- CUDA device intrinsics -----------------------------------------------
+
+  llvm::Value *dynamicSharedArray(llvm::Module &M,
+                                  llvm::IRBuilder<> &B) override {
+    llvm::Value *P =
+        B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, kDynSharedOffset);
+    return B.CreateLoad(B.getPtrTy(), P, "dynshared.base");
+  }
+
+  llvm::Value *dynamicSharedBytes(llvm::IRBuilder<> &B) override {
+    llvm::Value *P =
+        B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, kDynSharedBytesOffset);
+    return B.CreateLoad(B.getInt64Ty(), P, "dynshared.bytes");
+  }
+
+  llvm::Value *constArray(llvm::Module &M, llvm::Constant *Init,
+                          const std::string &Name) override {
+    if (llvm::GlobalVariable *G = M.getNamedGlobal(Name))
+      return G;
+    auto *G = new llvm::GlobalVariable(M, Init->getType(), true,
+                                       llvm::GlobalValue::PrivateLinkage, Init,
+                                       Name);
+    G->setAlignment(llvm::Align(16));
+    return G;
+  }
+
+  llvm::Value *barrierReduce(llvm::IRBuilder<> &B, unsigned Kind,
+                             llvm::Value *Pred, int Line) override {
+    usesBarriers = true;
+    static const char *const Names[3] = {"pcj_cpu_syncthreads_count",
+                                         "pcj_cpu_syncthreads_and",
+                                         "pcj_cpu_syncthreads_or"};
+    llvm::Type *I32 = B.getInt32Ty();
+    return B.CreateCall(runtimeFn(B, Names[Kind], I32, {B.getPtrTy(), I32, I32}),
+                        {Ctx, B.CreateZExt(Pred, I32), B.getInt32(Line)});
+  }
+
+  // Host threads of a block share memory coherently; a sequentially
+  // consistent fence orders this thread's accesses at every scope.
+  void fence(llvm::IRBuilder<> &B, unsigned Scope) override {
+    B.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+  }
+
+  // Yields to the block's other threads (fiber mode), so spin loops that
+  // sleep make progress.
+  void nanosleep(llvm::IRBuilder<> &B, llvm::Value *Ns) override {
+    B.CreateCall(runtimeFn(B, "pcj_cpu_nanosleep", B.getVoidTy(),
+                           {B.getPtrTy(), B.getInt32Ty()}),
+                 {Ctx, Ns});
+  }
+
+  void gridSync(llvm::IRBuilder<> &B, int Line) override {
+    usesBarriers = true; // the block part of the grid barrier needs fibers
+    usesGridSync = true;
+    B.CreateCall(runtimeFn(B, "pcj_cpu_grid_sync", B.getVoidTy(),
+                           {B.getPtrTy(), B.getInt32Ty()}),
+                 {Ctx, B.getInt32(Line)});
+  }
+
+  // Real host atomics; LLVM expands what x86/aarch64 lack (float add,
+  // inc/dec, min/max) into CAS loops.
+  llvm::Value *atomicRMW(llvm::IRBuilder<> &B, llvm::AtomicRMWInst::BinOp Op,
+                         llvm::Value *Ptr, llvm::Value *Val, AddrSpace S,
+                         bool ResultUsed) override {
+    return B.CreateAtomicRMW(Op, Ptr, Val, llvm::MaybeAlign(),
+                             llvm::AtomicOrdering::Monotonic);
+  }
+
+  std::string missing(Feature F) const override { return {}; }
+
+  void syncWarp(llvm::IRBuilder<> &B, llvm::Value *Mask) override {
+    usesWarpOps = true;
+    B.CreateCall(runtimeFn(B, "pcj_cpu_syncwarp", B.getVoidTy(),
+                           {B.getPtrTy(), B.getInt32Ty()}),
+                 {Ctx, Mask});
+  }
+
+  // pcj_cpu_shfl_sync moves 64-bit words; narrower values are widened.
+  llvm::Value *shuffle(llvm::IRBuilder<> &B, unsigned Mode, llvm::Value *Mask,
+                       llvm::Value *Value, llvm::Value *Lane) override {
+    usesWarpOps = true;
+    llvm::Type *T = Value->getType(), *I32 = B.getInt32Ty(),
+               *I64 = B.getInt64Ty();
+    unsigned Bits = T->getPrimitiveSizeInBits();
+    llvm::Value *W = B.CreateBitCast(Value, B.getIntNTy(Bits));
+    W = B.CreateZExt(W, I64);
+    llvm::Value *R = B.CreateCall(
+        runtimeFn(B, "pcj_cpu_shfl_sync", I64, {B.getPtrTy(), I32, I64, I32, I32, I32}),
+        {Ctx, Mask, W, B.getInt32(Mode), Lane, B.getInt32(32)});
+    return B.CreateBitCast(B.CreateTrunc(R, B.getIntNTy(Bits)), T);
+  }
+
+  llvm::Value *vote(llvm::IRBuilder<> &B, unsigned Mode, llvm::Value *Mask,
+                    llvm::Value *Pred) override {
+    usesWarpOps = true;
+    llvm::Type *I32 = B.getInt32Ty();
+    return B.CreateCall(
+        runtimeFn(B, "pcj_cpu_vote_sync", I32, {B.getPtrTy(), I32, I32, I32}),
+        {Ctx, Mask, B.CreateZExt(Pred, I32), B.getInt32(Mode)});
+  }
+
+  llvm::Value *matchAny(llvm::IRBuilder<> &B, llvm::Value *Mask,
+                        llvm::Value *Value) override {
+    usesWarpOps = true;
+    llvm::Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
+    return B.CreateCall(
+        runtimeFn(B, "pcj_cpu_match_any_sync", I32, {B.getPtrTy(), I32, I64}),
+        {Ctx, Mask, B.CreateZExt(Value, I64)});
+  }
+
+  llvm::Value *matchAll(llvm::IRBuilder<> &B, llvm::Value *Mask,
+                        llvm::Value *Value) override {
+    usesWarpOps = true;
+    llvm::Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
+    llvm::Function *Fn = B.GetInsertBlock()->getParent();
+    llvm::IRBuilder<> EB(&Fn->getEntryBlock(), Fn->getEntryBlock().begin());
+    llvm::Value *PredSlot = EB.CreateAlloca(I32, nullptr, "match.pred");
+    llvm::Value *M = B.CreateCall(
+        runtimeFn(B, "pcj_cpu_match_all_sync", I32,
+                  {B.getPtrTy(), I32, I64, B.getPtrTy()}),
+        {Ctx, Mask, B.CreateZExt(Value, I64), PredSlot});
+    llvm::Value *P = B.CreateICmpNE(B.CreateLoad(I32, PredSlot), B.getInt32(0));
+    llvm::Value *R = llvm::UndefValue::get(
+        llvm::StructType::get(B.getContext(), {I32, B.getInt1Ty()}));
+    R = B.CreateInsertValue(R, M, {0});
+    return B.CreateInsertValue(R, P, {1});
+  }
+
+  // The warp's lanes that have not exited (all lanes outside fiber mode).
+  llvm::Value *activeMask(llvm::IRBuilder<> &B) override {
+    return B.CreateCall(
+        runtimeFn(B, "pcj_cpu_activemask", B.getInt32Ty(), {B.getPtrTy()}), {Ctx});
+  }
+
+  llvm::Value *laneMaskLt(llvm::IRBuilder<> &B) override {
+    llvm::Value *Bit = B.CreateShl(B.getInt32(1), laneId(B));
+    return B.CreateSub(Bit, B.getInt32(1));
+  }
+
+  llvm::Value *laneId(llvm::IRBuilder<> &B) override {
+    llvm::Value *P =
+        B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, kLaneIdOffset);
+    auto *L = B.CreateLoad(B.getInt32Ty(), P, "laneid");
+    L->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                   llvm::MDNode::get(B.getContext(), {}));
+    return L;
+  }
+
 private:
+  static llvm::FunctionCallee runtimeFn(llvm::IRBuilder<> &B, const char *Name,
+                                        llvm::Type *Ret,
+                                        std::vector<llvm::Type *> Params) {
+    llvm::Module &M = *B.GetInsertBlock()->getModule();
+    return M.getOrInsertFunction(Name,
+                                 llvm::FunctionType::get(Ret, Params, false));
+  }
+
+
   llvm::Value *Ctx = nullptr;
 };
 

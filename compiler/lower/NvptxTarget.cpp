@@ -5,9 +5,15 @@
 //   syncthreads  call void @llvm.nvvm.barrier0()
 //   math.sin     call float @__nv_sinf(float)   (libdevice, linked by codegen)
 //   shared       @name = internal addrspace(3) global [N x T] undef
+//   dyn. shared  @pcj_dynshared = external addrspace(3) global [0 x i8]
+//   constant     @const_<hash> = internal addrspace(4) constant [N x T] [...]
+//   atomics      atomicrmw (atom.*), `red` via inline asm when unused
+//   warp ops     @llvm.nvvm.shfl.sync.* / vote.sync.* / match.*.sync
+//   grid sync    @pcj_grid_sync (barrier word of the cooperative launch)
 #include "lower/Lower.h"
 #include "lower/TargetHooks.h"
 
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
 namespace pcj::lower {
@@ -150,12 +156,328 @@ public:
                                            {B.getPtrTy(), B.getPtrTy()}, false));
     B.CreateCall(VPrintf, {Fmt, Args});
   }
+
+  // ---- CUDA device intrinsics -----------------------------------------------
+
+  int CcMajor = 9, CcMinor = 0; // of the target GPU (set by makeNvptxTarget)
+
+  int cc() const { return CcMajor * 10 + CcMinor; }
+
+  // The PTX ISA version LLVM emits follows the architecture (sm_70: 6.0,
+  // sm_75: 6.3, sm_80: 7.0), so some instructions need a newer sm_ than
+  // the hardware would.
+  std::string missing(Feature F) const override {
+    std::string Arch = "sm_" + std::to_string(cc());
+    switch (F) {
+    case Feature::WarpSync:
+      if (cc() < 70)
+        return "needs a GPU of compute capability 7.0 or newer (compiling "
+               "for " + Arch + ", whose PTX has no *.sync warp instructions)";
+      return {};
+    case Feature::MatchSync:
+      if (cc() < 70)
+        return "needs a GPU of compute capability 7.0 or newer (match.sync; "
+               "compiling for " + Arch + ")";
+      return {};
+    case Feature::ActiveMask:
+      if (cc() < 75)
+        return "needs compute capability 7.5 or newer (activemask is PTX ISA "
+               "6.2; code for " + Arch + " is emitted as an older PTX ISA)";
+      return {};
+    }
+    return {};
+  }
+
+  // `.extern .shared .align 16 .b8 pcj_dynshared[]`: the launch's dynamic
+  // shared memory; every dynamic array aliases it.
+  llvm::Value *dynamicSharedArray(llvm::Module &M,
+                                  llvm::IRBuilder<> &B) override {
+    const char *Name = "pcj_dynshared";
+    if (llvm::GlobalVariable *G = M.getNamedGlobal(Name))
+      return G;
+    auto *AT = llvm::ArrayType::get(B.getInt8Ty(), 0);
+    auto *G = new llvm::GlobalVariable(
+        M, AT, false, llvm::GlobalValue::ExternalLinkage, nullptr, Name,
+        nullptr, llvm::GlobalValue::NotThreadLocal,
+        addrSpace(AddrSpace::Shared));
+    G->setAlignment(llvm::Align(16));
+    return G;
+  }
+
+  llvm::Value *dynamicSharedBytes(llvm::IRBuilder<> &B) override {
+    auto *FT = llvm::FunctionType::get(B.getInt32Ty(), false);
+    auto *Asm = llvm::InlineAsm::get(FT, "mov.u32 $0, %dynamic_smem_size;",
+                                     "=r", /*hasSideEffects=*/false);
+    return B.CreateZExt(B.CreateCall(FT, Asm), B.getInt64Ty(), "dynsmem.bytes");
+  }
+
+  // `.const` data (addrspace 4).
+  llvm::Value *constArray(llvm::Module &M, llvm::Constant *Init,
+                          const std::string &Name) override {
+    if (llvm::GlobalVariable *G = M.getNamedGlobal(Name))
+      return G;
+    auto *G = new llvm::GlobalVariable(
+        M, Init->getType(), true, llvm::GlobalValue::InternalLinkage, Init,
+        Name, nullptr, llvm::GlobalValue::NotThreadLocal,
+        addrSpace(AddrSpace::Const));
+    G->setAlignment(llvm::Align(16));
+    return G;
+  }
+
+  // bar.red.popc / .and / .or
+  llvm::Value *barrierReduce(llvm::IRBuilder<> &B, unsigned Kind,
+                             llvm::Value *Pred, int Line) override {
+    usesBarriers = true;
+    using namespace llvm::Intrinsic;
+    static const ID Ids[3] = {nvvm_barrier0_popc, nvvm_barrier0_and,
+                              nvvm_barrier0_or};
+    return B.CreateIntrinsic(Ids[Kind], {},
+                             {B.CreateZExt(Pred, B.getInt32Ty())});
+  }
+
+  // membar.cta / membar.gl / membar.sys
+  void fence(llvm::IRBuilder<> &B, unsigned Scope) override {
+    using namespace llvm::Intrinsic;
+    static const ID Ids[3] = {nvvm_membar_cta, nvvm_membar_gl, nvvm_membar_sys};
+    B.CreateIntrinsic(Ids[Scope], {}, {});
+  }
+
+  // nanosleep.u32.  Where it cannot be emitted (see below) nothing is: the
+  // sleep is a hint whose length may be anything from 0 to twice the
+  // request.
+  void nanosleep(llvm::IRBuilder<> &B, llvm::Value *Ns) override {
+    if (cc() >= 75) // nanosleep is sm_70 and PTX ISA 6.3 (emitted from sm_75)
+      B.CreateIntrinsic(llvm::Intrinsic::nvvm_nanosleep, {}, {Ns});
+  }
+
+  // The grid barrier of CUDA's cooperative groups, on the barrier word of the
+  // driver's grid workspace (%envreg1:%envreg2, high:low, of a cooperative
+  // launch; the word is at offset 4): after
+  // a block barrier, thread 0 of each block adds 1 (block 0 adds 2^31 -
+  // (blocks - 1)), so the word's top bit flips when the last block arrives;
+  // each waits for the flip, then the block meets again.
+  void gridSync(llvm::IRBuilder<> &B, int Line) override {
+    usesBarriers = true;
+    usesGridSync = true;
+    llvm::Module &M = *B.GetInsertBlock()->getModule();
+    llvm::Function *F = M.getFunction("pcj_grid_sync");
+    if (!F)
+      F = buildGridSync(M);
+    llvm::CallInst *Call = B.CreateCall(F, {});
+    Call->setConvergent();
+  }
+
+  llvm::Function *buildGridSync(llvm::Module &M) {
+    using namespace llvm::Intrinsic;
+    llvm::LLVMContext &C = M.getContext();
+    auto *F = llvm::Function::Create(
+        llvm::FunctionType::get(llvm::Type::getVoidTy(C), false),
+        llvm::GlobalValue::InternalLinkage, "pcj_grid_sync", M);
+    F->addFnAttr(llvm::Attribute::Convergent);
+    F->addFnAttr(llvm::Attribute::AlwaysInline);
+    auto *Entry = llvm::BasicBlock::Create(C, "entry", F);
+    auto *Master = llvm::BasicBlock::Create(C, "master", F);
+    auto *Spin = llvm::BasicBlock::Create(C, "spin", F);
+    auto *Flipped = llvm::BasicBlock::Create(C, "flipped", F);
+    auto *Done = llvm::BasicBlock::Create(C, "done", F);
+    llvm::IRBuilder<> B(Entry);
+    llvm::Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
+    B.CreateIntrinsic(nvvm_barrier0, {}, {});
+    auto Or3 = [&](SReg R) {
+      return B.CreateOr(B.CreateOr(specialReg(B, R, 0), specialReg(B, R, 1)),
+                        specialReg(B, R, 2));
+    };
+    B.CreateCondBr(B.CreateICmpEQ(Or3(SReg::Tid), B.getInt32(0)), Master, Done);
+
+    B.SetInsertPoint(Master);
+    // CUDA's `mov.b64 %ws, {%envreg2, %envreg1}`: envreg2 is the low half.
+    llvm::Value *Lo = B.CreateZExt(B.CreateIntrinsic(nvvm_read_ptx_sreg_envreg2, {}, {}), I64);
+    llvm::Value *Hi = B.CreateZExt(B.CreateIntrinsic(nvvm_read_ptx_sreg_envreg1, {}, {}), I64);
+    llvm::Value *Ws = B.CreateIntToPtr(B.CreateOr(B.CreateShl(Hi, 32), Lo),
+                                       B.getPtrTy(), "grid.workspace");
+    llvm::Value *Word = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ws, 4, "grid.barrier");
+    llvm::Value *Blocks = B.CreateMul(
+        B.CreateMul(specialReg(B, SReg::NCtaId, 0), specialReg(B, SReg::NCtaId, 1)),
+        specialReg(B, SReg::NCtaId, 2));
+    llvm::Value *First = B.CreateICmpEQ(Or3(SReg::CtaId), B.getInt32(0));
+    llvm::Value *Add = B.CreateSelect(
+        First, B.CreateSub(B.getInt32(0x80000000u), B.CreateSub(Blocks, B.getInt32(1))),
+        B.getInt32(1));
+    B.CreateIntrinsic(nvvm_membar_gl, {}, {});
+    llvm::Value *Old = B.CreateAtomicRMW(llvm::AtomicRMWInst::Add, Word, Add,
+                                         llvm::MaybeAlign(4),
+                                         llvm::AtomicOrdering::Monotonic);
+    B.CreateBr(Spin);
+
+    B.SetInsertPoint(Spin);
+    auto *Cur = B.CreateAlignedLoad(I32, Word, llvm::Align(4), /*isVolatile=*/true);
+    llvm::Value *Flip = B.CreateAnd(B.CreateXor(Old, Cur), B.getInt32(0x80000000u));
+    B.CreateCondBr(B.CreateICmpNE(Flip, B.getInt32(0)), Flipped, Spin);
+
+    B.SetInsertPoint(Flipped);
+    B.CreateIntrinsic(nvvm_membar_gl, {}, {});
+    B.CreateBr(Done);
+
+    B.SetInsertPoint(Done);
+    B.CreateIntrinsic(nvvm_barrier0, {}, {});
+    B.CreateRetVoid();
+    return F;
+  }
+
+  // atomicrmw, except: PTX `red` when the result is unused, and atom.inc /
+  // atom.dec for 32-bit inc/dec (LLVM 19 expands uinc_wrap / udec_wrap into
+  // CAS loops).  LLVM's own atom.* selection covers the rest, with CAS loops
+  // where PTX has no instruction (e.g. 64-bit inc/dec).
+  llvm::Value *atomicRMW(llvm::IRBuilder<> &B, llvm::AtomicRMWInst::BinOp Op,
+                         llvm::Value *Ptr, llvm::Value *Val, AddrSpace S,
+                         bool ResultUsed) override {
+    using BinOp = llvm::AtomicRMWInst::BinOp;
+    llvm::Type *T = Val->getType();
+    std::string Space = S == AddrSpace::Shared   ? ".shared"
+                        : S == AddrSpace::Global ? ".global"
+                                                 : "";
+    bool I32 = T->isIntegerTy(32), I64 = T->isIntegerTy(64);
+    std::string Inst, Ty;
+    switch (Op) {
+    case BinOp::Add:
+    case BinOp::Sub:
+      Inst = "add"; // sub: add of the negated value
+      Ty = I32 ? "u32" : I64 ? "u64" : "";
+      break;
+    case BinOp::FAdd:
+      Inst = "add";
+      Ty = T->isFloatTy()                      ? "f32"
+           : T->isDoubleTy() && CcMajor >= 6   ? "f64"
+           : T->isHalfTy() && cc() >= 75       ? "noftz.f16" // PTX 6.3
+                                               : "";
+      break;
+    case BinOp::And:
+    case BinOp::Or:
+    case BinOp::Xor:
+      Inst = Op == BinOp::And ? "and" : Op == BinOp::Or ? "or" : "xor";
+      Ty = I32 ? "b32" : I64 ? "b64" : "";
+      break;
+    case BinOp::Max:
+    case BinOp::Min:
+      Inst = Op == BinOp::Max ? "max" : "min";
+      Ty = I32 ? "s32" : I64 ? "s64" : "";
+      break;
+    case BinOp::UMax:
+    case BinOp::UMin:
+      Inst = Op == BinOp::UMax ? "max" : "min";
+      Ty = I32 ? "u32" : I64 ? "u64" : "";
+      break;
+    case BinOp::UIncWrap:
+    case BinOp::UDecWrap:
+      Inst = Op == BinOp::UIncWrap ? "inc" : "dec";
+      Ty = I32 ? "u32" : "";
+      break;
+    default:
+      break;
+    }
+    bool Inc = Op == BinOp::UIncWrap || Op == BinOp::UDecWrap;
+    if (!Ty.empty() && (!ResultUsed || Inc)) {
+      bool Half = T->isHalfTy();
+      llvm::Type *RT = Half ? B.getInt16Ty() : T;
+      llvm::Value *V = Half ? B.CreateBitCast(Val, RT) : Val;
+      if (Op == BinOp::Sub)
+        V = B.CreateNeg(V);
+      std::string C = RT->isIntegerTy(16) ? "h"
+                      : RT->isIntegerTy(32) ? "r"
+                      : RT->isIntegerTy(64) ? "l"
+                      : RT->isFloatTy()     ? "f"
+                                            : "d";
+      if (!ResultUsed) {
+        auto *FT = llvm::FunctionType::get(B.getVoidTy(), {Ptr->getType(), RT}, false);
+        auto *Asm = llvm::InlineAsm::get(
+            FT, "red" + Space + "." + Inst + "." + Ty + " [$0], $1;",
+            "l," + C + ",~{memory}", /*hasSideEffects=*/true);
+        B.CreateCall(FT, Asm, {Ptr, V});
+        return llvm::PoisonValue::get(T);
+      }
+      auto *FT = llvm::FunctionType::get(RT, {Ptr->getType(), RT}, false);
+      auto *Asm = llvm::InlineAsm::get(
+          FT, "atom" + Space + "." + Inst + "." + Ty + " $0, [$1], $2;",
+          "=" + C + ",l," + C + ",~{memory}", /*hasSideEffects=*/true);
+      llvm::Value *R = B.CreateCall(FT, Asm, {Ptr, V});
+      return Half ? B.CreateBitCast(R, T) : R;
+    }
+    return B.CreateAtomicRMW(Op, Ptr, Val, llvm::MaybeAlign(),
+                             llvm::AtomicOrdering::Monotonic);
+  }
+
+  void syncWarp(llvm::IRBuilder<> &B, llvm::Value *Mask) override {
+    B.CreateIntrinsic(llvm::Intrinsic::nvvm_bar_warp_sync, {}, {Mask});
+  }
+
+  // shfl.sync.{idx,up,down,bfly}.b32; 64-bit values as two 32-bit halves.
+  // c = ((32 - width) << 8) | clamp with width 32: 0 for up, 0x1f otherwise.
+  llvm::Value *shuffle(llvm::IRBuilder<> &B, unsigned Mode, llvm::Value *Mask,
+                       llvm::Value *Value, llvm::Value *Lane) override {
+    using namespace llvm::Intrinsic;
+    static const ID I32[4] = {nvvm_shfl_sync_idx_i32, nvvm_shfl_sync_up_i32,
+                              nvvm_shfl_sync_down_i32, nvvm_shfl_sync_bfly_i32};
+    static const ID F32[4] = {nvvm_shfl_sync_idx_f32, nvvm_shfl_sync_up_f32,
+                              nvvm_shfl_sync_down_f32, nvvm_shfl_sync_bfly_f32};
+    llvm::Value *C = B.getInt32(Mode == 1 ? 0 : 0x1f);
+    llvm::Type *T = Value->getType();
+    if (T->isFloatTy())
+      return B.CreateIntrinsic(F32[Mode], {}, {Mask, Value, Lane, C});
+    if (T->isIntegerTy(32))
+      return B.CreateIntrinsic(I32[Mode], {}, {Mask, Value, Lane, C});
+    llvm::Value *V = B.CreateBitCast(Value, B.getInt64Ty());
+    llvm::Value *Lo = B.CreateTrunc(V, B.getInt32Ty());
+    llvm::Value *Hi = B.CreateTrunc(B.CreateLShr(V, 32), B.getInt32Ty());
+    Lo = B.CreateIntrinsic(I32[Mode], {}, {Mask, Lo, Lane, C});
+    Hi = B.CreateIntrinsic(I32[Mode], {}, {Mask, Hi, Lane, C});
+    llvm::Value *R = B.CreateOr(B.CreateShl(B.CreateZExt(Hi, B.getInt64Ty()), 32),
+                                B.CreateZExt(Lo, B.getInt64Ty()));
+    return B.CreateBitCast(R, T);
+  }
+
+  llvm::Value *vote(llvm::IRBuilder<> &B, unsigned Mode, llvm::Value *Mask,
+                    llvm::Value *Pred) override {
+    using namespace llvm::Intrinsic;
+    static const ID Ids[4] = {nvvm_vote_all_sync, nvvm_vote_any_sync,
+                              nvvm_vote_uni_sync, nvvm_vote_ballot_sync};
+    llvm::Value *R = B.CreateIntrinsic(Ids[Mode], {}, {Mask, Pred});
+    return Mode == 3 ? R : B.CreateZExt(R, B.getInt32Ty());
+  }
+
+  llvm::Value *matchAny(llvm::IRBuilder<> &B, llvm::Value *Mask,
+                        llvm::Value *Value) override {
+    using namespace llvm::Intrinsic;
+    bool Wide = Value->getType()->isIntegerTy(64);
+    return B.CreateIntrinsic(Wide ? nvvm_match_any_sync_i64 : nvvm_match_any_sync_i32,
+                             {}, {Mask, Value});
+  }
+
+  llvm::Value *matchAll(llvm::IRBuilder<> &B, llvm::Value *Mask,
+                        llvm::Value *Value) override {
+    using namespace llvm::Intrinsic;
+    bool Wide = Value->getType()->isIntegerTy(64);
+    return B.CreateIntrinsic(Wide ? nvvm_match_all_sync_i64p : nvvm_match_all_sync_i32p,
+                             {}, {Mask, Value});
+  }
+
+  llvm::Value *activeMask(llvm::IRBuilder<> &B) override {
+    return B.CreateIntrinsic(llvm::Intrinsic::nvvm_activemask, {}, {});
+  }
+  llvm::Value *laneMaskLt(llvm::IRBuilder<> &B) override {
+    return B.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_lanemask_lt, {}, {});
+  }
+  llvm::Value *laneId(llvm::IRBuilder<> &B) override {
+    return B.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid, {}, {});
+  }
 };
 
 } // namespace
 
 std::unique_ptr<TargetHooks> makeNvptxTarget(const LowerOptions &O) {
-  return std::make_unique<NvptxTarget>();
+  auto T = std::make_unique<NvptxTarget>();
+  T->CcMajor = O.ccMajor;
+  T->CcMinor = O.ccMinor;
+  return T;
 }
 
 } // namespace pcj::lower

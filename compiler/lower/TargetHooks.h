@@ -107,6 +107,11 @@ public:
                                  llvm::AtomicRMWInst::BinOp Op,
                                  llvm::Value *Ptr, llvm::Value *Val,
                                  types::AddrSpace S, bool ResultUsed) = 0;
+  // Families of intrinsics a target may lack (NVPTX: by GPU architecture and
+  // the PTX ISA version emitted for it).  Returns why the family cannot be
+  // lowered, or "" when it can; lowering rules report it at the user's line.
+  enum class Feature : uint8_t { WarpSync, MatchSync, ActiveMask };
+  virtual std::string missing(Feature F) const = 0;
   // Warp level (*_sync with a 32-bit lane mask; i32 operands).
   virtual void syncWarp(llvm::IRBuilder<> &B, llvm::Value *Mask) = 0;
   // Mode 0 idx, 1 up, 2 down, 3 xor; Value is i32, i64, float or double.

@@ -39,12 +39,64 @@ types::TypeRef dtypeOf(PyObject *O) {
     Ref N = getAttrOpt(O, "__name__");
     return N ? types::scalarFromName(str(N.get())) : nullptr;
   }
-  // numpy.dtype instances (class "dtype[float32]" in NumPy >= 1.20).
-  if (!IsType && typeName(O).rfind("dtype", 0) == 0 && getAttrOpt(O, "itemsize")) {
+  // numpy.dtype instances: class "dtype[float32]" in NumPy 1.20+, classes
+  // of the module numpy.dtypes ("Float32DType") in NumPy 2.
+  auto IsDTypeInstance = [&] {
+    if (IsType || !getAttrOpt(O, "itemsize") || !getAttrOpt(O, "kind"))
+      return false;
+    if (typeName(O).rfind("dtype", 0) == 0)
+      return true;
+    Ref TypeMod = getAttrOpt(reinterpret_cast<PyObject *>(Py_TYPE(O)), "__module__");
+    return TypeMod && str(TypeMod.get()).rfind("numpy", 0) == 0;
+  };
+  if (IsDTypeInstance()) {
     Ref N = getAttrOpt(O, "name");
     return N ? types::scalarFromName(str(N.get())) : nullptr;
   }
   return nullptr;
+}
+
+// A host array (numpy or anything with __array_interface__ and tobytes()):
+// its dtype, shape and elements in C order, frozen for
+// cuda.const.array_like.
+CTValue hostArray(PyObject *O, PyObject *AI) {
+  auto Unsupported = [](const std::string &Why) {
+    return CTValue::unsupported("an array " + Why);
+  };
+  if (!PyDict_Check(AI))
+    return Unsupported("with an unreadable __array_interface__");
+  PyObject *Typestr = PyDict_GetItemString(AI, "typestr"); // borrowed
+  PyObject *Shape = PyDict_GetItemString(AI, "shape");
+  if (!Typestr || !Shape || !PyTuple_Check(Shape))
+    return Unsupported("with an unreadable __array_interface__");
+  std::string TS = str(Typestr);
+  types::TypeRef DT = types::scalarFromTypestr(TS);
+  if (!DT)
+    return Unsupported("of element type '" + TS +
+                       "', which kernels cannot use");
+  std::vector<int64_t> Dims;
+  for (Py_ssize_t K = 0; K < PyTuple_Size(Shape); ++K) {
+    long long D = PyLong_AsLongLong(PyTuple_GetItem(Shape, K));
+    if (D < 0 && PyErr_Occurred()) {
+      PyErr_Clear();
+      return Unsupported("with an unreadable shape");
+    }
+    Dims.push_back(D);
+  }
+  Ref ToBytes = getAttrOpt(O, "tobytes");
+  Ref Bytes(ToBytes ? PyObject_CallObject(ToBytes.get(), nullptr) : nullptr);
+  char *Data = nullptr;
+  Py_ssize_t Len = 0;
+  if (!Bytes || PyBytes_AsStringAndSize(Bytes.get(), &Data, &Len) != 0) {
+    PyErr_Clear();
+    return Unsupported("whose contents cannot be read (no tobytes())");
+  }
+  int64_t Count = 1;
+  for (int64_t D : Dims)
+    Count *= D;
+  if (Len != Count * int64_t(DT->byteSize()))
+    return Unsupported("whose tobytes() size does not match its shape");
+  return CTValue::constArray(DT, std::move(Dims), std::string(Data, size_t(Len)));
 }
 
 } // namespace
@@ -113,9 +165,12 @@ CTValue PyResolver::classify(PyObject *O) {
       return classify(V.get());
     PyErr_Clear();
   }
-  if (getAttrOpt(O, "__array_interface__") || getAttrOpt(O, "__cuda_array_interface__"))
-    return CTValue::unsupported("an array (global arrays are not supported in "
-                                "kernels yet; pass it as an argument)");
+  if (getAttrOpt(O, "__cuda_array_interface__"))
+    return CTValue::unsupported("a device array (global device arrays are "
+                                "not supported in kernels; pass it as an "
+                                "argument)");
+  if (Ref AI = getAttrOpt(O, "__array_interface__"))
+    return hostArray(O, AI.get());
   return CTValue::unsupported("a " + TN + " object");
 }
 

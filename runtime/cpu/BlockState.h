@@ -16,10 +16,13 @@
 #include "runtime/cpu/Fiber.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <csetjmp>
 #include <exception>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace pcj::rt::cpu::detail {
 
@@ -47,6 +50,17 @@ struct Grid {
   // Guarded by the pool's mutex.
   unsigned Helpers = 0;
   unsigned MaxHelpers = 0;
+
+  // Grid-wide barrier (cuda.cg.this_grid().sync(), Sync.cpp).  A block whose
+  // threads all arrived waits (its host thread blocks) until every block of
+  // the grid arrived; blocks not started yet get extra host threads.
+  std::atomic<bool> CoopActive{false}; // some block reached a grid barrier
+  std::atomic<uint64_t> BlocksDone{0}; // blocks that finished (or aborted)
+  std::mutex CoopMu;                   // guards the fields below
+  std::condition_variable CoopCv;
+  uint64_t CoopArrived = 0;    // blocks waiting at the current grid barrier
+  uint64_t CoopGeneration = 0; // completed grid barriers
+  std::vector<std::thread> CoopThreads; // extra host threads, joined by launch
 };
 
 enum class ThreadState : uint8_t {
@@ -54,6 +68,7 @@ enum class ThreadState : uint8_t {
   Running,
   AtBarrier,
   AtWarpOp,
+  AtGridSync,
   Exited
 };
 
@@ -124,6 +139,7 @@ struct Block {
   // enough: the next barrier cannot complete before every waiter of this
   // one resumed (and read it).
   uint32_t BarrierResult = 0;
+  uint32_t GridArrived = 0; // threads of this block at a grid barrier
   FiberContext Sched; // the host thread's context that runs the block
 
   // Fast path only: where a terminated thread jumps back to.
@@ -151,6 +167,17 @@ void pushReady(Block &B, uint32_t Index);
 // Suspends the running thread S (whose State says what it waits for) and
 // resumes the next Ready thread, or the scheduler if there is none.
 void suspend(Block &B, ThreadSlot &S);
+
+// Runs blocks of G until none is left or the launch failed (the body of
+// every host thread that works on a grid).
+void runGridBlocks(Grid &G) noexcept;
+
+// -- grid barrier (Sync.cpp) --------------------------------------------------
+// Called when one of G's blocks has finished: a grid barrier that can no
+// longer complete (a block returned without reaching it) is a deadlock.
+void blockFinished(Grid &G) noexcept;
+// Joins the extra host threads grid barriers started (launch, at the end).
+void joinGridThreads(Grid &G);
 
 // -- errors (Sync.cpp) --------------------------------------------------------
 // Records the launch's first error; later ones are dropped.

@@ -118,6 +118,7 @@ pcj_thread_ctx blockContext(Block &B, char *Shared) {
   C.nctaid[2] = G.GridDim.z;
   C.shared = Shared;
   C.dynShared = Shared + G.DynSharedOffset;
+  C.dynSharedBytes = G.SharedBytes - G.DynSharedOffset;
   C.sched = &B;
   C.self = nullptr;
   return C;
@@ -255,6 +256,7 @@ void runBlocks(Grid &G) noexcept {
       return;
     try {
       runBlock(G, Linear);
+      blockFinished(G);
     } catch (...) {
       std::lock_guard<std::mutex> Lock(G.ErrorMu);
       if (!G.HasFault && !G.Internal)
@@ -438,6 +440,8 @@ void checkDims(Dims D, uint32_t MaxX, uint32_t MaxY, uint32_t MaxZ,
 
 // -- scheduling primitives used by Sync.cpp -----------------------------------
 
+void runGridBlocks(Grid &G) noexcept { runBlocks(G); }
+
 void pushReady(Block &B, uint32_t Index) {
   uint32_t Tail = B.QueueHead + B.QueueSize;
   if (Tail >= B.NumThreads)
@@ -485,6 +489,7 @@ void launch(const KernelInfo &K, Dims GridDim, Dims BlockDim,
   G.NumBlocks = uint64_t(GridDim.x) * GridDim.y * GridDim.z;
 
   Pool::get().run(G);
+  joinGridThreads(G); // host threads a grid barrier started
 
   // Every helper has left G (Pool::run waited under the pool mutex), so no
   // one else touches it any more.
@@ -506,6 +511,8 @@ std::span<const RuntimeSymbol> runtimeSymbols() {
   X(pcj_cpu_match_any_sync)                                                    \
   X(pcj_cpu_match_all_sync)                                                    \
   X(pcj_cpu_activemask)                                                        \
+  X(pcj_cpu_nanosleep)                                                         \
+  X(pcj_cpu_grid_sync)                                                         \
   X(pcj_cpu_vprintf)                                                           \
   X(pcj_cpu_index_error)                                                       \
   X(pcj_cpu_raise)

@@ -16,7 +16,10 @@
 // caller plus the pool workers that are free.  A block runs on one host
 // thread: its CUDA threads one after another when the kernel has neither
 // barriers nor warp operations, else one fiber (Fiber.h) per CUDA thread,
-// switched round-robin at every barrier and warp operation.
+// switched round-robin at every barrier and warp operation.  A grid
+// barrier (pcj_cpu_grid_sync) needs every block alive at once: a block
+// waiting in one keeps its host thread, and the blocks not started yet run
+// on extra host threads that launch joins before it returns.
 //
 // Environment: PYCUDA_JIT_CPU_THREADS (host threads running blocks, caller
 // included; default std::thread::hardware_concurrency()), and

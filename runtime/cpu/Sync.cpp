@@ -28,13 +28,24 @@
 // still run it in lockstep with the caller.  On the fast path (no fibers)
 // it returns every lane of the warp.
 //
+// Grid barrier (cuda.cg.this_grid().sync()): the block's threads meet like
+// at a barrier; the last to arrive blocks its host thread until every block
+// of the grid has arrived, after starting an extra host thread for the
+// blocks no one has started yet (so every block is alive at once, bounded
+// by kMaxCoopBlocks / kMaxCoopThreads).  A block that finishes while others
+// wait makes the barrier impossible: a Deadlock error.  nanosleep yields to
+// the block's other ready threads.
+//
 // Errors end the calling CUDA thread (terminateThread) after recording the
 // launch's first error; the rest of the block is abandoned.
 #include "runtime/cpu/BlockState.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <system_error>
+#include <thread>
 
 namespace pcj::rt::cpu::detail {
 namespace {
@@ -359,7 +370,118 @@ WarpOp makeOp(WarpOpKind K, uint32_t Mask) {
   return Op;
 }
 
+// -- grid barrier -------------------------------------------------------------
+
+// Every block of a grid that synchronizes is alive at once, each waiting one
+// on its own host thread with its fibers' stacks: bounded like a GPU's
+// co-residency limit.
+constexpr uint64_t kMaxCoopBlocks = 1024;
+constexpr uint64_t kMaxCoopThreads = 16384;
+
+// With CoopMu held: the current grid barrier can never complete when every
+// block has either arrived or finished, and some finished.
+bool gridBarrierStuck(const Grid &G) {
+  uint64_t Done = G.BlocksDone.load();
+  return G.CoopArrived > 0 && Done > 0 && G.CoopArrived + Done >= G.NumBlocks;
+}
+
+std::string gridStuckMessage(const Grid &G) {
+  uint64_t Done = G.BlocksDone.load();
+  return "deadlock in kernel '" + std::string(G.Name) + "': " +
+         std::to_string(G.CoopArrived) + " of " + std::to_string(G.NumBlocks) +
+         " blocks wait in cuda.cg.this_grid().sync() while " +
+         std::to_string(Done) + (Done == 1 ? " block" : " blocks") +
+         " returned without reaching it; every block must call grid sync the "
+         "same number of times";
+}
+
+// The calling block (its last thread to arrive) waits until every block of
+// the grid arrived.  Returns false when the launch failed meanwhile.
+bool gridBarrier(pcj_thread_ctx *Ctx) {
+  Block &B = blockOf(Ctx);
+  Grid &G = *B.G;
+  uint64_t Threads = G.NumBlocks * G.ThreadsPerBlock;
+  if (G.NumBlocks > kMaxCoopBlocks || Threads > kMaxCoopThreads) {
+    report(Ctx, Kind::Raised,
+           "cuda.cg.this_grid().sync() in kernel '" + std::string(G.Name) +
+               "' needs all " + std::to_string(G.NumBlocks) + " blocks (" +
+               std::to_string(Threads) +
+               " threads) of the grid running at once, but the CPU executor "
+               "keeps at most " + std::to_string(kMaxCoopBlocks) +
+               " blocks and " + std::to_string(kMaxCoopThreads) +
+               " threads of a synchronizing grid alive (a GPU: about its "
+               "multiprocessor count times the blocks that fit on one); "
+               "launch fewer blocks and cover the data with a grid-stride "
+               "loop");
+    return false;
+  }
+  G.CoopActive.store(true);
+  std::unique_lock<std::mutex> Lock(G.CoopMu);
+  uint64_t Gen = G.CoopGeneration;
+  if (++G.CoopArrived == G.NumBlocks) {
+    G.CoopArrived = 0;
+    ++G.CoopGeneration;
+    G.CoopCv.notify_all();
+    return true;
+  }
+  if (gridBarrierStuck(G)) {
+    std::string Msg = gridStuckMessage(G);
+    Lock.unlock();
+    report(Ctx, Kind::Deadlock, Msg);
+    return false;
+  }
+  // Blocks that have not started need a host thread while this one waits.
+  if (G.NextBlock.load(std::memory_order_relaxed) < G.NumBlocks) {
+    try {
+      G.CoopThreads.emplace_back([&G] { runGridBlocks(G); });
+    } catch (const std::system_error &E) {
+      Lock.unlock();
+      report(Ctx, Kind::Raised,
+             "cuda.cg.this_grid().sync() in kernel '" + std::string(G.Name) +
+                 "': could not start a host thread for the grid's remaining "
+                 "blocks (" + E.what() + "); launch fewer blocks");
+      return false;
+    }
+  }
+  while (G.CoopGeneration == Gen) {
+    if (G.Failed.load(std::memory_order_relaxed))
+      return false;
+    // Errors elsewhere set Failed without notifying: look again now and then.
+    G.CoopCv.wait_for(Lock, std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
 } // namespace
+
+void blockFinished(Grid &G) noexcept {
+  G.BlocksDone.fetch_add(1);
+  if (!G.CoopActive.load())
+    return;
+  std::string Msg;
+  {
+    std::lock_guard<std::mutex> Lock(G.CoopMu);
+    if (gridBarrierStuck(G))
+      Msg = gridStuckMessage(G);
+    G.CoopCv.notify_all();
+  }
+  if (!Msg.empty())
+    recordFault(G, Kind::Deadlock, Msg, Dims{0, 0, 0}, Dims{0, 0, 0});
+}
+
+void joinGridThreads(Grid &G) {
+  for (;;) {
+    std::vector<std::thread> Threads;
+    {
+      std::lock_guard<std::mutex> Lock(G.CoopMu);
+      Threads.swap(G.CoopThreads);
+    }
+    if (Threads.empty())
+      return;
+    for (std::thread &T : Threads)
+      T.join();
+  }
+}
 
 // -- errors -------------------------------------------------------------------
 
@@ -417,8 +539,8 @@ void threadExited(Block &B, ThreadSlot &S) {
 }
 
 void diagnoseStall(Block &B) {
-  uint32_t AtBarrier = 0, AtWarp = 0, Exited = 0;
-  std::map<int32_t, uint32_t> Lines;
+  uint32_t AtBarrier = 0, AtWarp = 0, AtGrid = 0, Exited = 0;
+  std::map<int32_t, uint32_t> Lines, GridLines;
   const ThreadSlot *FirstWaiter = nullptr;
   for (uint32_t I = 0; I < B.NumThreads; ++I) {
     const ThreadSlot &S = B.Slots[I];
@@ -431,6 +553,9 @@ void diagnoseStall(Block &B) {
     if (S.State == ThreadState::AtBarrier) {
       ++AtBarrier;
       ++Lines[S.BarrierLine];
+    } else if (S.State == ThreadState::AtGridSync) {
+      ++AtGrid;
+      ++GridLines[S.BarrierLine];
     } else {
       ++AtWarp;
     }
@@ -441,6 +566,21 @@ void diagnoseStall(Block &B) {
            std::to_string(B.NumThreads) + " threads wait at syncthreads (";
     bool FirstLine = true;
     for (auto [Line, Count] : Lines) {
+      if (!FirstLine)
+        Msg += ", ";
+      FirstLine = false;
+      Msg += (Line > 0 ? "line " + std::to_string(Line) : "unknown line") +
+             ": " + std::to_string(Count) +
+             (Count == 1 ? " thread" : " threads");
+    }
+    Msg += ")";
+  }
+  if (AtGrid) {
+    Msg += "; " + std::to_string(AtGrid) + " of " +
+           std::to_string(B.NumThreads) +
+           " threads wait in cuda.cg.this_grid().sync() (";
+    bool FirstLine = true;
+    for (auto [Line, Count] : GridLines) {
       if (!FirstLine)
         Msg += ", ";
       FirstLine = false;
@@ -469,9 +609,9 @@ void diagnoseStall(Block &B) {
   }
   Msg += "; " + std::to_string(Exited) +
          (Exited == 1 ? " thread" : " threads") + " exited";
-  if (AtBarrier && Exited)
-    Msg += " (a syncthreads must be reached by every thread of the block; "
-           "threads that return before it make it wait forever)";
+  if ((AtBarrier || AtGrid) && Exited)
+    Msg += " (a syncthreads or grid sync must be reached by every thread of "
+           "the block; threads that return before it make it wait forever)";
   else if (AtBarrier && AtWarp)
     Msg += " (threads wait at a barrier for lanes that wait in a warp "
            "operation for them)";
@@ -553,6 +693,40 @@ uint32_t pcj_cpu_activemask(pcj_thread_ctx *ctx) {
   if (!slotOf(ctx))
     return Exists; // threads of the fast path run as if all concurrently
   return Exists & ~B.Warps[ctx->warpid].Exited;
+}
+
+void pcj_cpu_nanosleep(pcj_thread_ctx *ctx, uint32_t ns) {
+  ThreadSlot *S = slotOf(ctx);
+  Block &B = blockOf(ctx);
+  if (!S || B.QueueSize == 0) {
+    std::this_thread::yield(); // other blocks may be what this one waits for
+    return;
+  }
+  pushReady(B, static_cast<uint32_t>(S - B.Slots));
+  suspend(B, *S);
+}
+
+void pcj_cpu_grid_sync(pcj_thread_ctx *ctx, int32_t line) {
+  Block &B = blockOf(ctx);
+  ThreadSlot *S = slotOf(ctx);
+  if (!S && B.NumThreads != 1)
+    noFiberSupport(ctx, "cuda.cg.this_grid().sync()");
+  // The block's threads meet first; the last to arrive waits for the grid.
+  if (S && ++B.GridArrived < B.NumThreads) {
+    S->State = ThreadState::AtGridSync;
+    S->BarrierLine = line;
+    suspend(B, *S);
+    return;
+  }
+  B.GridArrived = 0;
+  if (!gridBarrier(ctx))
+    terminateThread(ctx);
+  if (S) {
+    uint32_t Self = static_cast<uint32_t>(S - B.Slots);
+    for (uint32_t I = 0; I < B.NumThreads; ++I)
+      if (I != Self)
+        pushReady(B, I);
+  }
 }
 
 void pcj_cpu_index_error(pcj_thread_ctx *ctx, const pcj_index_site *site,

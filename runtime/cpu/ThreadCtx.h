@@ -28,6 +28,7 @@ struct pcj_thread_ctx {
   char *dynShared;    // offset 64: this block's dynamic shared memory
   void *sched;        // offset 72: executor-private (block scheduler)
   void *self;         // offset 80: executor-private (this thread's fiber)
+  uint64_t dynSharedBytes; // offset 88: bytes of dynamic shared memory
 };
 
 // Static description of an out-of-bounds access site, emitted as a constant
@@ -59,6 +60,12 @@ uint32_t pcj_cpu_match_any_sync(pcj_thread_ctx *ctx, uint32_t mask, uint64_t val
 uint32_t pcj_cpu_match_all_sync(pcj_thread_ctx *ctx, uint32_t mask, uint64_t value,
                                 int32_t *pred);
 uint32_t pcj_cpu_activemask(pcj_thread_ctx *ctx);
+// cuda.nanosleep: in fiber mode, lets the block's other threads run first.
+void pcj_cpu_nanosleep(pcj_thread_ctx *ctx, uint32_t ns);
+// cuda.cg.this_grid().sync(): a barrier of every thread of the grid.  The
+// blocks that have not started yet are started on extra host threads while
+// the others wait (every block of the grid is alive at once).
+void pcj_cpu_grid_sync(pcj_thread_ctx *ctx, int32_t line);
 // printf-compatible: `args` is packed like CUDA's vprintf argument buffer
 // (each argument aligned to its own size; floats promoted to double).
 int32_t pcj_cpu_vprintf(const char *fmt, const void *args);
@@ -71,7 +78,10 @@ int32_t pcj_cpu_vprintf(const char *fmt, const void *args);
 }
 
 namespace pcj::rt::cpu {
-constexpr int kCpuAbiVersion = 1;
+constexpr int kCpuAbiVersion = 2;
+static_assert(offsetof(pcj_thread_ctx, laneid) == 48, "ABI");
 static_assert(offsetof(pcj_thread_ctx, shared) == 56, "ABI");
+static_assert(offsetof(pcj_thread_ctx, dynShared) == 64, "ABI");
 static_assert(offsetof(pcj_thread_ctx, sched) == 72, "ABI");
+static_assert(offsetof(pcj_thread_ctx, dynSharedBytes) == 88, "ABI");
 } // namespace pcj::rt::cpu

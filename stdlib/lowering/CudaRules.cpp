@@ -1,10 +1,13 @@
 // Lowering rules for the cuda namespace (registry/cuda.def).  They emit LLVM IR through
 // LowerContext and reach target differences only via its TargetHooks.
-#include "stdlib/lowering/Rules.h"
+#include "stdlib/lowering/CudaHelpers.h"
 
 #include "support/Diagnostics.h"
 
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
+
+#include <cstdio>
 
 namespace pcj::stdlib::lowering {
 
@@ -53,10 +56,7 @@ static llvm::Value *fixedArray(const LoweringRequest &R, bool Shared) {
   auto &Cx = R.cx;
   TypeRef T = R.instr.type;
   bc::ConstValue Shape;
-  int S = 0;
-  for (size_t K = 0; K < R.argInstrs.size(); ++K)
-    if (!R.argTypes[K] || R.argTypes[K]->kind() != Kind::DType)
-      S = int(K);
+  int S = cudahelp::findArg(R, 0, "shape");
   ArgInfo{R.argTypes[S], false, R.argInstrs[S]}.constant(Shape);
   std::vector<int64_t> Dims;
   if (Shape.kind == bc::ConstValue::Kind::Tuple)
@@ -68,6 +68,14 @@ static llvm::Value *fixedArray(const LoweringRequest &R, bool Shared) {
   for (int64_t D : Dims)
     Count *= uint64_t(D);
   llvm::Type *ET = Cx.memoryType(T->dtype());
+  if (Shared && Count == 0) {
+    // Dynamic shared memory: 1-D, as many elements as the launch's bytes hold.
+    llvm::Value *Data = Cx.target.dynamicSharedArray(Cx.module, Cx.b);
+    llvm::Value *Size = Cx.b.CreateUDiv(Cx.target.dynamicSharedBytes(Cx.b),
+                                        Cx.b.getInt64(T->dtype()->byteSize()));
+    return Cx.makeArray(T, Data, {Size},
+                        {Cx.b.getInt64(T->dtype()->byteSize())});
+  }
   std::string Name = (Shared ? "shared.L" : "local.L") +
                      std::to_string(R.instr.loc.line);
   llvm::Value *Data =
@@ -92,6 +100,47 @@ llvm::Value *lowerSharedArray(const LoweringRequest &R) {
 }
 llvm::Value *lowerLocalArray(const LoweringRequest &R) {
   return fixedArray(R, false);
+}
+
+// cuda.const.array_like(host_array): the frozen bytes as a constant global
+// (one per distinct content), shaped like the host array.
+llvm::Value *lowerConstArrayLike(const LoweringRequest &R) {
+  auto &Cx = R.cx;
+  const ir::CTValue &C = R.argInstrs[0]->ct;
+  TypeRef T = R.instr.type;
+  llvm::Type *ET = Cx.memoryType(T->dtype());
+  uint64_t Count = 1;
+  for (int64_t D : C.shape)
+    Count *= uint64_t(D);
+  llvm::Constant *Init;
+  if (Count == 0)
+    Init = llvm::ConstantAggregateZero::get(llvm::ArrayType::get(ET, 0));
+  else
+    Init = llvm::ConstantDataArray::getRaw(C.bytes, Count, ET);
+  // Named by content, so equal tables share one global.
+  uint64_t H = 1469598103934665603ull; // FNV-1a
+  auto Mix = [&](const std::string &Text) {
+    for (char Ch : Text) {
+      H ^= (unsigned char)Ch;
+      H *= 1099511628211ull;
+    }
+  };
+  Mix(T->dtype()->str());
+  for (int64_t D : C.shape)
+    Mix("," + std::to_string(D));
+  Mix(C.bytes);
+  char Hex[17];
+  snprintf(Hex, sizeof Hex, "%016llx", (unsigned long long)H);
+  llvm::Value *Data =
+      Cx.target.constArray(Cx.module, Init, std::string("const_") + Hex);
+  std::vector<llvm::Value *> ShapeV(C.shape.size()), StrideV(C.shape.size());
+  int64_t Stride = T->dtype()->byteSize();
+  for (int D = int(C.shape.size()) - 1; D >= 0; --D) {
+    ShapeV[D] = Cx.b.getInt64(C.shape[D]);
+    StrideV[D] = Cx.b.getInt64(Stride);
+    Stride *= C.shape[D];
+  }
+  return Cx.makeArray(T, Data, ShapeV, StrideV);
 }
 
 llvm::Value *lowerSyncthreads(const LoweringRequest &R) {

@@ -1,7 +1,10 @@
 // Typing rules for the cuda namespace (registry/cuda.def).
-#include "stdlib/typing/RuleHelpers.h"
+#include "stdlib/typing/CudaHelpers.h"
 
 namespace pcj::stdlib::rules {
+
+// Constant memory per module on every CUDA GPU.
+constexpr size_t kConstMemoryBytes = 64 * 1024;
 
 TypingResult typeNone(const TypingRequest &R) {
   return {intrinsicTy(R.info.key)};
@@ -21,23 +24,58 @@ TypingResult typeGrid(const TypingRequest &R) {
   return {tupleTy(std::vector<TypeRef>(V.i, int64Ty()))};
 }
 
+// cuda.shared.array(shape, dtype) / cuda.local.array(shape, dtype): a C
+// array of constant shape.  cuda.shared.array(0, dtype) is the launch's
+// dynamic shared memory (1-D, sized by the launch's shared-memory bytes).
 TypingResult typeLocalArray(const TypingRequest &R) {
   int S = R.find(0, "shape"), D = R.find(1, "dtype");
   if (S < 0 || D < 0 || R.args.size() != 2)
     R.fail(name(R) + "(shape, dtype) takes exactly a shape and a dtype");
   std::vector<int64_t> Dims = constShape(R, S);
-  TypeRef DT = R.args[D].type;
-  if (DT->kind() != Kind::DType)
-    R.fail(name(R) + "() dtype must be a scalar type such as np.float32, not " +
-           DT->str());
-  int64_t Elems = 1;
-  for (int64_t X : Dims)
-    Elems *= X;
-  if (Elems == 0)
-    R.fail(name(R) + "() of size 0 is not supported yet",
-           "dynamic shared memory is not available yet; give a fixed shape");
-  AddrSpace Space = R.info.idata == 1 ? AddrSpace::Shared : AddrSpace::Local;
-  return {arrayTy(DT->inner(), unsigned(Dims.size()), Layout::C, Space)};
+  TypeRef DT = cudahelp::dtypeArg(R, D);
+  bool Shared = R.info.idata == 1;
+  for (int64_t X : Dims) {
+    if (X != 0)
+      continue;
+    if (!Shared)
+      R.fail(name(R) + "() of size 0: local arrays need a positive size");
+    if (Dims.size() != 1)
+      R.fail("dynamic shared arrays are 1-D: use cuda.shared.array(0, dtype)",
+             "a dimension of size 0 asks for the launch's dynamic shared "
+             "memory; index it as a 1-D array");
+  }
+  AddrSpace Space = Shared ? AddrSpace::Shared : AddrSpace::Local;
+  return {arrayTy(DT, unsigned(Dims.size()), Layout::C, Space)};
+}
+
+// cuda.const.array_like(host_array): the array (a module global or closure
+// variable, frozen when the kernel compiles) copied into constant memory.
+TypingResult typeConstArrayLike(const TypingRequest &R) {
+  expectArgs(R, 1, 1);
+  noKeywords(R);
+  const ir::Instr *A = R.args[0].instr;
+  if (!A || A->ct.kind != ir::CTValue::Kind::ConstArray)
+    R.fail(name(R) + "() takes a NumPy array that is a module global or a "
+                     "closure variable, not a value of type " +
+               R.args[0].type->str(),
+           "the array's contents are copied into constant memory when the "
+           "kernel compiles; kernel arguments cannot be made constant");
+  const ir::CTValue &C = A->ct;
+  if (C.bytes.size() > kConstMemoryBytes)
+    R.fail(name(R) + "() of " + std::to_string(C.bytes.size()) +
+           " bytes: constant memory holds at most " +
+           std::to_string(kConstMemoryBytes) + " bytes",
+           "pass a large table as a kernel argument instead");
+  if (C.shape.empty())
+    R.fail(name(R) + "() of a 0-d array", "use the scalar value directly");
+  return {arrayTy(C.type, unsigned(C.shape.size()), Layout::C,
+                  AddrSpace::Const)};
+}
+
+// cuda.cg.this_grid(): a compile-time handle whose methods are registry rows.
+TypingResult typeThisGrid(const TypingRequest &R) {
+  expectArgs(R, 0, 0);
+  return {intrinsicTy("cuda.cg.grid_group")};
 }
 
 TypingResult typeSyncthreads(const TypingRequest &R) {

@@ -1,0 +1,36 @@
+// Lowering rules for bit operations and cuda.selp (registry/cuda.def): LLVM
+// intrinsics, the same on both targets (NVPTX: popc, brev, clz, bfind/brev
+// for ffs; the host: popcnt, lzcnt, tzcnt where the CPU has them).
+#include "stdlib/lowering/CudaHelpers.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+namespace pcj::stdlib::lowering {
+
+using namespace types;
+
+llvm::Value *lowerBitOp(const LoweringRequest &R) {
+  auto &B = R.cx.b;
+  llvm::Value *X = R.args[0];
+  switch (R.info.idata) {
+  case 0:
+    return B.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, X);
+  case 1:
+    return B.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, X);
+  case 2:
+    return B.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, X, B.getFalse());
+  default: { // ffs: cttz(x) + 1, 0 for x == 0
+    llvm::Value *Tz = B.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, X, B.getFalse());
+    llvm::Value *Pos = B.CreateAdd(B.CreateZExtOrTrunc(Tz, B.getInt32Ty()), B.getInt32(1));
+    llvm::Value *Zero = B.CreateICmpEQ(X, llvm::ConstantInt::get(X->getType(), 0));
+    return B.CreateSelect(Zero, B.getInt32(0), Pos);
+  }
+  }
+}
+
+llvm::Value *lowerSelp(const LoweringRequest &R) {
+  llvm::Value *P = R.cx.truth(R.args[0], R.argTypes[0]);
+  return R.cx.b.CreateSelect(P, R.args[1], R.args[2]);
+}
+
+} // namespace pcj::stdlib::lowering
