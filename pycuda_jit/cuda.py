@@ -14,9 +14,16 @@ from . import errors
 from ._lazy import core
 
 __all__ = [
-    "jit", "compile_ptx", "compile_ptx_for_current_device", "to_device",
-    "device_array", "device_array_like", "synchronize", "is_available",
-    "detect", "backend", "get_current_device",
+    "jit", "compile_ptx", "compile_ptx_for_current_device", "backend",
+    # host API (memory.py, streams.py, devices.py)
+    "to_device", "device_array", "device_array_like", "pinned_array",
+    "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array",
+    "pinned", "as_cuda_array", "is_cuda_array", "from_cuda_array_interface",
+    "from_dlpack", "defer_cleanup", "stream", "default_stream",
+    "legacy_default_stream", "per_thread_default_stream", "external_stream",
+    "event", "event_elapsed_time", "gpus", "select_device", "get_current_device",
+    "current_context", "list_devices", "close", "detect", "is_available",
+    "synchronize",
 ]
 
 
@@ -80,46 +87,18 @@ def backend():
     return name
 
 
-def is_available():
-    """True when a CUDA GPU can be used."""
-    try:
-        return core().device_count() > 0
-    except Exception:
-        return False
+# ---- host API: devices, streams, memory (re-exported) -------------------------------
 
-
-def detect():
-    """Print the CUDA devices found; return True if there is at least one."""
-    n = core().device_count()
-    print(f"Found {n} CUDA device{'s' if n != 1 else ''}")
-    for i in range(n):
-        info = core().device_info(i)
-        cc = (info["CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR"],
-              info["CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR"])
-        print(f"id {i} {info['name']:>30} cc {cc[0]}.{cc[1]}")
-    return n > 0
-
-
-class _Device:
-    def __init__(self, ordinal):
-        self.id = ordinal
-        self._info = core().device_info(ordinal)
-        self.name = self._info["name"]
-        self.compute_capability = (self._info["CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR"],
-                                   self._info["CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR"])
-
-    def __getattr__(self, name):
-        key = "CU_DEVICE_ATTRIBUTE_" + name
-        if key in self._info:
-            return self._info[key]
-        raise AttributeError(name)
-
-    def __repr__(self):
-        return f"<CUDA device {self.id} '{self.name}'>"
-
-
-def get_current_device():
-    return _Device(0)
+from .devices import (  # noqa: E402
+    gpus, select_device, get_current_device, current_context, list_devices, close,
+    detect, is_available, synchronize)
+from .streams import (  # noqa: E402
+    stream, default_stream, legacy_default_stream, per_thread_default_stream,
+    external_stream, event, event_elapsed_time)
+from .memory import (  # noqa: E402
+    to_device, device_array, device_array_like, pinned_array, pinned_array_like,
+    mapped_array, mapped_array_like, managed_array, pinned, as_cuda_array,
+    is_cuda_array, from_cuda_array_interface, from_dlpack, defer_cleanup)
 
 
 # ---- compilation ---------------------------------------------------------------------
@@ -274,29 +253,3 @@ def compile_ptx_for_current_device(pyfunc, sig, **kwargs):
 def link_ptx(ptx, cc=(9, 0)):
     """PTX -> cubin bytes with nvJitLink (no GPU needed)."""
     return core().link_ptx(ptx, cc[0], cc[1])
-
-
-# ---- memory ------------------------------------------------------------------------------
-
-
-def to_device(ary, stream=0, copy=True, to=None):
-    from . import devicearray
-    backend()
-    return devicearray.to_device(ary, copy=copy, to=to)
-
-
-def device_array(shape, dtype=None, strides=None, order="C", stream=0):
-    from . import devicearray
-    backend()
-    return devicearray.device_array(shape, dtype, strides=strides, order=order)
-
-
-def device_array_like(ary, stream=0):
-    from . import devicearray
-    backend()
-    return devicearray.device_array_like(ary)
-
-
-def synchronize():
-    """Wait for all work on the device."""
-    core().synchronize()

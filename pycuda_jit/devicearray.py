@@ -1,8 +1,12 @@
-"""Device arrays: typed, strided views of device memory.
+"""Device arrays: typed, strided views of device memory, and the functions
+that create them.
 
-The C++ base class (_core.DeviceArray) holds the pointer, shape, strides and
-the kernel-argument type; this module adds the numpy-facing methods.  On the
-CPU executor, device memory is host memory and everything behaves the same.
+The C++ base class (_core.DeviceArray) holds the pointer, shape, strides, the
+kernel-argument type and the array's stream, and does the work: indexing
+into views, reshape, contiguity, __cuda_array_interface__, DLPack export and
+strided copies.  This module adds numpy dtypes and numpy array creation.  On
+the CPU executor, device memory is host memory and everything behaves the
+same.
 """
 import numpy as np
 
@@ -12,81 +16,95 @@ _core = core()
 
 
 class DeviceNDArray(_core.DeviceArray):
-    """An array in device memory (numba-compatible API subset)."""
+    """An array in device memory (the numba-cuda DeviceNDArray API)."""
 
-    def __init__(self, shape, strides, dtype, owner, ptr):
+    def __init__(self, shape, strides, dtype, owner, ptr, stream=0):
         dtype = np.dtype(dtype)
-        super().__init__(owner, ptr, tuple(int(s) for s in shape),
-                         tuple(int(s) for s in strides), dtype.str)
+        super().__init__(owner, ptr, tuple(shape), tuple(strides), dtype.str, stream)
         self.dtype = dtype
 
-    @property
-    def size(self):
-        n = 1
-        for s in self.shape:
-            n *= s
-        return n
+    def _view(self, ptr, shape, strides):
+        return DeviceNDArray(shape, strides, self.dtype, self._owner, ptr, self.stream)
+
+    # ---- indexing ----------------------------------------------------------------------
+
+    def __getitem__(self, key):
+        ptr, shape, strides, scalar = self._index(key)
+        if scalar:
+            return np.frombuffer(self._read_bytes(ptr), self.dtype)[0]
+        return self._view(ptr, shape, strides)
+
+    def __setitem__(self, key, value):
+        ptr, shape, strides, _ = self._index(key)
+        self._view(ptr, shape, strides).copy_to_device(value, stream=self.stream, _broadcast=True)
+
+    def reshape(self, *newshape, order="C"):
+        """A view with another shape (C- or F-contiguous arrays only)."""
+        if len(newshape) == 1 and isinstance(newshape[0], (tuple, list)):
+            newshape = newshape[0]
+        shape, strides = self._reshape(tuple(int(s) for s in newshape), order)
+        if shape == self.shape and strides == self.strides:
+            return self
+        return self._view(self.device_ctypes_pointer_value, shape, strides)
+
+    def ravel(self, order="C", stream=0):
+        """A 1-d view (contiguous arrays only)."""
+        return self.reshape(self.size, order=order)
+
+    def transpose(self, axes=None):
+        axes = tuple(range(self.ndim))[::-1] if axes is None else tuple(axes)
+        if sorted(axes) != list(range(self.ndim)):
+            raise ValueError(f"invalid axes {axes} for a {self.ndim}-d array")
+        return self._view(self.device_ctypes_pointer_value,
+                          [self.shape[a] for a in axes], [self.strides[a] for a in axes])
 
     @property
-    def nbytes(self):
-        return self.size * self.dtype.itemsize
+    def T(self):
+        return self.transpose()
 
-    def __len__(self):
-        if self.ndim == 0:
-            raise TypeError("len() of a 0-d device array")
-        return self.shape[0]
-
-    def is_c_contiguous(self):
-        return self._layout == "C" or self.size <= 1
-
-    def is_f_contiguous(self):
-        return self._layout == "F" or (self.ndim <= 1 and self._layout == "C") or self.size <= 1
-
-    @property
-    def __cuda_array_interface__(self):
-        from .cuda import backend
-        if backend() != "cuda":
-            raise AttributeError("__cuda_array_interface__: arrays of the CPU executor live in host memory")
-        return {"shape": self.shape, "strides": None if self.is_c_contiguous() else self.strides,
-                "typestr": self.dtype.str, "data": (self.device_ctypes_pointer_value, False),
-                "version": 3, "stream": None}
-
-    def _check_contiguous(self, what):
-        if not (self.is_c_contiguous() or self.is_f_contiguous()):
-            raise ValueError(f"{what} of non-contiguous device arrays is not supported yet")
+    # ---- copies ----------------------------------------------------------------------------
 
     def copy_to_host(self, ary=None, stream=0):
-        """Copy to a new (or the given) numpy array and return it."""
-        self._check_contiguous("copy_to_host")
-        order = "C" if self.is_c_contiguous() else "F"
+        """Copy to a new (or the given) numpy array and return it.  With a
+        stream, a contiguous copy into pinned memory is asynchronous."""
         if ary is None:
+            order = "F" if self.is_f_contiguous() and not self.is_c_contiguous() else "C"
             ary = np.empty(self.shape, dtype=self.dtype, order=order)
-        else:
-            if ary.shape != self.shape or ary.dtype != self.dtype:
-                raise ValueError(f"copy_to_host: target has shape {ary.shape} and dtype {ary.dtype}, "
-                                 f"expected {self.shape} and {self.dtype}")
-            if not ary.flags.writeable or not (ary.flags.c_contiguous if order == "C" else ary.flags.f_contiguous):
-                raise ValueError("copy_to_host: target must be a writable contiguous array of the same order")
-        _core.memcpy_dtoh(ary.ctypes.data, self.device_ctypes_pointer_value, self.nbytes)
+        self._copy_to_host(ary, stream)
         return ary
 
-    def copy_to_device(self, ary, stream=0):
-        """Copy a host array (same shape and dtype) into this device array."""
-        self._check_contiguous("copy_to_device")
-        if isinstance(ary, DeviceNDArray):
-            if ary.shape != self.shape or ary.dtype != self.dtype:
-                raise ValueError("copy_to_device: shape/dtype mismatch")
-            _core.memcpy_dtod(self.device_ctypes_pointer_value, ary.device_ctypes_pointer_value, self.nbytes)
+    def copy_to_device(self, ary, stream=0, _broadcast=False):
+        """Copy a host array, or another device array, of the same shape
+        into this array."""
+        if isinstance(ary, _core.DeviceArray) or (
+                not isinstance(ary, np.ndarray) and hasattr(ary, "__cuda_array_interface__")):
+            self._copy_from_device(ary, stream)
             return
-        order = "C" if self.is_c_contiguous() else "F"
-        src = np.asarray(ary, dtype=self.dtype)
+        src = np.asarray(ary)
+        if src.dtype != self.dtype:
+            src = src.astype(self.dtype)
         if src.shape != self.shape:
-            raise ValueError(f"copy_to_device: source shape {src.shape} != {self.shape}")
-        src = np.require(src, requirements=[order])
-        _core.memcpy_htod(self.device_ctypes_pointer_value, src.ctypes.data, self.nbytes)
+            if _broadcast:
+                src = np.broadcast_to(src, self.shape)
+            elif [d for d in src.shape if d != 1] == [d for d in self.shape if d != 1]:
+                src = src.reshape(self.shape)
+            else:
+                raise ValueError(f"copy_to_device: source shape {src.shape} does not "
+                                 f"match the device array's {self.shape}")
+        self._copy_from_host(src, stream)
 
     def __repr__(self):
-        return f"<DeviceNDArray shape={self.shape} dtype={self.dtype} layout={self._layout}>"
+        return (f"<DeviceNDArray shape={self.shape} dtype={self.dtype} "
+                f"layout={self._layout}>")
+
+
+# ---- creation --------------------------------------------------------------------------------
+
+
+def _shape_tuple(shape):
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(int(s) for s in shape)
 
 
 def _strides_for(shape, itemsize, order):
@@ -99,38 +117,118 @@ def _strides_for(shape, itemsize, order):
     return tuple(strides)
 
 
-def device_array(shape, dtype=None, strides=None, order="C"):
-    if isinstance(shape, int):
-        shape = (shape,)
-    shape = tuple(int(s) for s in shape)
+def _prepare(shape, dtype, strides, order):
+    """(shape, dtype, strides, bytes to allocate), like numba's
+    prepare_shape_strides_dtype."""
+    shape = _shape_tuple(shape)
     dtype = np.dtype(np.float64 if dtype is None else dtype)
     if order not in ("C", "F"):
         raise ValueError("order must be 'C' or 'F'")
     if strides is None:
         strides = _strides_for(shape, dtype.itemsize, order)
-    n = dtype.itemsize
-    for s in shape:
-        n *= s
-    alloc = _core.Allocation(n)
-    return DeviceNDArray(shape, strides, dtype, alloc, alloc.ptr)
+    else:
+        strides = _shape_tuple(strides)
+        if len(strides) != len(shape):
+            raise ValueError("strides must have one entry per dimension")
+        if any(s < 0 for s in strides):
+            raise ValueError("negative strides cannot be allocated")
+    nbytes = 0
+    if all(s > 0 for s in shape):
+        nbytes = dtype.itemsize + sum((n - 1) * s for n, s in zip(shape, strides))
+    return shape, dtype, strides, nbytes
 
 
-def device_array_like(ary):
-    order = "F" if (ary.flags.f_contiguous and not ary.flags.c_contiguous) else "C"
-    return device_array(ary.shape, ary.dtype, order=order)
+def _like(ary):
+    """(shape, dtype, contiguous strides in the array's order)."""
+    dtype = np.dtype(ary.dtype)
+    if isinstance(ary, _core.DeviceArray):
+        f = ary.is_f_contiguous() and not ary.is_c_contiguous()
+    else:
+        ary = np.asarray(ary)
+        f = ary.flags.f_contiguous and not ary.flags.c_contiguous
+    order = "F" if f else "C"
+    return tuple(ary.shape), dtype, _strides_for(tuple(ary.shape), dtype.itemsize, order)
 
 
-def to_device(ary, copy=True, to=None):
-    if isinstance(ary, DeviceNDArray):
-        return ary
-    ary = np.asarray(ary)
-    if not (ary.flags.c_contiguous or ary.flags.f_contiguous):
-        ary = np.ascontiguousarray(ary)
+def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
+    shape, dtype, strides, nbytes = _prepare(shape, dtype, strides, order)
+    alloc = _core.Allocation(nbytes)
+    return DeviceNDArray(shape, strides, dtype, alloc, alloc.ptr, stream)
+
+
+def device_array_like(ary, stream=0):
+    shape, dtype, strides = _like(ary)
+    return device_array(shape, dtype, strides=strides, stream=stream)
+
+
+def to_device(obj, stream=0, copy=True, to=None):
     if to is not None:
-        to.copy_to_device(ary)
+        to.copy_to_device(obj, stream=stream)
         return to
-    order = "C" if ary.flags.c_contiguous else "F"
-    d = device_array(ary.shape, ary.dtype, order=order)
+    if isinstance(obj, DeviceNDArray):
+        return obj
+    ary = np.asarray(obj)
+    order = "F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C"
+    d = device_array(ary.shape, ary.dtype, order=order, stream=stream)
     if copy:
-        _core.memcpy_htod(d.device_ctypes_pointer_value, ary.ctypes.data, ary.nbytes)
+        d._copy_from_host(ary, stream)
     return d
+
+
+def _host_array(kind, shape, dtype, strides, order, **flags):
+    shape, dtype, strides, nbytes = _prepare(shape, dtype, strides, order)
+    buf = np.asarray(_core.HostAllocation(nbytes, kind, **flags))  # keeps it alive
+    return np.ndarray(shape, dtype, buffer=buf, strides=strides)
+
+
+def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
+    return _host_array("pinned", shape, dtype, strides, order)
+
+
+def pinned_array_like(ary):
+    shape, dtype, strides = _like(ary)
+    return pinned_array(shape, dtype, strides)
+
+
+def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0,
+                 portable=False, wc=False):
+    return _host_array("mapped", shape, dtype, strides, order, portable=portable, wc=wc)
+
+
+def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    shape, dtype, strides = _like(ary)
+    return mapped_array(shape, dtype, strides, portable=portable, wc=wc)
+
+
+def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0,
+                  attach_global=True):
+    return _host_array("managed", shape, dtype, strides, order, attach_global=attach_global)
+
+
+def _stream_for_handle(handle):
+    if handle is None:
+        return 0
+    if handle == 1:
+        return _core.Stream("legacy_default")
+    if handle == 2:
+        return _core.Stream("per_thread_default")
+    return _core.Stream("external", handle)
+
+
+def from_cuda_array_interface(desc, owner=None, sync=True):
+    ptr, shape, strides, typestr, stream = _core.cai_import(desc, sync)
+    return DeviceNDArray(shape, strides, np.dtype(typestr), owner, ptr,
+                         _stream_for_handle(stream))
+
+
+def as_cuda_array(obj, sync=True):
+    if isinstance(obj, DeviceNDArray):
+        return obj
+    ptr, shape, strides, typestr, stream = _core.cai_import(obj, sync)
+    return DeviceNDArray(shape, strides, np.dtype(typestr), obj, ptr,
+                         _stream_for_handle(stream))
+
+
+def from_dlpack(obj):
+    owner, ptr, shape, strides, typestr = _core.from_dlpack(obj)
+    return DeviceNDArray(shape, strides, np.dtype(typestr), owner, ptr)

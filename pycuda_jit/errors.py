@@ -101,7 +101,9 @@ class CudaOutOfMemoryError(CudaDriverError, MemoryError):
 
 
 class CudaStickyError(CudaDriverError):
-    """The context is unusable (e.g. an illegal address); call cuda.close()."""
+    """The context is unusable (e.g. an illegal address).  The CUDA driver
+    keeps such an error for the rest of the process (cuda.close() releases
+    the dead context but cannot clear it): restart the process."""
 
 
 class LaunchConfigError(ValueError):

@@ -22,6 +22,7 @@ struct CUmod_st;
 struct CUfunc_st;
 struct CUstream_st;
 struct CUevent_st;
+struct CUarray_st;
 using CUdevice = int;
 using CUdeviceptr = unsigned long long;
 using CUcontext = CUctx_st *;
@@ -29,12 +30,16 @@ using CUmodule = CUmod_st *;
 using CUfunction = CUfunc_st *;
 using CUstream = CUstream_st *;
 using CUevent = CUevent_st *;
+using CUarray = CUarray_st *;
 
 // ---- CUresult ---------------------------------------------------------------
 // X(name, value, sticky). "Sticky" errors leave the context unusable: every
-// later call in the process returns the same error (cuda.h: "This leaves the
-// process in an inconsistent state ... the process must be terminated and
-// relaunched"), so the Python layer raises a distinct exception for them.
+// later call in it returns the same error (cuda.h: "This leaves the process
+// in an inconsistent state ..."), so the Python layer raises a distinct
+// exception for them. Destroying the primary context (resetDevice(),
+// cuda.close()) does not clear them: measured on an H200 with driver R580,
+// cuDevicePrimaryCtxRetain keeps returning the error after the reset, as
+// NVIDIA documents ("the process must be terminated and relaunched").
 #define PCJ_CU_RESULTS(X)                                                      \
   X(CUDA_SUCCESS, 0, false)                                                    \
   X(CUDA_ERROR_INVALID_VALUE, 1, false)                                        \
@@ -105,23 +110,72 @@ enum CUresult : int {
 };
 
 // ---- device attributes (cuDeviceGetAttribute) -------------------------------
+// X(NAME, value): the attributes that cuda.Device exposes by name (dev.NAME),
+// as CU_DEVICE_ATTRIBUTE_<NAME>. Texture and surface limits are left out.
+#define PCJ_CU_DEVICE_ATTRIBUTES(X)                                            \
+  X(MAX_THREADS_PER_BLOCK, 1)                                                  \
+  X(MAX_BLOCK_DIM_X, 2)                                                        \
+  X(MAX_BLOCK_DIM_Y, 3)                                                        \
+  X(MAX_BLOCK_DIM_Z, 4)                                                        \
+  X(MAX_GRID_DIM_X, 5)                                                         \
+  X(MAX_GRID_DIM_Y, 6)                                                         \
+  X(MAX_GRID_DIM_Z, 7)                                                         \
+  X(MAX_SHARED_MEMORY_PER_BLOCK, 8)                                            \
+  X(TOTAL_CONSTANT_MEMORY, 9)                                                  \
+  X(WARP_SIZE, 10)                                                             \
+  X(MAX_PITCH, 11)                                                             \
+  X(MAX_REGISTERS_PER_BLOCK, 12)                                               \
+  X(CLOCK_RATE, 13)                                                            \
+  X(GPU_OVERLAP, 15)                                                           \
+  X(MULTIPROCESSOR_COUNT, 16)                                                  \
+  X(KERNEL_EXEC_TIMEOUT, 17)                                                   \
+  X(INTEGRATED, 18)                                                            \
+  X(CAN_MAP_HOST_MEMORY, 19)                                                   \
+  X(COMPUTE_MODE, 20)                                                          \
+  X(CONCURRENT_KERNELS, 31)                                                    \
+  X(ECC_ENABLED, 32)                                                           \
+  X(PCI_BUS_ID, 33)                                                            \
+  X(PCI_DEVICE_ID, 34)                                                         \
+  X(TCC_DRIVER, 35)                                                            \
+  X(MEMORY_CLOCK_RATE, 36)                                                     \
+  X(GLOBAL_MEMORY_BUS_WIDTH, 37)                                               \
+  X(L2_CACHE_SIZE, 38)                                                         \
+  X(MAX_THREADS_PER_MULTIPROCESSOR, 39)                                        \
+  X(ASYNC_ENGINE_COUNT, 40)                                                    \
+  X(UNIFIED_ADDRESSING, 41)                                                    \
+  X(PCI_DOMAIN_ID, 50)                                                         \
+  X(COMPUTE_CAPABILITY_MAJOR, 75)                                              \
+  X(COMPUTE_CAPABILITY_MINOR, 76)                                              \
+  X(STREAM_PRIORITIES_SUPPORTED, 78)                                           \
+  X(GLOBAL_L1_CACHE_SUPPORTED, 79)                                             \
+  X(LOCAL_L1_CACHE_SUPPORTED, 80)                                              \
+  X(MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, 81)                                  \
+  X(MAX_REGISTERS_PER_MULTIPROCESSOR, 82)                                      \
+  X(MANAGED_MEMORY, 83)                                                        \
+  X(MULTI_GPU_BOARD, 84)                                                       \
+  X(MULTI_GPU_BOARD_GROUP_ID, 85)                                              \
+  X(HOST_NATIVE_ATOMIC_SUPPORTED, 86)                                          \
+  X(SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO, 87)                                 \
+  X(PAGEABLE_MEMORY_ACCESS, 88)                                                \
+  X(CONCURRENT_MANAGED_ACCESS, 89)                                             \
+  X(COMPUTE_PREEMPTION_SUPPORTED, 90)                                          \
+  X(CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM, 91)                               \
+  X(COOPERATIVE_LAUNCH, 95)                                                    \
+  X(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 97)                                     \
+  X(HOST_REGISTER_SUPPORTED, 99)                                               \
+  X(DIRECT_MANAGED_MEM_ACCESS_FROM_HOST, 101)                                  \
+  X(MAX_BLOCKS_PER_MULTIPROCESSOR, 106)                                        \
+  X(MAX_PERSISTING_L2_CACHE_SIZE, 108)                                         \
+  X(MAX_ACCESS_POLICY_WINDOW_SIZE, 109)                                        \
+  X(RESERVED_SHARED_MEMORY_PER_BLOCK, 111)                                     \
+  X(MEMORY_POOLS_SUPPORTED, 115)                                               \
+  X(CLUSTER_LAUNCH, 120)                                                       \
+  X(MPS_ENABLED, 133)
+
 enum CUdevice_attribute : int {
-  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
-  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2,
-  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y = 3,
-  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z = 4,
-  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5,
-  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y = 6,
-  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z = 7,
-  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8,
-  CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
-  CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
-  CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38,
-  CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39,
-  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
-  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
-  CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH = 95,
-  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+#define PCJ_X(Name, Value) CU_DEVICE_ATTRIBUTE_##Name = Value,
+  PCJ_CU_DEVICE_ATTRIBUTES(PCJ_X)
+#undef PCJ_X
 };
 
 // ---- function attributes (cuFuncGetAttribute / cuFuncSetAttribute) ----------
@@ -163,12 +217,53 @@ enum : unsigned {
   CU_EVENT_DISABLE_TIMING = 0x2,
 };
 
+// ---- memory copies (cuMemcpy2D) ---------------------------------------------
+enum CUmemorytype : int {
+  CU_MEMORYTYPE_HOST = 0x01,
+  CU_MEMORYTYPE_DEVICE = 0x02,
+  CU_MEMORYTYPE_ARRAY = 0x03,
+  CU_MEMORYTYPE_UNIFIED = 0x04,
+};
+
+/// cuda.h's CUDA_MEMCPY2D (the _v2 layout), field for field.
+struct CUDA_MEMCPY2D {
+  size_t srcXInBytes;
+  size_t srcY;
+  CUmemorytype srcMemoryType;
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  CUarray srcArray;
+  size_t srcPitch;
+  size_t dstXInBytes;
+  size_t dstY;
+  CUmemorytype dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  CUarray dstArray;
+  size_t dstPitch;
+  size_t WidthInBytes;
+  size_t Height;
+};
+
+// ---- managed memory (cuMemAllocManaged) -------------------------------------
+enum CUmemAttach_flags : unsigned {
+  CU_MEM_ATTACH_GLOBAL = 0x1,
+  CU_MEM_ATTACH_HOST = 0x2,
+};
+
 // cuda.h defines these as macros, so they get names of our own (otherwise a
 // file that included cuda.h first could not include this header).
 // CU_MEMHOSTALLOC_PORTABLE, _DEVICEMAP, _WRITECOMBINED:
 inline constexpr unsigned kMemHostAllocPortable = 0x01;
 inline constexpr unsigned kMemHostAllocDeviceMap = 0x02;
 inline constexpr unsigned kMemHostAllocWriteCombined = 0x04;
+// CU_MEMHOSTREGISTER_PORTABLE, _DEVICEMAP:
+inline constexpr unsigned kMemHostRegisterPortable = 0x01;
+inline constexpr unsigned kMemHostRegisterDeviceMap = 0x02;
+// The special stream handles CU_STREAM_LEGACY and CU_STREAM_PER_THREAD
+// (the null stream, 0, is the legacy default stream too).
+inline CUstream const kStreamLegacy = reinterpret_cast<CUstream>(0x1);
+inline CUstream const kStreamPerThread = reinterpret_cast<CUstream>(0x2);
 // cuLaunchKernel's `extra` markers CU_LAUNCH_PARAM_END, _BUFFER_POINTER,
 // _BUFFER_SIZE:
 inline void *const kLaunchParamEnd = reinterpret_cast<void *>(0x00);

@@ -3,8 +3,10 @@
 #include "runtime/Device.h"
 
 #include "runtime/Errors.h"
+#include "runtime/Memory.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -64,6 +66,19 @@ std::unique_ptr<DeviceInfo> queryDevice(int Ordinal) {
 
 thread_local int TlsDevice = 0;
 thread_local Context *TlsContext = nullptr; // current on this thread
+thread_local uint64_t TlsEpoch = 0;         // Epoch when TlsContext was set
+
+// Bumped by every resetDevice(), so that each thread's cached context is
+// re-made current (with the new driver handle) on its next use.
+std::atomic<uint64_t> Epoch{1};
+
+// Generation of each device's context, readable without the table's lock.
+constexpr int kMaxTrackedDevices = 64;
+std::atomic<uint64_t> Generations[kMaxTrackedDevices];
+
+bool cachedHere(const Context *C) {
+  return TlsContext == C && TlsEpoch == Epoch.load(std::memory_order_acquire);
+}
 
 } // namespace
 
@@ -109,15 +124,28 @@ Context::Context(const DeviceInfo &Info, CUcontext Ctx)
     : Info(Info), Limits(Info.launchLimits()), Ctx(Ctx), Api(&rt::api()) {}
 
 void Context::makeCurrent() {
+  if (!Ctx) // reset since; retain a fresh primary context
+    primaryContext(Info.Ordinal);
   check(Api->cuCtxSetCurrent(Ctx), "cuCtxSetCurrent");
   TlsDevice = Info.Ordinal;
   TlsContext = this;
+  TlsEpoch = Epoch.load(std::memory_order_acquire);
 }
 
 void Context::synchronize() {
-  if (TlsContext != this)
+  if (!cachedHere(this))
     makeCurrent();
   check(Api->cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
+CUevent Context::orderingEvent() {
+  if (!OrderingEvent) {
+    if (!cachedHere(this))
+      makeCurrent();
+    check(Api->cuEventCreate(&OrderingEvent, CU_EVENT_DISABLE_TIMING),
+          "cuEventCreate");
+  }
+  return OrderingEvent;
 }
 
 Context &primaryContext(int Ordinal) {
@@ -125,15 +153,83 @@ Context &primaryContext(int Ordinal) {
   DeviceTable &T = table();
   std::lock_guard<std::mutex> Guard(T.Lock);
   std::unique_ptr<Context> &Slot = T.Contexts[Ordinal];
-  if (Slot)
+  if (Slot && Slot->Ctx)
     return *Slot;
   const CudaApi &Cu = api();
   CUdevice Dev = 0;
   check(Cu.cuDeviceGet(&Dev, Ordinal), "cuDeviceGet");
   CUcontext Ctx = nullptr;
   check(Cu.cuDevicePrimaryCtxRetain(&Ctx, Dev), "cuDevicePrimaryCtxRetain");
+  if (Slot) { // after resetDevice: same object, new driver context
+    Slot->Ctx = Ctx;
+    return *Slot;
+  }
   Slot.reset(new Context(Info, Ctx));
+  if (Ordinal < kMaxTrackedDevices)
+    Generations[Ordinal].store(Slot->Generation, std::memory_order_release);
   return *Slot;
+}
+
+uint64_t contextGeneration(int Ordinal) {
+  if (Ordinal < 0 || Ordinal >= kMaxTrackedDevices)
+    return 0;
+  return Generations[Ordinal].load(std::memory_order_acquire);
+}
+
+void resetDevice(int Ordinal) {
+  checkOrdinal(Ordinal);
+  // Memory queued for release belonged to the context we are destroying;
+  // the reset frees it all.
+  dropDeferredFrees(Ordinal);
+  DeviceTable &T = table();
+  std::lock_guard<std::mutex> Guard(T.Lock);
+  Context *C = T.Contexts[Ordinal].get();
+  if (!C || !C->Ctx)
+    return;
+  const CudaApi &Cu = api();
+  CUdevice Dev = 0;
+  check(Cu.cuDeviceGet(&Dev, Ordinal), "cuDeviceGet");
+  CUcontext Current = nullptr;
+  if (Cu.cuCtxGetCurrent(&Current) == CUDA_SUCCESS && Current == C->Ctx)
+    Cu.cuCtxSetCurrent(nullptr);
+  Cu.cuDevicePrimaryCtxRelease(Dev); // fails harmlessly in a dead context
+  CUresult R = Cu.cuDevicePrimaryCtxReset(Dev);
+  C->Ctx = nullptr;
+  C->OrderingEvent = nullptr;
+  ++C->Generation;
+  if (Ordinal < kMaxTrackedDevices)
+    Generations[Ordinal].store(C->Generation, std::memory_order_release);
+  Epoch.fetch_add(1, std::memory_order_acq_rel);
+  if (TlsContext == C)
+    TlsContext = nullptr;
+  check(R, "cuDevicePrimaryCtxReset");
+}
+
+void resetAllDevices() {
+  for (int I = 0, N = deviceCount(); I < N; ++I)
+    if (contextGeneration(I) != 0)
+      resetDevice(I);
+}
+
+int deviceAttribute(int Ordinal, CUdevice_attribute Attr) {
+  checkOrdinal(Ordinal);
+  const CudaApi &Cu = api();
+  CUdevice Dev = 0;
+  check(Cu.cuDeviceGet(&Dev, Ordinal), "cuDeviceGet");
+  int V = 0;
+  check(Cu.cuDeviceGetAttribute(&V, Attr, Dev), "cuDeviceGetAttribute");
+  return V;
+}
+
+bool deviceAttributeByName(const std::string &Name, CUdevice_attribute &Out) {
+#define PCJ_X(N, Value)                                                        \
+  if (Name == #N) {                                                            \
+    Out = CU_DEVICE_ATTRIBUTE_##N;                                             \
+    return true;                                                               \
+  }
+  PCJ_CU_DEVICE_ATTRIBUTES(PCJ_X)
+#undef PCJ_X
+  return false;
 }
 
 int currentDevice() { return TlsDevice; }
@@ -147,7 +243,8 @@ void setCurrentDevice(int Ordinal) {
 }
 
 Context &currentContext() {
-  if (Context *C = TlsContext) [[likely]]
+  if (Context *C = TlsContext;
+      C && TlsEpoch == Epoch.load(std::memory_order_acquire)) [[likely]]
     return *C;
   Context &C = primaryContext(TlsDevice);
   C.makeCurrent();

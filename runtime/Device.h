@@ -8,9 +8,17 @@
 //
 // currentContext() is what every GPU operation calls first: it returns the
 // calling thread's device's context, making it current on this thread the
-// first time (the hot path is one thread_local load). The cache assumes that
-// nobody else switches this thread's current context to another device's;
-// call Context::makeCurrent() after code that might.
+// first time (the hot path is one thread_local load and one compare). The
+// cache assumes that nobody else switches this thread's current context to
+// another device's; call Context::makeCurrent() after code that might.
+//
+// resetDevice() (cuda.close()) destroys a device's primary context: the
+// Context object stays (everything keeps its reference) but gets a fresh
+// driver context on its next use, and its generation() changes. (After a
+// sticky error the driver refuses the fresh context too: see CudaTypes.h.) Whatever was made in the old context (memory, modules, streams,
+// events) records the generation it was made in and is dropped, never freed
+// through the driver, when the generation has changed: a stale handle could
+// name something new.
 //
 //   Context &Ctx = currentContext();              // device 0 unless selected
 //   Ctx.info().MultiprocessorCount;               // e.g. 132 on an H200
@@ -20,6 +28,7 @@
 #include "runtime/Launch.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace pcj::rt {
@@ -68,6 +77,9 @@ class Context {
 public:
   int device() const { return Info.Ordinal; }
   CUcontext handle() const { return Ctx; }
+  /// Changes every time the device is reset (starts at 1). Objects made in
+  /// the context compare it with the generation they were made in.
+  uint64_t generation() const { return Generation; }
   const DeviceInfo &info() const { return Info; }
   const LaunchLimits &limits() const { return Limits; }
   const CudaApi &api() const { return *Api; }
@@ -78,14 +90,21 @@ public:
   /// Waits for all work in this context (cuCtxSynchronize).
   void synchronize();
 
+  /// An event (timing disabled) for ordering one stream after another
+  /// (streamWaitStream); created on first use, per generation.
+  CUevent orderingEvent();
+
 private:
   friend Context &primaryContext(int Ordinal);
+  friend void resetDevice(int Ordinal);
   Context(const DeviceInfo &Info, CUcontext Ctx);
 
   const DeviceInfo &Info;
   LaunchLimits Limits;
   CUcontext Ctx;
   const CudaApi *Api;
+  uint64_t Generation = 1;
+  CUevent OrderingEvent = nullptr;
 };
 
 /// Device Ordinal's primary context, retained on first use (thread-safe).
@@ -102,5 +121,24 @@ Context &currentContext();
 
 /// currentContext().synchronize().
 void synchronize();
+
+/// The generation of device Ordinal's context (see Context::generation());
+/// 0 when it has never been created. No driver call, no lock.
+uint64_t contextGeneration(int Ordinal);
+
+/// Destroys device Ordinal's primary context (cuDevicePrimaryCtxRelease +
+/// cuDevicePrimaryCtxReset) if we retained it; the next use creates a fresh
+/// one. Pending deferred frees of the device are dropped first. Errors of the
+/// dead context are ignored; a failing reset throws DriverError.
+void resetDevice(int Ordinal);
+/// resetDevice() for every device whose context was created.
+void resetAllDevices();
+
+/// cuDeviceGetAttribute, uncached (for attributes DeviceInfo does not hold).
+int deviceAttribute(int Ordinal, CUdevice_attribute Attr);
+
+/// CU_DEVICE_ATTRIBUTE_<Name> for a name of PCJ_CU_DEVICE_ATTRIBUTES
+/// ("MAX_THREADS_PER_BLOCK"); false when the table has no such name.
+bool deviceAttributeByName(const std::string &Name, CUdevice_attribute &Out);
 
 } // namespace pcj::rt

@@ -36,7 +36,9 @@ std::string formatMessage(CUresult Code, const std::string &Call,
   if (!Text.empty())
     M += ": " + Text;
   if (isStickyError(Code))
-    M += " [the CUDA context is no longer usable; restart the process]";
+    M += " [the CUDA context is no longer usable, and the driver keeps this "
+         "error for the rest of the process: save what you can and restart the "
+         "process (cuda.close() cannot clear it)]";
   if (!Detail.empty())
     M += "\n" + Detail;
   return M;

@@ -5,8 +5,10 @@
 #include "runtime/Device.h"
 #include "runtime/Errors.h"
 
+#include <atomic>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace pcj::rt {
 
@@ -24,7 +26,7 @@ FlushHook &flushHook() {
 }
 
 // Runs the registered flush callback; false when none is registered.
-bool flushDeferredFrees() {
+bool runFlushHook() {
   FlushHook &Hook = flushHook();
   FlushDeferredFreesFn Fn;
   void *UserData;
@@ -43,7 +45,150 @@ std::string mib(size_t Bytes) {
   return std::to_string((Bytes + (1u << 19)) >> 20) + " MiB";
 }
 
+// ---- the deferred-free queue --------------------------------------------------
+
+struct Pending {
+  int Device;
+  uint64_t Generation;
+  CUdeviceptr Ptr;
+  size_t Bytes;
+};
+
+struct DeferredQueue {
+  std::mutex Lock;
+  std::vector<Pending> Items;
+  size_t Bytes = 0;
+  size_t MaxCount = 64;
+  size_t MaxBytes = 0; // 0: a fifth of the device's memory
+  int Deferring = 0;   // deferCleanup nesting
+  std::atomic<uint64_t> Flushes{0}, Freed{0}, OomRetries{0};
+};
+
+DeferredQueue &queue() {
+  static DeferredQueue *Q = new DeferredQueue; // outlives static destructors
+  return *Q;
+}
+
+// Frees Items, each in its own device's context (restoring the current one).
+void freeNow(std::vector<Pending> &Items) {
+  if (Items.empty())
+    return;
+  const CudaApi &Cu = api();
+  CUcontext Saved = nullptr;
+  Cu.cuCtxGetCurrent(&Saved);
+  CUcontext Set = Saved;
+  uint64_t N = 0;
+  for (const Pending &P : Items) {
+    if (contextGeneration(P.Device) != P.Generation)
+      continue; // its context was reset: the memory is gone already
+    Context &C = primaryContext(P.Device);
+    if (C.generation() != P.Generation || !C.handle())
+      continue;
+    if (Set != C.handle()) {
+      Cu.cuCtxSetCurrent(C.handle());
+      Set = C.handle();
+    }
+    Cu.cuMemFree(P.Ptr); // errors (a sticky context) leave nothing to retry
+    ++N;
+  }
+  if (Set != Saved)
+    Cu.cuCtxSetCurrent(Saved);
+  DeferredQueue &Q = queue();
+  Q.Freed += N;
+  if (N)
+    ++Q.Flushes;
+}
+
+// True when any queued allocation may be freed (after an out-of-memory).
+bool flushAll() {
+  std::vector<Pending> Items;
+  {
+    DeferredQueue &Q = queue();
+    std::lock_guard<std::mutex> Guard(Q.Lock);
+    Items.swap(Q.Items);
+    Q.Bytes = 0;
+  }
+  freeNow(Items);
+  return !Items.empty();
+}
+
+// Flushes + the registered hook, then says whether a retry may help.
+bool releaseForRetry() {
+  bool Any = flushAll();
+  Any |= runFlushHook();
+  if (Any)
+    ++queue().OomRetries;
+  return Any;
+}
+
 } // namespace
+
+void deferDeviceFree(int Device, uint64_t Generation, CUdeviceptr Ptr,
+                     size_t Bytes) {
+  if (Ptr == 0)
+    return;
+  DeferredQueue &Q = queue();
+  std::vector<Pending> Items;
+  {
+    std::lock_guard<std::mutex> Guard(Q.Lock);
+    Q.Items.push_back({Device, Generation, Ptr, Bytes});
+    Q.Bytes += Bytes;
+    size_t MaxBytes = Q.MaxBytes;
+    if (!MaxBytes) {
+      try {
+        MaxBytes = deviceInfo(Device).TotalMemory / 5;
+      } catch (...) {
+        MaxBytes = size_t(1) << 30;
+      }
+    }
+    if (Q.Deferring || (Q.Items.size() <= Q.MaxCount && Q.Bytes <= MaxBytes))
+      return;
+    Items.swap(Q.Items);
+    Q.Bytes = 0;
+  }
+  freeNow(Items);
+}
+
+void flushDeferredFrees() { flushAll(); }
+
+void dropDeferredFrees(int Device) {
+  DeferredQueue &Q = queue();
+  std::lock_guard<std::mutex> Guard(Q.Lock);
+  std::vector<Pending> Keep;
+  size_t Bytes = 0;
+  for (const Pending &P : Q.Items)
+    if (P.Device != Device) {
+      Keep.push_back(P);
+      Bytes += P.Bytes;
+    }
+  Q.Items.swap(Keep);
+  Q.Bytes = Bytes;
+}
+
+DeferredFreeStats deferredFreeStats() {
+  DeferredQueue &Q = queue();
+  std::lock_guard<std::mutex> Guard(Q.Lock);
+  DeferredFreeStats S;
+  S.PendingCount = Q.Items.size();
+  S.PendingBytes = Q.Bytes;
+  S.Flushes = Q.Flushes;
+  S.Freed = Q.Freed;
+  S.OomRetries = Q.OomRetries;
+  return S;
+}
+
+void setDeferredFreeLimits(size_t MaxCount, size_t MaxBytes) {
+  DeferredQueue &Q = queue();
+  std::lock_guard<std::mutex> Guard(Q.Lock);
+  Q.MaxCount = MaxCount;
+  Q.MaxBytes = MaxBytes;
+}
+
+void deferCleanup(bool Enter) {
+  DeferredQueue &Q = queue();
+  std::lock_guard<std::mutex> Guard(Q.Lock);
+  Q.Deferring += Enter ? 1 : (Q.Deferring > 0 ? -1 : 0);
+}
 
 void setFlushDeferredFrees(FlushDeferredFreesFn Fn, void *UserData) {
   FlushHook &Hook = flushHook();
@@ -52,14 +197,16 @@ void setFlushDeferredFrees(FlushDeferredFreesFn Fn, void *UserData) {
   Hook.UserData = UserData;
 }
 
-CUdeviceptr deviceAlloc(size_t Bytes) {
-  if (Bytes == 0)
-    return 0;
+namespace {
+
+// One allocation call with the out-of-memory second chance.
+template <typename AllocFn>
+CUdeviceptr allocWithRetry(size_t Bytes, const char *Call, AllocFn Alloc) {
   const CudaApi &Cu = currentContext().api();
   CUdeviceptr Ptr = 0;
-  CUresult R = Cu.cuMemAlloc(&Ptr, Bytes);
-  if (R == CUDA_ERROR_OUT_OF_MEMORY && flushDeferredFrees())
-    R = Cu.cuMemAlloc(&Ptr, Bytes);
+  CUresult R = Alloc(Cu, &Ptr);
+  if (R == CUDA_ERROR_OUT_OF_MEMORY && releaseForRetry())
+    R = Alloc(Cu, &Ptr);
   if (R == CUDA_SUCCESS)
     return Ptr;
   std::string Detail;
@@ -70,7 +217,28 @@ CUdeviceptr deviceAlloc(size_t Bytes) {
     if (Cu.cuMemGetInfo(&Free, &Total) == CUDA_SUCCESS)
       Detail += "; the device has " + mib(Free) + " free of " + mib(Total);
   }
-  throwDriverError(R, "cuMemAlloc", std::move(Detail));
+  throwDriverError(R, Call, std::move(Detail));
+}
+
+} // namespace
+
+CUdeviceptr deviceAlloc(size_t Bytes) {
+  if (Bytes == 0)
+    return 0;
+  return allocWithRetry(Bytes, "cuMemAlloc",
+                        [&](const CudaApi &Cu, CUdeviceptr *P) {
+                          return Cu.cuMemAlloc(P, Bytes);
+                        });
+}
+
+CUdeviceptr managedAlloc(size_t Bytes, bool AttachGlobal) {
+  if (Bytes == 0)
+    return 0;
+  unsigned Flags = AttachGlobal ? CU_MEM_ATTACH_GLOBAL : CU_MEM_ATTACH_HOST;
+  return allocWithRetry(Bytes, "cuMemAllocManaged",
+                        [&](const CudaApi &Cu, CUdeviceptr *P) {
+                          return Cu.cuMemAllocManaged(P, Bytes, Flags);
+                        });
 }
 
 void deviceFree(CUdeviceptr Ptr) {
@@ -119,14 +287,64 @@ void copyDeviceToHostAsync(void *Dst, CUdeviceptr Src, size_t Bytes,
         "cuMemcpyDtoHAsync");
 }
 
+void copyDeviceToDeviceAsync(CUdeviceptr Dst, CUdeviceptr Src, size_t Bytes,
+                             CUstream Stream) {
+  if (Bytes == 0)
+    return;
+  check(currentContext().api().cuMemcpyDtoDAsync(Dst, Src, Bytes, Stream),
+        "cuMemcpyDtoDAsync");
+}
+
+void memsetD8Async(CUdeviceptr Dst, unsigned char Value, size_t Bytes,
+                   CUstream Stream) {
+  if (Bytes == 0)
+    return;
+  check(currentContext().api().cuMemsetD8Async(Dst, Value, Bytes, Stream),
+        "cuMemsetD8Async");
+}
+
+void copy2D(const CUDA_MEMCPY2D &Params, CUstream Stream, bool Async) {
+  if (Params.WidthInBytes == 0 || Params.Height == 0)
+    return;
+  const CudaApi &Cu = currentContext().api();
+  if (Async)
+    check(Cu.cuMemcpy2DAsync(&Params, Stream), "cuMemcpy2DAsync");
+  else
+    check(Cu.cuMemcpy2D(&Params), "cuMemcpy2D");
+}
+
 void *pinnedAlloc(size_t Bytes) {
+  return pinnedAlloc(Bytes, kMemHostAllocPortable);
+}
+
+void *pinnedAlloc(size_t Bytes, unsigned Flags) {
   if (Bytes == 0)
     return nullptr;
   void *Ptr = nullptr;
-  check(
-      currentContext().api().cuMemHostAlloc(&Ptr, Bytes, kMemHostAllocPortable),
-      "cuMemHostAlloc");
+  check(currentContext().api().cuMemHostAlloc(&Ptr, Bytes, Flags),
+        "cuMemHostAlloc");
   return Ptr;
+}
+
+CUdeviceptr hostDevicePointer(void *Host) {
+  CUdeviceptr P = 0;
+  check(currentContext().api().cuMemHostGetDevicePointer(&P, Host, 0),
+        "cuMemHostGetDevicePointer");
+  return P;
+}
+
+void hostRegister(void *Ptr, size_t Bytes, unsigned Flags) {
+  if (!Ptr || Bytes == 0)
+    return;
+  check(currentContext().api().cuMemHostRegister(Ptr, Bytes, Flags),
+        "cuMemHostRegister");
+}
+
+void hostUnregister(void *Ptr) {
+  if (!Ptr)
+    return;
+  check(currentContext().api().cuMemHostUnregister(Ptr),
+        "cuMemHostUnregister");
 }
 
 void pinnedFree(void *Ptr) {

@@ -28,11 +28,15 @@ std::string trimLog(const std::vector<char> &Buf, uintptr_t Written) {
 } // namespace
 
 Module::Module(Context &Ctx, CUmodule Handle, std::string JitInfoLog)
-    : Ctx(Ctx), Handle(Handle), JitInfoLog(std::move(JitInfoLog)) {}
+    : Ctx(Ctx), Generation(Ctx.generation()), Handle(Handle),
+      JitInfoLog(std::move(JitInfoLog)) {}
 
 Module::~Module() {
   // Never throws; at process exit the driver may already be deinitialized
-  // (CUDA_ERROR_DEINITIALIZED), which is fine to ignore.
+  // (CUDA_ERROR_DEINITIALIZED), which is fine to ignore. A module of a
+  // context that was reset is gone with it.
+  if (!alive())
+    return;
   const CudaApi &Cu = Ctx.api();
   CUcontext Current = nullptr;
   if (Cu.cuCtxGetCurrent(&Current) == CUDA_SUCCESS && Current != Ctx.handle())
@@ -43,6 +47,8 @@ Module::~Module() {
 }
 
 int Module::device() const { return Ctx.device(); }
+
+bool Module::alive() const { return Ctx.generation() == Generation; }
 
 std::shared_ptr<Module> Module::loadCubin(const void *Image, size_t Size) {
   Context &Ctx = currentContext();

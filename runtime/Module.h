@@ -13,6 +13,7 @@
 #include "runtime/CudaTypes.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -50,6 +51,9 @@ public:
   CUmodule handle() const { return Handle; }
   /// The device whose context holds the module.
   int device() const;
+  /// False once that context has been reset (cuda.close()): the module and
+  /// its functions are gone and must be loaded again.
+  bool alive() const;
   /// The PTX JIT's info log (empty for cubins).
   const std::string &jitInfoLog() const { return JitInfoLog; }
 
@@ -57,6 +61,7 @@ private:
   Module(Context &Ctx, CUmodule Handle, std::string JitInfoLog);
 
   Context &Ctx;
+  uint64_t Generation; // of Ctx when loaded; unloaded only if unchanged
   CUmodule Handle;
   std::string JitInfoLog;
 };

@@ -1,7 +1,10 @@
-// Stream: RAII CUDA streams and events (for timing and ordering).
+// Stream: RAII CUDA streams and events (for timing and ordering), and the
+// operations on stream handles that we do not own (the legacy and
+// per-thread default streams, streams of other libraries).
 //
-// Both are created in the calling thread's current context and destroyed
-// with it; destructors never throw.
+// Streams and events are created in the calling thread's current context and
+// destroyed with it; destructors never throw, and do nothing when the
+// context was reset since (resetDevice: the handle may name something new).
 //
 //   Event Start, End;
 //   Start.record();  launchKernel(...);  End.record();
@@ -11,7 +14,11 @@
 
 #include "runtime/CudaTypes.h"
 
+#include <cstdint>
+
 namespace pcj::rt {
+
+class Context;
 
 class Stream {
 public:
@@ -24,9 +31,15 @@ public:
   CUstream handle() const { return Handle; }
   /// Waits for all work queued on this stream.
   void synchronize();
+  /// The device whose context holds the stream.
+  int device() const;
+  /// False once that context has been reset.
+  bool alive() const;
 
 private:
   CUstream Handle = nullptr;
+  Context *Ctx = nullptr;
+  uint64_t Generation = 0;
 };
 
 class Event {
@@ -42,12 +55,31 @@ public:
   void record(CUstream Stream = nullptr);
   /// Waits until the event has completed.
   void synchronize();
+  /// True when the work before the last record() has completed
+  /// (cuEventQuery: CUDA_ERROR_NOT_READY is false, other errors throw).
+  bool query();
+  /// Makes future work on Stream wait for this event (cuStreamWaitEvent).
+  void waitOn(CUstream Stream);
+  bool alive() const;
 
 private:
   CUevent Handle = nullptr;
+  Context *Ctx = nullptr;
+  uint64_t Generation = 0;
 };
 
 /// Milliseconds between two completed, timing-enabled events.
 float elapsedMs(const Event &Start, const Event &End);
+
+/// cuStreamSynchronize / cuStreamQuery on any stream handle (nullptr, the
+/// legacy and per-thread default handles included).
+void synchronizeStream(CUstream Stream);
+bool queryStream(CUstream Stream);
+
+/// Orders Consumer after the work queued so far on Producer, without
+/// blocking the host: an event recorded on Producer, waited on by Consumer.
+/// Nothing when they are the same stream (the null handle and
+/// kStreamLegacy are the same stream).
+void streamWaitStream(CUstream Consumer, CUstream Producer);
 
 } // namespace pcj::rt

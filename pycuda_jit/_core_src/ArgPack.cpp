@@ -2,6 +2,10 @@
 #include "ArgPack.h"
 
 #include "Backend.h"
+#include "DLPack.h"
+
+#include "runtime/Device.h"
+#include "runtime/Stream.h"
 
 #include <cstring>
 #include <mutex>
@@ -18,55 +22,26 @@ namespace {
   throw PythonError{};
 }
 
-// Reads an array-interface dict (host or CUDA flavour) into Out.
+// An array-interface dict (host or CUDA flavour) into Out.
 void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda) {
-  PyObject *Shape = PyDict_GetItemString(Dict, "shape");
-  PyObject *Typestr = PyDict_GetItemString(Dict, "typestr");
-  PyObject *Data = PyDict_GetItemString(Dict, "data");
-  PyObject *Strides = PyDict_GetItemString(Dict, "strides");
-  if (!Shape || !Typestr || !Data || !PyTuple_Check(Shape))
-    typeError(Index, "malformed array interface");
-  std::string TS = utf8(Typestr);
-  TypeRef DT = scalarFromTypestr(TS);
-  if (!DT)
-    typeError(Index, "arrays of dtype '" + TS + "' are not supported by kernels");
-  int N = int(PyTuple_Size(Shape));
-  if (N > kMaxDims)
-    typeError(Index, "arrays of more than 8 dimensions are not supported");
+  InterfaceView V;
+  readInterface(Dict, V, "kernel argument " + std::to_string(Index + 1));
+  int N = V.ndim;
   Out.ndim = N;
-  int64_t Item = DT->byteSize();
-  for (int K = 0; K < N; ++K)
-    Out.shape[K] = PyLong_AsLongLong(PyTuple_GetItem(Shape, K));
-  if (Strides && Strides != Py_None) {
-    for (int K = 0; K < N; ++K)
-      Out.strides[K] = PyLong_AsLongLong(PyTuple_GetItem(Strides, K));
-  } else {
-    int64_t S = Item;
-    for (int K = N - 1; K >= 0; --K) {
-      Out.strides[K] = S;
-      S *= Out.shape[K];
-    }
-  }
-  if (PyErr_Occurred())
-    throw PythonError{};
-  uint64_t P = 0;
-  bool Readonly = false;
-  if (PyTuple_Check(Data) && PyTuple_Size(Data) == 2) {
-    P = PyLong_AsUnsignedLongLong(PyTuple_GetItem(Data, 0));
-    Readonly = PyObject_IsTrue(PyTuple_GetItem(Data, 1)) == 1;
-  } else {
-    typeError(Index, "array interface 'data' must be a (pointer, readonly) tuple");
-  }
-  if (PyErr_Occurred())
-    throw PythonError{};
+  std::memcpy(Out.shape, V.shape, sizeof(int64_t) * N);
+  std::memcpy(Out.strides, V.strides, sizeof(int64_t) * N);
+  TypeRef DT = scalarFromTypestr(V.typestr);
+  int64_t Item = V.itemsize;
   Out.type = arrayTy(DT, unsigned(N), layoutOf(N, Out.shape, Out.strides, Item));
   if (Cuda) {
-    Out.ptr = P;
+    Out.ptr = V.ptr;
+    Out.hasStream = V.hasStream;
+    Out.stream = V.stream;
     return;
   }
   // A host array.
   if (backend() == BackendKind::CPU) {
-    Out.ptr = P;
+    Out.ptr = V.ptr;
     return;
   }
   // Extent in bytes of the strided region (non-negative strides only).
@@ -81,9 +56,14 @@ void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda) {
                        "kernel; make a copy with numpy.ascontiguousarray");
     Span += (Out.shape[K] - 1) * Out.strides[K];
   }
-  Out.hostPtr = P;
+  // Mapped and managed memory is used in place.
+  if (uint64_t Dev = deviceAddressOfHost(V.ptr, size_t(Span))) {
+    Out.ptr = Dev;
+    return;
+  }
+  Out.hostPtr = V.ptr;
   Out.nbytes = size_t(Span);
-  Out.hostReadonly = Readonly;
+  Out.hostReadonly = V.readonly;
 }
 
 // numpy scalar types seen so far -> their dtype, so that the launch path
@@ -138,6 +118,9 @@ void readNumpyScalar(PyObject *O, TypeRef T, ArgValue &Out) {
 void classifyArg(PyObject *O, int Index, ArgValue &Out) {
   if (isDeviceArray(O)) {
     auto *D = reinterpret_cast<DeviceArrayObject *>(O);
+    if (D->gen && rt::contextGeneration(D->device) != D->gen) [[unlikely]]
+      requireAlive(D->device, D->gen,
+                   ("kernel argument " + std::to_string(Index + 1)).c_str());
     Out.type = D->type;
     Out.ptr = D->ptr;
     Out.ndim = D->ndim;
@@ -165,6 +148,12 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
     Out.f = PyFloat_AsDouble(O);
     return;
   }
+  if (PyComplex_Check(O)) {
+    Out.type = complexTy(128);
+    Out.f = PyComplex_RealAsDouble(O);
+    Out.fi = PyComplex_ImagAsDouble(O);
+    return;
+  }
   if (TypeRef T = cachedScalarType(O)) {
     readNumpyScalar(O, T, Out);
     return;
@@ -184,14 +173,10 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
     if (backend() != BackendKind::CUDA)
       typeError(Index, "a GPU array (" + typeName(O) +
                            ") cannot be used by the CPU executor");
-    if (!PyDict_Check(CAI.get()))
-      typeError(Index, "__cuda_array_interface__ is not a dict");
     fromInterface(CAI.get(), Index, Out, true);
     return;
   }
   if (Ref AI = getAttrOpt(O, "__array_interface__")) {
-    if (!PyDict_Check(AI.get()))
-      typeError(Index, "__array_interface__ is not a dict");
     Ref Shape = getAttrOpt(O, "shape");
     // numpy scalars have an array interface with shape (): treat as scalars.
     if (Shape && PyTuple_Check(Shape.get()) && PyTuple_Size(Shape.get()) == 0 &&
@@ -207,11 +192,35 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
       return;
     }
     fromInterface(AI.get(), Index, Out, false);
-    Out.host = O;
+    if (Out.hostPtr)
+      Out.host = O;
+    return;
+  }
+  if (getAttrOpt(O, "__dlpack__")) {
+    ImportedTensor T;
+    importDlpack(O, T, "kernel argument " + std::to_string(Index + 1));
+    const InterfaceView &V = T.view;
+    Out.ndim = V.ndim;
+    std::memcpy(Out.shape, V.shape, sizeof(int64_t) * V.ndim);
+    std::memcpy(Out.strides, V.strides, sizeof(int64_t) * V.ndim);
+    Out.ptr = V.ptr;
+    Out.type = arrayTy(scalarFromTypestr(V.typestr), unsigned(V.ndim),
+                       layoutOf(V.ndim, V.shape, V.strides, V.itemsize));
+    Out.keep = std::move(T.owner);
     return;
   }
   typeError(Index, "kernels cannot take a " + typeName(O) +
                        " (pass device arrays, numpy arrays, numbers or tuples)");
+}
+
+void syncArgStreams(const std::vector<ArgValue> &Args, rt::CUstream Stream) {
+  for (const ArgValue &V : Args) {
+    if (V.hasStream)
+      rt::streamWaitStream(Stream,
+                           reinterpret_cast<rt::CUstream>(uintptr_t(V.stream)));
+    if (!V.elems.empty())
+      syncArgStreams(V.elems, Stream);
+  }
 }
 
 bool argFits(TypeRef Arg, TypeRef Param) {
@@ -230,9 +239,10 @@ bool argFits(TypeRef Arg, TypeRef Param) {
         return false;
     return true;
   }
-  // Scalars convert (numba does the same for explicit signatures).
-  return Arg->isNumeric() && Param->isNumeric() && !Param->isComplex() &&
-         !Arg->isComplex();
+  // Scalars convert (numba does the same for explicit signatures); complex
+  // values only to complex parameters.
+  return Arg->isNumeric() && Param->isNumeric() &&
+         (!Arg->isComplex() || Param->isComplex());
 }
 
 namespace {
@@ -253,6 +263,18 @@ void writeScalar(char *Dst, TypeRef Param, const ArgValue &V) {
   auto AsI = [&] {
     return FromFloat ? int64_t(V.f) : FromUnsigned ? int64_t(V.u) : V.i;
   };
+  if (Param->isComplex()) {
+    double Re = From->isComplex() ? V.f : AsF();
+    double Im = From->isComplex() ? V.fi : 0.0;
+    if (Param->bits() == 64) {
+      float P[2] = {float(Re), float(Im)};
+      std::memcpy(Dst, P, 8);
+    } else {
+      double P[2] = {Re, Im};
+      std::memcpy(Dst, P, 16);
+    }
+    return;
+  }
   if (Param->isBool()) {
     uint8_t B = FromFloat ? V.f != 0 : AsI() != 0;
     std::memcpy(Dst, &B, 1);

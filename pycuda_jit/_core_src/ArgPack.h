@@ -4,10 +4,14 @@
 //
 //   our DeviceArray            -> its precomputed array type, zero-copy
 //   __cuda_array_interface__   -> array type from the interface (CuPy, torch,
-//                                 numba), zero-copy (CUDA backend only)
+//                                 numba), zero-copy (CUDA backend only); a v3
+//                                 "stream" field orders the launch after it
 //   numpy array / __array_interface__ -> on CUDA: copied to the device for
 //                                 the launch and back afterwards (numba's
-//                                 behaviour); on the CPU: used in place
+//                                 behaviour), except mapped and managed
+//                                 memory (cuda.mapped_array/managed_array),
+//                                 used in place; on the CPU: used in place
+//   DLPack producer (__dlpack__) -> imported zero-copy for the launch
 //   bool / int / float         -> bool / int64 / float64
 //   numpy scalar               -> its dtype
 //   tuple                      -> tuple of the above
@@ -16,6 +20,7 @@
 #include "DeviceArray.h"
 #include "Glue.h"
 
+#include "runtime/CudaTypes.h"
 #include "types/KernelABI.h"
 
 #include <vector>
@@ -34,16 +39,26 @@ struct ArgValue {
   uint64_t hostPtr = 0;
   size_t nbytes = 0;
   bool hostReadonly = false;
+  // a CUDA array interface's stream field (synchronized before the launch)
+  bool hasStream = false;
+  uint64_t stream = 0;
+  // keeps imported (DLPack) memory alive for the launch
+  Ref keep;
   // scalars
   int64_t i = 0;
   uint64_t u = 0;
   double f = 0;
+  double fi = 0; // imaginary part of a complex
   std::vector<ArgValue> elems; // tuples
 };
 
 // Fills Out from a Python argument; throws PythonError (TypeError) for
 // values kernels cannot take.  `Index` is the 0-based position, for messages.
 void classifyArg(PyObject *O, int Index, ArgValue &Out);
+
+// Orders work on Stream after every CUDA-array-interface stream field in
+// Args (the protocol's synchronization; CUDA backend).
+void syncArgStreams(const std::vector<ArgValue> &Args, rt::CUstream Stream);
 
 // Writes the flattened parameters of `Args` (converted to `ParamTypes`, the
 // specialization's signature) into Buf at Offsets; Params[i] points at slot i.

@@ -3,12 +3,15 @@
 
 #include "Glue.h"
 
-#include "runtime/Device.h"
-#include "runtime/Memory.h"
 #include "runtime/CudaDriver.h"
+#include "runtime/Device.h"
+#include "runtime/Errors.h"
+#include "runtime/Memory.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 
 namespace pcj::py {
@@ -18,6 +21,34 @@ BackendKind Chosen = BackendKind::CPU;
 std::string FallbackReason;
 std::once_flag Once;
 std::string Failure; // set when PYCUDA_JIT_BACKEND=cuda cannot work
+
+struct Counters {
+  std::atomic<int64_t> live{0}, liveBytes{0}, hostLive{0}, hostBytes{0};
+  std::atomic<uint64_t> allocs{0}, releases{0}, staged{0};
+};
+Counters &counters() {
+  static auto *C = new Counters(); // outlives static destructors
+  return *C;
+}
+
+// Mapped and managed host ranges: start -> (end, device address of start).
+struct HostRanges {
+  std::mutex mu;
+  std::map<uint64_t, std::pair<uint64_t, uint64_t>> ranges;
+  std::atomic<size_t> count{0};
+};
+HostRanges &hostRanges() {
+  static auto *R = new HostRanges();
+  return *R;
+}
+
+void *cpuAlloc(size_t Bytes) {
+  void *P = std::aligned_alloc(256, (Bytes + 255) / 256 * 256 + 256);
+  if (!P)
+    throw std::bad_alloc();
+  return P;
+}
+
 } // namespace
 
 const char *backendName(BackendKind K) {
@@ -61,17 +92,60 @@ BackendKind backend() {
     FallbackReason = Why;
   });
   if (!Failure.empty())
-    throw std::runtime_error(Failure);
+    throw BackendUnavailable(Failure);
   return Chosen;
+}
+
+// ---- device memory -------------------------------------------------------------
+
+DeviceBlock allocDevice(size_t Bytes, bool Managed, bool AttachGlobal) {
+  DeviceBlock B;
+  size_t N = Bytes ? Bytes : 1;
+  if (backend() == BackendKind::CUDA) {
+    rt::Context &C = rt::currentContext();
+    B.ptr = Managed ? rt::managedAlloc(N, AttachGlobal) : rt::deviceAlloc(N);
+    B.device = C.device();
+    B.gen = C.generation();
+  } else {
+    B.ptr = uint64_t(cpuAlloc(N));
+  }
+  Counters &K = counters();
+  ++K.live;
+  K.liveBytes += int64_t(Bytes);
+  ++K.allocs;
+  return B;
+}
+
+void releaseDevice(const DeviceBlock &B, size_t Bytes) {
+  if (!B.ptr)
+    return;
+  Counters &K = counters();
+  --K.live;
+  K.liveBytes -= int64_t(Bytes);
+  ++K.releases;
+  if (backend() == BackendKind::CUDA)
+    rt::deferDeviceFree(B.device, B.gen, B.ptr, Bytes ? Bytes : 1);
+  else
+    std::free(reinterpret_cast<void *>(B.ptr));
+}
+
+bool blockAlive(int Device, uint64_t Gen) {
+  return Gen == 0 || rt::contextGeneration(Device) == Gen;
+}
+
+void requireAlive(int Device, uint64_t Gen, const char *What) {
+  if (blockAlive(Device, Gen)) [[likely]]
+    return;
+  rt::throwDriverError(rt::CUDA_ERROR_CONTEXT_IS_DESTROYED, "pycuda_jit",
+                       std::string(What) +
+                           " belongs to a CUDA context that cuda.close() "
+                           "destroyed; its memory is gone");
 }
 
 uint64_t deviceAlloc(size_t Bytes) {
   if (backend() == BackendKind::CUDA)
     return rt::deviceAlloc(Bytes ? Bytes : 1);
-  void *P = std::aligned_alloc(256, (Bytes + 255) / 256 * 256 + 256);
-  if (!P)
-    throw std::bad_alloc();
-  return uint64_t(P);
+  return uint64_t(cpuAlloc(Bytes));
 }
 
 void deviceFree(uint64_t Ptr) {
@@ -121,8 +195,136 @@ void deviceMemset(uint64_t Dst, unsigned char Value, size_t Bytes) {
 }
 
 void deviceSynchronize() {
-  if (backend() == BackendKind::CUDA)
-    rt::synchronize();
+  if (backend() != BackendKind::CUDA)
+    return;
+  rt::synchronize();
+  rt::flushDeferredFrees();
 }
+
+void copyRegion(const rt::StridedRegion &Dst, const rt::StridedRegion &Src,
+                size_t Item, rt::CUstream Stream, bool Async) {
+  if (backend() == BackendKind::CUDA) {
+    rt::copyStrided(Dst, Src, Item, Stream, Async);
+    return;
+  }
+  rt::hostStridedCopy(reinterpret_cast<char *>(Dst.Ptr), Dst.Strides,
+                      reinterpret_cast<const char *>(Src.Ptr), Src.Strides,
+                      Src.Shape, Src.NDim, Item);
+}
+
+// ---- host memory -------------------------------------------------------------------
+
+HostBlock allocHost(size_t Bytes, HostKind Kind, bool Portable,
+                    bool WriteCombined, bool AttachGlobal) {
+  HostBlock B;
+  B.kind = Kind;
+  B.bytes = Bytes ? Bytes : 1;
+  if (backend() == BackendKind::CUDA) {
+    rt::Context &C = rt::currentContext();
+    B.device = C.device();
+    B.gen = C.generation();
+    switch (Kind) {
+    case HostKind::Pinned:
+      B.ptr = uint64_t(rt::pinnedAlloc(B.bytes, rt::kMemHostAllocPortable));
+      break;
+    case HostKind::Mapped: {
+      unsigned Flags = rt::kMemHostAllocDeviceMap;
+      if (Portable)
+        Flags |= rt::kMemHostAllocPortable;
+      if (WriteCombined)
+        Flags |= rt::kMemHostAllocWriteCombined;
+      B.ptr = uint64_t(rt::pinnedAlloc(B.bytes, Flags));
+      try {
+        B.devPtr = rt::hostDevicePointer(reinterpret_cast<void *>(B.ptr));
+      } catch (...) {
+        rt::pinnedFree(reinterpret_cast<void *>(B.ptr));
+        throw;
+      }
+      break;
+    }
+    case HostKind::Managed:
+      B.ptr = rt::managedAlloc(B.bytes, AttachGlobal);
+      B.devPtr = B.ptr;
+      break;
+    }
+  } else {
+    B.ptr = uint64_t(cpuAlloc(B.bytes));
+    B.devPtr = Kind == HostKind::Pinned ? 0 : B.ptr;
+  }
+  if (B.devPtr) {
+    HostRanges &R = hostRanges();
+    std::lock_guard<std::mutex> L(R.mu);
+    R.ranges[B.ptr] = {B.ptr + B.bytes, B.devPtr};
+    R.count = R.ranges.size();
+  }
+  Counters &K = counters();
+  ++K.hostLive;
+  K.hostBytes += int64_t(B.bytes);
+  return B;
+}
+
+void releaseHost(const HostBlock &B) {
+  if (!B.ptr)
+    return;
+  if (B.devPtr) {
+    HostRanges &R = hostRanges();
+    std::lock_guard<std::mutex> L(R.mu);
+    R.ranges.erase(B.ptr);
+    R.count = R.ranges.size();
+  }
+  Counters &K = counters();
+  --K.hostLive;
+  K.hostBytes -= int64_t(B.bytes);
+  if (backend() != BackendKind::CUDA) {
+    std::free(reinterpret_cast<void *>(B.ptr));
+    return;
+  }
+  if (!blockAlive(B.device, B.gen))
+    return; // gone with its context
+  if (B.kind == HostKind::Managed)
+    rt::deferDeviceFree(B.device, B.gen, B.ptr, B.bytes);
+  else
+    rt::pinnedFree(reinterpret_cast<void *>(B.ptr));
+}
+
+uint64_t deviceAddressOfHost(uint64_t HostPtr, size_t Bytes) {
+  HostRanges &R = hostRanges();
+  if (R.count.load(std::memory_order_relaxed) == 0)
+    return 0;
+  std::lock_guard<std::mutex> L(R.mu);
+  auto It = R.ranges.upper_bound(HostPtr);
+  if (It == R.ranges.begin())
+    return 0;
+  --It;
+  uint64_t Start = It->first, End = It->second.first;
+  if (HostPtr < Start || HostPtr + Bytes > End)
+    return 0;
+  return It->second.second + (HostPtr - Start);
+}
+
+void pinHostRange(void *Ptr, size_t Bytes) {
+  if (backend() == BackendKind::CUDA)
+    rt::hostRegister(Ptr, Bytes, rt::kMemHostRegisterPortable);
+}
+
+void unpinHostRange(void *Ptr) {
+  if (backend() == BackendKind::CUDA)
+    rt::hostUnregister(Ptr);
+}
+
+MemoryStats memoryStats() {
+  Counters &K = counters();
+  MemoryStats S;
+  S.liveAllocations = K.live;
+  S.liveBytes = K.liveBytes;
+  S.totalAllocations = K.allocs;
+  S.totalReleases = K.releases;
+  S.liveHostAllocations = K.hostLive;
+  S.liveHostBytes = K.hostBytes;
+  S.stagedArguments = K.staged;
+  return S;
+}
+
+void noteStagedArgument() { ++counters().staged; }
 
 } // namespace pcj::py

@@ -2,29 +2,119 @@
 // once per process from PYCUDA_JIT_BACKEND (cuda | cpu | auto; auto = the
 // GPU when a CUDA device is present, else the CPU with one warning).  Device
 // memory operations go through here so device arrays behave the same on
-// both (on the CPU "device memory" is host memory).
+// both (on the CPU "device memory" is host memory, pinned/mapped/managed
+// memory is ordinary host memory, and copies are memcpy).
+//
+// Device memory owned by Python objects (Allocation) is released through
+// releaseDevice(): on CUDA it joins the runtime's deferred-free queue
+// (runtime/Memory.h), on the CPU it is freed at once.  Counters of live
+// allocations (memoryStats) make leaks visible on both backends.
 #pragma once
+
+#include "runtime/CudaTypes.h"
+#include "runtime/StridedCopy.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 namespace pcj::py {
 
 enum class BackendKind : uint8_t { CUDA, CPU };
 
-// Resolves the backend on first call (may raise a Python warning / error).
+// PYCUDA_JIT_BACKEND=cuda without a usable GPU, or a bad value
+// (pycuda_jit.CudaSupportError).
+class BackendUnavailable : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// Resolves the backend on first call; throws BackendUnavailable.
 BackendKind backend();
 const char *backendName(BackendKind K);
 // Why auto chose the CPU ("" if it did not).
 const std::string &backendFallbackReason();
 
+// ---- device memory -------------------------------------------------------------
+
+// An allocation and the context it belongs to (device, generation; both 0
+// on the CPU).
+struct DeviceBlock {
+  uint64_t ptr = 0;
+  int device = 0;
+  uint64_t gen = 0;
+};
+
+// Device memory for an array (Managed: cuMemAllocManaged).  At least one
+// byte is allocated, so that every array has a distinct address.
+DeviceBlock allocDevice(size_t Bytes, bool Managed = false,
+                        bool AttachGlobal = true);
+// Releases a block from allocDevice (deferred on CUDA; a block of a context
+// reset since is dropped).
+void releaseDevice(const DeviceBlock &B, size_t Bytes);
+// True when B's context is the live one (always on the CPU).
+bool blockAlive(int Device, uint64_t Gen);
+// Throws a CudaDriverError (CUDA_ERROR_CONTEXT_IS_DESTROYED) naming What
+// unless blockAlive(Device, Gen).
+void requireAlive(int Device, uint64_t Gen, const char *What);
+
+// Immediate allocation and free (staging buffers of one launch).
 uint64_t deviceAlloc(size_t Bytes);
 void deviceFree(uint64_t Ptr);
+
 void copyToDevice(uint64_t Dst, const void *Src, size_t Bytes);
 void copyToHost(void *Dst, uint64_t Src, size_t Bytes);
 void copyDeviceToDevice(uint64_t Dst, uint64_t Src, size_t Bytes);
 void deviceMemset(uint64_t Dst, unsigned char Value, size_t Bytes);
+// Context synchronize, then flush the deferred frees.
 void deviceSynchronize();
+
+// Strided copy between regions (OnDevice marks device memory); on the CPU
+// everything is host memory.  Async with a stream: see rt::copyStrided.
+void copyRegion(const rt::StridedRegion &Dst, const rt::StridedRegion &Src,
+                size_t Item, rt::CUstream Stream, bool Async);
+
+// ---- host memory -------------------------------------------------------------------
+
+enum class HostKind : uint8_t { Pinned, Mapped, Managed };
+
+struct HostBlock {
+  uint64_t ptr = 0;     // host address
+  uint64_t devPtr = 0;  // device address (Mapped, Managed), else 0
+  HostKind kind = HostKind::Pinned;
+  int device = 0;
+  uint64_t gen = 0;
+  size_t bytes = 0;
+};
+
+// Pinned: page-locked (portable); Mapped: page-locked and mapped into the
+// device address space (Portable / WriteCombined flags); Managed: unified
+// memory.  Mapped and managed memory is used by kernels in place.
+HostBlock allocHost(size_t Bytes, HostKind Kind, bool Portable = false,
+                    bool WriteCombined = false, bool AttachGlobal = true);
+void releaseHost(const HostBlock &B);
+
+// The device address of [HostPtr, HostPtr + Bytes) when it lies in mapped or
+// managed memory from allocHost (kernels then use it in place), else 0.
+uint64_t deviceAddressOfHost(uint64_t HostPtr, size_t Bytes);
+
+// cuMemHostRegister / cuMemHostUnregister (no-ops on the CPU).
+void pinHostRange(void *Ptr, size_t Bytes);
+void unpinHostRange(void *Ptr);
+
+// ---- statistics --------------------------------------------------------------------
+
+struct MemoryStats {
+  int64_t liveAllocations = 0; // device allocations not yet released
+  int64_t liveBytes = 0;
+  uint64_t totalAllocations = 0;
+  uint64_t totalReleases = 0;
+  int64_t liveHostAllocations = 0; // pinned / mapped / managed
+  int64_t liveHostBytes = 0;
+  uint64_t stagedArguments = 0; // host arrays copied in/out around a launch
+};
+MemoryStats memoryStats();
+void noteStagedArgument();
 
 } // namespace pcj::py

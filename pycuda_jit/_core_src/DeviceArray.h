@@ -1,10 +1,19 @@
-// _core.Allocation (owns device memory, frees it when collected) and
-// _core.DeviceArray (a typed, strided view of device memory; the Python
-// class pycuda_jit.devicearray.DeviceNDArray derives from it).  The array's
-// kernel-argument type is computed once, at construction, so the launch path
-// reads it with one pointer load.
+// _core.Allocation (owns device memory, releases it when collected),
+// _core.HostAllocation (pinned / mapped / managed host memory, seen by numpy
+// through __array_interface__) and _core.DeviceArray (a typed, strided view
+// of device memory; the Python class pycuda_jit.devicearray.DeviceNDArray
+// derives from it).  The array's kernel-argument type is computed once, at
+// construction, so the launch path reads it with one pointer load.
+//
+// DeviceArray does the work of the numba-style array API in C++: indexing
+// and slicing into views (_index), reshape (_reshape), contiguity,
+// __cuda_array_interface__, DLPack export (DLPack.cpp), and strided copies
+// to and from host arrays and other device arrays (_copy_to_host,
+// _copy_from_host, _copy_from_device).  The Python subclass adds dtype
+// objects and numpy array creation.
 #pragma once
 
+#include "Backend.h"
 #include "Glue.h"
 
 #include "types/Type.h"
@@ -19,6 +28,14 @@ struct AllocationObject {
   PyObject_HEAD
   uint64_t ptr;
   size_t nbytes;
+  int device;
+  uint64_t gen; // context generation (0 on the CPU)
+  bool managed;
+};
+
+struct HostAllocationObject {
+  PyObject_HEAD
+  HostBlock block;
 };
 
 struct DeviceArrayObject {
@@ -30,6 +47,10 @@ struct DeviceArrayObject {
   int64_t strides[kMaxDims]; // bytes
   types::TypeRef type;       // array(dtype, ndim, layout)
   char typestr[8];           // numpy typestr, e.g. "<f4"
+  int64_t itemsize;
+  PyObject *stream; // the array's stream (nullptr: the default stream, 0)
+  int device;       // of the owning Allocation
+  uint64_t gen;     // its context generation; 0: not ours, not checked
 };
 
 // Registers the types on the module; false with an exception set on failure.
@@ -40,5 +61,26 @@ bool isDeviceArray(PyObject *O);
 // C/F/A from shape and strides (dims of extent 1 do not matter).
 types::Layout layoutOf(int NDim, const int64_t *Shape, const int64_t *Strides,
                        int64_t ItemSize);
+// numpy's C_CONTIGUOUS / F_CONTIGUOUS flags (arrays of <= 1 element are both).
+bool isContiguous(const DeviceArrayObject *D, bool COrder);
+
+// A region describing an array interface dict (__array_interface__ or
+// __cuda_array_interface__): pointer, shape, byte strides (computed for
+// C order when absent), typestr, readonly flag, and for v3 CUDA interfaces
+// the stream field (HasStream false when absent or None).
+struct InterfaceView {
+  uint64_t ptr = 0;
+  int ndim = 0;
+  int64_t shape[kMaxDims] = {};
+  int64_t strides[kMaxDims] = {};
+  std::string typestr;
+  int64_t itemsize = 0;
+  bool readonly = false;
+  bool hasStream = false;
+  uint64_t stream = 0;
+};
+// Reads an interface dict; throws PythonError (TypeError / ValueError) with
+// What naming the value in messages.
+void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What);
 
 } // namespace pcj::py

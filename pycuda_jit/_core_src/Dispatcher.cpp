@@ -5,6 +5,7 @@
 #include "Backend.h"
 #include "CodeReader.h"
 #include "Resolver.h"
+#include "Streams.h"
 
 #include "codegen/Codegen.h"
 #include "driver/Compile.h"
@@ -87,14 +88,31 @@ bool envTiming() {
 
 // ---- specializations ---------------------------------------------------------------
 
+// A kernel compiled for one GPU architecture (shared by the devices of that
+// architecture).
+struct ArchImage {
+  int ccMajor = 0, ccMinor = 0;
+  rt::LoadableImage image;
+};
+
+// The kernel loaded into one device's context; gen is the context's
+// generation at load time (0: not loaded), so a context reset by
+// cuda.close() is noticed and the module loaded again.
+struct DeviceFn {
+  uint64_t gen = 0;
+  std::shared_ptr<rt::Module> module;
+  rt::CUfunction fn = nullptr;
+};
+
 struct Spec {
+  std::vector<TypeRef> key; // the argument types it was compiled for
   driver::CompileResult result;
   std::vector<size_t> offsets;
   size_t bufSize = 0;
   std::string loadPath;
-  // CUDA
-  std::shared_ptr<rt::Module> module;
-  rt::CUfunction fn = nullptr;
+  // CUDA: images per architecture, functions per device (by ordinal)
+  std::vector<std::unique_ptr<ArchImage>> images;
+  std::vector<DeviceFn> devices;
   // CPU
   rt::cpu::KernelInfo cpu;
 };
@@ -112,6 +130,8 @@ struct DispatcherState {
   std::mutex mu; // guards the maps (compiles happen with the GIL held)
   JitOptions opts;
   bool explicitSigs = false;
+  int nargs = -1;      // positional parameters; -1: not checked (defaults)
+  std::string params;  // "name(a, b, c)" for messages
   std::vector<std::shared_ptr<Spec>> ordered; // in compile order
   std::unordered_map<std::vector<TypeRef>, std::shared_ptr<Spec>, KeyHash> byArgs;
 };
@@ -129,6 +149,8 @@ struct LauncherObject {
   rt::Dim3 grid, block;
   unsigned shared;
   rt::CUstream stream;
+  PyObject *streamObj;   // the stream argument, kept alive (may be null)
+  StreamObject *ours;    // == streamObj when it is one of our Streams
 };
 
 PyTypeObject *DispatcherType = nullptr;
@@ -146,7 +168,7 @@ void printDumps(const driver::CompileResult &R, const std::set<std::string> &Wan
   }
 }
 
-std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef> &Args) {
+driver::CompileOptions compileOptions(DispatcherObject *D) {
   driver::CompileOptions CO;
   CO.backend = backend() == BackendKind::CUDA ? driver::Backend::CUDA
                                                : driver::Backend::CPU;
@@ -156,22 +178,83 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
   CO.lineInfo = D->st->opts.lineinfo;
   CO.dumps = envDumps();
   CO.dumps.insert({"typed", "llvm"});
+  return CO;
+}
+
+void reportCompile(const driver::CompileResult &R) {
+  printDumps(R, envDumps());
+  if (envTiming()) {
+    std::fprintf(stderr, "pycuda_jit timing %s %s:", R.kernelName.c_str(),
+                 R.signature.c_str());
+    for (const auto &T : R.timings)
+      std::fprintf(stderr, " %s=%.2fms", T.stage.c_str(), T.ms);
+    std::fprintf(stderr, "\n");
+  }
+}
+
+// The image of S for the architecture of device Info: the first compile's,
+// or a new compile for another architecture (multi-GPU machines).
+const ArchImage &imageFor(DispatcherObject *D, Spec &S,
+                          const rt::DeviceInfo &Info) {
+  for (auto &I : S.images)
+    if (I->ccMajor == Info.ComputeCapabilityMajor &&
+        I->ccMinor == Info.ComputeCapabilityMinor)
+      return *I;
+  driver::CompileOptions CO = compileOptions(D);
+  CO.ccMajor = Info.ComputeCapabilityMajor;
+  CO.ccMinor = Info.ComputeCapabilityMinor;
+  std::string Ptx = S.result.ptx;
+  if (!S.images.empty()) { // another architecture: compile again
+    bc::RawCode Raw = readCode(D->pyfunc);
+    PyResolver R(D->pyfunc);
+    driver::CompileResult Res = driver::compileKernel(Raw, S.key, R, CO);
+    reportCompile(Res);
+    Ptx = std::move(Res.ptx);
+  }
+  auto I = std::make_unique<ArchImage>();
+  I->ccMajor = CO.ccMajor;
+  I->ccMinor = CO.ccMinor;
+  I->image = rt::ptxToLoadable(Ptx, CO.ccMajor, CO.ccMinor);
+  S.loadPath = rt::loadPathName(I->image.Path);
+  S.images.push_back(std::move(I));
+  return *S.images.back();
+}
+
+// Loads S into Ctx (the current context): after the first compile, on a
+// device not seen before, and after cuda.close() reset the context.
+DeviceFn &loadForDevice(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
+  std::lock_guard<std::mutex> L(D->st->mu);
+  if (S.devices.size() <= size_t(Ctx.device()))
+    S.devices.resize(Ctx.device() + 1);
+  DeviceFn &F = S.devices[Ctx.device()];
+  if (F.gen == Ctx.generation())
+    return F;
+  const ArchImage &I = imageFor(D, S, Ctx.info());
+  DeviceFn New;
+  New.module = rt::loadModule(I.image);
+  New.fn = New.module->function(S.result.kernelName);
+  New.gen = Ctx.generation();
+  F = std::move(New);
+  return F;
+}
+
+std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef> &Args) {
+  driver::CompileOptions CO = compileOptions(D);
+  rt::Context *Ctx = nullptr;
   if (CO.backend == driver::Backend::CUDA) {
-    const rt::DeviceInfo &Info = rt::deviceInfo(rt::currentDevice());
-    CO.ccMajor = Info.ComputeCapabilityMajor;
-    CO.ccMinor = Info.ComputeCapabilityMinor;
+    Ctx = &rt::currentContext();
+    CO.ccMajor = Ctx->info().ComputeCapabilityMajor;
+    CO.ccMinor = Ctx->info().ComputeCapabilityMinor;
   }
   bc::RawCode Raw = readCode(D->pyfunc);
   PyResolver R(D->pyfunc);
   auto S = std::make_shared<Spec>();
+  S->key = Args;
   S->result = driver::compileKernel(Raw, Args, R, CO);
   S->bufSize = layoutParamBuffer(S->result.abi, S->offsets);
-  if (CO.backend == driver::Backend::CUDA) {
-    rt::LoadableImage Img =
-        rt::ptxToLoadable(S->result.ptx, CO.ccMajor, CO.ccMinor);
-    S->loadPath = rt::loadPathName(Img.Path);
-    S->module = rt::loadModule(Img);
-    S->fn = S->module->function(S->result.kernelName);
+  reportCompile(S->result);
+  if (Ctx) {
+    loadForDevice(D, *S, *Ctx);
   } else {
     S->loadPath = "host-jit";
     S->cpu.entry = reinterpret_cast<rt::cpu::KernelEntry>(S->result.hostEntry);
@@ -179,14 +262,6 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
     S->cpu.usesBarriers = S->result.usesBarriers;
     S->cpu.usesWarpOps = S->result.usesWarpOps;
     S->cpu.staticSharedBytes = S->result.staticSharedBytes;
-  }
-  printDumps(S->result, envDumps());
-  if (envTiming()) {
-    std::fprintf(stderr, "pycuda_jit timing %s %s:", S->result.kernelName.c_str(),
-                 S->result.signature.c_str());
-    for (const auto &T : S->result.timings)
-      std::fprintf(stderr, " %s=%.2fms", T.stage.c_str(), T.ms);
-    std::fprintf(stderr, "\n");
   }
   return S;
 }
@@ -217,7 +292,8 @@ Spec *specialize(DispatcherObject *D, std::vector<ArgValue> &Vals) {
     }
   }
   if (St->explicitSigs) {
-    std::string Msg = "no matching signature for argument types (";
+    std::string Msg = "kernel " + St->params +
+                      ": no matching signature for argument types (";
     for (size_t K = 0; K < Key.size(); ++K)
       Msg += (K ? ", " : "") + Key[K]->str();
     Msg += "); the kernel was compiled for:";
@@ -235,6 +311,75 @@ Spec *specialize(DispatcherObject *D, std::vector<ArgValue> &Vals) {
 }
 
 // ---- Dispatcher ----------------------------------------------------------------------
+
+// The kernel's positional parameters, for argument-count checks and
+// messages ("saxpy(a, x, y, out)").
+void describeParams(PyObject *Func, DispatcherState &St) {
+  Ref Code = getAttrOpt(Func, "__code__");
+  Ref Name = getAttrOpt(Func, "__name__");
+  St.params = Name ? str(Name.get()) : "kernel";
+  if (!Code)
+    return;
+  Ref Count = getAttrOpt(Code.get(), "co_argcount");
+  Ref Names = getAttrOpt(Code.get(), "co_varnames");
+  Ref Defaults = getAttrOpt(Func, "__defaults__");
+  if (!Count || !Names || !PyTuple_Check(Names.get()))
+    return;
+  long N = PyLong_AsLong(Count.get());
+  if (N < 0) {
+    PyErr_Clear();
+    return;
+  }
+  St.params += "(";
+  for (long K = 0; K < N && K < PyTuple_Size(Names.get()); ++K)
+    St.params += (K ? ", " : "") + str(PyTuple_GetItem(Names.get(), K));
+  St.params += ")";
+  if (!Defaults || Defaults.get() == Py_None)
+    St.nargs = int(N);
+}
+
+// Appends the kernel's parameters and compiled signatures to the TypeError
+// being raised for an argument.
+void addSignatures(DispatcherState *St) {
+  if (!PyErr_ExceptionMatches(PyExc_TypeError))
+    return;
+  PyObject *Type, *Value, *Trace;
+  PyErr_Fetch(&Type, &Value, &Trace);
+  std::string Msg = Value ? str(Value) : "";
+  Msg += " (kernel " + St->params;
+  {
+    std::lock_guard<std::mutex> L(St->mu);
+    if (St->ordered.empty())
+      Msg += ", not compiled yet";
+    else {
+      Msg += "; compiled signatures:";
+      for (auto &S : St->ordered)
+        Msg += "\n  " + S->result.signature;
+    }
+  }
+  Msg += ")";
+  Py_XDECREF(Value);
+  Py_XDECREF(Trace);
+  PyErr_SetString(Type, Msg.c_str());
+  Py_XDECREF(Type);
+}
+
+// TypeError for a launch with the wrong number of arguments.
+[[noreturn]] void argCountError(DispatcherState *St, Py_ssize_t Given) {
+  std::string Msg = "kernel " + St->params + " takes " +
+                    std::to_string(St->nargs) + " argument" +
+                    (St->nargs == 1 ? "" : "s") + " but " +
+                    std::to_string(Given) + (Given == 1 ? " was" : " were") +
+                    " given";
+  std::lock_guard<std::mutex> L(St->mu);
+  if (!St->ordered.empty()) {
+    Msg += "; compiled signatures:";
+    for (auto &S : St->ordered)
+      Msg += "\n  " + S->result.signature;
+  }
+  PyErr_SetString(PyExc_TypeError, Msg.c_str());
+  throw PythonError{};
+}
 
 PyObject *dispatcherNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
   return guard([&]() -> PyObject * {
@@ -259,6 +404,7 @@ PyObject *dispatcherNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
     D->launchers = PyDict_New();
     D->st = new DispatcherState();
     D->st->opts = O;
+    describeParams(Func, *D->st);
     return Self;
   });
 }
@@ -372,7 +518,7 @@ PyObject *dispatcherInfo(PyObject *Self, PyObject *Args) {
                          S->result.kernelName.c_str(), "signature",
                          S->result.signature.c_str(), "load_path",
                          S->loadPath.c_str(), "backend",
-                         S->fn ? "cuda" : "cpu", "timings_ms", Timings.get(),
+                         S->loadPath == "host-jit" ? "cpu" : "cuda", "timings_ms", Timings.get(),
                          "compile_ms", Total, "param_bytes",
                          Py_ssize_t(S->bufSize), "resolutions", Resolutions.get(),
                          "uses_barriers",
@@ -445,15 +591,14 @@ PyObject *dispatcherGetItem(PyObject *Self, PyObject *Key) {
       !parseDim(PyTuple_GetItem(Key, 1), Block, "blockdim"))
     return nullptr;
   rt::CUstream Stream = nullptr;
+  PyObject *StreamObj = nullptr;
+  StreamObject *Ours = nullptr;
   if (PyTuple_Size(Key) >= 3) {
-    PyObject *S = PyTuple_GetItem(Key, 2);
-    if (S != Py_None && !(PyLong_Check(S) && PyLong_AsLong(S) == 0)) {
-      Ref Handle = getAttrOpt(S, "handle");
-      if (!Handle) {
-        PyErr_SetString(PyExc_TypeError, "stream must be 0, None or a stream object");
-        return nullptr;
-      }
-      Stream = reinterpret_cast<rt::CUstream>(PyLong_AsVoidPtr(Handle.get()));
+    StreamObj = PyTuple_GetItem(Key, 2);
+    try {
+      Stream = streamHandle(StreamObj, &Ours);
+    } catch (...) {
+      return translateException();
     }
   }
   unsigned long Shared = 0;
@@ -474,6 +619,9 @@ PyObject *dispatcherGetItem(PyObject *Self, PyObject *Key) {
   LO->block = Block;
   LO->shared = unsigned(Shared);
   LO->stream = Stream;
+  Py_XINCREF(StreamObj);
+  LO->streamObj = StreamObj;
+  LO->ours = Ours;
   if (PyDict_Size(D->launchers) < 256) // bounded cache of configurations
     PyDict_SetItem(D->launchers, Key, L);
   return L;
@@ -519,6 +667,7 @@ void launcherDealloc(PyObject *O) {
   PyTypeObject *T = Py_TYPE(O);
   PyObject_GC_UnTrack(O);
   Py_CLEAR(L->disp);
+  Py_CLEAR(L->streamObj);
   auto *Free = reinterpret_cast<freefunc>(PyType_GetSlot(T, Py_tp_free));
   Free(O);
   Py_DECREF(T);
@@ -526,6 +675,7 @@ void launcherDealloc(PyObject *O) {
 
 int launcherTraverse(PyObject *O, visitproc visit, void *arg) {
   Py_VISIT(reinterpret_cast<PyObject *>(reinterpret_cast<LauncherObject *>(O)->disp));
+  Py_VISIT(reinterpret_cast<LauncherObject *>(O)->streamObj);
   Py_VISIT(Py_TYPE(O));
   return 0;
 }
@@ -533,6 +683,8 @@ int launcherTraverse(PyObject *O, visitproc visit, void *arg) {
 int launcherClear(PyObject *O) {
   auto *L = reinterpret_cast<LauncherObject *>(O);
   Py_CLEAR(L->disp);
+  Py_CLEAR(L->streamObj);
+  L->ours = nullptr;
   return 0;
 }
 
@@ -559,6 +711,7 @@ void stageIn(std::vector<ArgValue> &Vals, Staging &S) {
       continue;
     V.ptr = deviceAlloc(V.nbytes);
     S.vals.push_back(&V);
+    noteStagedArgument();
     copyToDevice(V.ptr, reinterpret_cast<const void *>(V.hostPtr), V.nbytes);
   }
   if (PyErr_Occurred())
@@ -582,15 +735,24 @@ PyObject *launcherCall(PyObject *Self, PyObject *Args, PyObject *Kw) {
       return nullptr;
     }
     Py_ssize_t N = PyTuple_Size(Args);
+    DispatcherState *St = L->disp->st;
+    if (N != St->nargs && St->nargs >= 0) [[unlikely]]
+      argCountError(St, N);
     std::vector<ArgValue> Vals(N);
-    for (Py_ssize_t K = 0; K < N; ++K)
-      classifyArg(PyTuple_GetItem(Args, K), int(K), Vals[K]);
+    try {
+      for (Py_ssize_t K = 0; K < N; ++K)
+        classifyArg(PyTuple_GetItem(Args, K), int(K), Vals[K]);
+    } catch (const PythonError &) {
+      addSignatures(St);
+      throw;
+    }
     BackendKind BK = backend();
+    if (L->ours && !streamAlive(L->ours)) [[unlikely]]
+      streamHandle(L->streamObj); // raises: the stream's context was closed
     // Same limits and messages on both backends.
-    rt::validateLaunchConfig(
-        BK == BackendKind::CUDA ? rt::currentContext().limits()
-                                : rt::kCpuLaunchLimits,
-        L->grid, L->block, L->shared);
+    rt::Context *Ctx = BK == BackendKind::CUDA ? &rt::currentContext() : nullptr;
+    rt::validateLaunchConfig(Ctx ? Ctx->limits() : rt::kCpuLaunchLimits,
+                             L->grid, L->block, L->shared);
     Spec *S = specialize(L->disp, Vals);
     Staging Stage;
     stageIn(Vals, Stage);
@@ -607,13 +769,18 @@ PyObject *launcherCall(PyObject *Self, PyObject *Args, PyObject *Kw) {
       Params = BigParams.data();
     }
     packArgs(S->result.abi, S->offsets, S->result.argTypes, Vals, Buf, Params);
-    if (BK == BackendKind::CUDA) {
+    if (Ctx) {
+      size_t Dev = size_t(Ctx->device());
+      rt::CUfunction Fn = Dev < S->devices.size() &&
+                                  S->devices[Dev].gen == Ctx->generation()
+                              ? S->devices[Dev].fn
+                              : loadForDevice(L->disp, *S, *Ctx).fn;
+      syncArgStreams(Vals, L->stream);
       if (S->result.usesGridSync)
-        rt::launchCooperativeKernel(S->fn, L->grid, L->block, L->shared,
+        rt::launchCooperativeKernel(Fn, L->grid, L->block, L->shared,
                                     L->stream, Params);
       else
-        rt::launchKernel(S->fn, L->grid, L->block, L->shared, L->stream,
-                         Params);
+        rt::launchKernel(Fn, L->grid, L->block, L->shared, L->stream, Params);
     } else {
       rt::cpu::Dims G{L->grid.x, L->grid.y, L->grid.z};
       rt::cpu::Dims B{L->block.x, L->block.y, L->block.z};

@@ -7,9 +7,11 @@
 //                              CudaStickyError
 //   pcj::rt::LinkError      -> BackendError
 //   LaunchConfigError       -> pycuda_jit.errors.LaunchConfigError
+//   BackendUnavailable      -> CudaSupportError
 //   cpu::KernelFault        -> IndexError / KernelDeadlockError / KernelError
 //   std::bad_alloc          -> MemoryError
 //   anything else           -> InternalCompilerError
+#include "Backend.h"
 #include "Glue.h"
 
 #include "runtime/Errors.h"
@@ -110,6 +112,8 @@ PyObject *translateException() {
   } catch (const rt::LinkError &E) {
     return raise("BackendError", "(s,s,i,i,i,s)", E.what(), "", -1, -1, -1,
                  "the PTX was rejected by nvJitLink; this is a compiler bug");
+  } catch (const BackendUnavailable &E) {
+    return raise("CudaSupportError", "(s)", E.what());
   } catch (const rt::LaunchConfigError &E) {
     return raise("LaunchConfigError", "(s)", E.what());
   } catch (const rt::cpu::KernelFault &E) {

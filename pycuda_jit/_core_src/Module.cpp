@@ -3,9 +3,12 @@
 // runtime know nothing about Python.
 #include "Backend.h"
 #include "CodeReader.h"
+#include "DLPack.h"
 #include "DeviceArray.h"
 #include "Dispatcher.h"
 #include "Glue.h"
+#include "HostApi.h"
+#include "Streams.h"
 
 #include "codegen/Codegen.h"
 #include "driver/Compile.h"
@@ -96,33 +99,6 @@ PyObject *pySynchronize(PyObject *, PyObject *) {
   });
 }
 
-// device_info(ordinal) -> dict
-PyObject *pyDeviceInfo(PyObject *, PyObject *Args) {
-  return guard([&]() -> PyObject * {
-    int Ordinal = 0;
-    if (!PyArg_ParseTuple(Args, "|i", &Ordinal))
-      return nullptr;
-    const rt::DeviceInfo &I = rt::deviceInfo(Ordinal);
-    Ref D(PyDict_New());
-    Ref Name(PyUnicode_FromString(I.Name.c_str()));
-    PyDict_SetItemString(D.get(), "name", Name.get());
-    Ref Mem(PyLong_FromSize_t(I.TotalMemory));
-    PyDict_SetItemString(D.get(), "total_memory", Mem.get());
-#define PCJ_X(Field, Attr)                                                     \
-  {                                                                            \
-    Ref V(PyLong_FromLong(I.Field));                                           \
-    PyDict_SetItemString(D.get(), #Attr, V.get());                             \
-  }
-    PCJ_DEVICE_ATTRS(PCJ_X)
-#undef PCJ_X
-    return D.release();
-  });
-}
-
-PyObject *pyDeviceCount(PyObject *, PyObject *) {
-  return guard([&]() -> PyObject * { return PyLong_FromLong(rt::deviceCount()); });
-}
-
 // link_ptx(ptx, cc_major, cc_minor) -> bytes (cubin); needs nvJitLink, no GPU.
 PyObject *pyLinkPtx(PyObject *, PyObject *Args) {
   return guard([&]() -> PyObject * {
@@ -154,8 +130,6 @@ PyMethodDef Methods[] = {
     {"memcpy_dtod", pyMemcpyDtoD, METH_VARARGS, nullptr},
     {"memset", pyMemset, METH_VARARGS, nullptr},
     {"synchronize", pySynchronize, METH_NOARGS, nullptr},
-    {"device_info", pyDeviceInfo, METH_VARARGS, nullptr},
-    {"device_count", pyDeviceCount, METH_NOARGS, nullptr},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef ModuleDef = {PyModuleDef_HEAD_INIT, "_core",
@@ -174,7 +148,9 @@ extern "C" __attribute__((visibility("default"))) PyObject *PyInit__core() {
   if (!M)
     return nullptr;
   ErrorsModule = PyImport_ImportModule("pycuda_jit.errors");
-  if (!ErrorsModule || !addDeviceArrayTypes(M) || !addDispatcherTypes(M)) {
+  if (!ErrorsModule || !addDeviceArrayTypes(M) || !addDispatcherTypes(M) ||
+      !addStreamTypes(M) || !addDLPackTypes(M) ||
+      PyModule_AddFunctions(M, hostApiMethods()) < 0) {
     Py_DECREF(M);
     return nullptr;
   }

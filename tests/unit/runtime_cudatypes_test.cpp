@@ -14,6 +14,7 @@
 
 #ifdef PCJ_HAVE_CUDA_H
 
+#include <cstddef>
 #include <string_view>
 #include <type_traits>
 
@@ -25,7 +26,21 @@ namespace {
 PCJ_CU_RESULTS(PCJ_X)
 #undef PCJ_X
 
+// Every named device attribute has cuda.h's value.
+#define PCJ_X(Name, Value)                                                     \
+  static_assert(int(pcj::rt::CU_DEVICE_ATTRIBUTE_##Name) ==                    \
+                    int(::CU_DEVICE_ATTRIBUTE_##Name),                         \
+                "CU_DEVICE_ATTRIBUTE_" #Name);
+PCJ_CU_DEVICE_ATTRIBUTES(PCJ_X)
+#undef PCJ_X
+
 #define PCJ_SAME(Name) static_assert(int(pcj::rt::Name) == int(::Name), #Name);
+PCJ_SAME(CU_MEMORYTYPE_HOST)
+PCJ_SAME(CU_MEMORYTYPE_DEVICE)
+PCJ_SAME(CU_MEMORYTYPE_ARRAY)
+PCJ_SAME(CU_MEMORYTYPE_UNIFIED)
+PCJ_SAME(CU_MEM_ATTACH_GLOBAL)
+PCJ_SAME(CU_MEM_ATTACH_HOST)
 PCJ_SAME(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
 PCJ_SAME(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X)
 PCJ_SAME(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y)
@@ -74,6 +89,33 @@ static_assert(pcj::rt::kMemHostAllocPortable == CU_MEMHOSTALLOC_PORTABLE);
 static_assert(pcj::rt::kMemHostAllocDeviceMap == CU_MEMHOSTALLOC_DEVICEMAP);
 static_assert(pcj::rt::kMemHostAllocWriteCombined ==
               CU_MEMHOSTALLOC_WRITECOMBINED);
+static_assert(pcj::rt::kMemHostRegisterPortable == CU_MEMHOSTREGISTER_PORTABLE);
+static_assert(pcj::rt::kMemHostRegisterDeviceMap ==
+              CU_MEMHOSTREGISTER_DEVICEMAP);
+
+// CUDA_MEMCPY2D field for field.
+#define PCJ_FIELD(F)                                                           \
+  static_assert(offsetof(pcj::rt::CUDA_MEMCPY2D, F) ==                         \
+                    offsetof(::CUDA_MEMCPY2D, F),                              \
+                "CUDA_MEMCPY2D::" #F);
+PCJ_FIELD(srcXInBytes)
+PCJ_FIELD(srcY)
+PCJ_FIELD(srcMemoryType)
+PCJ_FIELD(srcHost)
+PCJ_FIELD(srcDevice)
+PCJ_FIELD(srcArray)
+PCJ_FIELD(srcPitch)
+PCJ_FIELD(dstXInBytes)
+PCJ_FIELD(dstY)
+PCJ_FIELD(dstMemoryType)
+PCJ_FIELD(dstHost)
+PCJ_FIELD(dstDevice)
+PCJ_FIELD(dstArray)
+PCJ_FIELD(dstPitch)
+PCJ_FIELD(WidthInBytes)
+PCJ_FIELD(Height)
+#undef PCJ_FIELD
+static_assert(sizeof(pcj::rt::CUDA_MEMCPY2D) == sizeof(::CUDA_MEMCPY2D));
 
 static_assert(sizeof(pcj::rt::CUdeviceptr) == sizeof(::CUdeviceptr));
 static_assert(sizeof(pcj::rt::CUdevice) == sizeof(::CUdevice));
@@ -113,8 +155,14 @@ TEST(RuntimeCudaTypes, ExportedSymbolsMatchCudaH) {
     Versioned += R.Ours != R.Api;
   }
   // cuMemAlloc_v2, cuMemFree_v2, ... : the count pins the table's shape.
-  EXPECT_EQ(Versioned, 15);
-  EXPECT_EQ(std::size(kSymbols), 42u);
+  EXPECT_EQ(Versioned, 21);
+  EXPECT_EQ(std::size(kSymbols), 54u);
+}
+
+TEST(RuntimeCudaTypes, SpecialStreamHandles) {
+  EXPECT_EQ(pcj::rt::kStreamLegacy, reinterpret_cast<pcj::rt::CUstream>(CU_STREAM_LEGACY));
+  EXPECT_EQ(pcj::rt::kStreamPerThread,
+            reinterpret_cast<pcj::rt::CUstream>(CU_STREAM_PER_THREAD));
 }
 
 TEST(RuntimeCudaTypes, LaunchParamMarkers) {

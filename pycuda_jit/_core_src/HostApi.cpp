@@ -1,0 +1,371 @@
+// Host API module functions (see HostApi.h).
+#include "HostApi.h"
+
+#include "Backend.h"
+#include "DLPack.h"
+#include "DeviceArray.h"
+#include "Streams.h"
+
+#include "runtime/Device.h"
+#include "runtime/Launch.h"
+#include "runtime/Memory.h"
+#include "runtime/Stream.h"
+#include "runtime/StridedCopy.h"
+#include "runtime/cpu/Executor.h"
+
+#include <unistd.h>
+
+namespace pcj::py {
+
+namespace {
+
+bool cuda() { return backend() == BackendKind::CUDA; }
+
+// ---- devices ------------------------------------------------------------------------
+
+constexpr const char *kCpuDeviceName = "pycuda_jit CPU executor";
+
+// The CPU executor's pseudo device: the limits it enforces
+// (rt::kCpuLaunchLimits, those of current NVIDIA GPUs) and its threads.
+bool cpuAttribute(const std::string &Name, long &Out) {
+  const rt::LaunchLimits &L = rt::kCpuLaunchLimits;
+  struct Row {
+    const char *Name;
+    long long Value;
+  };
+  const Row Rows[] = {
+      {"MAX_THREADS_PER_BLOCK", L.MaxThreadsPerBlock},
+      {"MAX_BLOCK_DIM_X", L.MaxBlockDim[0]},
+      {"MAX_BLOCK_DIM_Y", L.MaxBlockDim[1]},
+      {"MAX_BLOCK_DIM_Z", L.MaxBlockDim[2]},
+      {"MAX_GRID_DIM_X", L.MaxGridDim[0]},
+      {"MAX_GRID_DIM_Y", L.MaxGridDim[1]},
+      {"MAX_GRID_DIM_Z", L.MaxGridDim[2]},
+      {"MAX_SHARED_MEMORY_PER_BLOCK", (long long)L.MaxSharedBytesPerBlock},
+      {"MAX_SHARED_MEMORY_PER_BLOCK_OPTIN",
+       (long long)L.MaxSharedBytesPerBlockOptin},
+      {"WARP_SIZE", 32},
+      {"MULTIPROCESSOR_COUNT", (long long)rt::cpu::executorThreads()},
+      {"MAX_THREADS_PER_MULTIPROCESSOR", L.MaxThreadsPerBlock},
+      {"COMPUTE_CAPABILITY_MAJOR", 9},
+      {"COMPUTE_CAPABILITY_MINOR", 0},
+      {"UNIFIED_ADDRESSING", 1},
+      {"MANAGED_MEMORY", 1},
+      {"CAN_MAP_HOST_MEMORY", 1},
+      {"CONCURRENT_MANAGED_ACCESS", 1},
+      {"CONCURRENT_KERNELS", 1},
+      {"INTEGRATED", 1},
+  };
+  for (const Row &R : Rows)
+    if (Name == R.Name) {
+      Out = long(R.Value);
+      return true;
+    }
+  rt::CUdevice_attribute A;
+  if (rt::deviceAttributeByName(Name, A)) {
+    Out = 0; // a GPU property the CPU executor does not have
+    return true;
+  }
+  return false;
+}
+
+// device_info(ordinal) -> dict: name, total_memory, compute_capability and
+// the CU_DEVICE_ATTRIBUTE_* values of PCJ_DEVICE_ATTRS.
+// With gpu=True the driver's device even when the CPU executor is the
+// backend (cuda.detect()).
+PyObject *pyDeviceInfo(PyObject *, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    int Ordinal = 0, Gpu = 0;
+    if (!PyArg_ParseTuple(Args, "|ip", &Ordinal, &Gpu))
+      return nullptr;
+    Ref D(PyDict_New());
+    auto Set = [&](const char *K, PyObject *V) {
+      Ref Owned(V);
+      if (!V || PyDict_SetItemString(D.get(), K, V) < 0)
+        throw PythonError{};
+    };
+    if (!Gpu && !cuda()) {
+      if (Ordinal != 0) {
+        PyErr_Format(PyExc_IndexError,
+                     "device %d does not exist; the CPU executor is device 0",
+                     Ordinal);
+        return nullptr;
+      }
+      Set("name", PyUnicode_FromString(kCpuDeviceName));
+      long Pages = sysconf(_SC_PHYS_PAGES), Page = sysconf(_SC_PAGESIZE);
+      Set("total_memory", PyLong_FromLongLong((long long)Pages * Page));
+      Set("compute_capability", Py_BuildValue("(ii)", 9, 0));
+#define PCJ_X(Field, Attr)                                                     \
+  {                                                                            \
+    long V = 0;                                                                \
+    cpuAttribute(std::string(#Attr).substr(20), V);                            \
+    Set(#Attr, PyLong_FromLong(V));                                            \
+  }
+      PCJ_DEVICE_ATTRS(PCJ_X)
+#undef PCJ_X
+      return D.release();
+    }
+    const rt::DeviceInfo &I = rt::deviceInfo(Ordinal);
+    Set("name", PyUnicode_FromString(I.Name.c_str()));
+    Set("total_memory", PyLong_FromSize_t(I.TotalMemory));
+    Set("compute_capability", Py_BuildValue("(ii)", I.ComputeCapabilityMajor,
+                                            I.ComputeCapabilityMinor));
+#define PCJ_X(Field, Attr) Set(#Attr, PyLong_FromLong(I.Field));
+    PCJ_DEVICE_ATTRS(PCJ_X)
+#undef PCJ_X
+    return D.release();
+  });
+}
+
+// device_attribute(ordinal, "MAX_THREADS_PER_BLOCK") -> int (AttributeError
+// for a name that is not a device attribute).
+PyObject *pyDeviceAttribute(PyObject *, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    int Ordinal;
+    const char *Name;
+    if (!PyArg_ParseTuple(Args, "is", &Ordinal, &Name))
+      return nullptr;
+    if (!cuda()) {
+      long V = 0;
+      if (!cpuAttribute(Name, V)) {
+        PyErr_Format(PyExc_AttributeError, "the device has no attribute '%s'", Name);
+        return nullptr;
+      }
+      return PyLong_FromLong(V);
+    }
+    rt::CUdevice_attribute A;
+    if (!rt::deviceAttributeByName(Name, A)) {
+      PyErr_Format(PyExc_AttributeError, "the device has no attribute '%s'", Name);
+      return nullptr;
+    }
+    return PyLong_FromLong(rt::deviceAttribute(Ordinal, A));
+  });
+}
+
+// device_count() -> GPUs the driver sees (the CPU executor counts 1 when it
+// is the backend); cuda_device_count() -> GPUs only (0 without a driver).
+PyObject *pyDeviceCount(PyObject *, PyObject *) {
+  return guard([&]() -> PyObject * {
+    return PyLong_FromLong(cuda() ? rt::deviceCount() : 1);
+  });
+}
+
+PyObject *pyCudaDeviceCount(PyObject *, PyObject *) {
+  return guard([&]() -> PyObject * { return PyLong_FromLong(rt::deviceCount()); });
+}
+
+PyObject *pySelectDevice(PyObject *, PyObject *Arg) {
+  return guard([&]() -> PyObject * {
+    long Ordinal = PyLong_AsLong(Arg);
+    if (Ordinal == -1 && PyErr_Occurred())
+      return nullptr;
+    if (!cuda()) {
+      if (Ordinal != 0) {
+        PyErr_Format(PyExc_IndexError,
+                     "device %ld does not exist; the CPU executor is device 0",
+                     Ordinal);
+        return nullptr;
+      }
+      Py_RETURN_NONE;
+    }
+    if (Ordinal < 0 || Ordinal >= rt::deviceCount()) {
+      PyErr_Format(PyExc_IndexError, "CUDA device %ld does not exist; this "
+                   "machine has %d device(s)", Ordinal, rt::deviceCount());
+      return nullptr;
+    }
+    rt::setCurrentDevice(int(Ordinal));
+    rt::currentContext(); // make it current now
+    Py_RETURN_NONE;
+  });
+}
+
+PyObject *pyCurrentDevice(PyObject *, PyObject *) {
+  return guard([&]() -> PyObject * {
+    return PyLong_FromLong(cuda() ? rt::currentDevice() : 0);
+  });
+}
+
+// close(): destroys every context we created (after a sticky error, this is
+// what makes the next call work); modules, memory, streams and events of the
+// old contexts are invalid afterwards and reported as such.
+PyObject *pyClose(PyObject *, PyObject *) {
+  return guard([&]() -> PyObject * {
+    if (cuda())
+      rt::resetAllDevices();
+    Py_RETURN_NONE;
+  });
+}
+
+// mem_info() -> (free, total) bytes of the current device (of the host on
+// the CPU executor).
+PyObject *pyResetDevice(PyObject *, PyObject *Arg) {
+  return guard([&]() -> PyObject * {
+    long Ordinal = PyLong_AsLong(Arg);
+    if (Ordinal == -1 && PyErr_Occurred())
+      return nullptr;
+    if (cuda())
+      rt::resetDevice(int(Ordinal));
+    Py_RETURN_NONE;
+  });
+}
+
+PyObject *pyMemInfo(PyObject *, PyObject *) {
+  return guard([&]() -> PyObject * {
+    if (!cuda()) {
+      long Page = sysconf(_SC_PAGESIZE);
+      long long Free = (long long)sysconf(_SC_AVPHYS_PAGES) * Page;
+      long long Total = (long long)sysconf(_SC_PHYS_PAGES) * Page;
+      return Py_BuildValue("(LL)", Free, Total);
+    }
+    rt::MemInfo M = rt::memInfo();
+    return Py_BuildValue("(nn)", Py_ssize_t(M.Free), Py_ssize_t(M.Total));
+  });
+}
+
+PyObject *pyMemoryStats(PyObject *, PyObject *) {
+  return guard([&]() -> PyObject * {
+    MemoryStats S = memoryStats();
+    rt::DeferredFreeStats Q = rt::deferredFreeStats();
+    return Py_BuildValue(
+        "{s:L,s:L,s:K,s:K,s:L,s:L,s:n,s:n,s:K,s:K,s:K,s:K}", "live_allocations",
+        (long long)S.liveAllocations, "live_bytes", (long long)S.liveBytes,
+        "total_allocations", (unsigned long long)S.totalAllocations,
+        "total_releases", (unsigned long long)S.totalReleases,
+        "live_host_allocations", (long long)S.liveHostAllocations,
+        "live_host_bytes", (long long)S.liveHostBytes, "pending_frees",
+        Py_ssize_t(Q.PendingCount), "pending_bytes", Py_ssize_t(Q.PendingBytes),
+        "flushes", (unsigned long long)Q.Flushes, "freed_by_flushes",
+        (unsigned long long)Q.Freed, "oom_retries",
+        (unsigned long long)Q.OomRetries, "staged_arguments",
+        (unsigned long long)S.stagedArguments);
+  });
+}
+
+// set_deallocation_limits(max_count, max_bytes): max_bytes 0 = a fifth of
+// the device's memory.
+PyObject *pySetDeallocLimits(PyObject *, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    Py_ssize_t Count, Bytes;
+    if (!PyArg_ParseTuple(Args, "nn", &Count, &Bytes))
+      return nullptr;
+    if (Count < 0 || Bytes < 0) {
+      PyErr_SetString(PyExc_ValueError, "limits must be >= 0");
+      return nullptr;
+    }
+    rt::setDeferredFreeLimits(size_t(Count), size_t(Bytes));
+    Py_RETURN_NONE;
+  });
+}
+
+PyObject *pyDeferCleanup(PyObject *, PyObject *Arg) {
+  return guard([&]() -> PyObject * {
+    rt::deferCleanup(PyObject_IsTrue(Arg) == 1);
+    Py_RETURN_NONE;
+  });
+}
+
+PyObject *pyFlushDeallocations(PyObject *, PyObject *) {
+  return guard([&]() -> PyObject * {
+    if (cuda())
+      rt::flushDeferredFrees();
+    Py_RETURN_NONE;
+  });
+}
+
+// ---- interop ------------------------------------------------------------------------
+
+// The memory span of a host array (its __array_interface__).
+void hostSpan(PyObject *Ary, uint64_t &Low, uint64_t &Bytes, const char *What) {
+  Ref AI = getAttrOpt(Ary, "__array_interface__");
+  if (!AI) {
+    PyErr_Format(PyExc_TypeError, "%s: expected a numpy array, got %s", What,
+                 typeName(Ary).c_str());
+    throw PythonError{};
+  }
+  InterfaceView V;
+  readInterface(AI.get(), V, What);
+  rt::StridedRegion R{V.ptr, V.ndim, V.shape, V.strides, false};
+  Low = rt::regionLowest(R);
+  Bytes = rt::regionSpan(R, size_t(V.itemsize));
+}
+
+// host_register(ary) -> the address registered (for host_unregister).
+PyObject *pyHostRegister(PyObject *, PyObject *Ary) {
+  return guard([&]() -> PyObject * {
+    uint64_t Low, Bytes;
+    hostSpan(Ary, Low, Bytes, "pinned");
+    if (Bytes)
+      pinHostRange(reinterpret_cast<void *>(Low), Bytes);
+    return PyLong_FromUnsignedLongLong(Bytes ? Low : 0);
+  });
+}
+
+PyObject *pyHostUnregister(PyObject *, PyObject *Arg) {
+  return guard([&]() -> PyObject * {
+    unsigned long long P = PyLong_AsUnsignedLongLong(Arg);
+    if (PyErr_Occurred())
+      return nullptr;
+    if (P)
+      unpinHostRange(reinterpret_cast<void *>(P));
+    Py_RETURN_NONE;
+  });
+}
+
+// cai_import(obj, sync=True) -> (ptr, shape, strides, typestr, stream):
+// reads obj's __cuda_array_interface__ (or obj itself when it is the dict);
+// with sync, waits for the stream it names (the protocol's consumer duty).
+PyObject *pyCaiImport(PyObject *, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    PyObject *Obj;
+    int Sync = 1;
+    if (!PyArg_ParseTuple(Args, "O|p", &Obj, &Sync))
+      return nullptr;
+    Ref CAI = PyDict_Check(Obj) ? Ref::borrow(Obj)
+                                : getAttrOpt(Obj, "__cuda_array_interface__");
+    if (!CAI) {
+      PyErr_Format(PyExc_TypeError,
+                   "as_cuda_array: %s does not implement __cuda_array_interface__",
+                   typeName(Obj).c_str());
+      return nullptr;
+    }
+    InterfaceView V;
+    readInterface(CAI.get(), V, "as_cuda_array");
+    if (Sync && V.hasStream && cuda())
+      rt::synchronizeStream(reinterpret_cast<rt::CUstream>(uintptr_t(V.stream)));
+    Ref Shape(PyTuple_New(V.ndim)), Strides(PyTuple_New(V.ndim));
+    for (int K = 0; K < V.ndim; ++K) {
+      PyTuple_SetItem(Shape.get(), K, PyLong_FromLongLong(V.shape[K]));
+      PyTuple_SetItem(Strides.get(), K, PyLong_FromLongLong(V.strides[K]));
+    }
+    Ref Stream = V.hasStream ? Ref(PyLong_FromUnsignedLongLong(V.stream))
+                             : Ref::borrow(Py_None);
+    return Py_BuildValue("(KOOsO)", (unsigned long long)V.ptr, Shape.get(),
+                         Strides.get(), V.typestr.c_str(), Stream.get());
+  });
+}
+
+PyMethodDef Methods[] = {
+    {"device_info", pyDeviceInfo, METH_VARARGS, nullptr},
+    {"device_attribute", pyDeviceAttribute, METH_VARARGS, nullptr},
+    {"device_count", pyDeviceCount, METH_NOARGS, nullptr},
+    {"cuda_device_count", pyCudaDeviceCount, METH_NOARGS, nullptr},
+    {"select_device", pySelectDevice, METH_O, nullptr},
+    {"current_device", pyCurrentDevice, METH_NOARGS, nullptr},
+    {"close", pyClose, METH_NOARGS, nullptr},
+    {"reset_device", pyResetDevice, METH_O, nullptr},
+    {"mem_info", pyMemInfo, METH_NOARGS, nullptr},
+    {"memory_stats", pyMemoryStats, METH_NOARGS, nullptr},
+    {"set_deallocation_limits", pySetDeallocLimits, METH_VARARGS, nullptr},
+    {"defer_cleanup", pyDeferCleanup, METH_O, nullptr},
+    {"flush_deallocations", pyFlushDeallocations, METH_NOARGS, nullptr},
+    {"host_register", pyHostRegister, METH_O, nullptr},
+    {"host_unregister", pyHostUnregister, METH_O, nullptr},
+    {"cai_import", pyCaiImport, METH_VARARGS, nullptr},
+    {"from_dlpack", pyFromDlpack, METH_O, nullptr},
+    {nullptr, nullptr, 0, nullptr}};
+
+} // namespace
+
+PyMethodDef *hostApiMethods() { return Methods; }
+
+} // namespace pcj::py

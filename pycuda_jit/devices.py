@@ -1,0 +1,176 @@
+"""Host API: devices and contexts (numba-cuda names).
+
+Device attributes are read in C++ (runtime/Device.cpp, through
+pycuda_jit/_core_src/HostApi.cpp).  On the CPU executor there is one pseudo
+device, "pycuda_jit CPU executor", whose attributes are the launch limits it
+enforces (those of current NVIDIA GPUs) and whose multiprocessors are its
+worker threads.
+"""
+import collections
+
+from ._lazy import core
+
+__all__ = [
+    "gpus", "Device", "Context", "MemoryInfo", "select_device", "get_current_device",
+    "current_context", "list_devices", "close", "detect", "is_available", "synchronize",
+]
+
+MemoryInfo = collections.namedtuple("MemoryInfo", ["free", "total"])
+
+
+def _core():
+    from . import cuda
+    cuda.backend()
+    return core()
+
+
+class Device:
+    """A CUDA device: ``id``, ``name``, ``compute_capability``, and every
+    CU_DEVICE_ATTRIBUTE_* as an attribute (``dev.MAX_THREADS_PER_BLOCK``).
+    ``with dev:`` makes it the current device for the block."""
+
+    def __init__(self, ordinal):
+        info = _core().device_info(ordinal)
+        self.id = ordinal
+        self.name = info["name"]
+        self.compute_capability = tuple(info["compute_capability"])
+        self.total_memory = info["total_memory"]
+        self._previous = []
+
+    def __getattr__(self, name):
+        if name.startswith("_") or not name.isupper():
+            raise AttributeError(name)
+        return core().device_attribute(self.id, name)
+
+    def get_primary_context(self):
+        return Context(self)
+
+    def reset(self):
+        """Destroy this device's context (like cuda.close() for one device)."""
+        core().reset_device(self.id)
+
+    def __enter__(self):
+        self._previous.append(core().current_device())
+        select_device(self.id)
+        return self
+
+    def __exit__(self, *exc):
+        core().select_device(self._previous.pop())
+        return False
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and other.id == self.id
+
+    def __hash__(self):
+        return hash(("pycuda_jit.Device", self.id))
+
+    def __repr__(self):
+        return f"<CUDA device {self.id} '{self.name}'>"
+
+
+class Context:
+    """A device's (primary) context."""
+
+    def __init__(self, device):
+        self.device = device
+
+    def get_memory_info(self):
+        """MemoryInfo(free, total) bytes of the context's device."""
+        with self.device:
+            return MemoryInfo(*core().mem_info())
+
+    def synchronize(self):
+        with self.device:
+            core().synchronize()
+
+    def reset(self):
+        self.device.reset()
+
+    def __repr__(self):
+        return f"<CUDA context of device {self.device.id}>"
+
+
+class _DeviceList:
+    """``cuda.gpus``: the devices, indexable and iterable; ``.current``."""
+
+    def __init__(self):
+        self._devices = {}
+
+    def __len__(self):
+        return _core().device_count()
+
+    def __getitem__(self, i):
+        n = len(self)
+        if not isinstance(i, int) or not -n <= i < n:
+            raise IndexError(f"device {i} does not exist; there are {n}")
+        i %= n
+        if i not in self._devices:
+            self._devices[i] = Device(i)
+        return self._devices[i]
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    @property
+    def current(self):
+        return get_current_device()
+
+    def __repr__(self):
+        return f"<pycuda_jit devices: {list(self)}>"
+
+
+gpus = _DeviceList()
+
+
+def select_device(device_id):
+    """Make device ``device_id`` current on this thread; returns the Device."""
+    _core().select_device(int(device_id))
+    return gpus[int(device_id)]
+
+
+def get_current_device():
+    return gpus[_core().current_device()]
+
+
+def current_context():
+    return Context(get_current_device())
+
+
+def list_devices():
+    return list(gpus)
+
+
+def close():
+    """Destroy the CUDA contexts pycuda_jit created; the next call starts in a
+    fresh context (kernels are loaded again).  Arrays, streams and events made
+    before are invalid afterwards and say so when used.  A sticky error (e.g.
+    an illegal address) is not cleared by this: the driver keeps it for the
+    rest of the process."""
+    _core().close()
+
+
+def synchronize():
+    """Wait for all work on the current device; then release the memory of
+    collected arrays."""
+    _core().synchronize()
+
+
+def is_available():
+    """True when a CUDA GPU can be used."""
+    try:
+        return core().cuda_device_count() > 0
+    except Exception:
+        return False
+
+
+def detect():
+    """Print the CUDA devices found; return True if there is at least one."""
+    n = core().cuda_device_count()
+    print(f"Found {n} CUDA device{'s' if n != 1 else ''}")
+    for i in range(n):
+        info = core().device_info(i, True)
+        cc = info["compute_capability"]
+        print(f"id {i} {info['name']:>30} cc {cc[0]}.{cc[1]}")
+    if n == 0:
+        print("kernels run on the CPU executor")
+    return n > 0
