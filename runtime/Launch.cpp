@@ -105,10 +105,29 @@ void launchCooperativeKernel(CUfunction Fn, Dim3 Grid, Dim3 Block,
                              unsigned SharedBytes, CUstream Stream,
                              void **Params) {
   const CudaApi &Cu = prepareLaunch(Fn, Grid, Block, SharedBytes);
-  check(Cu.cuLaunchCooperativeKernel(Fn, Grid.x, Grid.y, Grid.z, Block.x,
-                                     Block.y, Block.z, SharedBytes, Stream,
-                                     Params),
-        "cuLaunchCooperativeKernel");
+  CUresult R = Cu.cuLaunchCooperativeKernel(Fn, Grid.x, Grid.y, Grid.z, Block.x,
+                                            Block.y, Block.z, SharedBytes,
+                                            Stream, Params);
+  if (R == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE) {
+    // Say how many blocks can be co-resident, and what to do.
+    int PerSM = 0;
+    unsigned Threads = Block.x * Block.y * Block.z;
+    std::string Detail;
+    if (Cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&PerSM, Fn, int(Threads),
+                                                       SharedBytes) == CUDA_SUCCESS) {
+      long long Max =
+          (long long)PerSM * currentContext().info().MultiprocessorCount;
+      Detail = "a kernel using grid sync needs every block resident at once: "
+               "this GPU holds at most " +
+               std::to_string(Max) + " blocks of " + std::to_string(Threads) +
+               " threads, the launch asked for " +
+               std::to_string((unsigned long long)Grid.x * Grid.y * Grid.z) +
+               "; launch at most " + std::to_string(Max) +
+               " blocks and cover the data with a grid-stride loop";
+    }
+    throwDriverError(R, "cuLaunchCooperativeKernel", Detail);
+  }
+  check(R, "cuLaunchCooperativeKernel");
 }
 
 } // namespace pcj::rt

@@ -151,8 +151,11 @@ std::unique_ptr<llvm::TargetMachine> createNvptxTargetMachine(int ccMajor,
   // nvcc's default (--fmad=true): emit mul/add without .rn so that ptxas
   // may fuse them, like nvcc's own PTX.
   Opts.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  // PTX ISA 7.8 at least (CUDA 11.8+): every instruction the kernel
+  // language emits (activemask, nanosleep, *.sync) is then available on
+  // every architecture that has it in hardware.
   std::unique_ptr<llvm::TargetMachine> TM(T.createTargetMachine(
-      kNvptxTriple, nvptxArchName(ccMajor, ccMinor), "", Opts, std::nullopt,
+      kNvptxTriple, nvptxArchName(ccMajor, ccMinor), "+ptx78", Opts, std::nullopt,
       std::nullopt, codeGenLevel(optLevel)));
   if (!TM)
     backendError("could not create the NVPTX TargetMachine for " +

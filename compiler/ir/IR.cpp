@@ -53,7 +53,7 @@ std::string CTValue::repr() const {
   case Kind::Invalid:
     return "invalid";
   case Kind::Const:
-    return "const " + value.repr();
+    return "const " + value.repr() + (type ? " " + type->str() : "");
   case Kind::Module:
     return "module " + name;
   case Kind::Intrinsic:

@@ -133,6 +133,8 @@ Typed Inferrer::typeOfCT(const Instr *I, const ir::CTValue &V,
   case K::Invalid:
     fail(I, What + " is not defined", "", ErrorKind::Name);
   case K::Const: {
+    if (V.type && V.type->isNumeric()) // a numpy scalar keeps its dtype
+      return {V.type, false};
     Typed T = typeOfConst(I, V.value);
     return T;
   }
@@ -497,6 +499,8 @@ bool Inferrer::inferSetItem(Instr *I) {
   if (!T->isArray())
     fail(I, "'" + T->str() + "' does not support item assignment in kernels",
          T->isTuple() ? "tuples are immutable" : "");
+  if (T->addrSpace() == AddrSpace::Const)
+    fail(I, "arrays in constant memory (cuda.const.array_like) are read-only");
   if (arrayIndexResult(I, T, Idx->type)->isArray())
     fail(I, "assigning to an array slice is not supported in kernels",
          "assign the elements in a loop");

@@ -157,13 +157,23 @@ CTValue PyResolver::classify(PyObject *O) {
     if (M == "math" || M == "cmath" || M == "numpy")
       return CTValue::unsupported("'" + Key + "' (not supported in kernels yet)");
   }
-  // numpy scalars: their value (issue: keep the dtype once typing knows).
-  if (Ref Item = getAttrOpt(O, "item"); Item && getAttrOpt(O, "dtype") &&
-                                        !getAttrOpt(O, "shape").get()) {
-    Ref V(PyObject_CallObject(Item.get(), nullptr));
-    if (V)
-      return classify(V.get());
-    PyErr_Clear();
+  // numpy scalars (np.float32(0.5)): their value with their dtype.
+  if (Ref Shape = getAttrOpt(O, "shape");
+      Shape && PyTuple_Check(Shape.get()) && PyTuple_Size(Shape.get()) == 0 &&
+      !getAttrOpt(O, "__len__") && getAttrOpt(O, "item")) {
+    Ref DT = getAttrOpt(O, "dtype");
+    Ref Name = DT ? getAttrOpt(DT.get(), "name") : Ref();
+    types::TypeRef T = Name ? types::scalarFromName(str(Name.get())) : nullptr;
+    Ref V(PyObject_CallMethod(O, "item", nullptr));
+    if (!V)
+      PyErr_Clear();
+    if (T && V) {
+      CTValue C = classify(V.get());
+      if (C.kind == CTValue::Kind::Const) {
+        C.type = T;
+        return C;
+      }
+    }
   }
   if (getAttrOpt(O, "__cuda_array_interface__"))
     return CTValue::unsupported("a device array (global device arrays are "

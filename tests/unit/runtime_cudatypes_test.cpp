@@ -156,7 +156,7 @@ TEST(RuntimeCudaTypes, ExportedSymbolsMatchCudaH) {
   }
   // cuMemAlloc_v2, cuMemFree_v2, ... : the count pins the table's shape.
   EXPECT_EQ(Versioned, 21);
-  EXPECT_EQ(std::size(kSymbols), 54u);
+  EXPECT_EQ(std::size(kSymbols), 55u);
 }
 
 TEST(RuntimeCudaTypes, SpecialStreamHandles) {
