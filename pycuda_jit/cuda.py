@@ -151,10 +151,14 @@ def _kernel_class():
     return _Kernel
 
 
-def _options(debug, fastmath, opt, lineinfo):
-    return {"debug": bool(debug), "fastmath": bool(fastmath),
+def _options(debug, fastmath, opt, lineinfo, cache=False, max_registers=None,
+             launch_bounds=None):
+    if not isinstance(fastmath, (bool, type(None))):
+        fastmath = frozenset(fastmath)  # {"contract", "afn", ...}
+    return {"debug": bool(debug), "fastmath": fastmath if fastmath is not None else False,
             "opt": 3 if opt is True else (0 if opt is False else int(opt)),
-            "lineinfo": bool(lineinfo)}
+            "lineinfo": bool(lineinfo), "cache": bool(cache),
+            "max_registers": max_registers, "launch_bounds": launch_bounds}
 
 
 class DeviceFunction:
@@ -180,14 +184,19 @@ class DeviceFunction:
 
 
 def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
-        lineinfo=False, cache=False, inline="never", **kwargs):
+        lineinfo=False, cache=False, inline="never", max_registers=None,
+        launch_bounds=None, **kwargs):
     """Compile a Python function into a CUDA kernel.
 
     ``@cuda.jit`` compiles lazily, once per distinct argument types;
     ``@cuda.jit("void(float32[:], float32)")`` (or a list of signatures)
     compiles eagerly.  ``debug=True`` bounds-checks every array access.
     ``device=True`` makes a device function, callable from kernels and other
-    device functions (``inline="always"`` forces inlining).
+    device functions (``inline="always"`` forces inlining).  ``cache=True``
+    (or ``PYCUDA_JIT_CACHE=1``) keeps compiled kernels on disk, keyed by
+    everything they depend on.  ``fastmath`` is True or a set of LLVM flags
+    (contract, afn, arcp, nsz, ninf, nnan, reassoc); ``max_registers`` and
+    ``launch_bounds=(max_threads[, min_blocks])`` bound register use.
     """
     if kwargs:
         raise TypeError(f"cuda.jit() got unexpected options: {', '.join(sorted(kwargs))}")
@@ -197,9 +206,7 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         # Signatures of device functions are not needed: they are specialized
         # per call site's argument types.
         return lambda func: DeviceFunction(func, inline)
-    if cache:
-        raise errors.UnsupportedError("the disk cache (cache=True) is not available yet")
-    opts = _options(debug, fastmath, opt, lineinfo)
+    opts = _options(debug, fastmath, opt, lineinfo, cache, max_registers, launch_bounds)
 
     def build(func, sigs):
         k = _kernel_class()(func, opts)

@@ -132,6 +132,7 @@ public:
   struct Spec {
     std::string key, identity, symbol;
     std::string codeFingerprint; // of the callee's bytecode (cache keys)
+    std::string argSignature;    // "(int64, float32)" 
     std::unique_ptr<ir::Resolver> resolver;
     Typed typed;
     types::TypeRef provisional = nullptr;
@@ -191,6 +192,7 @@ public:
     Ref.inlineAlways = Info.inlineAlways;
     Ref.symbol = lower::mangleKernelName(Info.code.qualname, Key);
     Ref.codeFingerprint = codeFingerprint(Info.code, IncludeLines);
+    Ref.argSignature = Sig.str();
     Ref.resolver = std::move(Info.resolver);
     Specs.emplace(Key, std::move(S));
     InProgress.push_back(Key);
@@ -249,12 +251,15 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
   A->kernel = frontend(Raw, ArgTypes, R, TO, &Out.dumps, O.dumps, &Clock);
   ir::Function *F = A->kernel.fn.get();
   Out.resolutions = A->kernel.resolutions;
+  // Device functions by name, signature and code (never by address: the
+  // list feeds the cache key, which must be the same in every process).
   for (Session::Spec *Sp : A->session.order) {
+    std::string Name = Sp->typed.fn->qualname + Sp->argSignature;
     Out.resolutions.push_back(
-        {"device function " + Sp->key + " -> " + Sp->typed.fn->returnType->str(),
+        {"device function " + Name + " -> " + Sp->typed.fn->returnType->str(),
          ir::CTValue::constant(bc::ConstValue::ofStr(Sp->codeFingerprint))});
     for (auto &Res : Sp->typed.resolutions)
-      Out.resolutions.push_back({Sp->identity + ": " + Res.what, Res.value});
+      Out.resolutions.push_back({Name + ": " + Res.what, Res.value});
   }
   types::Signature Sig{types::noneTy(), ArgTypes};
   Out.signature = Sig.str();

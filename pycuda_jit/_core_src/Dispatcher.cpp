@@ -15,6 +15,10 @@
 #include "runtime/cpu/Executor.h"
 #include "support/Diagnostics.h"
 #include "types/Signature.h"
+#include "runtime/DiskCache.h"
+#include "lower/Lower.h"
+
+#include <chrono>
 
 #include <cstdio>
 #include <map>
@@ -34,9 +38,18 @@ namespace {
 struct JitOptions {
   bool debug = false;
   bool fastmath = false;
+  unsigned fastmathFlags = 0; // fastmath={"contract", "afn", ...}
   bool lineinfo = false;
+  bool cache = false;         // cache=True or PYCUDA_JIT_CACHE=1
   int opt = 3;
+  int maxRegisters = 0;
+  int maxThreads = 0, minBlocks = 0; // launch_bounds
 };
+
+bool envFlag(const char *Name) {
+  const char *Env = std::getenv(Name);
+  return Env && *Env && std::string(Env) != "0";
+}
 
 bool dictBool(PyObject *D, const char *K, bool Default) {
   PyObject *V = D ? PyDict_GetItemString(D, K) : nullptr;
@@ -57,9 +70,53 @@ JitOptions parseOptions(PyObject *D) {
   const char *Env = std::getenv("PYCUDA_JIT_DEBUG");
   if (Env && *Env && std::string(Env) != "0")
     O.debug = true;
-  O.fastmath = dictBool(D, "fastmath", false);
+  if (PyObject *FM = D ? PyDict_GetItemString(D, "fastmath") : nullptr;
+      FM && !PyBool_Check(FM) && FM != Py_None) {
+    // A set of LLVM fast-math flags.
+    Ref It = check(PyObject_GetIter(FM));
+    while (PyObject *Item = PyIter_Next(It.get())) {
+      Ref Owned(Item);
+      std::string Name = str(Item);
+      unsigned F = lower::fastmath::flagNamed(Name);
+      if (!F) {
+        PyErr_Format(PyExc_ValueError,
+                     "unknown fastmath flag '%s' (use contract, afn, arcp, nsz, "
+                     "ninf, nnan, reassoc or fast)",
+                     Name.c_str());
+        throw PythonError{};
+      }
+      O.fastmathFlags |= F;
+    }
+    if (PyErr_Occurred())
+      throw PythonError{};
+    O.fastmath = O.fastmathFlags == 127;
+  } else {
+    O.fastmath = dictBool(D, "fastmath", false);
+  }
   O.lineinfo = dictBool(D, "lineinfo", false);
+  O.cache = dictBool(D, "cache", false) || envFlag("PYCUDA_JIT_CACHE");
   O.opt = dictInt(D, "opt", 3);
+  O.maxRegisters = dictInt(D, "max_registers", 0);
+  if (PyObject *LB = D ? PyDict_GetItemString(D, "launch_bounds") : nullptr;
+      LB && LB != Py_None) {
+    if (PyLong_Check(LB)) {
+      O.maxThreads = int(PyLong_AsLong(LB));
+    } else if (PyTuple_Check(LB) && PyTuple_Size(LB) >= 1 && PyTuple_Size(LB) <= 2) {
+      O.maxThreads = int(PyLong_AsLong(PyTuple_GetItem(LB, 0)));
+      if (PyTuple_Size(LB) == 2)
+        O.minBlocks = int(PyLong_AsLong(PyTuple_GetItem(LB, 1)));
+    } else {
+      PyErr_SetString(PyExc_TypeError,
+                      "launch_bounds must be max_threads or (max_threads, min_blocks)");
+      throw PythonError{};
+    }
+    if (PyErr_Occurred())
+      throw PythonError{};
+  }
+  if (O.maxRegisters < 0 || O.maxThreads < 0 || O.minBlocks < 0) {
+    PyErr_SetString(PyExc_ValueError, "max_registers and launch_bounds must be positive");
+    throw PythonError{};
+  }
   if (O.opt < 0 || O.opt > 3) {
     PyErr_SetString(PyExc_ValueError, "opt must be 0, 1, 2 or 3");
     throw PythonError{};
@@ -106,6 +163,12 @@ struct DeviceFn {
 
 struct Spec {
   std::vector<TypeRef> key; // the argument types it was compiled for
+  bool noAlias = false;     // read-only arrays marked noalias (ld.global.nc)
+  std::string cache = "off"; // off / hit / miss (and why it is off)
+  std::string cacheKey;
+  // Launch-time aliasing check: read-only and other array arguments.
+  std::vector<int> roArrays, otherArrays;
+  std::shared_ptr<Spec> aliased; // the variant without noalias, if needed
   driver::CompileResult result;
   std::vector<size_t> offsets;
   size_t bufSize = 0;
@@ -172,10 +235,15 @@ driver::CompileOptions compileOptions(DispatcherObject *D) {
   driver::CompileOptions CO;
   CO.backend = backend() == BackendKind::CUDA ? driver::Backend::CUDA
                                                : driver::Backend::CPU;
-  CO.optLevel = D->st->opts.opt;
-  CO.fastMath = D->st->opts.fastmath;
-  CO.boundsCheck = D->st->opts.debug;
-  CO.lineInfo = D->st->opts.lineinfo;
+  const JitOptions &J = D->st->opts;
+  CO.optLevel = J.opt;
+  CO.fastMath = J.fastmath;
+  CO.fastMathFlags = J.fastmathFlags;
+  CO.boundsCheck = J.debug;
+  CO.lineInfo = J.lineinfo;
+  CO.maxRegisters = J.maxRegisters;
+  CO.maxThreadsPerBlock = J.maxThreads;
+  CO.minBlocksPerSM = J.minBlocks;
   CO.dumps = envDumps();
   CO.dumps.insert({"typed", "llvm"});
   return CO;
@@ -214,7 +282,12 @@ const ArchImage &imageFor(DispatcherObject *D, Spec &S,
   auto I = std::make_unique<ArchImage>();
   I->ccMajor = CO.ccMajor;
   I->ccMinor = CO.ccMinor;
+  auto T0 = std::chrono::steady_clock::now();
   I->image = rt::ptxToLoadable(Ptx, CO.ccMajor, CO.ccMinor);
+  S.result.timings.push_back(
+      {"load.link", std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - T0)
+                        .count()});
   S.loadPath = rt::loadPathName(I->image.Path);
   S.images.push_back(std::move(I));
   return *S.images.back();
@@ -231,37 +304,184 @@ DeviceFn &loadForDevice(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
     return F;
   const ArchImage &I = imageFor(D, S, Ctx.info());
   DeviceFn New;
+  auto T0 = std::chrono::steady_clock::now();
   New.module = rt::loadModule(I.image);
   New.fn = New.module->function(S.result.kernelName);
+  S.result.timings.push_back(
+      {"load.module", std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - T0)
+                          .count()});
   New.gen = Ctx.generation();
   F = std::move(New);
   return F;
 }
 
-std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef> &Args) {
+// Which array arguments a noalias specialization must check at launch.
+void planAliasCheck(Spec &S) {
+  if (!S.noAlias)
+    return;
+  const auto &RO = S.result.readOnlyArgs;
+  for (size_t K = 0; K < S.key.size(); ++K) {
+    TypeRef T = S.key[K];
+    bool IsRO = K < RO.size() && RO[K];
+    if (T->isArray())
+      (IsRO ? S.roArrays : S.otherArrays).push_back(int(K));
+    else if (T->isTuple())
+      S.otherArrays.push_back(int(K)); // arrays inside tuples count as written
+  }
+  if (S.otherArrays.empty())
+    S.roArrays.clear(); // nothing written: no check needed
+}
+
+// The disk cache lookup; true (and S filled) on a hit.
+bool loadFromCache(Spec &S, const driver::Analysis &A, rt::Context *Ctx,
+                   int CcMajor, int CcMinor) {
+  rt::DiskCache C(rt::DiskCache::defaultDir());
+  std::string Why;
+  if (!C.ensureDir(&Why)) {
+    S.cache = "off (" + Why + ")";
+    return false;
+  }
+  S.cache = "miss";
+  auto E = C.load(S.cacheKey);
+  if (!E)
+    return false;
+  driver::CompileResult R = driver::analysisResult(A);
+  auto Meta = E->sections.find("meta");
+  if (Meta == E->sections.end() || !driver::restoreFromCache(Meta->second, R))
+    return false;
+  if (Ctx) {
+    auto Cubin = E->sections.find("cubin");
+    auto Ptx = E->sections.find("ptx");
+    if (Ptx == E->sections.end())
+      return false;
+    auto I = std::make_unique<ArchImage>();
+    I->ccMajor = CcMajor;
+    I->ccMinor = CcMinor;
+    I->image.CcMajor = CcMajor;
+    I->image.CcMinor = CcMinor;
+    if (Cubin != E->sections.end()) {
+      I->image.Path = rt::LoadPath::NvJitLinkCubin;
+      I->image.Bytes = Cubin->second;
+    } else {
+      I->image.Path = rt::LoadPath::DriverJitPtx;
+      I->image.Bytes = Ptx->second;
+    }
+    R.ptx = Ptx->second;
+    S.images.push_back(std::move(I));
+  } else {
+    auto Obj = E->sections.find("hostobj");
+    if (Obj == E->sections.end())
+      return false;
+    R.host = codegen::loadHostObject(Obj->second, {R.kernelName});
+    R.hostEntry = R.host->entry(R.kernelName);
+    if (!R.hostEntry)
+      return false;
+  }
+  S.result = std::move(R);
+  S.cache = "hit";
+  return true;
+}
+
+void storeInCache(Spec &S, bool Cuda) {
+  rt::CacheEntry E;
+  E.key = S.cacheKey;
+  E.sections["meta"] = driver::describeForCache(S.result);
+  if (Cuda) {
+    E.sections["ptx"] = S.result.ptx;
+    if (!S.images.empty() && S.images.front()->image.isCubin())
+      E.sections["cubin"] = S.images.front()->image.Bytes;
+  } else {
+    E.sections["hostobj"] = S.result.host->object;
+  }
+  rt::DiskCache C(rt::DiskCache::defaultDir());
+  std::string Why;
+  if (!C.store(E, &Why))
+    S.cache = "miss (not stored: " + Why + ")";
+}
+
+std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef> &Args,
+                                  bool NoAlias = true) {
   driver::CompileOptions CO = compileOptions(D);
   rt::Context *Ctx = nullptr;
   if (CO.backend == driver::Backend::CUDA) {
     Ctx = &rt::currentContext();
     CO.ccMajor = Ctx->info().ComputeCapabilityMajor;
     CO.ccMinor = Ctx->info().ComputeCapabilityMinor;
+    CO.noAliasReadOnly = NoAlias; // checked at every launch (planAliasCheck)
   }
   bc::RawCode Raw = readCode(D->pyfunc);
   PyResolver R(D->pyfunc);
   auto S = std::make_shared<Spec>();
   S->key = Args;
-  S->result = driver::compileKernel(Raw, Args, R, CO);
+  S->noAlias = CO.noAliasReadOnly;
+  driver::AnalysisPtr A = driver::analyzeKernel(Raw, Args, R, CO);
+  S->cacheKey = driver::cacheKey(*A);
+  bool Hit = D->st->opts.cache && loadFromCache(*S, *A, Ctx, CO.ccMajor, CO.ccMinor);
+  if (!Hit) {
+    S->result = driver::generateKernel(std::move(A), CO);
+    reportCompile(S->result);
+  }
   S->bufSize = layoutParamBuffer(S->result.abi, S->offsets);
-  reportCompile(S->result);
+  planAliasCheck(*S);
   if (Ctx) {
     loadForDevice(D, *S, *Ctx);
   } else {
-    S->loadPath = "host-jit";
+    S->loadPath = Hit ? "host-jit (cached object)" : "host-jit";
     S->cpu.entry = reinterpret_cast<rt::cpu::KernelEntry>(S->result.hostEntry);
     S->cpu.name = S->result.kernelName.c_str();
     S->cpu.usesBarriers = S->result.usesBarriers;
     S->cpu.usesWarpOps = S->result.usesWarpOps;
     S->cpu.staticSharedBytes = S->result.staticSharedBytes;
+  }
+  if (D->st->opts.cache && !Hit && S->cache == "miss")
+    storeInCache(*S, Ctx != nullptr);
+  return S;
+}
+
+// The bytes [lo, hi) an array argument spans (empty when it has no elements).
+std::pair<uint64_t, uint64_t> spanOf(const ArgValue &V) {
+  int64_t Lo = 0, Hi = V.type->dtype()->byteSize();
+  for (int K = 0; K < V.ndim; ++K) {
+    if (V.shape[K] == 0)
+      return {0, 0};
+    int64_t Ext = (V.shape[K] - 1) * V.strides[K];
+    (Ext < 0 ? Lo : Hi) += Ext;
+  }
+  return {V.ptr + Lo, V.ptr + Hi};
+}
+
+void collectArrays(const ArgValue &V, std::vector<const ArgValue *> &Out) {
+  if (V.type->isArray())
+    Out.push_back(&V);
+  for (const ArgValue &E : V.elems)
+    collectArrays(E, Out);
+}
+
+// A noalias specialization may only run when no read-only array overlaps an
+// array the kernel may write; otherwise its variant without noalias runs.
+Spec *aliasSafe(DispatcherObject *D, Spec *S, const std::vector<ArgValue> &Vals) {
+  if (S->roArrays.empty())
+    return S;
+  std::vector<const ArgValue *> Others;
+  for (int K : S->otherArrays)
+    collectArrays(Vals[K], Others);
+  for (int K : S->roArrays) {
+    auto [Lo, Hi] = spanOf(Vals[K]);
+    for (const ArgValue *O : Others) {
+      auto [OLo, OHi] = spanOf(*O);
+      if (Lo < OHi && OLo < Hi) {
+        std::lock_guard<std::mutex> L(D->st->mu);
+        if (!S->aliased) {
+          D->st->mu.unlock();
+          std::shared_ptr<Spec> Plain = compileSpec(D, S->key, /*NoAlias=*/false);
+          D->st->mu.lock();
+          if (!S->aliased)
+            S->aliased = std::move(Plain);
+        }
+        return S->aliased.get();
+      }
+    }
   }
   return S;
 }
@@ -514,15 +734,22 @@ PyObject *dispatcherInfo(PyObject *Self, PyObject *Args) {
       Ref Item(PyUnicode_FromString((Res.what + " -> " + Res.value.repr()).c_str()));
       PyList_Append(Resolutions.get(), Item.get());
     }
-    return Py_BuildValue("{s:s,s:s,s:s,s:s,s:O,s:d,s:n,s:O,s:O}", "name",
-                         S->result.kernelName.c_str(), "signature",
-                         S->result.signature.c_str(), "load_path",
-                         S->loadPath.c_str(), "backend",
-                         S->loadPath == "host-jit" ? "cpu" : "cuda", "timings_ms", Timings.get(),
-                         "compile_ms", Total, "param_bytes",
-                         Py_ssize_t(S->bufSize), "resolutions", Resolutions.get(),
-                         "uses_barriers",
-                         S->result.usesBarriers ? Py_True : Py_False);
+    Ref ReadOnly(PyList_New(0));
+    for (size_t K = 0; K < S->result.readOnlyArgs.size(); ++K)
+      if (S->result.readOnlyArgs[K]) {
+        Ref Idx(PyLong_FromSize_t(K));
+        PyList_Append(ReadOnly.get(), Idx.get());
+      }
+    return Py_BuildValue(
+        "{s:s,s:s,s:s,s:s,s:O,s:d,s:n,s:O,s:O,s:s,s:s,s:O,s:O}", "name",
+        S->result.kernelName.c_str(), "signature", S->result.signature.c_str(),
+        "load_path", S->loadPath.c_str(), "backend",
+        S->loadPath.rfind("host-jit", 0) == 0 ? "cpu" : "cuda", "timings_ms",
+        Timings.get(), "compile_ms", Total, "param_bytes", Py_ssize_t(S->bufSize),
+        "resolutions", Resolutions.get(), "uses_barriers",
+        S->result.usesBarriers ? Py_True : Py_False, "cache", S->cache.c_str(),
+        "cache_key", S->cacheKey.c_str(), "readonly_args", ReadOnly.get(),
+        "noalias", S->noAlias ? Py_True : Py_False);
   });
 }
 
@@ -754,6 +981,8 @@ PyObject *launcherCall(PyObject *Self, PyObject *Args, PyObject *Kw) {
     rt::validateLaunchConfig(Ctx ? Ctx->limits() : rt::kCpuLaunchLimits,
                              L->grid, L->block, L->shared);
     Spec *S = specialize(L->disp, Vals);
+    if (!S->roArrays.empty()) [[unlikely]]
+      S = aliasSafe(L->disp, S, Vals);
     Staging Stage;
     stageIn(Vals, Stage);
     alignas(16) char Small[512];

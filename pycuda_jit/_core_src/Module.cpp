@@ -13,6 +13,7 @@
 #include "codegen/Codegen.h"
 #include "driver/Compile.h"
 #include "runtime/Compile.h"
+#include "runtime/DiskCache.h"
 #include "runtime/Device.h"
 #include "runtime/NvJitLink.h"
 #include "runtime/cpu/Executor.h"
@@ -117,7 +118,48 @@ PyObject *pyLinkPtx(PyObject *, PyObject *Args) {
   });
 }
 
+PyObject *pyCacheDir(PyObject *, PyObject *) {
+  return PyUnicode_FromString(rt::DiskCache::defaultDir().c_str());
+}
+
+// cache_list(dir) -> [ {path, key, bytes, valid, problem, sections, kernel} ]
+PyObject *pyCacheList(PyObject *, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    const char *Dir;
+    if (!PyArg_ParseTuple(Args, "s", &Dir))
+      return nullptr;
+    Ref L(PyList_New(0));
+    for (const rt::CacheFileInfo &I : rt::DiskCache(Dir).list()) {
+      Ref Sections(PyList_New(0));
+      for (const std::string &S : I.sections) {
+        Ref Name(PyUnicode_FromString(S.c_str()));
+        PyList_Append(Sections.get(), Name.get());
+      }
+      Ref D(Py_BuildValue("{s:s,s:s,s:K,s:O,s:s,s:O,s:s}", "path", I.path.c_str(),
+                          "key", I.key.c_str(), "bytes",
+                          (unsigned long long)I.bytes, "valid",
+                          I.valid ? Py_True : Py_False, "problem",
+                          I.problem.c_str(), "sections", Sections.get(),
+                          "kernel", I.kernel.c_str()));
+      PyList_Append(L.get(), D.get());
+    }
+    return L.release();
+  });
+}
+
+PyObject *pyCacheClear(PyObject *, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    const char *Dir;
+    if (!PyArg_ParseTuple(Args, "s", &Dir))
+      return nullptr;
+    return PyLong_FromSize_t(rt::DiskCache(Dir).clear());
+  });
+}
+
 PyMethodDef Methods[] = {
+    {"cache_dir", pyCacheDir, METH_NOARGS, "The disk cache directory in effect."},
+    {"cache_list", pyCacheList, METH_VARARGS, "Entries of a cache directory."},
+    {"cache_clear", pyCacheClear, METH_VARARGS, "Remove every cache entry."},
     {"backend", pyBackend, METH_NOARGS,
      "(name, reason): the executor in use and why auto fell back to the CPU."},
     {"intrinsic_keys", pyIntrinsicKeys, METH_NOARGS, "Registry keys."},

@@ -231,3 +231,27 @@ def test_iteration_over_arrays(backend, rng):
     k = np.arange(1, 5)[:, None]
     j = np.arange(2, 7)[None, :]
     np.testing.assert_allclose(out, [x.sum(), (m * k * j).sum(), (x[:5] * m[0]).sum()])
+
+
+@cuda.jit
+def copy_scaled(src, dst, f):
+    i = cuda.grid(1)
+    if i < dst.size:
+        dst[i] = src[i] * f
+
+
+def test_read_only_arrays_use_the_read_only_cache_unless_they_alias(backend, rng):
+    if backend != "cuda":
+        pytest.skip("ld.global.nc is a GPU code-generation property")
+    x = cuda.to_device(rng.random(1000))
+    y = cuda.device_array(1000)
+    copy_scaled[4, 256](x, y, 2.0)
+    np.testing.assert_allclose(y.copy_to_host(), x.copy_to_host() * 2.0)
+    info = copy_scaled.stats
+    assert info["readonly_args"] == [0] and info["noalias"]
+    assert "ld.global.nc" in copy_scaled.inspect_asm(copy_scaled.signatures[0])
+    # The same buffer as source and destination: the plain variant runs.
+    z = cuda.to_device(rng.random(1000))
+    before = z.copy_to_host()
+    copy_scaled[4, 256](z, z, 3.0)
+    np.testing.assert_allclose(z.copy_to_host(), before * 3.0)

@@ -1,0 +1,203 @@
+"""The disk cache (cache=True / PYCUDA_JIT_CACHE=1): hits only when nothing
+the kernel's code depends on changed.  Runs on whatever backend is present
+(the CPU executor in CI), in fresh processes like real use."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+RUNNER = textwrap.dedent("""
+    import importlib, json, sys, warnings
+    warnings.simplefilter("ignore")
+    sys.path.insert(0, sys.argv[1])
+    import numpy as np
+    mod = importlib.import_module("kmod")
+    out = np.full(8, -1.0)
+    mod.kernel[1, 8](out)
+    print(json.dumps({"out": out.tolist(), "cache": mod.kernel.stats["cache"]}))
+""")
+
+
+def write_module(d, body, helper=None):
+    with open(os.path.join(d, "kmod.py"), "w") as f:
+        f.write(textwrap.dedent(body))
+    if helper is not None:
+        with open(os.path.join(d, "khelper.py"), "w") as f:
+            f.write(textwrap.dedent(helper))
+    for cached in ("__pycache__",):
+        p = os.path.join(d, cached)
+        if os.path.isdir(p):
+            for f in os.listdir(p):
+                os.unlink(os.path.join(p, f))
+
+
+def run(d, cache_dir):
+    env = {**os.environ, "PYTHONPATH": ROOT, "PYCUDA_JIT_CACHE_DIR": cache_dir,
+           "PYTHONDONTWRITEBYTECODE": "1"}
+    p = subprocess.run([sys.executable, "-c", RUNNER, d], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+BASE = """
+    from pycuda_jit import cuda
+    SCALE = 2.0
+
+    def unrelated():
+        return 1
+
+    @cuda.jit(cache=True)
+    def kernel(out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = i * SCALE
+"""
+
+
+@pytest.fixture
+def dirs(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    return str(src), str(tmp_path / "cache")
+
+
+def test_first_run_misses_second_hits(dirs):
+    src, cache = dirs
+    write_module(src, BASE)
+    a = run(src, cache)
+    b = run(src, cache)
+    assert a == {"out": [i * 2.0 for i in range(8)], "cache": "miss"}
+    assert b == {"out": [i * 2.0 for i in range(8)], "cache": "hit"}
+
+
+def test_editing_the_kernel_misses(dirs):
+    src, cache = dirs
+    write_module(src, BASE)
+    run(src, cache)
+    write_module(src, BASE.replace("out[i] = i * SCALE", "out[i] = i * SCALE + 1"))
+    r = run(src, cache)
+    assert r == {"out": [i * 2.0 + 1 for i in range(8)], "cache": "miss"}
+
+
+def test_editing_an_unrelated_function_hits(dirs):
+    src, cache = dirs
+    write_module(src, BASE)
+    run(src, cache)
+    # Another function changes (and shifts the kernel's line numbers).
+    write_module(src, BASE.replace("        return 1", "        x = 2\n        return x + 1"))
+    r = run(src, cache)
+    assert r["cache"] == "hit"
+
+
+def test_changing_a_global_constant_misses(dirs):
+    src, cache = dirs
+    write_module(src, BASE)
+    run(src, cache)
+    write_module(src, BASE.replace("SCALE = 2.0", "SCALE = 3.0"))
+    r = run(src, cache)
+    assert r == {"out": [i * 3.0 for i in range(8)], "cache": "miss"}
+
+
+HELPED = """
+    from pycuda_jit import cuda
+    from khelper import twice
+
+    @cuda.jit(cache=True)
+    def kernel(out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = twice(i)
+"""
+
+
+def test_changing_a_device_function_in_another_module_misses(dirs):
+    src, cache = dirs
+    helper = """
+        from pycuda_jit import cuda
+
+        @cuda.jit(device=True)
+        def twice(x):
+            return x * 2.0
+    """
+    write_module(src, HELPED, helper)
+    assert run(src, cache)["cache"] == "miss"
+    assert run(src, cache)["cache"] == "hit"
+    write_module(src, HELPED, helper.replace("x * 2.0", "x * 2.0 + 0.5"))
+    r = run(src, cache)
+    assert r == {"out": [i * 2.0 + 0.5 for i in range(8)], "cache": "miss"}
+
+
+def entries(cache):
+    return [f for f in os.listdir(cache) if f.endswith(".pcjc")]
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "version"])
+def test_damaged_entries_are_rebuilt(dirs, damage):
+    src, cache = dirs
+    write_module(src, BASE)
+    run(src, cache)
+    [name] = entries(cache)
+    path = os.path.join(cache, name)
+    data = bytearray(open(path, "rb").read())
+    if damage == "truncate":
+        data = data[: len(data) // 2]
+    elif damage == "flip":
+        data[-5] ^= 0x40
+    else:
+        data[8] = 77
+    open(path, "wb").write(bytes(data))
+    r = run(src, cache)
+    assert r == {"out": [i * 2.0 for i in range(8)], "cache": "miss"}
+    assert run(src, cache)["cache"] == "hit"  # rewritten, valid again
+
+
+def test_foreign_owner_entry_is_rebuilt(dirs):
+    if os.geteuid() != 0:
+        pytest.skip("needs root to give the entry to another user")
+    src, cache = dirs
+    write_module(src, BASE)
+    run(src, cache)
+    [name] = entries(cache)
+    os.chown(os.path.join(cache, name), 4321, 4321)
+    r = run(src, cache)
+    assert r["cache"] == "miss" and r["out"] == [i * 2.0 for i in range(8)]
+
+
+def test_eight_processes_at_once(dirs):
+    src, cache = dirs
+    write_module(src, BASE)
+    env = {**os.environ, "PYTHONPATH": ROOT, "PYCUDA_JIT_CACHE_DIR": cache,
+           "PYTHONDONTWRITEBYTECODE": "1"}
+    procs = [subprocess.Popen([sys.executable, "-c", RUNNER, src], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env) for _ in range(8)]
+    outs = [p.communicate() for p in procs]
+    for p, (o, e) in zip(procs, outs):
+        assert p.returncode == 0, e
+        assert json.loads(o.strip().splitlines()[-1])["out"] == [i * 2.0 for i in range(8)]
+    assert len(entries(cache)) == 1
+    assert not [f for f in os.listdir(cache) if f.startswith(".tmp")]
+    assert run(src, cache)["cache"] == "hit"
+
+
+def test_cache_command_line(dirs):
+    src, cache = dirs
+    write_module(src, BASE)
+    run(src, cache)
+    env = {**os.environ, "PYTHONPATH": ROOT, "PYCUDA_JIT_CACHE_DIR": cache}
+    ls = subprocess.run([sys.executable, "-m", "pycuda_jit", "cache", "list"],
+                        capture_output=True, text=True, env=env)
+    assert ls.returncode == 0, ls.stderr
+    assert "kernel_" in ls.stdout and "1 entr" in ls.stdout
+    info = subprocess.run([sys.executable, "-m", "pycuda_jit", "cache", "info"],
+                          capture_output=True, text=True, env=env)
+    assert cache in info.stdout
+    clear = subprocess.run([sys.executable, "-m", "pycuda_jit", "cache", "clear"],
+                           capture_output=True, text=True, env=env)
+    assert "removed 1" in clear.stdout
+    assert entries(cache) == []
+    assert oct(os.stat(cache).st_mode & 0o777) == "0o700"
