@@ -11,6 +11,7 @@
 #include "support/Sha256.h"
 #include "transforms/ArrayEffects.h"
 #include "transforms/InsertCasts.h"
+#include "transforms/NonNegative.h"
 #include "typeinfer/TypeInfer.h"
 #include "types/Signature.h"
 
@@ -115,6 +116,7 @@ Typed frontend(const bc::RawCode &Raw, const std::vector<types::TypeRef> &Args,
   T.resolutions = typeinfer::inferTypes(*T.fn, Args, R, TO);
   Lap("typeinfer");
   transforms::insertCasts(*T.fn);
+  transforms::markNonNegative(*T.fn);
   ir::verify(*T.fn, true);
   if (Keep("typed"))
     (*Dumps)["typed"] = T.fn->print(true);

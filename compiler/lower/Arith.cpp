@@ -118,7 +118,10 @@ llvm::Value *floatDivMod(LowerContext &Cx, TypeRef T, llvm::Value *A,
   auto &B = Cx.b;
   llvm::Type *LT = A->getType();
   llvm::Value *Zero = llvm::ConstantFP::get(LT, 0.0);
-  llvm::Value *Mod = B.CreateFRem(A, Bv);
+  // fmod from libm / libdevice: exact (NVPTX's own frem expansion is
+  // a - b * trunc(a / b), which overflows for huge quotients).
+  llvm::Value *Mod =
+      B.CreateCall(Cx.target.mathFunction(Cx.module, "fmod", T, 2), {A, Bv});
   llvm::Value *Div = B.CreateFDiv(B.CreateFSub(A, Mod), Bv);
   llvm::Value *ModNZ = B.CreateFCmpUNE(Mod, Zero);
   llvm::Value *SignsDiffer =

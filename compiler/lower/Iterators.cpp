@@ -14,22 +14,44 @@ namespace pcj::lower {
 
 using namespace types;
 
+llvm::Value *rangeTripCount(LowerContext &Cx, TypeRef C, llvm::Value *Start,
+                           llvm::Value *Stop, llvm::Value *Step) {
+  auto &B = Cx.b;
+  bool Unsigned = C->isInt() && !C->isSigned();
+  // Narrow counters compute in 64 bits (no overflow), then fit the count
+  // back into the counter width as an unsigned number.
+  TypeRef W = Unsigned ? intTy(64, false) : int64Ty();
+  llvm::Value *S0 = Cx.cast(Start, C, W), *S1 = Cx.cast(Stop, C, W),
+              *St = Cx.cast(Step, C, W);
+  llvm::Value *Zero = B.getInt64(0), *One = B.getInt64(1);
+  llvm::Value *N;
+  if (Unsigned) { // an unsigned step is positive
+    St = B.CreateSelect(B.CreateICmpEQ(St, Zero), One, St);
+    llvm::Value *Span = B.CreateSub(S1, S0);
+    N = B.CreateSelect(B.CreateICmpUGT(S1, S0),
+                       B.CreateUDiv(B.CreateSub(B.CreateAdd(Span, St), One), St),
+                       Zero);
+  } else {
+    // step > 0: (stop - start + step - 1) / step; step < 0: the mirror.
+    llvm::Value *Up = B.CreateICmpSGT(St, Zero);
+    llvm::Value *Span = B.CreateSelect(Up, B.CreateSub(S1, S0), B.CreateSub(S0, S1));
+    llvm::Value *AStep = B.CreateSelect(Up, St, B.CreateNeg(St));
+    AStep = B.CreateSelect(B.CreateICmpEQ(AStep, Zero), One, AStep); // step 0: a Python error
+    N = B.CreateSelect(B.CreateICmpSGT(Span, Zero),
+                       B.CreateUDiv(B.CreateSub(B.CreateAdd(Span, AStep), One), AStep),
+                       Zero);
+  }
+  return Cx.cast(N, intTy(64, false), intTy(C->bits(), false));
+}
+
 namespace {
 
 llvm::Value *rangeLength(LowerContext &Cx, TypeRef R, llvm::Value *V) {
-  auto &B = Cx.b;
   TypeRef C = R->inner();
-  llvm::Value *Start = Cx.cast(B.CreateExtractValue(V, {0}), C, int64Ty());
-  llvm::Value *Stop = Cx.cast(B.CreateExtractValue(V, {1}), C, int64Ty());
-  llvm::Value *Step = Cx.cast(B.CreateExtractValue(V, {2}), C, int64Ty());
-  llvm::Value *Zero = B.getInt64(0), *One = B.getInt64(1);
-  // step > 0: (stop - start + step - 1) / step; step < 0: (start - stop - step - 1) / -step
-  llvm::Value *Up = B.CreateICmpSGT(Step, Zero);
-  llvm::Value *Span = B.CreateSelect(Up, B.CreateSub(Stop, Start), B.CreateSub(Start, Stop));
-  llvm::Value *AStep = B.CreateSelect(Up, Step, B.CreateNeg(Step));
-  AStep = B.CreateSelect(B.CreateICmpEQ(AStep, Zero), One, AStep); // range(.., 0) is a Python error
-  llvm::Value *N = B.CreateSDiv(B.CreateSub(B.CreateAdd(Span, AStep), One), AStep);
-  return B.CreateSelect(B.CreateICmpSGT(Span, Zero), N, Zero);
+  return Cx.cast(rangeTripCount(Cx, C, Cx.b.CreateExtractValue(V, {0}),
+                                Cx.b.CreateExtractValue(V, {1}),
+                                Cx.b.CreateExtractValue(V, {2})),
+                 intTy(C->bits(), false), int64Ty());
 }
 
 } // namespace
@@ -71,7 +93,7 @@ llvm::Value *iterElement(LowerContext &Cx, const ir::Instr *At, TypeRef T,
   }
   case Kind::Array: {
     if (T->ndim() == 1) {
-      llvm::Value *P = Cx.elementPtr(At, T, V, {{Idx, int64Ty()}});
+      llvm::Value *P = Cx.elementPtr(At, T, V, {{Idx, int64Ty(), true}});
       unsigned Align = T->dtype()->isComplex() ? T->dtype()->byteSize() / 2
                                                : T->dtype()->byteSize();
       return Cx.fromMemory(

@@ -5,6 +5,11 @@
 
 namespace pcj::lower {
 
+// Number of elements of range(Start, Stop, Step) with counter type C, as an
+// unsigned number of C's width (Python's len(range(...))).
+llvm::Value *rangeTripCount(LowerContext &Cx, types::TypeRef C,
+                            llvm::Value *Start, llvm::Value *Stop,
+                            llvm::Value *Step);
 // len(T) as i64.
 llvm::Value *iterLength(LowerContext &Cx, types::TypeRef T, llvm::Value *V);
 // The element at index Idx (i64, in range) of iterable T.

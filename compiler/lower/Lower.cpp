@@ -52,7 +52,7 @@ private:
   void lowerBody();
   void lowerInstr(const Instr *I);
   llvm::Value *lowerIntrinsic(const Instr *I, size_t FirstArg);
-  std::vector<std::pair<llvm::Value *, TypeRef>> indices(const Instr *Idx);
+  std::vector<LowerContext::Index> indices(const Instr *Idx);
   void buildParams(const std::vector<llvm::Value *> &Flat,
                    const std::vector<AbiSlot> &Slots);
 };
@@ -200,15 +200,18 @@ llvm::Value *Lowerer::lowerIntrinsic(const Instr *I, size_t FirstArg) {
   return stdlib::loweringRule(Info->id)(Req);
 }
 
-std::vector<std::pair<llvm::Value *, TypeRef>>
-Lowerer::indices(const Instr *Idx) {
-  std::vector<std::pair<llvm::Value *, TypeRef>> Out;
+std::vector<LowerContext::Index> Lowerer::indices(const Instr *Idx) {
+  std::vector<LowerContext::Index> Out;
   if (Idx->type->isTuple()) {
     llvm::Value *T = Cx.value(Idx);
+    // A literal tuple's elements carry their own facts.
+    bool Built = Idx->op == Op::BuildTuple;
     for (unsigned K = 0; K < Idx->type->elems().size(); ++K)
-      Out.push_back({Cx.b.CreateExtractValue(T, {K}), Idx->type->elems()[K]});
+      Out.push_back({Cx.b.CreateExtractValue(T, {K}), Idx->type->elems()[K],
+                     Idx->nonNegative ||
+                         (Built && Idx->operands[K]->nonNegative)});
   } else {
-    Out.push_back({Cx.value(Idx), Idx->type});
+    Out.push_back({Cx.value(Idx), Idx->type, Idx->nonNegative});
   }
   return Out;
 }
@@ -413,11 +416,21 @@ void Lowerer::lowerInstr(const Instr *I) {
       R = Slot;
       break;
     }
+    // Canonical loop: a counter k from 0 to the trip count (computed once,
+    // with the step's sign); the value is start + k * step.  LLVM sees a
+    // plain counted loop whatever the step (unrolling, IV rewriting).
     TypeRef C = T(0)->inner();
     llvm::Type *CT = Cx.valueType(C);
-    llvm::Type *ST = llvm::StructType::get(Cx.ctx, {CT, CT, CT});
+    llvm::Type *ST = llvm::StructType::get(Cx.ctx, {CT, CT, CT, CT});
     llvm::Value *Slot = Cx.entryAlloca(ST, "range.iter");
-    B.CreateStore(V(0), Slot);
+    llvm::Value *Start = B.CreateExtractValue(V(0), {0});
+    llvm::Value *Stop = B.CreateExtractValue(V(0), {1});
+    llvm::Value *Step = B.CreateExtractValue(V(0), {2});
+    B.CreateStore(llvm::ConstantInt::get(CT, 0), B.CreateStructGEP(ST, Slot, 0));
+    B.CreateStore(rangeTripCount(Cx, C, Start, Stop, Step),
+                  B.CreateStructGEP(ST, Slot, 1));
+    B.CreateStore(Start, B.CreateStructGEP(ST, Slot, 2));
+    B.CreateStore(Step, B.CreateStructGEP(ST, Slot, 3));
     R = Slot;
     break;
   }
@@ -444,18 +457,20 @@ void Lowerer::lowerInstr(const Instr *I) {
     }
     TypeRef C = I->type;
     llvm::Type *CT = Cx.valueType(C);
-    llvm::Type *ST = llvm::StructType::get(Cx.ctx, {CT, CT, CT});
+    llvm::Type *ST = llvm::StructType::get(Cx.ctx, {CT, CT, CT, CT});
     llvm::Value *It = V(0);
-    llvm::Value *Cur = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 0), "cur");
-    llvm::Value *Stop = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 1), "stop");
-    llvm::Value *Step = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 2), "step");
-    bool S = C->isSigned();
-    llvm::Value *Zero = llvm::ConstantInt::get(CT, 0);
-    llvm::Value *Up = S ? B.CreateICmpSGT(Step, Zero) : B.getTrue();
-    llvm::Value *More = B.CreateSelect(
-        Up, S ? B.CreateICmpSLT(Cur, Stop) : B.CreateICmpULT(Cur, Stop),
-        B.CreateICmpSGT(Cur, Stop));
-    B.CreateStore(B.CreateAdd(Cur, Step), B.CreateStructGEP(ST, It, 0));
+    llvm::Value *K = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 0), "k");
+    llvm::Value *N = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 1), "trip");
+    llvm::Value *Start = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 2), "start");
+    llvm::Value *Step = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 3), "step");
+    llvm::Value *More = B.CreateICmpULT(K, N);
+    B.CreateStore(B.CreateAdd(K, llvm::ConstantInt::get(CT, 1), "", true),
+                  B.CreateStructGEP(ST, It, 0));
+    // start + k * step lies between start and stop for k < trip: no signed
+    // overflow (nsw), which lets LLVM prove e.g. grid-stride indices >= 0.
+    bool NSW = C->isSigned(), NUW = !C->isSigned();
+    llvm::Value *Cur = B.CreateAdd(Start, B.CreateMul(K, Step, "", NUW, NSW),
+                                   "cur", NUW, NSW);
     recordEdges(I);
     B.CreateCondBr(More, BB.at(I->succs[0]), BB.at(I->succs[1]));
     Cx.setValue(I, Cur);

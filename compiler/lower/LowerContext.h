@@ -64,11 +64,16 @@ public:
   llvm::Value *arrayData(llvm::Value *A);
   llvm::Value *arrayShape(llvm::Value *A, unsigned Dim);
   llvm::Value *arrayStride(llvm::Value *A, unsigned Dim);
+  // One index of an array access; NonNeg: known >= 0 (no wrap-around).
+  struct Index {
+    llvm::Value *value;
+    types::TypeRef type;
+    bool nonNeg = false;
+  };
   // Address of a[idx...] with Python negative-index wrap-around and, in
   // checked mode, bounds checks.  `Idx` holds one value per dimension.
   llvm::Value *elementPtr(const ir::Instr *At, types::TypeRef ArrTy,
-                          llvm::Value *A,
-                          const std::vector<std::pair<llvm::Value *, types::TypeRef>> &Idx);
+                          llvm::Value *A, const std::vector<Index> &Idx);
 
   // Address of field `Field` of a record reference.
   llvm::Value *recordField(llvm::Value *Rec, types::TypeRef RecTy,

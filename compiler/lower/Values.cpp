@@ -255,18 +255,18 @@ llvm::Value *LowerContext::arrayStride(llvm::Value *A, unsigned Dim) {
   return b.CreateExtractValue(A, {2, Dim});
 }
 
-llvm::Value *LowerContext::elementPtr(
-    const ir::Instr *At, TypeRef ArrTy, llvm::Value *A,
-    const std::vector<std::pair<llvm::Value *, TypeRef>> &Idx) {
+llvm::Value *LowerContext::elementPtr(const ir::Instr *At, TypeRef ArrTy,
+                                      llvm::Value *A,
+                                      const std::vector<Index> &Idx) {
   unsigned N = ArrTy->ndim();
   PCJ_ASSERT(Idx.size() == N, "index arity");
   std::vector<llvm::Value *> I64(N), Shape(N);
   for (unsigned D = 0; D < N; ++D) {
-    auto [V, T] = Idx[D];
+    auto [V, T, NonNeg] = Idx[D];
     Shape[D] = arrayShape(A, D);
     llvm::Value *X = cast(V, T, T->isSigned() || T->isBool() ? int64Ty()
                                                              : intTy(64, false));
-    if (T->isInt() && T->isSigned()) // Python wrap-around for negatives
+    if (T->isInt() && T->isSigned() && !NonNeg) // Python wrap-around for negatives
       X = b.CreateSelect(b.CreateICmpSLT(X, b.getInt64(0)),
                          b.CreateAdd(X, Shape[D]), X, "wrap");
     if (opts.boundsCheck) {

@@ -150,10 +150,10 @@ llvm::Value *lowerAtomicCas(const LoweringRequest &R) {
   auto &B = Cx.b;
   bool Indexed = R.info.idata == 1;
   TypeRef A = R.argTypes[0];
-  std::vector<std::pair<llvm::Value *, TypeRef>> Idx =
+  std::vector<lower::LowerContext::Index> Idx =
       Indexed ? indexList(R, 1)
-              : std::vector<std::pair<llvm::Value *, TypeRef>>{
-                    {B.getInt64(0), int64Ty()}};
+              : std::vector<lower::LowerContext::Index>{
+                    {B.getInt64(0), int64Ty(), true}};
   llvm::Value *Ptr = Cx.elementPtr(&R.instr, A, R.args[0], Idx);
   size_t N = R.args.size();
   auto *Pair = B.CreateAtomicCmpXchg(Ptr, R.args[N - 2], R.args[N - 1],

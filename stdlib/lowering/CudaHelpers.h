@@ -37,16 +37,20 @@ inline void require(const LoweringRequest &R, lower::TargetHooks::Feature F) {
     R.cx.fail(&R.instr, std::string(R.info.key) + "() " + Why);
 }
 
-// The element indices of an int or tuple index argument, for elementPtr.
-inline std::vector<std::pair<llvm::Value *, types::TypeRef>>
+// The element indices of an int or tuple index argument, for elementPtr
+// (with what transforms/NonNegative proved about them).
+inline std::vector<lower::LowerContext::Index>
 indexList(const LoweringRequest &R, size_t K) {
-  std::vector<std::pair<llvm::Value *, types::TypeRef>> Out;
+  std::vector<lower::LowerContext::Index> Out;
   types::TypeRef T = R.argTypes[K];
+  const ir::Instr *I = R.argInstrs[K];
   if (T->isTuple()) {
+    bool Built = I->op == ir::Op::BuildTuple;
     for (unsigned E = 0; E < T->elems().size(); ++E)
-      Out.push_back({R.cx.b.CreateExtractValue(R.args[K], {E}), T->elems()[E]});
+      Out.push_back({R.cx.b.CreateExtractValue(R.args[K], {E}), T->elems()[E],
+                     I->nonNegative || (Built && I->operands[E]->nonNegative)});
   } else {
-    Out.push_back({R.args[K], T});
+    Out.push_back({R.args[K], T, I->nonNegative});
   }
   return Out;
 }
