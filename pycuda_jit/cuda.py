@@ -245,7 +245,12 @@ def compile_stages(pyfunc, sig, stages=("bytecode", "cfg", "ir", "typed", "llvm"
     """Compile for the GPU and return {stage: text} for the requested stages
     (bytecode, cfg, ir, typed, llvm, llvm-opt, ptx).  Needs no GPU."""
     opts = _options(options.pop("debug", False), options.pop("fastmath", False),
-                    options.pop("opt", 3), options.pop("lineinfo", False))
+                    options.pop("opt", 3), options.pop("lineinfo", False),
+                    max_registers=options.pop("max_registers", None),
+                    launch_bounds=options.pop("launch_bounds", None))
+    # Compile read-only arrays as noalias, as launches do when the arguments
+    # do not overlap (for inspecting that code without a GPU).
+    opts["assume_noalias"] = bool(options.pop("assume_noalias", False))
     if options:
         raise TypeError(f"unexpected options: {', '.join(options)}")
     _ptx, _name, dumps = core().compile_ptx(pyfunc, sig, cc[0], cc[1], opts, list(stages))

@@ -1075,6 +1075,14 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
     CO.fastMath = O.fastmath;
     CO.lineInfo = O.lineinfo;
     CO.boundsCheck = O.debug;
+    CO.maxRegisters = O.maxRegisters;
+    CO.maxThreadsPerBlock = O.maxThreads;
+    CO.minBlocksPerSM = O.minBlocks;
+    CO.fastMathFlags = O.fastmathFlags;
+    // Tests and tools: compile read-only arrays as noalias (the dispatcher
+    // does this only after checking the arguments do not overlap).
+    CO.noAliasReadOnly = Options && Options != Py_None &&
+                         dictBool(Options, "assume_noalias", false);
     CO.dumps = envDumps();
     if (Stages && Stages != Py_None) {
       Ref It = check(PyObject_GetIter(Stages));

@@ -29,10 +29,23 @@ def load(name):
     return getattr(mod, name), sig, text
 
 
+def options(text):
+    """`# OPTIONS: key=value, ...` (Python literals) of a golden kernel."""
+    import ast
+    m = re.search(r"^# OPTIONS: (.*)$", text, re.M)
+    if not m:
+        return {}
+    out = {}
+    for part in re.split(r",\s*(?=\w+=)", m.group(1).strip()):
+        key, value = part.split("=", 1)
+        out[key.strip()] = ast.literal_eval(value.strip())
+    return out
+
+
 def compile_kernel(name, cc=(9, 0)):
     from pycuda_jit import cuda
-    func, sig, _ = load(name)
-    return cuda.compile_stages(func, sig, stages=STAGES, cc=cc)
+    func, sig, text = load(name)
+    return cuda.compile_stages(func, sig, stages=STAGES, cc=cc, **options(text))
 
 
 def normalize(stage, text):
