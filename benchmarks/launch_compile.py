@@ -203,6 +203,8 @@ def main():
     if ours is None:
         print("ours failed:\n" + err)
         return 1
+    # The same with PTX loaded by the driver's JIT instead of nvJitLink.
+    djit, _ = run_py(OURS, ["nocache"], {**env, "PYCUDA_JIT_NVJITLINK": "/nonexistent"})
     run_py(OURS, ["cache"], env)                    # fills the cache
     hit, herr = run_py(OURS, ["cache"], env)        # a fresh process hits it
     numba, nerr = run_py(NUMBA)
@@ -238,6 +240,10 @@ def main():
     print(f"\nours: extension load {ours['extension_ms']:.1f} ms, context {ours['context_ms']:.1f} ms, "
           f"first call {ours['first_call_ms']:.1f} ms, timings {ours['stats']['timings_ms']}")
     print(f"second kernel timings {ours['second_stats']['timings_ms']}")
+    if djit:
+        print(f"with the driver JIT instead of nvJitLink: second kernel {djit['second_ms']:.1f} ms, "
+              f"first call {djit['first_call_ms']:.1f} ms, timings {djit['second_stats']['timings_ms']}, "
+              f"saxpy launch {djit['launch_ours_us']:.2f} us")
     if hit:
         print(f"cache hit: extension {hit['extension_ms']:.1f} ms, first call {hit['first_call_ms']:.1f} ms, "
               f"cache={hit['stats']['cache']}, timings {hit['stats']['timings_ms']}")
