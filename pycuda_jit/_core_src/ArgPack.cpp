@@ -195,6 +195,17 @@ bool tupleToDims(PyObject *Tup, int64_t *Out, int &N) {
   return true;
 }
 
+// The stream field of O's __cuda_array_interface__ (0 if none).
+uint64_t interfaceStream(PyObject *O) {
+  Ref CAI = getAttrOpt(O, "__cuda_array_interface__");
+  PyObject *S = CAI && PyDict_Check(CAI.get())
+                    ? PyDict_GetItemString(CAI.get(), "stream")
+                    : nullptr;
+  uint64_t V = S && S != Py_None ? PyLong_AsUnsignedLongLong(S) : 0;
+  PyErr_Clear();
+  return V;
+}
+
 // The producer's current stream as a CAI stream value (1: legacy default).
 uint64_t currentStream(Foreign K, PyObject *O) {
   ForeignCache &C = foreign();
@@ -204,7 +215,7 @@ uint64_t currentStream(Foreign K, PyObject *O) {
       Ref Fn = Mod ? getAttrOpt(Mod.get(), "_cuda_getCurrentRawStream") : Ref();
       PyErr_Clear();
       if (!Fn)
-        return 0;
+        return interfaceStream(O);
       C.TorchStream = Fn.release();
     }
     Ref Dev(PyObject_CallMethod(O, "get_device", nullptr));
@@ -218,7 +229,7 @@ uint64_t currentStream(Foreign K, PyObject *O) {
     Ref Fn = Mod ? getAttrOpt(Mod.get(), "get_current_stream") : Ref();
     PyErr_Clear();
     if (!Fn)
-      return 0;
+      return interfaceStream(O);
     C.CupyStream = Fn.release();
   }
   Ref S(PyObject_CallObject(C.CupyStream, nullptr));
@@ -267,9 +278,8 @@ bool fromForeign(PyObject *O, ArgValue &Out) {
   Out.ndim = N;
   Out.type = arrayTy(D, unsigned(N), layoutOf(N, Out.shape, Out.strides, Item));
   Out.hasStream = true;
-  Out.stream = currentStream(K, O);
-  if (!Out.stream) // the producer's stream is unknown: use the interface
-    return false;
+  Out.foreign = uint8_t(K);
+  Out.object = O;
   return true;
 }
 
@@ -375,14 +385,30 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
                        " (pass device arrays, numpy arrays, numbers or tuples)");
 }
 
-void syncArgStreams(const std::vector<ArgValue> &Args, rt::CUstream Stream) {
+namespace {
+void syncStreams(const std::vector<ArgValue> &Args, rt::CUstream Stream,
+                 uint64_t Producer[3]) {
   for (const ArgValue &V : Args) {
-    if (V.hasStream)
-      rt::streamWaitStream(Stream,
-                           reinterpret_cast<rt::CUstream>(uintptr_t(V.stream)));
+    if (V.hasStream) {
+      uint64_t S = V.stream;
+      if (V.foreign) { // one query per kind and launch
+        uint64_t &P = Producer[V.foreign];
+        if (!P)
+          P = currentStream(Foreign(V.foreign), V.object);
+        S = P;
+      }
+      if (S)
+        rt::streamWaitStream(Stream, reinterpret_cast<rt::CUstream>(uintptr_t(S)));
+    }
     if (!V.elems.empty())
-      syncArgStreams(V.elems, Stream);
+      syncStreams(V.elems, Stream, Producer);
   }
+}
+} // namespace
+
+void syncArgStreams(const std::vector<ArgValue> &Args, rt::CUstream Stream) {
+  uint64_t Producer[3] = {0, 0, 0};
+  syncStreams(Args, Stream, Producer);
 }
 
 bool argFits(TypeRef Arg, TypeRef Param) {

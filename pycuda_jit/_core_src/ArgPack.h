@@ -42,6 +42,10 @@ struct ArgValue {
   // a CUDA array interface's stream field (synchronized before the launch)
   bool hasStream = false;
   uint64_t stream = 0;
+  // A torch tensor (1) or CuPy array (2) whose producer stream is looked up
+  // once per launch, for all such arguments (`stream` is 0 until then).
+  uint8_t foreign = 0;
+  PyObject *object = nullptr; // borrowed: the argument tuple keeps it alive
   // keeps imported (DLPack) memory alive for the launch
   Ref keep;
   // scalars
