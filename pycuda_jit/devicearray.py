@@ -20,7 +20,8 @@ class DeviceNDArray(_core.DeviceArray):
 
     def __init__(self, shape, strides, dtype, owner, ptr, stream=0):
         dtype = np.dtype(dtype)
-        super().__init__(owner, ptr, tuple(shape), tuple(strides), dtype.str, stream)
+        super().__init__(owner, ptr, tuple(shape), tuple(strides), dtype.str, stream,
+                         dtype.descr if dtype.fields is not None else None)
         self.dtype = dtype
 
     def _view(self, ptr, shape, strides):

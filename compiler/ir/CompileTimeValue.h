@@ -13,6 +13,10 @@
 
 namespace pcj::ir {
 
+// Constant memory holds 64 KiB; a constant array (a global NumPy array, or
+// cuda.const.array_like) may use at most that.
+constexpr size_t kMaxConstArrayBytes = 64 * 1024;
+
 struct CTValue {
   enum class Kind : uint8_t {
     Invalid,     // not found
@@ -23,6 +27,7 @@ struct CTValue {
     Function,    // a device function: `name` its qualname, `handle` the object
     ConstArray,  // a host array frozen as constant data: `type` its dtype,
                  // `shape`, `bytes` its elements in C order
+    TupleClass,  // a namedtuple class: `name` the class, `fields` its fields
     Unsupported, // some other Python object: `name` describes it
   };
   Kind kind = Kind::Invalid;
@@ -32,6 +37,7 @@ struct CTValue {
   uintptr_t handle = 0; // opaque host object (modules), for attribute lookups
   std::vector<int64_t> shape; // ConstArray
   std::string bytes;          // ConstArray
+  std::vector<std::string> fields; // TupleClass
 
   static CTValue invalid() { return {}; }
   static CTValue constant(bc::ConstValue V) {
@@ -73,6 +79,13 @@ struct CTValue {
     C.type = DType;
     C.shape = std::move(Shape);
     C.bytes = std::move(Bytes);
+    return C;
+  }
+  static CTValue tupleClass(std::string Class, std::vector<std::string> Fields) {
+    CTValue C;
+    C.kind = Kind::TupleClass;
+    C.name = std::move(Class);
+    C.fields = std::move(Fields);
     return C;
   }
   static CTValue unsupported(std::string What) {

@@ -52,8 +52,16 @@ std::string CTValue::repr() const {
   switch (kind) {
   case Kind::Invalid:
     return "invalid";
-  case Kind::Const:
-    return "const " + value.repr() + (type ? " " + type->str() : "");
+  case Kind::Const: {
+    std::string S = "const " + value.repr() + (type ? " " + type->str() : "");
+    if (!fields.empty()) { // a namedtuple instance
+      S += " as " + name + "(";
+      for (size_t K = 0; K < fields.size(); ++K)
+        S += (K ? ", " : "") + fields[K];
+      S += ")";
+    }
+    return S;
+  }
   case Kind::Module:
     return "module " + name;
   case Kind::Intrinsic:
@@ -74,6 +82,12 @@ std::string CTValue::repr() const {
     char Hex[17];
     snprintf(Hex, sizeof Hex, "%016llx", (unsigned long long)H);
     return S + "] " + Hex;
+  }
+  case Kind::TupleClass: {
+    std::string S = "namedtuple class " + name + "(";
+    for (size_t K = 0; K < fields.size(); ++K)
+      S += (K ? ", " : "") + fields[K];
+    return S + ")";
   }
   case Kind::Unsupported:
     return "unsupported " + name;

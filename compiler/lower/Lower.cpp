@@ -64,6 +64,16 @@ unsigned elementAlign(TypeRef T) {
   return T->isComplex() ? T->byteSize() / 2 : T->byteSize();
 }
 
+// Field F of record type Rec: its natural alignment, lowered where the
+// record's layout (a packed NumPy dtype) does not guarantee it.
+unsigned fieldAlign(TypeRef Rec, int F) {
+  uint64_t A = std::max(1u, Rec->align());
+  uint64_t Off = Rec->offsets()[F];
+  while (Off % A)
+    A /= 2;
+  return unsigned(std::min<uint64_t>(elementAlign(Rec->elems()[F]), A));
+}
+
 // The constant integer behind a (cast of a) literal, for `x ** 2`.
 bool constInt(const Instr *I, int64_t &Out) {
   while (I->op == Op::Cast)
@@ -233,6 +243,8 @@ void Lowerer::lowerInstr(const Instr *I) {
   case Op::Deref:
     if (I->ct.kind == ir::CTValue::Kind::Const && Cx.valueType(I->type))
       R = Cx.constant(I, I->ct.value, I->type);
+    else if (I->ct.kind == ir::CTValue::Kind::ConstArray)
+      R = Cx.constArray(I->ct, I->type);
     break;
   case Op::Phi: {
     llvm::PHINode *P = B.CreatePHI(Cx.valueType(I->type), I->operands.size());
@@ -276,7 +288,7 @@ void Lowerer::lowerInstr(const Instr *I) {
       TypeRef FT = I->type;
       auto *L = B.CreateAlignedLoad(Cx.memoryType(FT),
                                     Cx.recordField(V(0), T(0), F),
-                                    llvm::Align(elementAlign(FT)));
+                                    llvm::Align(fieldAlign(T(0), F)));
       R = Cx.fromMemory(L, FT);
     } else if (T(0)->isTuple() && !T(0)->fields().empty()) {
       R = B.CreateExtractValue(V(0), {unsigned(T(0)->fieldIndex(I->str))});
@@ -323,7 +335,7 @@ void Lowerer::lowerInstr(const Instr *I) {
       int F = OT->fieldIndex(C.text);
       auto *L = B.CreateAlignedLoad(Cx.memoryType(I->type),
                                     Cx.recordField(V(0), OT, F),
-                                    llvm::Align(elementAlign(I->type)));
+                                    llvm::Align(fieldAlign(OT, F)));
       R = Cx.fromMemory(L, I->type);
       break;
     }
@@ -369,7 +381,7 @@ void Lowerer::lowerInstr(const Instr *I) {
       int F = OT->fieldIndex(C.text);
       TypeRef FT = OT->elems()[F];
       B.CreateAlignedStore(Cx.toMemory(V(2), FT), Cx.recordField(V(0), OT, F),
-                           llvm::Align(elementAlign(FT)));
+                           llvm::Align(fieldAlign(OT, F)));
       return;
     }
     llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
@@ -388,7 +400,7 @@ void Lowerer::lowerInstr(const Instr *I) {
     int F = OT->fieldIndex(I->str);
     TypeRef FT = OT->elems()[F];
     B.CreateAlignedStore(Cx.toMemory(V(1), FT), Cx.recordField(V(0), OT, F),
-                         llvm::Align(elementAlign(FT)));
+                         llvm::Align(fieldAlign(OT, F)));
     return;
   }
   case Op::BuildTuple: {

@@ -61,6 +61,9 @@ public:
   llvm::Value *makeArray(types::TypeRef T, llvm::Value *Data,
                          const std::vector<llvm::Value *> &Shape,
                          const std::vector<llvm::Value *> &Strides);
+  // A global NumPy array (ir::CTValue::Kind::ConstArray) as an array of
+  // type T in constant memory.
+  llvm::Value *constArray(const ir::CTValue &C, types::TypeRef T);
   llvm::Value *arrayData(llvm::Value *A);
   llvm::Value *arrayShape(llvm::Value *A, unsigned Dim);
   llvm::Value *arrayStride(llvm::Value *A, unsigned Dim);

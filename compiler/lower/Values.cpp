@@ -245,6 +245,47 @@ llvm::Value *LowerContext::makeArray(TypeRef T, llvm::Value *Data,
   return A;
 }
 
+// A host array frozen at compile time: its bytes as a constant global (one
+// per distinct content, in constant memory on the GPU), shaped like it.
+llvm::Value *LowerContext::constArray(const ir::CTValue &C, TypeRef T) {
+  // Typed elements where LLVM has constant arrays of them (readable IR);
+  // otherwise (complex, records) the raw bytes -- loads go through typed
+  // element pointers either way.
+  llvm::Type *ET = memoryType(T->dtype());
+  uint64_t Size = ET->isIntegerTy() || ET->isFloatingPointTy()
+                      ? T->dtype()->byteSize()
+                      : 1;
+  if (Size == 1)
+    ET = b.getInt8Ty();
+  llvm::Constant *Init =
+      C.bytes.empty()
+          ? llvm::ConstantAggregateZero::get(llvm::ArrayType::get(ET, 0))
+          : llvm::ConstantDataArray::getRaw(C.bytes, C.bytes.size() / Size, ET);
+  // Named by content, so equal tables share one global.
+  uint64_t H = 1469598103934665603ull; // FNV-1a
+  auto Mix = [&](const std::string &Text) {
+    for (char Ch : Text) {
+      H ^= (unsigned char)Ch;
+      H *= 1099511628211ull;
+    }
+  };
+  Mix(T->dtype()->str());
+  for (int64_t D : C.shape)
+    Mix("," + std::to_string(D));
+  Mix(C.bytes);
+  char Hex[17];
+  snprintf(Hex, sizeof Hex, "%016llx", (unsigned long long)H);
+  llvm::Value *Data = target.constArray(module, Init, std::string("const_") + Hex);
+  std::vector<llvm::Value *> ShapeV(C.shape.size()), StrideV(C.shape.size());
+  int64_t Stride = T->dtype()->byteSize();
+  for (int D = int(C.shape.size()) - 1; D >= 0; --D) {
+    ShapeV[D] = b.getInt64(C.shape[D]);
+    StrideV[D] = b.getInt64(Stride);
+    Stride *= C.shape[D];
+  }
+  return makeArray(T, Data, ShapeV, StrideV);
+}
+
 llvm::Value *LowerContext::arrayData(llvm::Value *A) {
   return b.CreateExtractValue(A, {0});
 }

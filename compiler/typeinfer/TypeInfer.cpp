@@ -136,6 +136,8 @@ Typed Inferrer::typeOfCT(const Instr *I, const ir::CTValue &V,
     if (V.type && V.type->isNumeric()) // a numpy scalar keeps its dtype
       return {V.type, false};
     Typed T = typeOfConst(I, V.value);
+    if (!V.fields.empty() && T.type->isTuple()) // a namedtuple instance
+      T.type = namedTupleTy(V.name, V.fields, T.type->elems());
     return T;
   }
   case K::Module:
@@ -149,8 +151,18 @@ Typed Inferrer::typeOfCT(const Instr *I, const ir::CTValue &V,
     return {dtypeTy(V.type), false};
   case K::Function:
     return {functionTy(V.name + "@" + std::to_string(V.handle)), false};
-  case K::ConstArray: // only cuda.const.array_like() takes it (CudaRules.cpp)
-    return {intrinsicTy("cuda.const.host_array"), false};
+  case K::ConstArray: // a host array, frozen into constant memory
+    if (V.bytes.size() > ir::kMaxConstArrayBytes)
+      fail(I, What + " is a NumPy array of " + std::to_string(V.bytes.size()) +
+                  " bytes; constant memory holds at most " +
+                  std::to_string(ir::kMaxConstArrayBytes) + " bytes",
+           "pass a large table as a kernel argument instead");
+    if (V.shape.empty())
+      fail(I, What + " is a 0-d NumPy array", "use a scalar (arr.item()) instead");
+    return {arrayTy(V.type, unsigned(V.shape.size()), Layout::C, AddrSpace::Const),
+            false};
+  case K::TupleClass:
+    return {tupleClassTy(V.name, V.fields), false};
   case K::Unsupported:
     fail(I, What + " is " + V.name + ", which kernels cannot use",
          "kernels can use numbers, bools, tuples, numpy scalar types, the "
@@ -500,7 +512,9 @@ bool Inferrer::inferSetItem(Instr *I) {
     fail(I, "'" + T->str() + "' does not support item assignment in kernels",
          T->isTuple() ? "tuples are immutable" : "");
   if (T->addrSpace() == AddrSpace::Const)
-    fail(I, "arrays in constant memory (cuda.const.array_like) are read-only");
+    fail(I, "arrays in constant memory (global NumPy arrays and "
+            "cuda.const.array_like) are read-only",
+         "copy the values into a cuda.local.array to modify them");
   if (arrayIndexResult(I, T, Idx->type)->isArray())
     fail(I, "assigning to an array slice is not supported in kernels",
          "assign the elements in a loop");

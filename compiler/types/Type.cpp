@@ -300,7 +300,8 @@ std::string Type::str() const {
     for (size_t I = 0; I < Elems.size(); ++I)
       S += (I ? ", " : "") + Fields[I] + ": " + Elems[I]->str() + " @" +
            std::to_string(Offsets[I]);
-    return S + "; " + std::to_string(Bits) + " bytes)";
+    return S + "; " + std::to_string(Bits) + " bytes, align " +
+           std::to_string(NDim) + ")";
   }
   case Kind::TupleClass:
     return "class(" + Name + ")";
@@ -355,6 +356,14 @@ TypeRef scalarFromTypestr(const std::string &T) {
   if (Rest[0] != 'i' && Rest[0] != 'u' && Rest[0] != 'f' && Rest[0] != 'c')
     return nullptr;
   return scalarFromName(Rest);
+}
+
+std::string typestrOf(TypeRef T) {
+  if (T->isBool())
+    return "|b1";
+  char Kind = T->isComplex() ? 'c' : T->isFloat() ? 'f' : T->isSigned() ? 'i' : 'u';
+  unsigned Bytes = T->byteSize();
+  return std::string(Bytes == 1 ? "|" : "<") + Kind + std::to_string(Bytes);
 }
 
 } // namespace pcj::types

@@ -143,7 +143,9 @@ inline TypeRef float64Ty() { return floatTy(64); }
 // "f4", "i8", "float_", "intp", "double"...).  nullptr when not a scalar name.
 TypeRef scalarFromName(const std::string &Name);
 // NumPy array-interface typestr ("<f4", "|b1", "<i8") -> scalar; nullptr if
-// unsupported (big-endian, objects, records for now).
+// unsupported (big-endian, objects; records come from a dtype's descr).
 TypeRef scalarFromTypestr(const std::string &Typestr);
+// The inverse for scalars: float32 -> "<f4", bool -> "|b1", int8 -> "|i1".
+std::string typestrOf(TypeRef Scalar);
 
 } // namespace pcj::types

@@ -30,7 +30,7 @@ void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda) {
   Out.ndim = N;
   std::memcpy(Out.shape, V.shape, sizeof(int64_t) * N);
   std::memcpy(Out.strides, V.strides, sizeof(int64_t) * N);
-  TypeRef DT = scalarFromTypestr(V.typestr);
+  TypeRef DT = V.dtype;
   int64_t Item = V.itemsize;
   Out.type = arrayTy(DT, unsigned(N), layoutOf(N, Out.shape, Out.strides, Item));
   if (Cuda) {
@@ -336,7 +336,13 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
       classifyArg(PyTuple_GetItem(O, K), Index, Out.elems[K]);
       Elems.push_back(Out.elems[K].type);
     }
-    Out.type = tupleTy(Elems);
+    std::vector<std::string> Fields;
+    PyObject *Class = reinterpret_cast<PyObject *>(Py_TYPE(O));
+    if (Py_TYPE(O) != &PyTuple_Type && namedTupleFields(Class, Fields) &&
+        Fields.size() == Elems.size())
+      Out.type = namedTupleTy(str(getAttr(Class, "__name__").get()), Fields, Elems);
+    else
+      Out.type = tupleTy(Elems);
     return;
   }
   if (fromForeign(O, Out))

@@ -225,23 +225,27 @@ int64_t elementCount(const DeviceArrayObject *D) {
   return N;
 }
 
-// DeviceArray(owner, ptr, shape, strides, typestr, stream=None)
+// DeviceArray(owner, ptr, shape, strides, typestr, stream=None, descr=None)
 int deviceArrayInit(PyObject *Self, PyObject *Args, PyObject *Kw) {
   auto *D = self(Self);
-  PyObject *Owner, *Shape, *Strides, *Stream = Py_None;
+  PyObject *Owner, *Shape, *Strides, *Stream = Py_None, *Descr = Py_None;
   unsigned long long Ptr;
   const char *Typestr;
-  static const char *Names[] = {"owner", "ptr",    "shape", "strides",
-                                "typestr", "stream", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(Args, Kw, "OKOOs|O", const_cast<char **>(Names),
+  static const char *Names[] = {"owner",   "ptr",    "shape", "strides",
+                                "typestr", "stream", "descr", nullptr};
+  if (!PyArg_ParseTupleAndKeywords(Args, Kw, "OKOOs|OO", const_cast<char **>(Names),
                                    &Owner, &Ptr, &Shape, &Strides, &Typestr,
-                                   &Stream))
+                                   &Stream, &Descr))
     return -1;
-  types::TypeRef DT = types::scalarFromTypestr(Typestr);
+  std::string Why;
+  types::TypeRef DT = nullptr;
+  try {
+    DT = elementTypeOf(Typestr, Descr, Why);
+  } catch (const PythonError &) {
+    return -1;
+  }
   if (!DT) {
-    PyErr_Format(PyExc_TypeError,
-                 "arrays of dtype '%s' cannot be used with pycuda_jit yet",
-                 Typestr);
+    PyErr_SetString(PyExc_TypeError, Why.c_str());
     return -1;
   }
   if (!PyTuple_Check(Shape) || !PyTuple_Check(Strides)) {
@@ -369,10 +373,16 @@ PyObject *getCai(PyObject *O, void *) {
     if (!Stream)
       return nullptr;
     unsigned long long Ptr = elementCount(D) ? D->ptr : 0;
-    return Py_BuildValue("{s:O,s:O,s:s,s:(K,O),s:i,s:O}", "shape", Shape.get(),
-                         "strides", Strides.get(), "typestr", D->typestr,
-                         "data", Ptr, Py_False, "version", 3, "stream",
-                         Stream.get());
+    Ref CAI(Py_BuildValue("{s:O,s:O,s:s,s:(K,O),s:i,s:O}", "shape", Shape.get(),
+                          "strides", Strides.get(), "typestr", D->typestr,
+                          "data", Ptr, Py_False, "version", 3, "stream",
+                          Stream.get()));
+    if (CAI && D->type->dtype()->kind() == types::Kind::Record) {
+      Ref Descr(descrOf(D->type->dtype()));
+      if (!Descr || PyDict_SetItemString(CAI.get(), "descr", Descr.get()) != 0)
+        return nullptr;
+    }
+    return CAI.release();
   });
 }
 
@@ -596,7 +606,8 @@ void hostRegion(DeviceArrayObject *D, PyObject *Host, bool Writable,
     throw PythonError{};
   }
   readInterface(AI.get(), V, What);
-  if (V.typestr.substr(1) != std::string(D->typestr).substr(1)) {
+  if (V.typestr.substr(1) != std::string(D->typestr).substr(1) ||
+      V.dtype != D->type->dtype()) {
     PyErr_Format(PyExc_TypeError, "%s: dtype '%s' does not match the device array's '%s'",
                  What, V.typestr.c_str(), D->typestr);
     throw PythonError{};
@@ -678,11 +689,13 @@ PyObject *deviceArrayCopyFromDevice(PyObject *O, PyObject *Args) {
       std::memcpy(V.shape, E->shape, sizeof(int64_t) * E->ndim);
       std::memcpy(V.strides, E->strides, sizeof(int64_t) * E->ndim);
       V.typestr = E->typestr;
+      V.dtype = E->type->dtype();
     } else {
       Ref CAI = getAttr(Other, "__cuda_array_interface__");
       readInterface(CAI.get(), V, "copy_to_device");
     }
-    if (V.typestr.substr(1) != std::string(D->typestr).substr(1)) {
+    if (V.typestr.substr(1) != std::string(D->typestr).substr(1) ||
+        V.dtype != D->type->dtype()) {
       PyErr_Format(PyExc_TypeError,
                    "copy_to_device: dtype '%s' does not match the device array's '%s'",
                    V.typestr.c_str(), D->typestr);
@@ -749,6 +762,92 @@ PyType_Spec DeviceArraySpec = {
 
 } // namespace
 
+types::TypeRef elementTypeOf(const std::string &Typestr, PyObject *Descr,
+                             std::string &Why) {
+  if (types::TypeRef T = types::scalarFromTypestr(Typestr))
+    return T;
+  Why = "arrays of dtype '" + Typestr + "' are not supported";
+  if (Typestr.size() < 3 || Typestr.compare(0, 2, "|V") != 0 || !Descr ||
+      !PyList_Check(Descr))
+    return nullptr;
+  uint64_t Size = std::strtoull(Typestr.c_str() + 2, nullptr, 10);
+  std::vector<std::string> Names;
+  std::vector<types::TypeRef> Types;
+  std::vector<uint64_t> Offsets;
+  uint64_t Off = 0;
+  unsigned MaxAlign = 1;
+  for (Py_ssize_t K = 0; K < PyList_Size(Descr); ++K) {
+    PyObject *E = PyList_GetItem(Descr, K);
+    if (!PyTuple_Check(E) || PyTuple_Size(E) < 2)
+      return nullptr;
+    PyObject *Name = PyTuple_GetItem(E, 0), *TS = PyTuple_GetItem(E, 1);
+    if (PyTuple_Check(Name) && PyTuple_Size(Name) == 2) // (title, name)
+      Name = PyTuple_GetItem(Name, 1);
+    if (!PyUnicode_Check(Name))
+      return nullptr;
+    std::string N = utf8(Name);
+    if (!PyUnicode_Check(TS)) {
+      Why = "structured dtypes with nested structures (field '" + N +
+            "') are not supported in kernels";
+      return nullptr;
+    }
+    std::string FieldTS = utf8(TS);
+    if (N.empty() && FieldTS.compare(0, 2, "|V") == 0) { // padding
+      Off += std::strtoull(FieldTS.c_str() + 2, nullptr, 10);
+      continue;
+    }
+    if (PyTuple_Size(E) > 2) {
+      Why = "structured dtypes with array fields (field '" + N +
+            "') are not supported in kernels";
+      return nullptr;
+    }
+    types::TypeRef FT = types::scalarFromTypestr(FieldTS);
+    if (!FT) {
+      Why = "field '" + N + "' of dtype '" + FieldTS +
+            "' cannot be used in kernels";
+      return nullptr;
+    }
+    Names.push_back(N);
+    Types.push_back(FT);
+    Offsets.push_back(Off);
+    Off += FT->byteSize();
+    MaxAlign = std::max(MaxAlign, FT->isComplex() ? unsigned(FT->byteSize()) / 2
+                                                  : unsigned(FT->byteSize()));
+  }
+  if (Names.empty() || Off != Size) {
+    Why = "structured dtype '" + Typestr + "' with an unreadable layout";
+    return nullptr;
+  }
+  // Elements of an array sit at multiples of the item size.
+  unsigned Align = MaxAlign;
+  while (Size % Align)
+    Align /= 2;
+  return types::recordTy(Names, Types, Offsets, unsigned(Size), Align);
+}
+
+PyObject *descrOf(types::TypeRef R) {
+  Ref L(PyList_New(0));
+  if (!L)
+    return nullptr;
+  uint64_t Off = 0;
+  auto Add = [&](const std::string &Name, const std::string &TS) {
+    Ref T(Py_BuildValue("(ss)", Name.c_str(), TS.c_str()));
+    return T && PyList_Append(L.get(), T.get()) == 0;
+  };
+  auto Pad = [&](uint64_t To) {
+    return To <= Off || Add("", "|V" + std::to_string(To - Off));
+  };
+  for (size_t K = 0; K < R->elems().size(); ++K) {
+    types::TypeRef F = R->elems()[K];
+    if (!Pad(R->offsets()[K]) || !Add(R->fields()[K], types::typestrOf(F)))
+      return nullptr;
+    Off = R->offsets()[K] + F->byteSize();
+  }
+  if (!Pad(R->byteSize()))
+    return nullptr;
+  return L.release();
+}
+
 types::Layout layoutOf(int NDim, const int64_t *Shape, const int64_t *Strides,
                        int64_t ItemSize) {
   auto Contig = [&](bool C) {
@@ -803,9 +902,12 @@ void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What) 
       PyDict_GetItemString(Dict, "mask") != Py_None)
     Fail(PyExc_TypeError, "masked arrays are not supported");
   Out.typestr = utf8(Typestr);
-  types::TypeRef DT = types::scalarFromTypestr(Out.typestr);
+  std::string Why;
+  types::TypeRef DT =
+      elementTypeOf(Out.typestr, PyDict_GetItemString(Dict, "descr"), Why);
   if (!DT)
-    Fail(PyExc_TypeError, "arrays of dtype '" + Out.typestr + "' are not supported");
+    Fail(PyExc_TypeError, Why);
+  Out.dtype = DT;
   Py_ssize_t N = PyTuple_Size(Shape);
   if (N > kMaxDims)
     Fail(PyExc_TypeError, "arrays of more than 8 dimensions are not supported");

@@ -74,11 +74,21 @@ struct InterfaceView {
   int64_t shape[kMaxDims] = {};
   int64_t strides[kMaxDims] = {};
   std::string typestr;
+  types::TypeRef dtype = nullptr; // scalar or record element type
   int64_t itemsize = 0;
   bool readonly = false;
   bool hasStream = false;
   uint64_t stream = 0;
 };
+// The element type of an array interface: a scalar typestr ("<f4"), or a
+// structured dtype ("|V<n>") that `Descr` describes (numpy's dtype.descr: a
+// list of (name, typestr) pairs, '' names for padding).  nullptr with Why
+// set when kernels cannot use it.
+types::TypeRef elementTypeOf(const std::string &Typestr, PyObject *Descr,
+                             std::string &Why);
+// numpy's dtype.descr for a record type (new reference; nullptr on error).
+PyObject *descrOf(types::TypeRef Record);
+
 // Reads an interface dict; throws PythonError (TypeError / ValueError) with
 // What naming the value in messages.
 void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What);

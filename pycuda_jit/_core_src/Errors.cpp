@@ -66,6 +66,23 @@ Ref getAttrOpt(PyObject *O, const char *Name) {
   return Ref(R);
 }
 
+bool namedTupleFields(PyObject *Class, std::vector<std::string> &Fields) {
+  if (!PyType_Check(Class) ||
+      !PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(Class), &PyTuple_Type))
+    return false;
+  Ref F = getAttrOpt(Class, "_fields");
+  if (!F || !PyTuple_Check(F.get()))
+    return false;
+  Fields.clear();
+  for (Py_ssize_t K = 0; K < PyTuple_Size(F.get()); ++K) {
+    PyObject *N = PyTuple_GetItem(F.get(), K);
+    if (!PyUnicode_Check(N))
+      return false;
+    Fields.push_back(utf8(N));
+  }
+  return true;
+}
+
 static PyObject *errorClass(const char *Name) {
   PyObject *Mod = errorsModule();
   PyObject *C = Mod ? PyObject_GetAttrString(Mod, Name) : nullptr;

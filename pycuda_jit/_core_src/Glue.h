@@ -7,6 +7,7 @@
 #include <Python.h>
 
 #include <string>
+#include <vector>
 #include <utility>
 
 namespace pcj::py {
@@ -50,6 +51,9 @@ std::string typeName(PyObject *O); // type(O).__qualname__
 Ref getAttr(PyObject *O, const char *Name); // throws PythonError
 Ref getAttrOpt(PyObject *O, const char *Name); // null (no error) if missing
 std::string utf8(PyObject *S); // str object -> std::string (throws)
+// A namedtuple class (a tuple subclass whose `_fields` is a tuple of str):
+// its field names into Fields.  False for anything else.
+bool namedTupleFields(PyObject *Class, std::vector<std::string> &Fields);
 
 // Converts the in-flight C++ exception to a Python exception; call from a
 // catch (...) block.  Always returns nullptr for `return translate();`.

@@ -2,6 +2,7 @@
 #include "Resolver.h"
 
 #include "CodeReader.h"
+#include "DeviceArray.h"
 
 #include "stdlib/Registry.h"
 #include "types/Type.h"
@@ -57,8 +58,8 @@ types::TypeRef dtypeOf(PyObject *O) {
 }
 
 // A host array (numpy or anything with __array_interface__ and tobytes()):
-// its dtype, shape and elements in C order, frozen for
-// cuda.const.array_like.
+// its dtype, shape and elements in C order, frozen into constant memory
+// (used directly, or through cuda.const.array_like).
 CTValue hostArray(PyObject *O, PyObject *AI) {
   auto Unsupported = [](const std::string &Why) {
     return CTValue::unsupported("an array " + Why);
@@ -69,11 +70,11 @@ CTValue hostArray(PyObject *O, PyObject *AI) {
   PyObject *Shape = PyDict_GetItemString(AI, "shape");
   if (!Typestr || !Shape || !PyTuple_Check(Shape))
     return Unsupported("with an unreadable __array_interface__");
-  std::string TS = str(Typestr);
-  types::TypeRef DT = types::scalarFromTypestr(TS);
+  std::string TS = str(Typestr), Why;
+  types::TypeRef DT =
+      elementTypeOf(TS, PyDict_GetItemString(AI, "descr"), Why);
   if (!DT)
-    return Unsupported("of element type '" + TS +
-                       "', which kernels cannot use");
+    return Unsupported("of element type '" + TS + "' (" + Why + ")");
   std::vector<int64_t> Dims;
   for (Py_ssize_t K = 0; K < PyTuple_Size(Shape); ++K) {
     long long D = PyLong_AsLongLong(PyTuple_GetItem(Shape, K));
@@ -116,7 +117,21 @@ CTValue PyResolver::classify(PyObject *O) {
         return CTValue::unsupported("a tuple holding " + E.repr());
       T.elems.push_back(E.value);
     }
-    return CTValue::constant(T);
+    CTValue C = CTValue::constant(T);
+    // A namedtuple instance keeps its class and field names.
+    if (Py_TYPE(O) != &PyTuple_Type &&
+        namedTupleFields(reinterpret_cast<PyObject *>(Py_TYPE(O)), C.fields))
+      C.name = str(getAttr(reinterpret_cast<PyObject *>(Py_TYPE(O)), "__name__").get());
+    return C;
+  }
+  // A namedtuple class (called in kernels to build one).
+  if (PyType_Check(O) &&
+      PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(O), &PyTuple_Type)) {
+    std::vector<std::string> Fields;
+    if (namedTupleFields(O, Fields))
+      return CTValue::tupleClass(str(getAttr(O, "__name__").get()), std::move(Fields));
+    return CTValue::unsupported("the tuple subclass '" +
+                                str(getAttr(O, "__name__").get()) + "'");
   }
   if (PyModule_Check(O)) {
     const char *N = PyModule_GetName(O);

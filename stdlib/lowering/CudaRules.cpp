@@ -102,45 +102,10 @@ llvm::Value *lowerLocalArray(const LoweringRequest &R) {
   return fixedArray(R, false);
 }
 
-// cuda.const.array_like(host_array): the frozen bytes as a constant global
-// (one per distinct content), shaped like the host array.
+// cuda.const.array_like(host_array): the array itself (a global NumPy array
+// already lives in constant memory; LowerContext::constArray).
 llvm::Value *lowerConstArrayLike(const LoweringRequest &R) {
-  auto &Cx = R.cx;
-  const ir::CTValue &C = R.argInstrs[0]->ct;
-  TypeRef T = R.instr.type;
-  llvm::Type *ET = Cx.memoryType(T->dtype());
-  uint64_t Count = 1;
-  for (int64_t D : C.shape)
-    Count *= uint64_t(D);
-  llvm::Constant *Init;
-  if (Count == 0)
-    Init = llvm::ConstantAggregateZero::get(llvm::ArrayType::get(ET, 0));
-  else
-    Init = llvm::ConstantDataArray::getRaw(C.bytes, Count, ET);
-  // Named by content, so equal tables share one global.
-  uint64_t H = 1469598103934665603ull; // FNV-1a
-  auto Mix = [&](const std::string &Text) {
-    for (char Ch : Text) {
-      H ^= (unsigned char)Ch;
-      H *= 1099511628211ull;
-    }
-  };
-  Mix(T->dtype()->str());
-  for (int64_t D : C.shape)
-    Mix("," + std::to_string(D));
-  Mix(C.bytes);
-  char Hex[17];
-  snprintf(Hex, sizeof Hex, "%016llx", (unsigned long long)H);
-  llvm::Value *Data =
-      Cx.target.constArray(Cx.module, Init, std::string("const_") + Hex);
-  std::vector<llvm::Value *> ShapeV(C.shape.size()), StrideV(C.shape.size());
-  int64_t Stride = T->dtype()->byteSize();
-  for (int D = int(C.shape.size()) - 1; D >= 0; --D) {
-    ShapeV[D] = Cx.b.getInt64(C.shape[D]);
-    StrideV[D] = Cx.b.getInt64(Stride);
-    Stride *= C.shape[D];
-  }
-  return Cx.makeArray(T, Data, ShapeV, StrideV);
+  return R.cx.constArray(R.argInstrs[0]->ct, R.instr.type);
 }
 
 llvm::Value *lowerSyncthreads(const LoweringRequest &R) {

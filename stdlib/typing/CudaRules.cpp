@@ -3,9 +3,6 @@
 
 namespace pcj::stdlib::rules {
 
-// Constant memory per module on every CUDA GPU.
-constexpr size_t kConstMemoryBytes = 64 * 1024;
-
 TypingResult typeNone(const TypingRequest &R) {
   return {intrinsicTy(R.info.key)};
 }
@@ -61,10 +58,10 @@ TypingResult typeConstArrayLike(const TypingRequest &R) {
            "the array's contents are copied into constant memory when the "
            "kernel compiles; kernel arguments cannot be made constant");
   const ir::CTValue &C = A->ct;
-  if (C.bytes.size() > kConstMemoryBytes)
+  if (C.bytes.size() > ir::kMaxConstArrayBytes)
     R.fail(name(R) + "() of " + std::to_string(C.bytes.size()) +
            " bytes: constant memory holds at most " +
-           std::to_string(kConstMemoryBytes) + " bytes",
+           std::to_string(ir::kMaxConstArrayBytes) + " bytes",
            "pass a large table as a kernel argument instead");
   if (C.shape.empty())
     R.fail(name(R) + "() of a 0-d array", "use the scalar value directly");

@@ -147,7 +147,7 @@ CASES = [
      "cuda.fp16.hadd(", "np.float16"),
     (k_const_of_argument, "void(float32[:])", "takes a NumPy array that is a module global",
      "cuda.const.array_like(x)", "constant memory"),
-    (k_const_too_big, "void(float32[:])", "80000 bytes: constant memory holds at most 65536",
+    (k_const_too_big, "void(float32[:])", "80000 bytes; constant memory holds at most 65536",
      "cuda.const.array_like(BIG)", None),
     (k_popc_float, "void(float32[:])", "cuda.popc() takes an integer, not float32", "cuda.popc(", None),
     (k_grid_sync_args, "void(int32[:])", "cuda.cg.grid_group.sync() takes 0 arguments, got 1",

@@ -585,3 +585,30 @@ TEST(TypeInferTable, IncompatiblePhiMessage) {
 
 } // namespace
 } // namespace pcj::typeinfer
+
+// Scalar typestrs round-trip; record types print their layout (cache keys
+// depend on it: two dtypes with equal fields but other offsets or alignment
+// must not share compiled code).
+TEST(TypeTable, TypestrsAndRecordLayouts) {
+  using namespace pcj::types;
+  for (const char *TS : {"|b1", "|i1", "|u1", "<i2", "<u4", "<i8", "<f2", "<f4",
+                         "<f8", "<c8", "<c16"}) {
+    TypeRef T = scalarFromTypestr(TS);
+    ASSERT_NE(T, nullptr) << TS;
+    EXPECT_EQ(typestrOf(T), TS);
+  }
+  EXPECT_EQ(scalarFromTypestr(">f4"), nullptr);
+  EXPECT_EQ(scalarFromTypestr("|V8"), nullptr);
+  TypeRef Aligned = recordTy({"x", "n"}, {float64Ty(), intTy(8)}, {0, 8}, 16, 8);
+  TypeRef Packed = recordTy({"x", "n"}, {float64Ty(), intTy(8)}, {0, 8}, 9, 1);
+  EXPECT_NE(Aligned, Packed);
+  EXPECT_EQ(Aligned, recordTy({"x", "n"}, {float64Ty(), intTy(8)}, {0, 8}, 16, 8));
+  EXPECT_EQ(Aligned->str(), "Record(x: float64 @0, n: int8 @8; 16 bytes, align 8)");
+  EXPECT_EQ(Packed->str(), "Record(x: float64 @0, n: int8 @8; 9 bytes, align 1)");
+  EXPECT_EQ(Aligned->fieldIndex("n"), 1);
+  EXPECT_EQ(Aligned->fieldIndex("q"), -1);
+  TypeRef P = namedTupleTy("Point", {"x", "y"}, {float64Ty(), int64Ty()});
+  EXPECT_TRUE(P->isTuple());
+  EXPECT_NE(P, tupleTy({float64Ty(), int64Ty()}));
+  EXPECT_EQ(P->str(), "Point(x: float64, y: int64)");
+}
