@@ -154,20 +154,32 @@ llvm::Value *arrayView(LowerContext &Cx, const ir::Instr *At, TypeRef ArrTy,
     Parts.push_back(IdxTy);
     Vals.push_back(Idx);
   }
+  std::vector<IndexStep> Steps;
+  std::string Err;
+  bool Ok = expandArrayIndex(Parts, ArrTy->ndim(), Steps, Err);
+  PCJ_ASSERT(Ok, Err);
   llvm::Value *Zero = B.getInt64(0), *One = B.getInt64(1);
   llvm::Value *Offset = Zero;
   std::vector<llvm::Value *> Shape, Strides;
-  for (unsigned D = 0; D < ArrTy->ndim(); ++D) {
+  unsigned D = 0; // the array dimension the next step applies to
+  for (size_t S = 0; S < Steps.size() || D < ArrTy->ndim(); ++S) {
+    if (S < Steps.size() && Steps[S].newAxis) { // None: extent 1, stride 0
+      Shape.push_back(One);
+      Strides.push_back(Zero);
+      continue;
+    }
     llvm::Value *Len = Cx.arrayShape(A, D);
     llvm::Value *Stride = Cx.arrayStride(A, D);
-    if (D >= Parts.size()) { // trailing dimensions: whole
+    ++D;
+    if (S >= Steps.size() || Steps[S].part < 0) { // whole dimension
       Shape.push_back(Len);
       Strides.push_back(Stride);
       continue;
     }
-    TypeRef P = Parts[D];
+    TypeRef P = Parts[Steps[S].part];
+    llvm::Value *PV = Vals[Steps[S].part];
     if (P->isInt()) {
-      llvm::Value *I = Cx.cast(Vals[D], P, int64Ty());
+      llvm::Value *I = Cx.cast(PV, P, int64Ty());
       if (P->isSigned())
         I = B.CreateSelect(B.CreateICmpSLT(I, Zero), B.CreateAdd(I, Len), I);
       Offset = B.CreateAdd(Offset, B.CreateMul(I, Stride));
@@ -175,7 +187,7 @@ llvm::Value *arrayView(LowerContext &Cx, const ir::Instr *At, TypeRef ArrTy,
     }
     // slice.indices(len)
     unsigned Has = P->bits();
-    llvm::Value *Step = (Has & 4) ? B.CreateExtractValue(Vals[D], {2}) : One;
+    llvm::Value *Step = (Has & 4) ? B.CreateExtractValue(PV, {2}) : One;
     Step = B.CreateSelect(B.CreateICmpEQ(Step, Zero), One, Step); // step 0: a Python error
     llvm::Value *Pos = B.CreateICmpSGT(Step, Zero);
     llvm::Value *Lower = B.CreateSelect(Pos, Zero, B.getInt64(-1));
@@ -186,9 +198,9 @@ llvm::Value *arrayView(LowerContext &Cx, const ir::Instr *At, TypeRef ArrTy,
       llvm::Value *FromPos = B.CreateSelect(B.CreateICmpSGT(X, Upper), Upper, X);
       return B.CreateSelect(B.CreateICmpSLT(X, Zero), FromNeg, FromPos);
     };
-    llvm::Value *Start = (Has & 1) ? Clamp(B.CreateExtractValue(Vals[D], {0}))
+    llvm::Value *Start = (Has & 1) ? Clamp(B.CreateExtractValue(PV, {0}))
                                    : B.CreateSelect(Pos, Lower, Upper);
-    llvm::Value *Stop = (Has & 2) ? Clamp(B.CreateExtractValue(Vals[D], {1}))
+    llvm::Value *Stop = (Has & 2) ? Clamp(B.CreateExtractValue(PV, {1}))
                                   : B.CreateSelect(Pos, Upper, Lower);
     llvm::Value *Span = B.CreateSelect(Pos, B.CreateSub(Stop, Start), B.CreateSub(Start, Stop));
     llvm::Value *AStep = B.CreateSelect(Pos, Step, B.CreateNeg(Step));

@@ -90,6 +90,7 @@ llvm::Type *LowerContext::valueType(TypeRef T) {
   }
   case Kind::None:
   case Kind::Void:
+  case Kind::Ellipsis:
     return llvm::StructType::get(ctx);
   default:
     return nullptr; // compile-time only
@@ -128,6 +129,7 @@ llvm::Value *LowerContext::constant(const ir::Instr *At, const bc::ConstValue &C
   using K = bc::ConstValue::Kind;
   switch (C.kind) {
   case K::None:
+  case K::Ellipsis:
     return none();
   case K::Bool:
     return cast(b.getInt1(C.b), boolTy(), T);

@@ -102,6 +102,8 @@ Typed Inferrer::typeOfConst(const Instr *I, const bc::ConstValue &V) {
   switch (V.kind) {
   case K::None:
     return {noneTy(), false};
+  case K::Ellipsis:
+    return {ellipsisTy(), false};
   case K::Bool:
     return {boolTy(), true};
   case K::Int:
@@ -389,21 +391,25 @@ TypeRef Inferrer::arrayIndexResult(const Instr *I, TypeRef Arr, TypeRef Idx) {
   unsigned N = Arr->ndim();
   std::vector<TypeRef> Parts =
       Idx->isTuple() ? Idx->elems() : std::vector<TypeRef>{Idx};
-  if (Parts.size() > N)
-    fail(I, "too many indices for a " + std::to_string(N) + "-d array: " +
-                std::to_string(Parts.size()));
-  unsigned Ints = 0;
+  std::vector<IndexStep> Steps;
+  std::string Err;
+  if (!expandArrayIndex(Parts, N, Steps, Err))
+    fail(I, Err);
+  unsigned Ints = 0, NewAxes = 0;
   bool Contig = Arr->layout() == Layout::C;
   int Stage = 0; // 0: ints, 1: after the first slice
-  for (TypeRef P : Parts) {
+  for (const IndexStep &S : Steps) {
+    if (S.newAxis) { // extent 1: does not change contiguity
+      ++NewAxes;
+      continue;
+    }
+    TypeRef P = S.part >= 0 ? Parts[S.part] : sliceTy();
     if (P->isInt()) {
       ++Ints;
       if (Stage != 0)
         Contig = false;
       continue;
     }
-    if (P->kind() != Kind::Slice)
-      fail(I, "array indices must be integers or slices, not " + P->str());
     bool Full = P->bits() == 0;
     if (Stage == 1 && !Full)
       Contig = false;
@@ -411,9 +417,13 @@ TypeRef Inferrer::arrayIndexResult(const Instr *I, TypeRef Arr, TypeRef Idx) {
       Contig = false; // a step (even 1) may skip elements
     Stage = 1;
   }
-  if (Ints == N)
+  if (Ints == N && NewAxes == 0) {
+    if (Steps.size() != Parts.size() || Parts.size() != N)
+      fail(I, "an index with '...' that selects a single element",
+           "index with one integer per dimension");
     return Arr->dtype();
-  return arrayTy(Arr->dtype(), N - Ints, Contig ? Layout::C : Layout::A,
+  }
+  return arrayTy(Arr->dtype(), N - Ints + NewAxes, Contig ? Layout::C : Layout::A,
                  Arr->addrSpace());
 }
 

@@ -55,6 +55,7 @@ static TypeFactory &factory() {
 
 TypeRef voidTy() { return factory().get(Kind::Void); }
 TypeRef noneTy() { return factory().get(Kind::None); }
+TypeRef ellipsisTy() { return factory().get(Kind::Ellipsis); }
 TypeRef boolTy() { return factory().get(Kind::Bool, 1); }
 TypeRef intTy(unsigned Bits, bool Signed) {
   return factory().get(Kind::Int, Bits, Signed);
@@ -123,6 +124,40 @@ TypeRef iteratorTy(TypeRef Iterable) {
   return factory().get(Kind::Iterator, 0, false, Iterable);
 }
 
+bool expandArrayIndex(const std::vector<TypeRef> &Parts, unsigned NDim,
+                      std::vector<IndexStep> &Steps, std::string &Err) {
+  unsigned Consumed = 0, Ellipses = 0;
+  for (TypeRef P : Parts) {
+    if (P->isInt() || P->kind() == Kind::Slice)
+      ++Consumed;
+    else if (P->kind() == Kind::Ellipsis)
+      ++Ellipses;
+    else if (P->kind() != Kind::None) {
+      Err = "array indices must be integers, slices, None or ..., not " + P->str();
+      return false;
+    }
+  }
+  if (Ellipses > 1) {
+    Err = "an array index can only have a single ellipsis ('...')";
+    return false;
+  }
+  if (Consumed > NDim) {
+    Err = "too many indices for a " + std::to_string(NDim) + "-d array: " +
+          std::to_string(Consumed);
+    return false;
+  }
+  Steps.clear();
+  for (size_t K = 0; K < Parts.size(); ++K) {
+    if (Parts[K]->kind() == Kind::Ellipsis) {
+      for (unsigned D = Consumed; D < NDim; ++D)
+        Steps.push_back({-1, false});
+      continue;
+    }
+    Steps.push_back({int(K), Parts[K]->kind() == Kind::None});
+  }
+  return true;
+}
+
 TypeRef iterElementType(TypeRef T) {
   switch (T->kind()) {
   case Kind::Range:
@@ -182,6 +217,7 @@ bool Type::isRuntime() const {
   case Kind::Iterator:
   case Kind::Record:
   case Kind::None:
+  case Kind::Ellipsis:
     return true;
   case Kind::Iterable:
   case Kind::Tuple:
@@ -227,6 +263,8 @@ std::string Type::str() const {
     return "void";
   case Kind::None:
     return "none";
+  case Kind::Ellipsis:
+    return "ellipsis";
   case Kind::Bool:
     return "bool";
   case Kind::Int:

@@ -29,6 +29,7 @@ enum class Kind : uint8_t {
   Void, None, Bool, Int, Float, Complex, Array, Tuple, Range, RangeIter,
   Slice, Str, Module, Intrinsic, DType, Function, Iterable, Iterator,
   Record, TupleClass,
+  Ellipsis, // `...` (in array indices)
 };
 
 enum class Layout : uint8_t { C, F, A };
@@ -97,6 +98,7 @@ using TypeRef = const Type *;
 
 TypeRef voidTy();
 TypeRef noneTy();
+TypeRef ellipsisTy();
 TypeRef boolTy();
 TypeRef intTy(unsigned Bits, bool Signed = true);
 TypeRef floatTy(unsigned Bits);
@@ -133,6 +135,19 @@ TypeRef iteratorTy(TypeRef Iterable);
 // int, 1-d array -> dtype, n-d array -> an (n-1)-d row view, tuple -> its
 // common element type, enumerate -> (int64, elem), zip -> tuple of elems.
 TypeRef iterElementType(TypeRef T);
+
+// An array index (the parts of a tuple index, or one part) applied to an
+// N-d array, with `...` expanded: one step per part that is an int or a
+// slice, one per dimension `...` stands for (Part -1: the whole dimension),
+// one per None (a new axis of extent 1).  False with Err set when the
+// parts are not ints, slices, None or one `...`, or index too many
+// dimensions.
+struct IndexStep {
+  int part;     // position in the index tuple; -1: a whole dimension
+  bool newAxis; // None
+};
+bool expandArrayIndex(const std::vector<TypeRef> &Parts, unsigned NDim,
+                      std::vector<IndexStep> &Steps, std::string &Err);
 
 inline TypeRef int32Ty() { return intTy(32); }
 inline TypeRef int64Ty() { return intTy(64); }

@@ -112,3 +112,43 @@ def test_view_layouts_in_typed_ir():
     assert "array(float32, 2d, C)" in typed            # m[1:4] too
     assert "array(float32, 1d, A)" in typed            # m[:, 2] is strided
     assert "array(float32, 2d, A)" in typed            # m[::2] has a step
+
+
+@cuda.jit
+def new_axes_and_ellipsis(m, out):
+    i = cuda.grid(1)
+    if i < m.shape[0]:
+        last = m[..., 2]          # column 2 of every row: shape (rows,)
+        row = m[i, ...]           # row i
+        col = m[:, None, 1]       # shape (rows, 1)
+        e = m[None, ..., None]    # shape (1, rows, cols, 1)
+        out[i, 0] = last[i]
+        out[i, 1] = row[m.shape[1] - 1]
+        out[i, 2] = col[i, 0]
+        out[i, 3] = e[0, i, 0, 0] + e.ndim * 100 + e.shape[0] * 1000 + col.shape[1] * 10000
+
+
+def test_none_and_ellipsis_indices(backend, rng):
+    m = rng.standard_normal((37, 5))
+    out = poisoned((37, 4), np.float64)
+    new_axes_and_ellipsis[1, 64](m, out)
+    np.testing.assert_array_equal(out[:, 0], m[..., 2])
+    np.testing.assert_array_equal(out[:, 1], m[:, -1])
+    np.testing.assert_array_equal(out[:, 2], m[:, None, 1][:, 0])
+    np.testing.assert_allclose(out[:, 3], m[:, 0] + 4 * 100 + 1000 + 10000)
+
+
+@pytest.mark.parametrize("index, message", [
+    ("m[..., ...]", "single ellipsis"),
+    ("m[1, 2, 3]", "too many indices for a 2-d array: 3"),
+    ("m[1, ..., 2]", "selects a single element"),
+    ("m[1.5]", "not float64"),
+])
+def test_bad_indices_are_clear_errors(index, message):
+    from pycuda_jit import errors
+    src = f"def k(m, out):\n    out[0] = {index}[0]\n"
+    ns = {}
+    exec(compile(src, "<views-test>", "exec"), ns)
+    with pytest.raises(errors.CompileError, match=message) as e:
+        cuda.compile_ptx(ns["k"], "void(float32[:, ::1], float32[::1])")
+    assert e.value.line == 2
