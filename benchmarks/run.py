@@ -750,11 +750,14 @@ def setup_fma(env):
     return [Bench("fma_loop", size=f"{n:,} threads x {iters} iterations x 8 chains", unit="GFLOP/s",
                   work=2 * 8 * iters * n, formula="2*8*iters*threads flops (8 FMA chains)",
                   peak="fp32", kernel="fma_loop", grid=(n + threads - 1) // threads,
-                  block=threads, py_args=lambda w: (w(x), w(out), iters),
+                  # iters as int32, the C kernel's `int iters` (a Python int
+                  # would be int64 in both JITs: a 64-bit loop counter)
+                  block=threads, py_args=lambda w: (w(x), w(out), np.int32(iters)),
                   c_name="launch_fma_loop", c_types=[P, P, I64, I32, I32],
                   c_args=lambda p: (p(x), p(out), n, iters, threads), check=check,
                   prepare=lambda: env.fill(out, "poison"),
-                  note="plain Python float literals: float32 in ours, float64 in numba-cuda; block 256")]
+                  note="plain Python float literals: float32 in ours, float64 in numba-cuda; "
+                       "iters passed as np.int32 like the C kernel's int; block 256")]
 
 
 SETUPS = [setup_triad, setup_reduce, setup_sgemm, setup_stencil, setup_nbody,
