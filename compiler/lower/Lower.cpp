@@ -74,6 +74,21 @@ unsigned fieldAlign(TypeRef Rec, int F) {
   return unsigned(std::min<uint64_t>(elementAlign(Rec->elems()[F]), A));
 }
 
+// Block Header ends a `for ... in range(start, stop, cuda.blockDim.x)`
+// loop (y or z too; a jump to it from inside the loop is a back edge).
+bool blockStrideLoop(const ir::Block *Header) {
+  const Instr *T = Header->terminator();
+  if (!T || T->op != Op::ForIter || T->operands[0]->op != Op::GetIter)
+    return false;
+  const Instr *Rg = T->operands[0]->operands[0];
+  if (Rg->op != Op::Call || Rg->intrinsic != "range" || Rg->operands.size() != 4)
+    return false;
+  const Instr *Step = Rg->operands[3];
+  while (Step->op == Op::Cast)
+    Step = Step->operands[0];
+  return Step->intrinsic.rfind("cuda.blockDim.", 0) == 0;
+}
+
 // The constant integer behind a (cast of a) literal, for `x ** 2`.
 bool constInt(const Instr *I, int64_t &Out) {
   while (I->op == Op::Cast)
@@ -497,10 +512,23 @@ void Lowerer::lowerInstr(const Instr *I) {
     R = S;
     break;
   }
-  case Op::Jump:
+  case Op::Jump: {
     recordEdges(I);
-    B.CreateBr(BB.at(I->succs[0]));
+    llvm::BranchInst *Br = B.CreateBr(BB.at(I->succs[0]));
+    if (blockStrideLoop(I->succs[0])) {
+      // A block-stride loop (`range(tid, n, cuda.blockDim.x)`: one block
+      // walks a row) runs n / blockDim iterations per thread -- many.  The
+      // default NVPTX partial-unroll budget unrolls a body with an expf
+      // only 2x; 4x (what nvcc does) keeps more loads in flight.
+      llvm::MDNode *Count = llvm::MDNode::get(
+          Cx.ctx, {llvm::MDString::get(Cx.ctx, "llvm.loop.unroll.count"),
+                   llvm::ConstantAsMetadata::get(B.getInt32(4))});
+      llvm::MDNode *Loop = llvm::MDNode::getDistinct(Cx.ctx, {nullptr, Count});
+      Loop->replaceOperandWith(0, Loop);
+      Br->setMetadata(llvm::LLVMContext::MD_loop, Loop);
+    }
     return;
+  }
   case Op::Branch:
     recordEdges(I);
     B.CreateCondBr(V(0), BB.at(I->succs[0]), BB.at(I->succs[1]));
