@@ -15,6 +15,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <functional>
+#include <set>
 
 namespace pcj::lower {
 
@@ -87,6 +88,42 @@ bool blockStrideLoop(const ir::Block *Header) {
   while (Step->op == Op::Cast)
     Step = Step->operands[0];
   return Step->intrinsic.rfind("cuda.blockDim.", 0) == 0;
+}
+
+// The jump from Latch to Header is the back edge of a grid-stride loop
+// (`range(start, stop, cuda.gridsize(n))`) whose body stores to a global
+// array.
+bool gridStrideStoreLoop(const ir::Block *Latch, const ir::Block *Header) {
+  const Instr *T = Header->terminator();
+  if (!T || T->op != Op::ForIter || T->operands[0]->op != Op::GetIter)
+    return false;
+  const Instr *Rg = T->operands[0]->operands[0];
+  if (Rg->op != Op::Call || Rg->intrinsic != "range" || Rg->operands.size() != 4)
+    return false;
+  const Instr *Step = Rg->operands[3];
+  while (Step->op == Op::Cast)
+    Step = Step->operands[0];
+  if (Step->intrinsic != "cuda.gridsize")
+    return false;
+  // The natural loop: blocks that reach the latch without the header.  If
+  // the walk reaches the entry block, the header does not dominate the
+  // jump: it enters the loop rather than closing it.
+  std::vector<const ir::Block *> Work{Latch};
+  std::set<const ir::Block *> Seen{Header, Latch};
+  bool Stores = false;
+  while (!Work.empty()) {
+    const ir::Block *Bl = Work.back();
+    Work.pop_back();
+    if (Bl->preds.empty())
+      return false;
+    for (const Instr *X : Bl->instrs)
+      Stores |= X->op == Op::SetItem && X->operands[0]->type->isArray() &&
+                X->operands[0]->type->addrSpace() == AddrSpace::Global;
+    for (const ir::Block *P : Bl->preds)
+      if (Seen.insert(P).second)
+        Work.push_back(P);
+  }
+  return Stores;
 }
 
 // The constant integer behind a (cast of a) literal, for `x ** 2`.
@@ -515,7 +552,18 @@ void Lowerer::lowerInstr(const Instr *I) {
   case Op::Jump: {
     recordEdges(I);
     llvm::BranchInst *Br = B.CreateBr(BB.at(I->succs[0]));
-    if (blockStrideLoop(I->succs[0])) {
+    if (gridStrideStoreLoop(I->parent, I->succs[0])) {
+      // A grid-stride loop that writes global memory: unrolled, each warp
+      // streams to k places a grid apart at once (measured on the H200:
+      // triad_gs 0.95x nvcc unrolled 4x, 0.55x at 8x, 1.00x not unrolled).
+      // Loops that only read or accumulate (reductions, histograms) keep
+      // the unroller's choice: they gain from more loads in flight.
+      llvm::MDNode *Off = llvm::MDNode::get(
+          Cx.ctx, {llvm::MDString::get(Cx.ctx, "llvm.loop.unroll.disable")});
+      llvm::MDNode *Loop = llvm::MDNode::getDistinct(Cx.ctx, {nullptr, Off});
+      Loop->replaceOperandWith(0, Loop);
+      Br->setMetadata(llvm::LLVMContext::MD_loop, Loop);
+    } else if (blockStrideLoop(I->succs[0])) {
       // A block-stride loop (`range(tid, n, cuda.blockDim.x)`: one block
       // walks a row) runs n / blockDim iterations per thread -- many.  The
       // default NVPTX partial-unroll budget unrolls a body with an expf
