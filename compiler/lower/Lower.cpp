@@ -75,35 +75,33 @@ unsigned fieldAlign(TypeRef Rec, int F) {
   return unsigned(std::min<uint64_t>(elementAlign(Rec->elems()[F]), A));
 }
 
-// Block Header ends a `for ... in range(start, stop, cuda.blockDim.x)`
-// loop (y or z too; a jump to it from inside the loop is a back edge).
-bool blockStrideLoop(const ir::Block *Header) {
+// The step of the `for ... in range(start, stop, step)` loop whose header
+// is Header (looking through casts); nullptr for other blocks and loops.
+const Instr *rangeLoopStep(const ir::Block *Header) {
   const Instr *T = Header->terminator();
   if (!T || T->op != Op::ForIter || T->operands[0]->op != Op::GetIter)
-    return false;
+    return nullptr;
   const Instr *Rg = T->operands[0]->operands[0];
   if (Rg->op != Op::Call || Rg->intrinsic != "range" || Rg->operands.size() != 4)
-    return false;
+    return nullptr;
   const Instr *Step = Rg->operands[3];
   while (Step->op == Op::Cast)
     Step = Step->operands[0];
-  return Step->intrinsic.rfind("cuda.blockDim.", 0) == 0;
+  return Step;
+}
+
+// A block-stride loop: range(tid, n, cuda.blockDim.x) (or y, z).
+bool blockStrideLoop(const ir::Block *Header) {
+  const Instr *Step = rangeLoopStep(Header);
+  return Step && Step->intrinsic.rfind("cuda.blockDim.", 0) == 0;
 }
 
 // The jump from Latch to Header is the back edge of a grid-stride loop
 // (`range(start, stop, cuda.gridsize(n))`) whose body stores to a global
 // array.
 bool gridStrideStoreLoop(const ir::Block *Latch, const ir::Block *Header) {
-  const Instr *T = Header->terminator();
-  if (!T || T->op != Op::ForIter || T->operands[0]->op != Op::GetIter)
-    return false;
-  const Instr *Rg = T->operands[0]->operands[0];
-  if (Rg->op != Op::Call || Rg->intrinsic != "range" || Rg->operands.size() != 4)
-    return false;
-  const Instr *Step = Rg->operands[3];
-  while (Step->op == Op::Cast)
-    Step = Step->operands[0];
-  if (Step->intrinsic != "cuda.gridsize")
+  const Instr *Step = rangeLoopStep(Header);
+  if (!Step || Step->intrinsic != "cuda.gridsize")
     return false;
   // The natural loop: blocks that reach the latch without the header.  If
   // the walk reaches the entry block, the header does not dominate the
@@ -124,6 +122,18 @@ bool gridStrideStoreLoop(const ir::Block *Latch, const ir::Block *Header) {
         Work.push_back(P);
   }
   return Stores;
+}
+
+// Loop metadata (`!llvm.loop`) with one hint on a back-edge branch.
+void setLoopHint(llvm::BranchInst *Br, llvm::Metadata *Name, llvm::Metadata *Value) {
+  llvm::LLVMContext &C = Br->getContext();
+  std::vector<llvm::Metadata *> Hint{Name};
+  if (Value)
+    Hint.push_back(Value);
+  llvm::MDNode *Loop =
+      llvm::MDNode::getDistinct(C, {nullptr, llvm::MDNode::get(C, Hint)});
+  Loop->replaceOperandWith(0, Loop);
+  Br->setMetadata(llvm::LLVMContext::MD_loop, Loop);
 }
 
 // The constant integer behind a (cast of a) literal, for `x ** 2`.
@@ -558,22 +568,14 @@ void Lowerer::lowerInstr(const Instr *I) {
       // triad_gs 0.95x nvcc unrolled 4x, 0.55x at 8x, 1.00x not unrolled).
       // Loops that only read or accumulate (reductions, histograms) keep
       // the unroller's choice: they gain from more loads in flight.
-      llvm::MDNode *Off = llvm::MDNode::get(
-          Cx.ctx, {llvm::MDString::get(Cx.ctx, "llvm.loop.unroll.disable")});
-      llvm::MDNode *Loop = llvm::MDNode::getDistinct(Cx.ctx, {nullptr, Off});
-      Loop->replaceOperandWith(0, Loop);
-      Br->setMetadata(llvm::LLVMContext::MD_loop, Loop);
+      setLoopHint(Br, llvm::MDString::get(Cx.ctx, "llvm.loop.unroll.disable"), nullptr);
     } else if (blockStrideLoop(I->succs[0])) {
       // A block-stride loop (`range(tid, n, cuda.blockDim.x)`: one block
       // walks a row) runs n / blockDim iterations per thread -- many.  The
       // default NVPTX partial-unroll budget unrolls a body with an expf
       // only 2x; 4x (what nvcc does) keeps more loads in flight.
-      llvm::MDNode *Count = llvm::MDNode::get(
-          Cx.ctx, {llvm::MDString::get(Cx.ctx, "llvm.loop.unroll.count"),
-                   llvm::ConstantAsMetadata::get(B.getInt32(4))});
-      llvm::MDNode *Loop = llvm::MDNode::getDistinct(Cx.ctx, {nullptr, Count});
-      Loop->replaceOperandWith(0, Loop);
-      Br->setMetadata(llvm::LLVMContext::MD_loop, Loop);
+      setLoopHint(Br, llvm::MDString::get(Cx.ctx, "llvm.loop.unroll.count"),
+                  llvm::ConstantAsMetadata::get(B.getInt32(4)));
     }
     return;
   }

@@ -418,7 +418,7 @@ TypeRef Inferrer::arrayIndexResult(const Instr *I, TypeRef Arr, TypeRef Idx) {
     Stage = 1;
   }
   if (Ints == N && NewAxes == 0) {
-    if (Steps.size() != Parts.size() || Parts.size() != N)
+    if (Parts.size() != N) // an ellipsis standing for no dimension
       fail(I, "an index with '...' that selects a single element",
            "index with one integer per dimension");
     return Arr->dtype();

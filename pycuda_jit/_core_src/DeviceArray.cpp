@@ -595,19 +595,9 @@ PyObject *deviceArrayReshape(PyObject *O, PyObject *Args) {
   });
 }
 
-// The numpy array (or other __array_interface__ object) Host as a region;
-// typestr and shape must match the device array.
-void hostRegion(DeviceArrayObject *D, PyObject *Host, bool Writable,
-                InterfaceView &V, const char *What) {
-  Ref AI = getAttrOpt(Host, "__array_interface__");
-  if (!AI || !PyDict_Check(AI.get())) {
-    PyErr_Format(PyExc_TypeError, "%s: expected a numpy array, got %s", What,
-                 typeName(Host).c_str());
-    throw PythonError{};
-  }
-  readInterface(AI.get(), V, What);
-  if (V.typestr.substr(1) != std::string(D->typestr).substr(1) ||
-      V.dtype != D->type->dtype()) {
+// The other side of a copy must have the device array's dtype and shape.
+void requireSameLayout(DeviceArrayObject *D, const InterfaceView &V, const char *What) {
+  if (V.dtype != D->type->dtype()) {
     PyErr_Format(PyExc_TypeError, "%s: dtype '%s' does not match the device array's '%s'",
                  What, V.typestr.c_str(), D->typestr);
     throw PythonError{};
@@ -621,6 +611,20 @@ void hostRegion(DeviceArrayObject *D, PyObject *Host, bool Writable,
                  What, A.get(), B.get());
     throw PythonError{};
   }
+}
+
+// The numpy array (or other __array_interface__ object) Host as a region;
+// typestr and shape must match the device array.
+void hostRegion(DeviceArrayObject *D, PyObject *Host, bool Writable,
+                InterfaceView &V, const char *What) {
+  Ref AI = getAttrOpt(Host, "__array_interface__");
+  if (!AI || !PyDict_Check(AI.get())) {
+    PyErr_Format(PyExc_TypeError, "%s: expected a numpy array, got %s", What,
+                 typeName(Host).c_str());
+    throw PythonError{};
+  }
+  readInterface(AI.get(), V, What);
+  requireSameLayout(D, V, What);
   if (Writable && V.readonly) {
     PyErr_Format(PyExc_ValueError, "%s: the target array is read-only", What);
     throw PythonError{};
@@ -631,8 +635,8 @@ rt::StridedRegion deviceRegion(DeviceArrayObject *D) {
   return {D->ptr, D->ndim, D->shape, D->strides, true};
 }
 
-// _copy_to_host(ary, stream=0): self -> the numpy array ary.
-PyObject *deviceArrayCopyToHost(PyObject *O, PyObject *Args) {
+// A copy between self and the numpy array ary, either way.
+PyObject *copyWithHost(PyObject *O, PyObject *Args, bool ToHost) {
   return guard([&]() -> PyObject * {
     auto *D = self(O);
     PyObject *Host, *Stream = nullptr;
@@ -640,35 +644,27 @@ PyObject *deviceArrayCopyToHost(PyObject *O, PyObject *Args) {
       return nullptr;
     requireAlive(D->device, D->gen, "this device array");
     InterfaceView V;
-    hostRegion(D, Host, true, V, "copy_to_host");
+    hostRegion(D, Host, ToHost, V, ToHost ? "copy_to_host" : "copy_to_device");
     rt::CUstream S = streamHandle(Stream);
     bool Async = !isDefaultStreamArg(Stream);
-    rt::StridedRegion Dst{V.ptr, V.ndim, V.shape, V.strides, false};
-    rt::StridedRegion Src = deviceRegion(D);
+    rt::StridedRegion HostR{V.ptr, V.ndim, V.shape, V.strides, false};
+    rt::StridedRegion DevR = deviceRegion(D);
     size_t Item = size_t(D->itemsize);
-    withoutGil([&] { copyRegion(Dst, Src, Item, S, Async); });
+    withoutGil([&] {
+      copyRegion(ToHost ? HostR : DevR, ToHost ? DevR : HostR, Item, S, Async);
+    });
     Py_RETURN_NONE;
   });
 }
 
+// _copy_to_host(ary, stream=0): self -> the numpy array ary.
+PyObject *deviceArrayCopyToHost(PyObject *O, PyObject *Args) {
+  return copyWithHost(O, Args, true);
+}
+
 // _copy_from_host(ary, stream=0): the numpy array ary -> self.
 PyObject *deviceArrayCopyFromHost(PyObject *O, PyObject *Args) {
-  return guard([&]() -> PyObject * {
-    auto *D = self(O);
-    PyObject *Host, *Stream = nullptr;
-    if (!PyArg_ParseTuple(Args, "O|O", &Host, &Stream))
-      return nullptr;
-    requireAlive(D->device, D->gen, "this device array");
-    InterfaceView V;
-    hostRegion(D, Host, false, V, "copy_to_device");
-    rt::CUstream S = streamHandle(Stream);
-    bool Async = !isDefaultStreamArg(Stream);
-    rt::StridedRegion Src{V.ptr, V.ndim, V.shape, V.strides, false};
-    rt::StridedRegion Dst = deviceRegion(D);
-    size_t Item = size_t(D->itemsize);
-    withoutGil([&] { copyRegion(Dst, Src, Item, S, Async); });
-    Py_RETURN_NONE;
-  });
+  return copyWithHost(O, Args, false);
 }
 
 // _copy_from_device(other, stream=0): another device array (ours or any
@@ -694,21 +690,7 @@ PyObject *deviceArrayCopyFromDevice(PyObject *O, PyObject *Args) {
       Ref CAI = getAttr(Other, "__cuda_array_interface__");
       readInterface(CAI.get(), V, "copy_to_device");
     }
-    if (V.typestr.substr(1) != std::string(D->typestr).substr(1) ||
-        V.dtype != D->type->dtype()) {
-      PyErr_Format(PyExc_TypeError,
-                   "copy_to_device: dtype '%s' does not match the device array's '%s'",
-                   V.typestr.c_str(), D->typestr);
-      return nullptr;
-    }
-    bool Same = V.ndim == D->ndim;
-    for (int K = 0; Same && K < V.ndim; ++K)
-      Same = V.shape[K] == D->shape[K];
-    if (!Same) {
-      PyErr_SetString(PyExc_ValueError,
-                      "copy_to_device: the source's shape does not match");
-      return nullptr;
-    }
+    requireSameLayout(D, V, "copy_to_device");
     rt::CUstream S = streamHandle(Stream);
     bool Async = !isDefaultStreamArg(Stream);
     rt::StridedRegion Src{V.ptr, V.ndim, V.shape, V.strides, true};
@@ -903,8 +885,10 @@ void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What) 
     Fail(PyExc_TypeError, "masked arrays are not supported");
   Out.typestr = utf8(Typestr);
   std::string Why;
-  types::TypeRef DT =
-      elementTypeOf(Out.typestr, PyDict_GetItemString(Dict, "descr"), Why);
+  PyObject *Descr = Out.typestr.compare(0, 2, "|V") == 0
+                        ? PyDict_GetItemString(Dict, "descr") // borrowed
+                        : nullptr;
+  types::TypeRef DT = elementTypeOf(Out.typestr, Descr, Why);
   if (!DT)
     Fail(PyExc_TypeError, Why);
   Out.dtype = DT;

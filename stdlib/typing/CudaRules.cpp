@@ -57,16 +57,9 @@ TypingResult typeConstArrayLike(const TypingRequest &R) {
                R.args[0].type->str(),
            "the array's contents are copied into constant memory when the "
            "kernel compiles; kernel arguments cannot be made constant");
-  const ir::CTValue &C = A->ct;
-  if (C.bytes.size() > ir::kMaxConstArrayBytes)
-    R.fail(name(R) + "() of " + std::to_string(C.bytes.size()) +
-           " bytes: constant memory holds at most " +
-           std::to_string(ir::kMaxConstArrayBytes) + " bytes",
-           "pass a large table as a kernel argument instead");
-  if (C.shape.empty())
-    R.fail(name(R) + "() of a 0-d array", "use the scalar value directly");
-  return {arrayTy(C.type, unsigned(C.shape.size()), Layout::C,
-                  AddrSpace::Const)};
+  // The global is already typed as its constant-memory array (TypeInfer
+  // checked its size and shape).
+  return {R.args[0].type};
 }
 
 // cuda.cg.this_grid(): a compile-time handle whose methods are registry rows.
