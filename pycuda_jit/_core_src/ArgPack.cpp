@@ -8,7 +8,6 @@
 #include "runtime/Stream.h"
 
 #include <cstring>
-#include <mutex>
 #include <unordered_map>
 
 namespace pcj::py {
@@ -67,29 +66,68 @@ void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda) {
 }
 
 // numpy scalar types seen so far -> their dtype, so that the launch path
-// reads a numpy scalar with one map lookup and one number conversion instead
-// of attribute lookups.  Type objects are kept alive by the references held.
+// reads a numpy scalar with a type lookup instead of attribute lookups.
+// A numpy scalar object holds its value right after the object header
+// (PyFloatScalarObject and friends, numpy/arrayscalars.h); `direct` says a
+// read there was checked against the number protocol when the type was
+// first seen, so later reads skip the conversion through a Python object.
+// Only touched with the GIL held, which serializes it; type objects are kept
+// alive by the references held.
+struct ScalarKind {
+  TypeRef type = nullptr;
+  bool direct = false;
+};
 struct ScalarTypeCache {
-  std::mutex Mu;
-  std::unordered_map<PyTypeObject *, TypeRef> Types;
+  PyTypeObject *lastType = nullptr;
+  ScalarKind last;
+  std::unordered_map<PyTypeObject *, ScalarKind> types;
 };
 ScalarTypeCache &scalarTypes() {
   static auto *C = new ScalarTypeCache(); // lives as long as the process
   return *C;
 }
 
-TypeRef cachedScalarType(PyObject *O) {
+const ScalarKind *cachedScalarType(PyObject *O) {
   ScalarTypeCache &C = scalarTypes();
-  std::lock_guard<std::mutex> L(C.Mu);
-  auto It = C.Types.find(Py_TYPE(O));
-  return It == C.Types.end() ? nullptr : It->second;
+  PyTypeObject *T = Py_TYPE(O);
+  if (T == C.lastType)
+    return &C.last;
+  auto It = C.types.find(T);
+  if (It == C.types.end())
+    return nullptr;
+  C.lastType = T;
+  C.last = It->second;
+  return &C.last;
 }
 
-void rememberScalarType(PyObject *O, TypeRef T) {
-  ScalarTypeCache &C = scalarTypes();
-  std::lock_guard<std::mutex> L(C.Mu);
-  if (C.Types.emplace(Py_TYPE(O), T).second)
-    Py_INCREF(reinterpret_cast<PyObject *>(Py_TYPE(O)));
+// The value stored in a numpy scalar object of type T (see ScalarKind);
+// false for types read only through the number protocol (float16, complex).
+bool readStoredScalar(PyObject *O, TypeRef T, ArgValue &Out) {
+  const char *P = reinterpret_cast<const char *>(O) + sizeof(PyObject);
+  auto Load = [P](auto V) {
+    std::memcpy(&V, P, sizeof V);
+    return V;
+  };
+  if (T->isFloat() && T->bits() == 32)
+    Out.f = Load(float());
+  else if (T->isFloat() && T->bits() == 64)
+    Out.f = Load(double());
+  else if (T->isBool())
+    Out.i = Load(uint8_t()) != 0;
+  else if (T->isInt() && T->isSigned())
+    Out.i = T->bits() == 8    ? Load(int8_t())
+            : T->bits() == 16 ? Load(int16_t())
+            : T->bits() == 32 ? Load(int32_t())
+                                  : Load(int64_t());
+  else if (T->isInt())
+    Out.u = T->bits() == 8    ? Load(uint8_t())
+            : T->bits() == 16 ? Load(uint16_t())
+            : T->bits() == 32 ? Load(uint32_t())
+                                  : Load(uint64_t());
+  else
+    return false;
+  Out.type = T;
+  return true;
 }
 
 // The value of a numpy scalar of known type, through the number protocol.
@@ -113,22 +151,83 @@ void readNumpyScalar(PyObject *O, TypeRef T, ArgValue &Out) {
     throw PythonError{};
 }
 
+// Records O's type as a numpy scalar of dtype T; `Read` holds O's value
+// read through the number protocol, to check that the stored value is where
+// numpy's layout puts it (and its object size matches) before trusting it.
+void rememberScalarType(PyObject *O, TypeRef T, const ArgValue &Read) {
+  ScalarKind K{T, false};
+  ArgValue Stored;
+  Ref Size = getAttrOpt(reinterpret_cast<PyObject *>(Py_TYPE(O)), "__basicsize__");
+  long Basic = Size ? PyLong_AsLong(Size.get()) : 0;
+  PyErr_Clear();
+  if (Basic >= long(sizeof(PyObject)) + long(T->byteSize()) &&
+      Basic <= long(sizeof(PyObject)) + 8 && readStoredScalar(O, T, Stored))
+    K.direct = std::memcmp(&Stored.i, &Read.i, sizeof Read.i) == 0 &&
+               std::memcmp(&Stored.u, &Read.u, sizeof Read.u) == 0 &&
+               std::memcmp(&Stored.f, &Read.f, sizeof Read.f) == 0;
+  ScalarTypeCache &C = scalarTypes();
+  if (C.types.emplace(Py_TYPE(O), K).second)
+    Py_INCREF(reinterpret_cast<PyObject *>(Py_TYPE(O)));
+}
+
 // ---- fast paths for torch tensors and CuPy arrays ---------------------------------
 //
-// Their __cuda_array_interface__ builds a dict in Python on every access
-// (10-20 us); reading the few fields directly costs a fraction of that.
-// The semantics are the interface's: the data pointer, shape, byte
-// strides, dtype, and the producer's current stream (waited on when it is
-// not the launch stream).  Anything unusual falls back to the interface.
+// Their __cuda_array_interface__ builds a dict on every access (torch's in
+// Python, ~3 us); reading the few fields directly costs a fraction of that.
+// The semantics are the interface's: the data pointer, shape, byte strides,
+// dtype, and the producer's current stream (waited on when it is not the
+// launch stream).  Anything unusual falls back to the interface.
+//
+// Attribute names are interned str objects made once: a lookup with one
+// hits CPython's per-type attribute cache, while a name made from a C string
+// on each call misses it (measured on the H200 machine: 3x slower per
+// attribute of a torch tensor).  The caches below are only touched with the
+// GIL held, which serializes them.
 
 enum class Foreign : uint8_t { None, Torch, Cupy };
 
+struct AttrNames {
+  PyObject *dtype, *shape, *strides, *stride, *data, *ptr, *dataPtr, *getDevice;
+};
+const AttrNames &names() {
+  static const AttrNames N = [] {
+    auto I = [](const char *S) { return PyUnicode_InternFromString(S); };
+    return AttrNames{I("dtype"),    I("shape"), I("strides"), I("stride"),
+                     I("data"),     I("ptr"),   I("data_ptr"), I("get_device")};
+  }();
+  return N;
+}
+
+// A call of O.<Name>() (null, error cleared, when it fails).
+Ref callMethod(PyObject *O, PyObject *Name) {
+  Ref M(PyObject_GetAttr(O, Name));
+  Ref R(M ? PyObject_CallNoArgs(M.get()) : nullptr);
+  if (!R)
+    PyErr_Clear();
+  return R;
+}
+Ref attr(PyObject *O, PyObject *Name) {
+  Ref R(PyObject_GetAttr(O, Name));
+  if (!R)
+    PyErr_Clear();
+  return R;
+}
+
 struct ForeignCache {
-  std::mutex Mu;
-  std::unordered_map<PyTypeObject *, Foreign> Kinds;
-  std::unordered_map<PyObject *, TypeRef> DTypes; // dtype objects (kept alive)
-  PyObject *TorchStream = nullptr; // torch._C._cuda_getCurrentRawStream
-  PyObject *CupyStream = nullptr;  // cupy.cuda.get_current_stream
+  PyTypeObject *lastType = nullptr; // the last type classified, and its kind
+  Foreign lastKind = Foreign::None;
+  std::unordered_map<PyTypeObject *, Foreign> kinds; // types kept alive
+  std::unordered_map<PyObject *, TypeRef> dtypes;    // dtype objects (kept alive)
+  // (dtype object, ndim, layout) -> array type, for the last few seen
+  struct ArrayEntry {
+    PyObject *dtype = nullptr;
+    int ndim = -1;
+    Layout layout = Layout::A;
+    TypeRef type = nullptr;
+  } arrays[8];
+  unsigned nextArray = 0;
+  PyObject *torchStream = nullptr; // torch._C._cuda_getCurrentRawStream
+  PyObject *cupyStream = nullptr;  // cupy.cuda.get_current_stream
 };
 ForeignCache &foreign() {
   static auto *C = new ForeignCache(); // lives as long as the process
@@ -138,36 +237,35 @@ ForeignCache &foreign() {
 Foreign foreignKind(PyObject *O) {
   ForeignCache &C = foreign();
   PyTypeObject *T = Py_TYPE(O);
-  {
-    std::lock_guard<std::mutex> L(C.Mu);
-    auto It = C.Kinds.find(T);
-    if (It != C.Kinds.end())
-      return It->second;
-  }
+  if (T == C.lastType)
+    return C.lastKind;
   Foreign K = Foreign::None;
-  Ref Mod = getAttrOpt(reinterpret_cast<PyObject *>(T), "__module__");
-  std::string M = Mod ? str(Mod.get()) : "";
-  if (M.rfind("torch", 0) == 0 && getAttrOpt(O, "data_ptr") && getAttrOpt(O, "is_cuda"))
-    K = Foreign::Torch;
-  else if (M.rfind("cupy", 0) == 0 && getAttrOpt(O, "data") &&
-           getAttrOpt(O, "__cuda_array_interface__"))
-    K = Foreign::Cupy;
-  PyErr_Clear();
-  std::lock_guard<std::mutex> L(C.Mu);
-  if (C.Kinds.emplace(T, K).second)
-    Py_INCREF(reinterpret_cast<PyObject *>(T));
+  auto It = C.kinds.find(T);
+  if (It != C.kinds.end()) {
+    K = It->second;
+  } else {
+    Ref Mod = getAttrOpt(reinterpret_cast<PyObject *>(T), "__module__");
+    std::string M = Mod ? str(Mod.get()) : "";
+    if (M.rfind("torch", 0) == 0 && getAttrOpt(O, "data_ptr") && getAttrOpt(O, "get_device"))
+      K = Foreign::Torch;
+    else if (M.rfind("cupy", 0) == 0 && getAttrOpt(O, "data") &&
+             getAttrOpt(O, "__cuda_array_interface__"))
+      K = Foreign::Cupy;
+    PyErr_Clear();
+    if (C.kinds.emplace(T, K).second)
+      Py_INCREF(reinterpret_cast<PyObject *>(T));
+  }
+  C.lastType = T;
+  C.lastKind = K;
   return K;
 }
 
-// A dtype object -> scalar type, through `Name` of it (cached per object).
+// A dtype object -> scalar type, through its name (cached per object).
 TypeRef foreignDType(PyObject *DT, bool Torch) {
   ForeignCache &C = foreign();
-  {
-    std::lock_guard<std::mutex> L(C.Mu);
-    auto It = C.DTypes.find(DT);
-    if (It != C.DTypes.end())
-      return It->second;
-  }
+  auto It = C.dtypes.find(DT);
+  if (It != C.dtypes.end())
+    return It->second;
   TypeRef T = nullptr;
   if (Torch) { // "torch.float32"
     std::string N = str(DT);
@@ -176,10 +274,23 @@ TypeRef foreignDType(PyObject *DT, bool Torch) {
   } else if (Ref S = getAttrOpt(DT, "str")) { // numpy typestr "<f4"
     T = scalarFromTypestr(str(S.get()));
   }
-  std::lock_guard<std::mutex> L(C.Mu);
-  if (C.DTypes.emplace(DT, T).second)
+  if (C.dtypes.emplace(DT, T).second)
     Py_INCREF(DT);
   return T;
+}
+
+// The array type of a foreign array (null: a dtype kernels cannot take).
+TypeRef foreignArrayType(PyObject *DT, bool Torch, int NDim, Layout L) {
+  ForeignCache &C = foreign();
+  for (const auto &E : C.arrays)
+    if (E.dtype == DT && E.ndim == NDim && E.layout == L)
+      return E.type;
+  TypeRef D = foreignDType(DT, Torch); // keeps DT alive
+  if (!D)
+    return nullptr;
+  auto &E = C.arrays[C.nextArray++ % std::size(C.arrays)];
+  E = {DT, NDim, L, arrayTy(D, unsigned(NDim), L)};
+  return E.type;
 }
 
 bool tupleToDims(PyObject *Tup, int64_t *Out, int &N) {
@@ -188,7 +299,7 @@ bool tupleToDims(PyObject *Tup, int64_t *Out, int &N) {
   N = int(PyTuple_Size(Tup));
   for (int K = 0; K < N; ++K)
     Out[K] = PyLong_AsLongLong(PyTuple_GetItem(Tup, K));
-  if (PyErr_Occurred()) {
+  if (N && PyErr_Occurred()) {
     PyErr_Clear();
     return false;
   }
@@ -207,34 +318,34 @@ uint64_t interfaceStream(PyObject *O) {
 }
 
 // The producer's current stream as a CAI stream value (1: legacy default).
-uint64_t currentStream(Foreign K, PyObject *O) {
+// For torch, `Device` is the tensor's device ordinal.
+uint64_t currentStream(Foreign K, PyObject *O, int Device) {
   ForeignCache &C = foreign();
+  Ref S;
   if (K == Foreign::Torch) {
-    if (!C.TorchStream) {
+    if (!C.torchStream) {
       Ref Mod(PyImport_ImportModule("torch._C"));
       Ref Fn = Mod ? getAttrOpt(Mod.get(), "_cuda_getCurrentRawStream") : Ref();
       PyErr_Clear();
       if (!Fn)
         return interfaceStream(O);
-      C.TorchStream = Fn.release();
+      C.torchStream = Fn.release();
     }
-    Ref Dev(PyObject_CallMethod(O, "get_device", nullptr));
-    Ref S(Dev ? PyObject_CallFunctionObjArgs(C.TorchStream, Dev.get(), nullptr) : nullptr);
-    uint64_t V = S ? PyLong_AsUnsignedLongLong(S.get()) : 0;
-    PyErr_Clear();
-    return V ? V : 1;
+    Ref Dev(PyLong_FromLong(Device));
+    S = Ref(Dev ? PyObject_CallFunctionObjArgs(C.torchStream, Dev.get(), nullptr) : nullptr);
+  } else {
+    if (!C.cupyStream) {
+      Ref Mod(PyImport_ImportModule("cupy.cuda"));
+      Ref Fn = Mod ? getAttrOpt(Mod.get(), "get_current_stream") : Ref();
+      PyErr_Clear();
+      if (!Fn)
+        return interfaceStream(O);
+      C.cupyStream = Fn.release();
+    }
+    Ref Stream(PyObject_CallNoArgs(C.cupyStream));
+    S = Stream ? attr(Stream.get(), names().ptr) : Ref();
   }
-  if (!C.CupyStream) {
-    Ref Mod(PyImport_ImportModule("cupy.cuda"));
-    Ref Fn = Mod ? getAttrOpt(Mod.get(), "get_current_stream") : Ref();
-    PyErr_Clear();
-    if (!Fn)
-      return interfaceStream(O);
-    C.CupyStream = Fn.release();
-  }
-  Ref S(PyObject_CallObject(C.CupyStream, nullptr));
-  Ref P = S ? getAttrOpt(S.get(), "ptr") : Ref();
-  uint64_t V = P ? PyLong_AsUnsignedLongLong(P.get()) : 0;
+  uint64_t V = S ? PyLong_AsUnsignedLongLong(S.get()) : 0;
   PyErr_Clear();
   return V ? V : 1;
 }
@@ -244,27 +355,33 @@ bool fromForeign(PyObject *O, ArgValue &Out) {
   Foreign K = foreignKind(O);
   if (K == Foreign::None || backend() != BackendKind::CUDA)
     return false;
+  const AttrNames &A = names();
   bool Torch = K == Foreign::Torch;
+  int64_t Device = 0;
+  Ref Ptr, Strides;
   if (Torch) {
-    Ref IsCuda = getAttrOpt(O, "is_cuda");
-    if (!IsCuda || IsCuda.get() != Py_True)
+    // get_device() is -1 for a CPU tensor (the interface path rejects it).
+    Ref Dev = callMethod(O, A.getDevice);
+    Device = Dev ? PyLong_AsLongLong(Dev.get()) : -1;
+    if (Device < 0) {
+      PyErr_Clear();
       return false;
+    }
+    Ptr = callMethod(O, A.dataPtr);
+    Strides = callMethod(O, A.stride);
+  } else {
+    if (Ref Mem = attr(O, A.data))
+      Ptr = attr(Mem.get(), A.ptr);
+    Strides = attr(O, A.strides);
   }
-  Ref DT = getAttrOpt(O, "dtype");
-  TypeRef D = DT ? foreignDType(DT.get(), Torch) : nullptr;
-  Ref Shape = getAttrOpt(O, "shape");
-  Ref Strides(Torch ? PyObject_CallMethod(O, "stride", nullptr)
-                    : PyObject_GetAttrString(O, "strides"));
-  Ref Ptr;
-  if (Torch) {
-    Ptr = Ref(PyObject_CallMethod(O, "data_ptr", nullptr));
-  } else if (Ref Mem = getAttrOpt(O, "data")) {
-    Ptr = getAttrOpt(Mem.get(), "ptr");
-  }
-  PyErr_Clear();
+  Ref DT = attr(O, A.dtype);
+  Ref Shape = attr(O, A.shape);
   int N = 0, NS = 0;
-  if (!D || !Shape || !Strides || !Ptr || !tupleToDims(Shape.get(), Out.shape, N) ||
+  if (!DT || !Shape || !Strides || !Ptr || !tupleToDims(Shape.get(), Out.shape, N) ||
       !tupleToDims(Strides.get(), Out.strides, NS) || N != NS)
+    return false;
+  TypeRef D = foreignDType(DT.get(), Torch);
+  if (!D)
     return false;
   int64_t Item = D->byteSize();
   if (Torch) // torch strides count elements
@@ -276,10 +393,11 @@ bool fromForeign(PyObject *O, ArgValue &Out) {
     return false;
   }
   Out.ndim = N;
-  Out.type = arrayTy(D, unsigned(N), layoutOf(N, Out.shape, Out.strides, Item));
+  Out.type = foreignArrayType(DT.get(), Torch, N, layoutOf(N, Out.shape, Out.strides, Item));
   Out.hasStream = true;
   Out.foreign = uint8_t(K);
   Out.object = O;
+  Out.device = int(Device);
   return true;
 }
 
@@ -324,8 +442,9 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
     Out.fi = PyComplex_ImagAsDouble(O);
     return;
   }
-  if (TypeRef T = cachedScalarType(O)) {
-    readNumpyScalar(O, T, Out);
+  if (const ScalarKind *K = cachedScalarType(O)) {
+    if (!K->direct || !readStoredScalar(O, K->type, Out))
+      readNumpyScalar(O, K->type, Out);
     return;
   }
   if (PyTuple_Check(O)) {
@@ -366,7 +485,7 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
         typeError(Index, "numpy scalars of dtype " + str(Name.get()) +
                              " are not supported");
       readNumpyScalar(O, T, Out);
-      rememberScalarType(O, T);
+      rememberScalarType(O, T, Out);
       return;
     }
     fromInterface(AI.get(), Index, Out, false);
@@ -400,7 +519,7 @@ void syncStreams(const std::vector<ArgValue> &Args, rt::CUstream Stream,
       if (V.foreign) { // one query per kind and launch
         uint64_t &P = Producer[V.foreign];
         if (!P)
-          P = currentStream(Foreign(V.foreign), V.object);
+          P = currentStream(Foreign(V.foreign), V.object, V.device);
         S = P;
       }
       if (S)

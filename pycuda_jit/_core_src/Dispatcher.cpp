@@ -197,6 +197,11 @@ struct DispatcherState {
   std::string params;  // "name(a, b, c)" for messages
   std::vector<std::shared_ptr<Spec>> ordered; // in compile order
   std::unordered_map<std::vector<TypeRef>, std::shared_ptr<Spec>, KeyHash> byArgs;
+  // The argument types of the last launch and their specialization (kept
+  // alive by byArgs), checked before the map; launches hold the GIL, which
+  // serializes them.
+  std::vector<TypeRef> lastKey;
+  Spec *lastSpec = nullptr;
 };
 
 struct DispatcherObject {
@@ -486,8 +491,27 @@ Spec *aliasSafe(DispatcherObject *D, Spec *S, const std::vector<ArgValue> &Vals)
   return S;
 }
 
+Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals);
+
 // Finds or compiles the specialization for these arguments.
 Spec *specialize(DispatcherObject *D, std::vector<ArgValue> &Vals) {
+  DispatcherState *St = D->st;
+  if (St->lastSpec && St->lastKey.size() == Vals.size()) {
+    size_t K = 0;
+    while (K < Vals.size() && Vals[K].type == St->lastKey[K])
+      ++K;
+    if (K == Vals.size())
+      return St->lastSpec;
+  }
+  Spec *S = findOrCompile(D, Vals);
+  St->lastKey.clear();
+  for (const ArgValue &V : Vals)
+    St->lastKey.push_back(V.type);
+  St->lastSpec = S;
+  return S;
+}
+
+Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals) {
   std::vector<TypeRef> Key;
   Key.reserve(Vals.size());
   for (const ArgValue &V : Vals)

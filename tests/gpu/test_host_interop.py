@@ -66,6 +66,35 @@ def test_scalar_arguments(backend):
                                   [1, -7, 65000, -123456, 2**40 + 3, 1.5, -2.25, 77, 0.125])
 
 
+@cuda.jit
+def store_scalar(out, v):
+    out[0] = v
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32,
+                                   np.uint32, np.int64, np.uint64, np.float16, np.float32,
+                                   np.float64])
+def test_numpy_scalar_values_of_every_dtype(backend, dtype, rng):
+    # The first launch learns the scalar type; later ones read the value
+    # stored in the scalar object: every launch must see its own value.
+    if dtype == np.bool_:
+        values = [True, False, True]
+    elif np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        values = [info.min, info.max, *rng.integers(info.min, info.max, 3, endpoint=True, dtype=dtype)]
+    else:
+        info = np.finfo(dtype)
+        values = [info.min, info.max, -0.0, *rng.standard_normal(3)]
+    for v in values:
+        x = dtype(v)
+        out = cuda.to_device(np.full(1, 1 if dtype == np.bool_ else 99, dtype))
+        if dtype == np.bool_:
+            out = cuda.to_device(np.full(1, 7, np.int32))
+        store_scalar[1, 1](out, x)
+        got = out.copy_to_host()[0]
+        assert got == x and np.signbit(got) == np.signbit(x), (dtype, v, got)
+
+
 def test_tuple_arguments(backend, rng):
     x = rng.standard_normal(300).astype(np.float32)
     out = cuda.to_device(np.full(300, np.nan, np.float32))
