@@ -88,9 +88,6 @@ def main():
         k(a, obj, obj, obj)
         sys.setprofile(None)
         print(f"Python-level calls during one launch with {name}:", seen[:40])
-    return
-    for name, us in rows:
-        print(f"{name:40s} {us:8.3f} us")
 
 
 if __name__ == "__main__":
