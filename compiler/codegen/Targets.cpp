@@ -207,6 +207,7 @@ void configureForNvptx(llvm::Module &M, int ccMajor, int ccMinor) {
 
 const std::string &hostCpuName() { return hostInfo().Cpu; }
 const std::string &hostCpuFeatures() { return hostInfo().Features; }
+std::string hostTarget() { return hostCpuName() + " " + hostCpuFeatures(); }
 
 void configureForHost(llvm::Module &M) {
   static const std::string Layout = createHostTargetMachine(0, false)

@@ -50,6 +50,8 @@ void configureForHost(llvm::Module &M);
 // code is CPU-specific: put both in any cache key for host code).
 const std::string &hostCpuName();
 const std::string &hostCpuFeatures();
+// Both in one string ("<cpu> <features>"): driver::CompileOptions::hostTarget.
+std::string hostTarget();
 
 // Fresh TargetMachines, owned by the caller (one thread at a time).
 // optLevel is 0..3.  fastMath enables approximate division/square root

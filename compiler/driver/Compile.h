@@ -40,6 +40,9 @@ struct CompileOptions {
   bool noAliasReadOnly = false;
   bool boundsCheck = false; // checked mode (debug=True)
   bool lineInfo = false;
+  // CPU backend: the host CPU name and features (codegen::hostTarget()),
+  // part of the cache key; compileKernel fills it when empty.
+  std::string hostTarget;
   // Stage dumps to keep: any of bytecode, cfg, ir, typed, llvm, llvm-opt,
   // ptx ("all" for every one).  llvm-opt/ptx are always kept (inspect_*).
   std::set<std::string> dumps;
@@ -95,7 +98,7 @@ const std::string &cacheKey(const Analysis &A);
 const CompileResult &analysisResult(const Analysis &A);
 CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O);
 
-// analyzeKernel + generateKernel.
+// analyzeKernel + generateKernel (filling O.hostTarget for the CPU backend).
 CompileResult compileKernel(const bc::RawCode &Raw,
                             const std::vector<types::TypeRef> &ArgTypes,
                             ir::Resolver &R, const CompileOptions &O);

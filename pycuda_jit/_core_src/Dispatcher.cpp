@@ -7,8 +7,9 @@
 #include "Resolver.h"
 #include "Streams.h"
 
-#include "codegen/Codegen.h"
+#include "CodegenPlugin.h"
 #include "driver/Compile.h"
+#include "codegen/HostBackend.h"
 #include "runtime/Compile.h"
 #include "runtime/Device.h"
 #include "runtime/Launch.h"
@@ -236,10 +237,20 @@ void printDumps(const driver::CompileResult &R, const std::set<std::string> &Wan
   }
 }
 
+// The whole pipeline: analysis here, code generation in the plugin.
+driver::CompileResult compileWithPlugin(const bc::RawCode &Raw,
+                                    const std::vector<TypeRef> &Args,
+                                    ir::Resolver &R, const driver::CompileOptions &CO) {
+  driver::AnalysisPtr A = driver::analyzeKernel(Raw, Args, R, CO);
+  return codegenPlugin().generateKernel(std::move(A), CO);
+}
+
 driver::CompileOptions compileOptions(DispatcherObject *D) {
   driver::CompileOptions CO;
   CO.backend = backend() == BackendKind::CUDA ? driver::Backend::CUDA
                                                : driver::Backend::CPU;
+  if (CO.backend == driver::Backend::CPU) // host code needs the plugin anyway
+    CO.hostTarget = codegenPlugin().hostTarget();
   const JitOptions &J = D->st->opts;
   CO.optLevel = J.opt;
   CO.fastMath = J.fastmath;
@@ -280,7 +291,7 @@ const ArchImage &imageFor(DispatcherObject *D, Spec &S,
   if (!S.images.empty()) { // another architecture: compile again
     bc::RawCode Raw = readCode(D->pyfunc);
     PyResolver R(D->pyfunc);
-    driver::CompileResult Res = driver::compileKernel(Raw, S.key, R, CO);
+    driver::CompileResult Res = compileWithPlugin(Raw, S.key, R, CO);
     reportCompile(Res);
     Ptx = std::move(Res.ptx);
   }
@@ -378,8 +389,9 @@ bool loadFromCache(Spec &S, const driver::Analysis &A, rt::Context *Ctx,
     auto Obj = E->sections.find("hostobj");
     if (Obj == E->sections.end())
       return false;
-    R.host = codegen::loadHostObject(Obj->second, {R.kernelName});
-    R.hostEntry = R.host->entry(R.kernelName);
+    const driver::CodegenApi &Api = codegenPlugin();
+    R.host = Api.loadHostObject(Obj->second, {R.kernelName});
+    R.hostEntry = Api.hostEntry(*R.host, R.kernelName);
     if (!R.hostEntry)
       return false;
   }
@@ -424,7 +436,7 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
   S->cacheKey = driver::cacheKey(*A);
   bool Hit = D->st->opts.cache && loadFromCache(*S, *A, Ctx, CO.ccMajor, CO.ccMinor);
   if (!Hit) {
-    S->result = driver::generateKernel(std::move(A), CO);
+    S->result = codegenPlugin().generateKernel(std::move(A), CO);
     reportCompile(S->result);
   }
   S->bufSize = layoutParamBuffer(S->result.abi, S->offsets);
@@ -1119,7 +1131,7 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
     }
     bc::RawCode Raw = readCode(Func);
     PyResolver R(Func);
-    driver::CompileResult Res = driver::compileKernel(Raw, Sig.args, R, CO);
+    driver::CompileResult Res = compileWithPlugin(Raw, Sig.args, R, CO);
     printDumps(Res, envDumps());
     Ref Dumps(PyDict_New());
     for (const auto &[Stage, Text] : Res.dumps) {

@@ -10,7 +10,7 @@
 #include "HostApi.h"
 #include "Streams.h"
 
-#include "codegen/Codegen.h"
+#include "CodegenPlugin.h"
 #include "driver/Compile.h"
 #include "runtime/Compile.h"
 #include "runtime/DiskCache.h"
@@ -118,6 +118,10 @@ PyObject *pyLinkPtx(PyObject *, PyObject *Args) {
   });
 }
 
+PyObject *pyCodegenLoaded(PyObject *, PyObject *) {
+  return PyBool_FromLong(pcj::py::codegenPluginLoaded());
+}
+
 PyObject *pyCacheDir(PyObject *, PyObject *) {
   return PyUnicode_FromString(rt::DiskCache::defaultDir().c_str());
 }
@@ -158,6 +162,8 @@ PyObject *pyCacheClear(PyObject *, PyObject *Args) {
 
 PyMethodDef Methods[] = {
     {"cache_dir", pyCacheDir, METH_NOARGS, "The disk cache directory in effect."},
+    {"codegen_loaded", pyCodegenLoaded, METH_NOARGS,
+     "Whether the code generator (LLVM, libpcj_codegen.so) is loaded."},
     {"cache_list", pyCacheList, METH_VARARGS, "Entries of a cache directory."},
     {"cache_clear", pyCacheClear, METH_VARARGS, "Remove every cache entry."},
     {"backend", pyBackend, METH_NOARGS,
@@ -196,11 +202,5 @@ extern "C" __attribute__((visibility("default"))) PyObject *PyInit__core() {
     Py_DECREF(M);
     return nullptr;
   }
-  // The CPU executor's runtime functions, for kernels JIT-compiled for the host.
-  static std::once_flag Once;
-  std::call_once(Once, [] {
-    for (const auto &S : pcj::rt::cpu::runtimeSymbols())
-      pcj::codegen::registerHostSymbol(S.name, S.address);
-  });
   return M;
 }

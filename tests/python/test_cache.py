@@ -19,7 +19,10 @@ RUNNER = textwrap.dedent("""
     mod = importlib.import_module("kmod")
     out = np.full(8, -1.0)
     mod.kernel[1, 8](out)
+    from pycuda_jit import cuda
+    from pycuda_jit._lazy import core
     print(json.dumps({"out": out.tolist(), "cache": mod.kernel.stats["cache"]}))
+    print(json.dumps({"codegen": core().codegen_loaded(), "backend": cuda.backend()}))
 """)
 
 
@@ -41,7 +44,9 @@ def run(d, cache_dir):
            "PYTHONDONTWRITEBYTECODE": "1"}
     p = subprocess.run([sys.executable, "-c", RUNNER, d], capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stderr
-    return json.loads(p.stdout.strip().splitlines()[-1])
+    *_, result, process = p.stdout.strip().splitlines()
+    run.last_process = json.loads(process)
+    return json.loads(result)
 
 
 BASE = """
@@ -73,6 +78,9 @@ def test_first_run_misses_second_hits(dirs):
     b = run(src, cache)
     assert a == {"out": [i * 2.0 for i in range(8)], "cache": "miss"}
     assert b == {"out": [i * 2.0 for i in range(8)], "cache": "hit"}
+    # A hit on the GPU loads no LLVM (libpcj_codegen.so); the CPU executor
+    # needs it to link the cached host object.
+    assert run.last_process["codegen"] == (run.last_process["backend"] != "cuda")
 
 
 def test_editing_the_kernel_misses(dirs):
@@ -178,7 +186,7 @@ def test_eight_processes_at_once(dirs):
     outs = [p.communicate() for p in procs]
     for p, (o, e) in zip(procs, outs):
         assert p.returncode == 0, e
-        assert json.loads(o.strip().splitlines()[-1])["out"] == [i * 2.0 for i in range(8)]
+        assert json.loads(o.strip().splitlines()[-2])["out"] == [i * 2.0 for i in range(8)]
     assert len(entries(cache)) == 1
     assert not [f for f in os.listdir(cache) if f.startswith(".tmp")]
     assert run(src, cache)["cache"] == "hit"

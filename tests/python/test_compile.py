@@ -161,3 +161,27 @@ def test_jit_options_validation():
         cuda.jit(bogus=1)
     with pytest.raises(ValueError, match="opt must be"):
         cuda.jit(saxpy, opt=7)
+
+
+def test_llvm_loads_only_on_the_first_compile():
+    # The code generator (LLVM, libpcj_codegen.so) stays unloaded through the
+    # import and host-side work, and loads when a kernel is first compiled.
+    import subprocess
+    import sys
+    code = (
+        "import sys, warnings\n"
+        "warnings.simplefilter('ignore')\n"
+        "import numpy as np\n"
+        "from pycuda_jit import cuda\n"
+        "from pycuda_jit._lazy import core\n"
+        "d = cuda.to_device(np.arange(8.0))\n"
+        "h = d.copy_to_host()\n"
+        "print(core().codegen_loaded())\n"
+        "cuda.compile_ptx(lambda x: None, 'void(float32[:])')\n"
+        "print(core().codegen_loaded())\n"
+    )
+    root = __file__.rsplit("/tests/", 1)[0]
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env={**__import__("os").environ, "PYTHONPATH": root})
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["False", "True"]

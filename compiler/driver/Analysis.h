@@ -1,0 +1,167 @@
+// The state analyzeKernel hands to generateKernel (Compile.h): the typed
+// kernel, the device-function specializations it calls, and the partial
+// result.  Internal to the driver: Analyze.cpp builds it (no LLVM),
+// Generate.cpp lowers it (LLVM), possibly in another shared object.
+#pragma once
+
+#include "driver/Compile.h"
+
+#include "bytecode/RawCode.h"
+#include "ir/IR.h"
+#include "lower/Lower.h"
+#include "support/Diagnostics.h"
+#include "typeinfer/TypeInfer.h"
+#include "types/Signature.h"
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pcj::driver {
+
+class Stopwatch {
+public:
+  explicit Stopwatch(std::vector<StageTiming> &Out) : Out(Out) {}
+  void lap(const char *Stage) {
+    auto Now = std::chrono::steady_clock::now();
+    Out.push_back(
+        {Stage, std::chrono::duration<double, std::milli>(Now - Last).count()});
+    Last = Now;
+  }
+
+private:
+  std::vector<StageTiming> &Out;
+  std::chrono::steady_clock::time_point Last = std::chrono::steady_clock::now();
+};
+
+// The typed IR of one function (kernel or device-function specialization).
+struct Typed {
+  std::unique_ptr<ir::Function> fn;
+  std::vector<typeinfer::Resolution> resolutions;
+};
+
+// What in a code object determines the compiled code: bytecode, constants,
+// names, parameters -- and line numbers only when the output embeds them.
+std::string codeFingerprint(const bc::RawCode &C, bool IncludeLines);
+
+// Decode -> CFG -> SSA -> type inference -> casts, with dumps and timings
+// for the kernel (Dumps == nullptr for device functions).
+Typed frontend(const bc::RawCode &Raw, const std::vector<types::TypeRef> &Args,
+               ir::Resolver &R, const typeinfer::Options &TO,
+               std::map<std::string, std::string> *Dumps,
+               const std::set<std::string> &Want, Stopwatch *Clock);
+
+// Device-function specializations needed by one kernel compile: typed on
+// demand (CalleeTyper), lowered into the kernel's module.
+class Session : public typeinfer::CalleeTyper {
+public:
+  Session(ir::Resolver &Root, bool IncludeLines)
+      : Root(Root), IncludeLines(IncludeLines) {}
+
+  struct Spec {
+    std::string key, identity, symbol;
+    std::string codeFingerprint; // of the callee's bytecode (cache keys)
+    std::string argSignature;    // "(int64, float32)" 
+    std::unique_ptr<ir::Resolver> resolver;
+    Typed typed;
+    types::TypeRef provisional = nullptr;
+    bool done = false, inlineAlways = false;
+  };
+  std::vector<Spec *> order; // completed specializations, callees first
+
+  typeinfer::CalleeParams parameters(const ir::CTValue &Fn,
+                                     const SourceLoc &At) override {
+    ir::CalleeInfo Info = Root.callee(Fn);
+    typeinfer::CalleeParams P;
+    const bc::RawCode &C = Info.code;
+    if (C.flags & 0x0C) // CO_VARARGS | CO_VARKEYWORDS
+      throw CompileError(ErrorKind::Unsupported, At,
+                         "device function '" + Fn.name +
+                             "' takes *args or **kwargs, which kernels cannot pass");
+    if (C.kwOnlyArgCount)
+      throw CompileError(ErrorKind::Unsupported, At,
+                         "device function '" + Fn.name +
+                             "' has keyword-only parameters, which are not supported yet");
+    P.names.assign(C.varnames.begin(), C.varnames.begin() + C.argCount);
+    P.defaults = std::move(Info.defaults);
+    return P;
+  }
+
+  typeinfer::CallSpec specialize(const ir::CTValue &Fn,
+                                 const std::vector<types::TypeRef> &Args,
+                                 const SourceLoc &At) override {
+    ir::CalleeInfo Info = Root.callee(Fn);
+    types::Signature Sig{nullptr, Args};
+    std::string Key = Info.identity + Sig.str();
+    auto It = Specs.find(Key);
+    if (It != Specs.end()) {
+      Spec &S = *It->second;
+      if (!S.done && (InProgress.empty() || InProgress.back() != Key))
+        throw CompileError(ErrorKind::Unsupported, At,
+                           "recursion between device functions is not supported (" +
+                               chain(Fn.name) + ")",
+                           "only a function calling itself with the same "
+                           "argument types can recurse");
+      return {S.done ? S.typed.fn->returnType : S.provisional, S.symbol};
+    }
+    for (const std::string &P : InProgress)
+      if (P.rfind(Info.identity + "(", 0) == 0)
+        throw CompileError(ErrorKind::Unsupported, At,
+                           "device function '" + Fn.name +
+                               "' calls itself with different argument types " +
+                               Sig.str(),
+                           "recursion needs the same argument types on every call");
+    if (InProgress.size() > 64)
+      throw CompileError(ErrorKind::Unsupported, At,
+                         "device functions are nested too deeply");
+    auto S = std::make_unique<Spec>();
+    Spec &Ref = *S;
+    Ref.key = Key;
+    Ref.identity = Info.identity;
+    Ref.inlineAlways = Info.inlineAlways;
+    Ref.symbol = lower::mangleKernelName(Info.code.qualname, Key);
+    Ref.codeFingerprint = codeFingerprint(Info.code, IncludeLines);
+    Ref.argSignature = Sig.str();
+    Ref.resolver = std::move(Info.resolver);
+    Specs.emplace(Key, std::move(S));
+    InProgress.push_back(Key);
+    Names.push_back(Fn.name);
+    typeinfer::Options TO;
+    TO.isKernel = false;
+    TO.callees = this;
+    TO.provisionalReturn = &Ref.provisional;
+    Ref.typed = frontend(Info.code, Args, *Ref.resolver, TO, nullptr, {}, nullptr);
+    InProgress.pop_back();
+    Names.pop_back();
+    Ref.done = true;
+    order.push_back(&Ref);
+    return {Ref.typed.fn->returnType, Ref.symbol};
+  }
+
+private:
+  ir::Resolver &Root;
+  bool IncludeLines;
+  std::map<std::string, std::unique_ptr<Spec>> Specs;
+  std::vector<std::string> InProgress, Names;
+
+  std::string chain(const std::string &Last) const {
+    std::string S;
+    for (const std::string &N : Names)
+      S += N + " -> ";
+    return S + Last;
+  }
+};
+
+struct Analysis {
+  Session session;
+  Typed kernel;
+  CompileResult result; // filled so far: names, signature, resolutions
+  std::string key;
+  std::vector<StageTiming> timings;
+
+  Analysis(ir::Resolver &R, bool IncludeLines) : session(R, IncludeLines) {}
+};
+
+} // namespace pcj::driver

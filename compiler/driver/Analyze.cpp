@@ -1,0 +1,196 @@
+// The frontend half of the pipeline (see Compile.h): decode .. type
+// inference and the cache key.  No LLVM here: the extension's cache-hit path
+// runs this without loading the code generator.
+#include "driver/Analysis.h"
+
+#include "bytecode/Decoder.h"
+#include "cfg/CFG.h"
+#include "ssa/SSABuilder.h"
+#include "stdlib/Registry.h"
+#include "support/Sha256.h"
+#include "transforms/ArrayEffects.h"
+#include "transforms/InsertCasts.h"
+#include "transforms/NonNegative.h"
+
+#include <llvm/Config/llvm-config.h> // LLVM_VERSION_STRING (a macro only)
+
+namespace pcj::driver {
+
+// What in a code object determines the compiled code: bytecode, constants,
+// names, parameters -- and line numbers only when the output embeds them.
+std::string codeFingerprint(const bc::RawCode &C, bool IncludeLines) {
+  Sha256 H;
+  H.field("py" + std::to_string(C.pyMajor) + "." + std::to_string(C.pyMinor));
+  H.field(C.qualname).field(C.code);
+  for (const auto &K : C.consts)
+    H.field(K.repr());
+  for (const auto *List : {&C.names, &C.varnames, &C.cellvars, &C.freevars}) {
+    H.field(std::to_string(List->size()));
+    for (const std::string &N : *List)
+      H.field(N);
+  }
+  H.field(std::to_string(C.argCount) + "/" + std::to_string(C.posOnlyArgCount) +
+          "/" + std::to_string(C.kwOnlyArgCount) + "/" + std::to_string(C.flags));
+  if (IncludeLines) {
+    H.field(C.filename).field(std::to_string(C.firstLineNo));
+    for (const auto &L : C.lines)
+      H.field(std::to_string(L.start) + ":" + std::to_string(L.end) + ":" +
+              std::to_string(L.line));
+    for (const auto &P : C.positions)
+      H.field(std::to_string(P.line) + ":" + std::to_string(P.col) + ":" +
+              std::to_string(P.endCol));
+  }
+  return H.hexDigest();
+}
+
+// Decode -> CFG -> SSA -> type inference -> casts, with dumps and timings
+// for the kernel (Dumps == nullptr for device functions).
+Typed frontend(const bc::RawCode &Raw, const std::vector<types::TypeRef> &Args,
+               ir::Resolver &R, const typeinfer::Options &TO,
+               std::map<std::string, std::string> *Dumps,
+               const std::set<std::string> &Want, Stopwatch *Clock) {
+  auto Keep = [&](const char *Stage) {
+    return Dumps && (Want.count(Stage) || Want.count("all"));
+  };
+  auto Lap = [&](const char *Stage) {
+    if (Clock)
+      Clock->lap(Stage);
+  };
+  bc::DecodedCode Code = bc::decode(Raw);
+  if (Keep("bytecode"))
+    (*Dumps)["bytecode"] = Code.dump();
+  Lap("decode");
+  cfg::CFG G = cfg::buildCFG(Code);
+  if (Keep("cfg"))
+    (*Dumps)["cfg"] = G.dump(Code);
+  Lap("cfg");
+  Typed T;
+  T.fn = ssa::buildSSA(Code, G);
+  if (Keep("ir"))
+    (*Dumps)["ir"] = T.fn->print(false);
+  Lap("ssa");
+  T.resolutions = typeinfer::inferTypes(*T.fn, Args, R, TO);
+  Lap("typeinfer");
+  transforms::insertCasts(*T.fn);
+  transforms::markNonNegative(*T.fn);
+  ir::verify(*T.fn, true);
+  if (Keep("typed"))
+    (*Dumps)["typed"] = T.fn->print(true);
+  Lap("transforms");
+  return T;
+}
+
+void AnalysisDeleter::operator()(Analysis *A) const { delete A; }
+
+AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
+                          const std::vector<types::TypeRef> &ArgTypes,
+                          ir::Resolver &R, const CompileOptions &O) {
+  if (O.backend == Backend::CPU && O.hostTarget.empty())
+    throw CompileError(ErrorKind::Internal, SourceLoc{},
+                       "the CPU executor's target is not set (CompileOptions::hostTarget)");
+  bool IncludeLines = O.boundsCheck || O.lineInfo;
+  AnalysisPtr A(new Analysis(R, IncludeLines));
+  CompileResult &Out = A->result;
+  Out.argTypes = ArgTypes;
+  Stopwatch Clock(A->timings);
+  typeinfer::Options TO;
+  TO.isKernel = true;
+  TO.callees = &A->session;
+  A->kernel = frontend(Raw, ArgTypes, R, TO, &Out.dumps, O.dumps, &Clock);
+  ir::Function *F = A->kernel.fn.get();
+  Out.resolutions = A->kernel.resolutions;
+  // Device functions by name, signature and code (never by address: the
+  // list feeds the cache key, which must be the same in every process).
+  for (Session::Spec *Sp : A->session.order) {
+    std::string Name = Sp->typed.fn->qualname + Sp->argSignature;
+    Out.resolutions.push_back(
+        {"device function " + Name + " -> " + Sp->typed.fn->returnType->str(),
+         ir::CTValue::constant(bc::ConstValue::ofStr(Sp->codeFingerprint))});
+    for (auto &Res : Sp->typed.resolutions)
+      Out.resolutions.push_back({Name + ": " + Res.what, Res.value});
+  }
+  types::Signature Sig{types::noneTy(), ArgTypes};
+  Out.signature = Sig.str();
+  Out.kernelName = lower::mangleKernelName(F->qualname, Out.signature);
+  Out.readOnlyArgs = transforms::readOnlyArrayParams(*F);
+
+  // The cache key.
+  Sha256 H;
+  H.field("pycuda_jit-cache-key/1").field(compilerBuildId());
+  H.field(O.backend == Backend::CUDA
+              ? "cuda sm_" + std::to_string(O.ccMajor) + std::to_string(O.ccMinor)
+              : "cpu " + O.hostTarget);
+  H.field("opt" + std::to_string(O.optLevel) + " fast" +
+          std::to_string(O.fastMath) + "/" + std::to_string(O.fastMathFlags) +
+          " check" + std::to_string(O.boundsCheck) + " line" +
+          std::to_string(O.lineInfo) + " maxreg" + std::to_string(O.maxRegisters) +
+          " bounds" + std::to_string(O.maxThreadsPerBlock) + "/" +
+          std::to_string(O.minBlocksPerSM) + " noalias" +
+          std::to_string(O.noAliasReadOnly));
+  H.field(codeFingerprint(Raw, IncludeLines));
+  H.field(Out.signature);
+  for (const auto &Res : Out.resolutions)
+    H.field(Res.what).field(Res.value.repr());
+  A->key = H.hexDigest();
+  return A;
+}
+
+const std::string &cacheKey(const Analysis &A) { return A.key; }
+const CompileResult &analysisResult(const Analysis &A) { return A.result; }
+
+std::string describeForCache(const CompileResult &R) {
+  std::string S = "kernel=" + R.kernelName + "\n";
+  S += "signature=" + R.signature + "\n";
+  S += "flags=" + std::to_string(R.usesBarriers) + std::to_string(R.usesWarpOps) +
+       std::to_string(R.usesGridSync) + "\n";
+  S += "static_shared=" + std::to_string(R.staticSharedBytes) + "\n";
+  std::string RO;
+  for (bool B : R.readOnlyArgs)
+    RO += B ? '1' : '0';
+  S += "readonly=" + RO + "\n";
+  return S;
+}
+
+bool restoreFromCache(const std::string &Meta, CompileResult &R) {
+  std::map<std::string, std::string> KV;
+  size_t Pos = 0;
+  while (Pos < Meta.size()) {
+    size_t End = Meta.find('\n', Pos);
+    if (End == std::string::npos)
+      End = Meta.size();
+    std::string Line = Meta.substr(Pos, End - Pos);
+    size_t Eq = Line.find('=');
+    if (Eq != std::string::npos)
+      KV[Line.substr(0, Eq)] = Line.substr(Eq + 1);
+    Pos = End + 1;
+  }
+  if (!KV.count("kernel") || !KV.count("flags") || KV["flags"].size() != 3 ||
+      KV["kernel"] != R.kernelName || KV["signature"] != R.signature)
+    return false;
+  R.usesBarriers = KV["flags"][0] == '1';
+  R.usesWarpOps = KV["flags"][1] == '1';
+  R.usesGridSync = KV["flags"][2] == '1';
+  R.staticSharedBytes = std::strtoull(KV["static_shared"].c_str(), nullptr, 10);
+  R.readOnlyArgs.clear();
+  for (char C : KV["readonly"])
+    R.readOnlyArgs.push_back(C == '1');
+  R.abi = types::flattenKernelParams(R.argTypes);
+  return true;
+}
+
+std::string compilerBuildId() {
+  std::string Keys;
+  for (const std::string &K : stdlib::intrinsicKeys())
+    Keys += K + ";";
+  uint64_t H = 1469598103934665603ull;
+  for (char C : Keys) {
+    H ^= (unsigned char)C;
+    H *= 1099511628211ull;
+  }
+  char Hex[17];
+  snprintf(Hex, sizeof Hex, "%016llx", (unsigned long long)H);
+  return std::string("pycuda_jit-0.1.0+") + __DATE__ + "T" + __TIME__ +
+         "/llvm-" LLVM_VERSION_STRING "/registry-" + Hex;
+}
+
+} // namespace pcj::driver

@@ -1,0 +1,43 @@
+// The code generator seen from outside its shared object.
+//
+// The Python extension keeps LLVM out of its own image: everything from
+// lowering to machine code (Generate.cpp, compiler/lower, compiler/codegen,
+// stdlib/lowering and LLVM itself) is linked into libpcj_codegen.so, which the
+// extension loads on its first compile.  Importing pycuda_jit and running
+// kernels from the disk cache never pay LLVM's load time.  The plugin's one
+// exported symbol returns this table; the version and layout sizes guard
+// against a plugin from another build.
+#pragma once
+
+#include "driver/Compile.h"
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pcj::codegen {
+class HostResult;
+}
+
+namespace pcj::driver {
+
+constexpr unsigned kCodegenApiVersion = 1;
+
+struct CodegenApi {
+  unsigned version;
+  size_t resultSize, optionsSize; // sizeof(CompileResult), sizeof(CompileOptions)
+  CompileResult (*generateKernel)(AnalysisPtr A, const CompileOptions &O);
+  std::string (*hostTarget)(); // for CompileOptions::hostTarget
+  // CPU executor: machine code from the disk cache, its entry points, and
+  // the runtime symbols host code links against.
+  std::shared_ptr<codegen::HostResult> (*loadHostObject)(
+      const std::string &Object, const std::vector<std::string> &Entries);
+  void *(*hostEntry)(const codegen::HostResult &R, const std::string &Name);
+  void (*registerHostSymbol)(const std::string &Name, void *Address);
+};
+
+} // namespace pcj::driver
+
+// Exported by libpcj_codegen.so.
+extern "C" const pcj::driver::CodegenApi *pcj_codegen_api();

@@ -1,0 +1,109 @@
+// The code-generation half of the pipeline (see Compile.h): lowering to
+// LLVM IR, then PTX (CUDA) or host machine code (CPU executor).
+#include "driver/Analysis.h"
+
+#include "codegen/Codegen.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace pcj::driver {
+
+namespace {
+
+std::string moduleText(const llvm::Module &M) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  M.print(OS, nullptr);
+  return OS.str();
+}
+
+} // namespace
+
+CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
+  CompileResult Out = std::move(A->result);
+  Out.timings = std::move(A->timings);
+  Stopwatch Clock(Out.timings);
+  auto Want = [&](const char *Stage) {
+    return O.dumps.count(Stage) || O.dumps.count("all");
+  };
+  ir::Function *F = A->kernel.fn.get();
+  lower::LowerOptions LO;
+  LO.target = O.backend == Backend::CUDA ? lower::Target::NVPTX
+                                         : lower::Target::Host;
+  LO.ccMajor = O.ccMajor;
+  LO.ccMinor = O.ccMinor;
+  LO.boundsCheck = O.boundsCheck;
+  LO.fastMath = O.fastMath;
+  LO.fastMathFlags = O.fastMathFlags;
+  if (O.noAliasReadOnly)
+    LO.noAliasReadOnly = Out.readOnlyArgs;
+  LO.kernelName = Out.kernelName;
+
+  auto Ctx = std::make_unique<llvm::LLVMContext>();
+  auto M = std::make_unique<llvm::Module>(LO.kernelName, *Ctx);
+  if (O.backend == Backend::CUDA)
+    codegen::configureForNvptx(*M, O.ccMajor, O.ccMinor);
+  else
+    codegen::configureForHost(*M);
+  std::vector<lower::DeviceFunction> Callees;
+  for (Session::Spec *Sp : A->session.order)
+    Callees.push_back({Sp->typed.fn.get(), Sp->symbol, Sp->inlineAlways});
+  lower::LowerResult L = lower::lowerKernel(*F, Callees, *M, LO);
+  Out.abi = L.abi;
+  Out.usesBarriers = L.usesBarriers;
+  Out.usesWarpOps = L.usesWarpOps;
+  Out.usesGridSync = L.usesGridSync;
+  Out.staticSharedBytes = L.staticSharedBytes;
+  if (Want("llvm"))
+    Out.dumps["llvm"] = moduleText(*M);
+  Clock.lap("lower");
+
+  if (O.backend == Backend::CUDA) {
+    codegen::NvptxOptions NO;
+    NO.ccMajor = O.ccMajor;
+    NO.ccMinor = O.ccMinor;
+    NO.optLevel = O.optLevel;
+    NO.fastMath = O.fastMath;
+    NO.lineInfo = O.lineInfo;
+    NO.maxRegisters = O.maxRegisters;
+    NO.maxThreadsPerBlock = O.maxThreadsPerBlock;
+    NO.minBlocksPerSM = O.minBlocksPerSM;
+    NO.kernelNames = {LO.kernelName};
+    codegen::NvptxResult P = codegen::emitPtx(*M, NO);
+    Out.ptx = std::move(P.ptx);
+    Out.dumps["llvm-opt"] = std::move(P.optimizedIR);
+    Out.dumps["ptx"] = Out.ptx;
+    Out.timings.push_back({"codegen.libdevice", P.msLinkLibdevice});
+    Out.timings.push_back({"codegen.optimize", P.msOptimize});
+    Out.timings.push_back({"codegen.emit", P.msEmit});
+    Clock.lap("codegen");
+  } else {
+    codegen::HostOptions HO;
+    HO.optLevel = O.optLevel;
+    HO.fastMath = O.fastMath;
+    Out.host = codegen::jitForHost(std::move(M), std::move(Ctx), HO,
+                                   {LO.kernelName});
+    Out.hostEntry = Out.host->entry(LO.kernelName);
+    PCJ_ASSERT(Out.hostEntry, "host JIT lost the kernel entry " + LO.kernelName);
+    Out.dumps["llvm-opt"] = Out.host->optimizedIR;
+    Out.timings.push_back({"codegen.optimize", Out.host->msOptimize});
+    Out.timings.push_back({"codegen.jit", Out.host->msJit});
+    Clock.lap("codegen");
+  }
+  return Out;
+}
+
+CompileResult compileKernel(const bc::RawCode &Raw,
+                            const std::vector<types::TypeRef> &ArgTypes,
+                            ir::Resolver &R, const CompileOptions &O) {
+  if (O.backend == Backend::CPU && O.hostTarget.empty()) {
+    CompileOptions WithTarget = O;
+    WithTarget.hostTarget = codegen::hostTarget();
+    return generateKernel(analyzeKernel(Raw, ArgTypes, R, WithTarget), WithTarget);
+  }
+  return generateKernel(analyzeKernel(Raw, ArgTypes, R, O), O);
+}
+
+} // namespace pcj::driver
