@@ -19,7 +19,7 @@ std::atomic<const driver::CodegenApi *> Loaded{nullptr};
 std::string pluginPath() {
   Dl_info Info{};
   if (!dladdr(reinterpret_cast<void *>(&codegenPlugin), &Info) || !Info.dli_fname)
-    throw std::runtime_error("pycuda_jit: cannot locate the _core extension on disk");
+    throw PluginLoadError("pycuda_jit: cannot locate the _core extension on disk");
   std::string Self = Info.dli_fname;
   size_t Slash = Self.rfind('/');
   return (Slash == std::string::npos ? std::string(".") : Self.substr(0, Slash)) +
@@ -33,7 +33,7 @@ const driver::CodegenApi *load() {
   void *H = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!H) {
     const char *E = dlerror();
-    throw std::runtime_error("pycuda_jit: cannot load the code generator " + Path +
+    throw PluginLoadError("pycuda_jit: cannot load the code generator " + Path +
                              ": " + (E ? E : "unknown error") +
                              " (rebuild the extension: cmake --build build)");
   }
@@ -43,7 +43,7 @@ const driver::CodegenApi *load() {
   if (!Api || Api->version != driver::kCodegenApiVersion ||
       Api->resultSize != sizeof(driver::CompileResult) ||
       Api->optionsSize != sizeof(driver::CompileOptions))
-    throw std::runtime_error("pycuda_jit: " + Path +
+    throw PluginLoadError("pycuda_jit: " + Path +
                              " is from another build of pycuda_jit "
                              "(rebuild the extension: cmake --build build)");
   // The CPU executor's runtime functions, for kernels JIT-compiled for the host.

@@ -4,10 +4,18 @@
 
 #include "driver/CodegenApi.h"
 
+#include <stdexcept>
+
 namespace pcj::py {
 
+// The plugin is missing or from another build: an installation problem,
+// raised in Python as ImportError.
+struct PluginLoadError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // The plugin's table, loading it (and registering the CPU executor's runtime
-// symbols with the host JIT) the first time.  Throws std::runtime_error with
+// symbols with the host JIT) the first time.  Throws PluginLoadError with
 // the loader's message when the plugin is missing or from another build.
 const driver::CodegenApi &codegenPlugin();
 

@@ -12,6 +12,7 @@
 //   std::bad_alloc          -> MemoryError
 //   anything else           -> InternalCompilerError
 #include "Backend.h"
+#include "CodegenPlugin.h"
 #include "Glue.h"
 
 #include "runtime/Errors.h"
@@ -140,6 +141,9 @@ PyObject *translateException() {
     else if (E.kind() == rt::cpu::KernelFault::Kind::Deadlock)
       Cls = "KernelDeadlockError";
     return raise(Cls, "(s)", E.what());
+  } catch (const PluginLoadError &E) {
+    PyErr_SetString(PyExc_ImportError, E.what());
+    return nullptr;
   } catch (const std::bad_alloc &) {
     PyErr_NoMemory();
     return nullptr;

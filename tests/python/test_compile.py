@@ -185,3 +185,31 @@ def test_llvm_loads_only_on_the_first_compile():
                        env={**__import__("os").environ, "PYTHONPATH": root})
     assert p.returncode == 0, p.stderr
     assert p.stdout.split() == ["False", "True"]
+
+
+def test_missing_code_generator_is_an_import_error(tmp_path):
+    # A copy of the package without libpcj_codegen.so: host-side work still
+    # runs; compiling raises ImportError saying what is missing.
+    import os
+    import shutil
+    import subprocess
+    import sys
+    pkg = os.path.dirname(cuda.__file__)
+    shutil.copytree(pkg, tmp_path / "pycuda_jit",
+                    ignore=shutil.ignore_patterns("libpcj_codegen.so", "__pycache__"))
+    code = (
+        "import warnings\n"
+        "warnings.simplefilter('ignore')\n"
+        "import numpy as np\n"
+        "from pycuda_jit import cuda\n"
+        "assert (cuda.to_device(np.arange(3.0)).copy_to_host() == [0, 1, 2]).all()\n"
+        "try:\n"
+        "    cuda.compile_ptx(lambda x: None, 'void(float32[:])')\n"
+        "except ImportError as e:\n"
+        "    print('ImportError:', e)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("ImportError: pycuda_jit: cannot load the code generator")
+    assert "libpcj_codegen.so" in p.stdout
