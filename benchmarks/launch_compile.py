@@ -6,16 +6,18 @@ cuLaunchKernel loop (launch_floor.c, on the same PTX) and numba-cuda:
   compile-to-loaded time, the first call in a fresh process beyond context
   creation, and a disk-cache hit in a fresh process beyond context creation.
 
-    PYTHONPATH=. python3 benchmarks/launch_compile.py [--out DIR]
+    PYTHONPATH=. python3 benchmarks/launch_compile.py [--out DIR] [--repeat N]
 """
 import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -63,11 +65,12 @@ OURS = textwrap.dedent(r"""
            "extension_ms": (t3 - t2) * 1e3, "context_ms": (t4 - t3) * 1e3,
            "first_call_ms": (t6 - t5) * 1e3, "stats": saxpy.stats}
     if not cache:
-        @cuda.jit
-        def second(a, x, out):
-            i = cuda.grid(1)
-            if i < x.size:
-                out[i] = a * x[i] * x[i] - a
+        # A kernel new to this machine each run (a constant from argv), so
+        # the driver's ptxas cache cannot serve it.
+        ns = {}
+        exec("@cuda.jit\ndef second(a, x, out):\n    i = cuda.grid(1)\n    if i < x.size:\n"
+             f"        out[i] = a * x[i] * x[i] - a + {int(sys.argv[2])}.0\n", {"cuda": cuda}, ns)
+        second = ns["second"]
         t7 = time.perf_counter()
         second[n // 256, 256](a, x, out)
         cuda.synchronize()
@@ -196,47 +199,70 @@ def floor(exe, ptx_path, name, argspec, block):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=tempfile.mkdtemp())
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="fresh processes for ours and the C floor (medians reported)")
     args = ap.parse_args()
     cache_dir = tempfile.mkdtemp(prefix="pcj-cache-")
     env = {"PYTHONPATH": ROOT, "PYCUDA_JIT_BACKEND": "cuda", "PYCUDA_JIT_CACHE_DIR": cache_dir}
-    ours, err = run_py(OURS, ["nocache"], env)
-    if ours is None:
-        print("ours failed:\n" + err)
-        return 1
-    # The same with PTX loaded by the driver's JIT instead of nvJitLink.
-    djit, _ = run_py(OURS, ["nocache"], {**env, "PYCUDA_JIT_NVJITLINK": "/nonexistent"})
-    run_py(OURS, ["cache"], env)                    # fills the cache
-    hit, herr = run_py(OURS, ["cache"], env)        # a fresh process hits it
-    numba, nerr = run_py(NUMBA)
-
+    salt = time.time_ns() % 1000000
     exe = os.path.join(args.out, "launch_floor")
     subprocess.run(["gcc", "-O2", os.path.join(HERE, "launch_floor.c"), "-ldl", "-o", exe], check=True)
-    p1 = os.path.join(args.out, "saxpy.ptx")
-    p2 = os.path.join(args.out, "k16.ptx")
-    open(p1, "w").write(ours["ptx_saxpy"])
-    open(p2, "w").write(ours["ptx_k16"])
-    f_saxpy = floor(exe, p1, ours["name_saxpy"], "f32=2.0," + ",".join(["ptr,i64=256,i64=4"] * 3), 256)
-    f_16 = floor(exe, p2, ours["name_k16"], ",".join(["f32=1.0"] * 16), 32)
+    runs = []
+    for r in range(args.repeat):
+        ours, err = run_py(OURS, ["nocache", str(salt + r)], env)
+        if ours is None:
+            print("ours failed:\n" + err)
+            return 1
+        p1 = os.path.join(args.out, "saxpy.ptx")
+        p2 = os.path.join(args.out, "k16.ptx")
+        open(p1, "w").write(ours["ptx_saxpy"])
+        open(p2, "w").write(ours["ptx_k16"])
+        ours["floor_saxpy"] = floor(exe, p1, ours["name_saxpy"],
+                                    "f32=2.0," + ",".join(["ptr,i64=256,i64=4"] * 3), 256)
+        ours["floor_16"] = floor(exe, p2, ours["name_k16"], ",".join(["f32=1.0"] * 16), 32)
+        runs.append(ours)
+    # The same with PTX loaded by the driver's JIT instead of nvJitLink.
+    djit, _ = run_py(OURS, ["nocache", str(salt + 1000)],
+                     {**env, "PYCUDA_JIT_NVJITLINK": "/nonexistent"})
+    run_py(OURS, ["cache", "0"], env)                    # fills the cache
+    hit, herr = run_py(OURS, ["cache", "0"], env)        # a fresh process hits it
+    numba, nerr = run_py(NUMBA)
+
+    def med(key, f=None):
+        vals = [(f(r) if f else r.get(key)) for r in runs]
+        vals = [v for v in vals if v is not None]
+        return statistics.median(vals) if vals else None
+
+    ours = runs[-1]
+    f_saxpy, f_16 = med("floor_saxpy"), med("floor_16")
 
     def beyond(r):
         return r["extension_ms"] + r["first_call_ms"]
 
     rows = [
-        ("saxpy launch, our device arrays (us)", ours["launch_ours_us"], numba and numba.get("launch_ours_us"), f_saxpy, "floor + 1.0"),
-        ("saxpy launch, CuPy arrays (us)", ours.get("launch_cupy_us"), numba and numba.get("launch_cupy_us"), f_saxpy, "floor + 3"),
-        ("saxpy launch, torch tensors (us)", ours.get("launch_torch_us"), numba and numba.get("launch_torch_us"), f_saxpy, "floor + 3"),
-        ("launch with 16 scalar args (us)", ours["launch_16_us"], numba and numba.get("launch_16_us"), f_16, "floor + 1.5"),
-        ("import pycuda_jit / numba.cuda (ms)", ours["import_ms"], numba and numba["import_ms"], None, "<= 50"),
-        ("second kernel, compile to loaded (ms)", ours["second_ms"], numba and numba["second_ms"], None, "<= 10"),
-        ("first call, fresh process, beyond context (ms)", beyond(ours), numba and numba["first_call_ms"], None, "<= 60"),
+        ("saxpy launch, our device arrays (us)", med("launch_ours_us"), numba and numba.get("launch_ours_us"), f_saxpy, "floor + 1.0"),
+        ("saxpy launch, CuPy arrays (us)", med("launch_cupy_us"), numba and numba.get("launch_cupy_us"), f_saxpy, "floor + 3"),
+        ("saxpy launch, torch tensors (us)", med("launch_torch_us"), numba and numba.get("launch_torch_us"), f_saxpy, "floor + 3"),
+        ("launch with 16 scalar args (us)", med("launch_16_us"), numba and numba.get("launch_16_us"), f_16, "floor + 1.5"),
+        ("import pycuda_jit / numba.cuda (ms)", med("import_ms"), numba and numba["import_ms"], None, "<= 50"),
+        ("second kernel, compile to loaded (ms)", med("second_ms"), numba and numba["second_ms"], None, "<= 10"),
+        ("first call, fresh process, beyond context (ms)", med(None, beyond), numba and numba["first_call_ms"], None, "<= 60"),
         ("cache hit, fresh process, beyond context (ms)", hit and beyond(hit), None, None, "<= 5"),
     ]
+    if args.repeat > 1:
+        print(f"medians of {args.repeat} fresh processes (ours and the C floor)")
     print(f"\n{'what':48s} {'pycuda_jit':>11s} {'numba-cuda':>11s} {'C floor':>8s}  target")
     for name, a, b, f, tgt in rows:
         fa = f"{a:11.2f}" if a is not None else f"{'-':>11s}"
         fb = f"{b:11.2f}" if b is not None else f"{'-':>11s}"
         ff = f"{f:8.2f}" if f is not None else f"{'-':>8s}"
         print(f"{name:48s} {fa} {fb} {ff}  {tgt}")
+    if args.repeat > 1:
+        for key, fl in (("launch_ours_us", "floor_saxpy"), ("launch_cupy_us", "floor_saxpy"),
+                        ("launch_torch_us", "floor_saxpy"), ("launch_16_us", "floor_16")):
+            per = [f"{r[key] - r[fl]:+.2f}" for r in runs if r.get(key) is not None and r.get(fl)]
+            print(f"{key} - floor, per process: {' '.join(per)} us")
+        print("second kernel per process: " + " ".join(f"{r['second_ms']:.1f}" for r in runs) + " ms")
     print(f"\nours: extension load {ours['extension_ms']:.1f} ms, context {ours['context_ms']:.1f} ms, "
           f"first call {ours['first_call_ms']:.1f} ms, timings {ours['stats']['timings_ms']}")
     print(f"second kernel timings {ours['second_stats']['timings_ms']}")
