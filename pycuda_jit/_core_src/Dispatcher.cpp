@@ -209,6 +209,9 @@ struct DispatcherObject {
   PyObject_HEAD
   PyObject *pyfunc;
   PyObject *launchers; // dict: config tuple -> Launcher
+  // The last configuration object looked up and its Launcher: a constant
+  // tuple (kernel[1, 256] in a loop) is the same object on every call.
+  PyObject *lastKey, *lastLauncher;
   DispatcherState *st;
 };
 
@@ -468,11 +471,14 @@ std::pair<uint64_t, uint64_t> spanOf(const ArgValue &V) {
   return {V.ptr + Lo, V.ptr + Hi};
 }
 
-void collectArrays(const ArgValue &V, std::vector<const ArgValue *> &Out) {
-  if (V.type->isArray())
-    Out.push_back(&V);
+// Whether F holds for an array in V (tuples searched too).
+template <typename Fn> bool anyArray(const ArgValue &V, Fn &&F) {
+  if (V.type->isArray() && F(V))
+    return true;
   for (const ArgValue &E : V.elems)
-    collectArrays(E, Out);
+    if (anyArray(E, F))
+      return true;
+  return false;
 }
 
 // A noalias specialization may only run when no read-only array overlaps an
@@ -480,24 +486,24 @@ void collectArrays(const ArgValue &V, std::vector<const ArgValue *> &Out) {
 Spec *aliasSafe(DispatcherObject *D, Spec *S, const std::vector<ArgValue> &Vals) {
   if (S->roArrays.empty())
     return S;
-  std::vector<const ArgValue *> Others;
-  for (int K : S->otherArrays)
-    collectArrays(Vals[K], Others);
   for (int K : S->roArrays) {
     auto [Lo, Hi] = spanOf(Vals[K]);
-    for (const ArgValue *O : Others) {
-      auto [OLo, OHi] = spanOf(*O);
-      if (Lo < OHi && OLo < Hi) {
-        std::lock_guard<std::mutex> L(D->st->mu);
-        if (!S->aliased) {
-          D->st->mu.unlock();
-          std::shared_ptr<Spec> Plain = compileSpec(D, S->key, /*NoAlias=*/false);
-          D->st->mu.lock();
-          if (!S->aliased)
-            S->aliased = std::move(Plain);
-        }
-        return S->aliased.get();
+    auto Overlaps = [&](const ArgValue &O) {
+      auto [OLo, OHi] = spanOf(O);
+      return Lo < OHi && OLo < Hi;
+    };
+    for (int J : S->otherArrays) {
+      if (!anyArray(Vals[J], Overlaps))
+        continue;
+      std::lock_guard<std::mutex> L(D->st->mu);
+      if (!S->aliased) {
+        D->st->mu.unlock();
+        std::shared_ptr<Spec> Plain = compileSpec(D, S->key, /*NoAlias=*/false);
+        D->st->mu.lock();
+        if (!S->aliased)
+          S->aliased = std::move(Plain);
       }
+      return S->aliased.get();
     }
   }
   return S;
@@ -671,6 +677,8 @@ void dispatcherDealloc(PyObject *O) {
   PyObject_GC_UnTrack(O);
   Py_CLEAR(D->pyfunc);
   Py_CLEAR(D->launchers);
+  Py_CLEAR(D->lastKey);
+  Py_CLEAR(D->lastLauncher);
   delete D->st;
   D->st = nullptr;
   auto *Free = reinterpret_cast<freefunc>(PyType_GetSlot(T, Py_tp_free));
@@ -682,6 +690,8 @@ int dispatcherTraverse(PyObject *O, visitproc visit, void *arg) {
   auto *D = reinterpret_cast<DispatcherObject *>(O);
   Py_VISIT(D->pyfunc);
   Py_VISIT(D->launchers);
+  Py_VISIT(D->lastKey);
+  Py_VISIT(D->lastLauncher);
   Py_VISIT(Py_TYPE(O));
   return 0;
 }
@@ -689,6 +699,8 @@ int dispatcherTraverse(PyObject *O, visitproc visit, void *arg) {
 int dispatcherClear(PyObject *O) {
   auto *D = reinterpret_cast<DispatcherObject *>(O);
   Py_CLEAR(D->launchers);
+  Py_CLEAR(D->lastKey);
+  Py_CLEAR(D->lastLauncher);
   return 0;
 }
 
@@ -835,10 +847,25 @@ bool parseDim(PyObject *O, rt::Dim3 &Out, const char *What) {
   return true;
 }
 
+void rememberLauncher(DispatcherObject *D, PyObject *Key, PyObject *L) {
+  PyObject *OldKey = D->lastKey, *OldL = D->lastLauncher;
+  Py_INCREF(Key);
+  Py_INCREF(L);
+  D->lastKey = Key;
+  D->lastLauncher = L;
+  Py_XDECREF(OldKey); // last: these may run arbitrary code
+  Py_XDECREF(OldL);
+}
+
 // kernel[grid, block] / kernel[grid, block, stream] / kernel[grid, block, stream, shared]
 PyObject *dispatcherGetItem(PyObject *Self, PyObject *Key) {
   auto *D = reinterpret_cast<DispatcherObject *>(Self);
+  if (Key == D->lastKey && D->lastLauncher) {
+    Py_INCREF(D->lastLauncher);
+    return D->lastLauncher;
+  }
   if (PyObject *Cached = PyDict_GetItem(D->launchers, Key)) {
+    rememberLauncher(D, Key, Cached);
     Py_INCREF(Cached);
     return Cached;
   }
@@ -887,6 +914,7 @@ PyObject *dispatcherGetItem(PyObject *Self, PyObject *Key) {
   LO->ours = Ours;
   if (PyDict_Size(D->launchers) < 256) // bounded cache of configurations
     PyDict_SetItem(D->launchers, Key, L);
+  rememberLauncher(D, Key, L);
   return L;
 }
 

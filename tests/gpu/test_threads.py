@@ -117,3 +117,27 @@ def test_a_launch_does_not_wait_for_another_threads_kernel(backend):
     cuda.synchronize()
     assert seen.copy_to_host()[0] > 0
     assert flag.copy_to_host()[0] == 1
+
+
+@cuda.jit
+def record_grid(out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = cuda.gridDim.x * 1000 + cuda.blockDim.x
+
+
+def test_launch_configurations_alternate(backend):
+    # kernel[g, b] objects are cached (the last one by identity): switching
+    # between configurations, equal tuples built anew, and streams must
+    # each launch with their own configuration.
+    out = cuda.to_device(np.zeros(64, np.int64))
+    s = cuda.stream()
+    configs = [(1, 64), (2, 32), (1, 64), (4, 16), (2, 32)]
+    for rep in range(3):
+        for g, b in configs:
+            cfg = (g, b) if rep != 1 else tuple([g, b])  # equal, not identical
+            launcher = record_grid[cfg] if rep != 2 else record_grid[g, b, s]
+            launcher(out)
+            cuda.synchronize()
+            assert (out.copy_to_host() == g * 1000 + b).all(), (rep, g, b)
+    assert record_grid[1, 64] is record_grid[1, 64]
