@@ -1,6 +1,8 @@
 // Dispatcher and Launcher extension types (see Dispatcher.h).
 #include "Dispatcher.h"
 
+#include <structmember.h> // PyMemberDef (the limited API has it here)
+
 #include "ArgPack.h"
 #include "Backend.h"
 #include "CodeReader.h"
@@ -215,8 +217,17 @@ struct DispatcherObject {
   DispatcherState *st;
 };
 
+// CPython's vectorcall protocol (PEP 590), which the limited API names only
+// from 3.12 but every supported version (3.10+) implements with the same
+// flag bit, member name and function type: a launch then gets its
+// arguments as an array, with no argument tuple built per call.
+using VectorcallFn = PyObject *(*)(PyObject *, PyObject *const *, size_t, PyObject *);
+constexpr unsigned long kTpFlagsHaveVectorcall = 1UL << 11;
+constexpr size_t kVectorcallArgumentsOffset = size_t(1) << (8 * sizeof(size_t) - 1);
+
 struct LauncherObject {
   PyObject_HEAD
+  VectorcallFn vectorcall; // at __vectorcalloffset__
   DispatcherObject *disp;
   rt::Dim3 grid, block;
   unsigned shared;
@@ -847,6 +858,9 @@ bool parseDim(PyObject *O, rt::Dim3 &Out, const char *What) {
   return true;
 }
 
+PyObject *launcherVectorcall(PyObject *Self, PyObject *const *Argv, size_t NArgsF,
+                             PyObject *KwNames);
+
 void rememberLauncher(DispatcherObject *D, PyObject *Key, PyObject *L) {
   PyObject *OldKey = D->lastKey, *OldL = D->lastLauncher;
   Py_INCREF(Key);
@@ -903,6 +917,7 @@ PyObject *dispatcherGetItem(PyObject *Self, PyObject *Key) {
   if (!L)
     return nullptr;
   auto *LO = reinterpret_cast<LauncherObject *>(L);
+  LO->vectorcall = launcherVectorcall;
   Py_INCREF(Self);
   LO->disp = D;
   LO->grid = Grid;
@@ -1018,21 +1033,15 @@ void stageOut(Staging &S) {
       copyToHost(reinterpret_cast<void *>(V->hostPtr), V->ptr, V->nbytes);
 }
 
-PyObject *launcherCall(PyObject *Self, PyObject *Args, PyObject *Kw) {
+PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
   return guard([&]() -> PyObject * {
-    auto *L = reinterpret_cast<LauncherObject *>(Self);
-    if (Kw && PyDict_Size(Kw)) {
-      PyErr_SetString(PyExc_TypeError, "kernels take positional arguments only");
-      return nullptr;
-    }
-    Py_ssize_t N = PyTuple_Size(Args);
     DispatcherState *St = L->disp->st;
     if (N != St->nargs && St->nargs >= 0) [[unlikely]]
       argCountError(St, N);
     std::vector<ArgValue> Vals(N);
     try {
       for (Py_ssize_t K = 0; K < N; ++K)
-        classifyArg(PyTuple_GetItem(Args, K), int(K), Vals[K]);
+        classifyArg(Argv[K], int(K), Vals[K]);
     } catch (const PythonError &) {
       addSignatures(St);
       throw;
@@ -1093,15 +1102,45 @@ PyObject *launcherCall(PyObject *Self, PyObject *Args, PyObject *Kw) {
   });
 }
 
+PyObject *positionalOnly() {
+  PyErr_SetString(PyExc_TypeError, "kernels take positional arguments only");
+  return nullptr;
+}
+
+PyObject *launcherVectorcall(PyObject *Self, PyObject *const *Argv, size_t NArgsF,
+                             PyObject *KwNames) {
+  if (KwNames && PyTuple_Size(KwNames))
+    return positionalOnly();
+  auto N = Py_ssize_t(NArgsF & ~kVectorcallArgumentsOffset);
+  return launch(reinterpret_cast<LauncherObject *>(Self), Argv, N);
+}
+
+PyObject *launcherCall(PyObject *Self, PyObject *Args, PyObject *Kw) {
+  if (Kw && PyDict_Size(Kw))
+    return positionalOnly();
+  Py_ssize_t N = PyTuple_Size(Args);
+  std::vector<PyObject *> Argv(static_cast<size_t>(N));
+  for (Py_ssize_t K = 0; K < N; ++K)
+    Argv[size_t(K)] = PyTuple_GetItem(Args, K); // borrowed: Args keeps them
+  return launch(reinterpret_cast<LauncherObject *>(Self), Argv.data(), N);
+}
+
+PyMemberDef LauncherMembers[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(LauncherObject, vectorcall), READONLY,
+     nullptr},
+    {nullptr, 0, 0, 0, nullptr}};
+
 PyType_Slot LauncherSlots[] = {
     {Py_tp_dealloc, reinterpret_cast<void *>(launcherDealloc)},
     {Py_tp_traverse, reinterpret_cast<void *>(launcherTraverse)},
     {Py_tp_clear, reinterpret_cast<void *>(launcherClear)},
     {Py_tp_call, reinterpret_cast<void *>(launcherCall)},
+    {Py_tp_members, LauncherMembers},
     {0, nullptr}};
 
 PyType_Spec LauncherSpec = {"pycuda_jit._core.Launcher", sizeof(LauncherObject), 0,
-                            Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, LauncherSlots};
+                            Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | kTpFlagsHaveVectorcall,
+                            LauncherSlots};
 
 } // namespace
 
