@@ -418,13 +418,26 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
       typeError(Index, "uninitialised device array");
     return;
   }
+  // numpy scalars and torch/CuPy arrays of a type seen before: a type
+  // compare or two, ahead of the subtype checks below (each walks the MRO).
+  PyTypeObject *T = Py_TYPE(O);
+  if (T != &PyFloat_Type && T != &PyLong_Type && T != &PyBool_Type) {
+    if (const ScalarKind *K = cachedScalarType(O)) {
+      if (!K->direct || !readStoredScalar(O, K->type, Out))
+        readNumpyScalar(O, K->type, Out);
+      return;
+    }
+    if (T == foreign().lastType && foreign().lastKind != Foreign::None && fromForeign(O, Out))
+      return;
+  }
+  static const TypeRef Bool = boolTy(), Int64 = int64Ty(), Float64 = float64Ty();
   if (PyBool_Check(O)) {
-    Out.type = boolTy();
+    Out.type = Bool;
     Out.i = O == Py_True;
     return;
   }
   if (PyLong_Check(O)) {
-    Out.type = int64Ty();
+    Out.type = Int64;
     int Overflow = 0;
     Out.i = PyLong_AsLongLongAndOverflow(O, &Overflow);
     if (Overflow)
@@ -432,7 +445,7 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
     return;
   }
   if (PyFloat_Check(O)) {
-    Out.type = float64Ty();
+    Out.type = Float64;
     Out.f = PyFloat_AsDouble(O);
     return;
   }
@@ -440,11 +453,6 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
     Out.type = complexTy(128);
     Out.f = PyComplex_RealAsDouble(O);
     Out.fi = PyComplex_ImagAsDouble(O);
-    return;
-  }
-  if (const ScalarKind *K = cachedScalarType(O)) {
-    if (!K->direct || !readStoredScalar(O, K->type, Out))
-      readNumpyScalar(O, K->type, Out);
     return;
   }
   if (PyTuple_Check(O)) {
