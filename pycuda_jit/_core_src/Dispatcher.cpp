@@ -927,8 +927,10 @@ PyObject *dispatcherGetItem(PyObject *Self, PyObject *Key) {
   Py_XINCREF(StreamObj);
   LO->streamObj = StreamObj;
   LO->ours = Ours;
-  if (PyDict_Size(D->launchers) < 256) // bounded cache of configurations
-    PyDict_SetItem(D->launchers, Key, L);
+  // A bounded cache of configurations; a key that cannot be hashed (a
+  // stream object without __hash__) is simply not cached.
+  if (PyDict_Size(D->launchers) < 256 && PyDict_SetItem(D->launchers, Key, L) < 0)
+    PyErr_Clear();
   rememberLauncher(D, Key, L);
   return L;
 }
