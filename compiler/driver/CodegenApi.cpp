@@ -3,6 +3,8 @@
 // other symbol of the plugin (LLVM's included) is hidden.
 #include "driver/CodegenApi.h"
 
+#include "driver/Analysis.h"
+
 #include "codegen/Codegen.h"
 
 namespace pcj::driver {
@@ -16,10 +18,11 @@ void *entryOf(const codegen::HostResult &R, const std::string &Name) {
   return R.entry(Name);
 }
 
-const CodegenApi Api{kCodegenApiVersion,        sizeof(CompileResult),
-                     sizeof(CompileOptions),    generate,
-                     codegen::hostTarget,       codegen::loadHostObject,
-                     entryOf,                   codegen::registerHostSymbol};
+const CodegenApi Api{kCodegenApiVersion,     PCJ_BUILD_STAMP,
+                     sizeof(CompileResult),  sizeof(CompileOptions),
+                     sizeof(Analysis),       generate,
+                     codegen::hostTarget,    codegen::loadHostObject,
+                     entryOf,                codegen::registerHostSymbol};
 
 } // namespace
 } // namespace pcj::driver

@@ -5,7 +5,8 @@
 // stdlib/lowering and LLVM itself) is linked into libpcj_codegen.so, which the
 // extension loads on its first compile.  Importing pycuda_jit and running
 // kernels from the disk cache never pay LLVM's load time.  The plugin's one
-// exported symbol returns this table; the version and layout sizes guard
+// exported symbol returns this table; the build stamp (fixed when CMake
+// configures, PCJ_BUILD_STAMP), the version and the layout sizes guard
 // against a plugin from another build.
 #pragma once
 
@@ -26,7 +27,9 @@ constexpr unsigned kCodegenApiVersion = 1;
 
 struct CodegenApi {
   unsigned version;
-  size_t resultSize, optionsSize; // sizeof(CompileResult), sizeof(CompileOptions)
+  const char *buildStamp;
+  // sizeof(CompileResult), sizeof(CompileOptions), sizeof(Analysis)
+  size_t resultSize, optionsSize, analysisSize;
   CompileResult (*generateKernel)(AnalysisPtr A, const CompileOptions &O);
   std::string (*hostTarget)(); // for CompileOptions::hostTarget
   // CPU executor: machine code from the disk cache, its entry points, and

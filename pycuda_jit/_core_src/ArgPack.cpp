@@ -154,7 +154,13 @@ void readNumpyScalar(PyObject *O, TypeRef T, ArgValue &Out) {
 // Records O's type as a numpy scalar of dtype T; `Read` holds O's value
 // read through the number protocol, to check that the stored value is where
 // numpy's layout puts it (and its object size matches) before trusting it.
-void rememberScalarType(PyObject *O, TypeRef T, const ArgValue &Read) {
+// Only numpy's own scalar types are remembered (`DType.type is type(O)`):
+// their dtype and layout are fixed per type, unlike a subclass's or another
+// object's that merely has a 0-d array interface.
+void rememberScalarType(PyObject *O, PyObject *DType, TypeRef T, const ArgValue &Read) {
+  Ref Exact = getAttrOpt(DType, "type");
+  if (Exact.get() != reinterpret_cast<PyObject *>(Py_TYPE(O)))
+    return;
   ScalarKind K{T, false};
   ArgValue Stored;
   Ref Size = getAttrOpt(reinterpret_cast<PyObject *>(Py_TYPE(O)), "__basicsize__");
@@ -187,13 +193,13 @@ void rememberScalarType(PyObject *O, TypeRef T, const ArgValue &Read) {
 enum class Foreign : uint8_t { None, Torch, Cupy };
 
 struct AttrNames {
-  PyObject *dtype, *shape, *strides, *stride, *data, *ptr, *dataPtr, *getDevice;
+  PyObject *dtype, *shape, *strides, *stride, *data, *ptr, *dataPtr, *getDevice, *isCuda;
 };
 const AttrNames &names() {
   static const AttrNames N = [] {
     auto I = [](const char *S) { return PyUnicode_InternFromString(S); };
-    return AttrNames{I("dtype"),    I("shape"), I("strides"), I("stride"),
-                     I("data"),     I("ptr"),   I("data_ptr"), I("get_device")};
+    return AttrNames{I("dtype"), I("shape"),    I("strides"),    I("stride"), I("data"),
+                     I("ptr"),   I("data_ptr"), I("get_device"), I("is_cuda")};
   }();
   return N;
 }
@@ -317,12 +323,15 @@ uint64_t interfaceStream(PyObject *O) {
   return V;
 }
 
-// The producer's current stream as a CAI stream value (1: legacy default).
-// For torch, `Device` is the tensor's device ordinal.
-uint64_t currentStream(Foreign K, PyObject *O, int Device) {
+// The producer's current stream as a CAI stream value (1: legacy default):
+// torch's on the device of tensor O, CuPy's.
+uint64_t currentStream(Foreign K, PyObject *O) {
   ForeignCache &C = foreign();
   Ref S;
   if (K == Foreign::Torch) {
+    Ref Dev = callMethod(O, names().getDevice);
+    if (!Dev)
+      return interfaceStream(O);
     if (!C.torchStream) {
       Ref Mod(PyImport_ImportModule("torch._C"));
       Ref Fn = Mod ? getAttrOpt(Mod.get(), "_cuda_getCurrentRawStream") : Ref();
@@ -331,8 +340,7 @@ uint64_t currentStream(Foreign K, PyObject *O, int Device) {
         return interfaceStream(O);
       C.torchStream = Fn.release();
     }
-    Ref Dev(PyLong_FromLong(Device));
-    S = Ref(Dev ? PyObject_CallFunctionObjArgs(C.torchStream, Dev.get(), nullptr) : nullptr);
+    S = Ref(PyObject_CallFunctionObjArgs(C.torchStream, Dev.get(), nullptr));
   } else {
     if (!C.cupyStream) {
       Ref Mod(PyImport_ImportModule("cupy.cuda"));
@@ -357,16 +365,13 @@ bool fromForeign(PyObject *O, ArgValue &Out) {
     return false;
   const AttrNames &A = names();
   bool Torch = K == Foreign::Torch;
-  int64_t Device = 0;
   Ref Ptr, Strides;
   if (Torch) {
-    // get_device() is -1 for a CPU tensor (the interface path rejects it).
-    Ref Dev = callMethod(O, A.getDevice);
-    Device = Dev ? PyLong_AsLongLong(Dev.get()) : -1;
-    if (Device < 0) {
-      PyErr_Clear();
+    // CUDA tensors only (is_cuda: not CPU, MPS, XPU...); the others take the
+    // interface path, which rejects them.
+    Ref IsCuda = attr(O, A.isCuda);
+    if (IsCuda.get() != Py_True)
       return false;
-    }
     Ptr = callMethod(O, A.dataPtr);
     Strides = callMethod(O, A.stride);
   } else {
@@ -397,7 +402,6 @@ bool fromForeign(PyObject *O, ArgValue &Out) {
   Out.hasStream = true;
   Out.foreign = uint8_t(K);
   Out.object = O;
-  Out.device = int(Device);
   return true;
 }
 
@@ -493,7 +497,7 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
         typeError(Index, "numpy scalars of dtype " + str(Name.get()) +
                              " are not supported");
       readNumpyScalar(O, T, Out);
-      rememberScalarType(O, T, Out);
+      rememberScalarType(O, DT.get(), T, Out);
       return;
     }
     fromInterface(AI.get(), Index, Out, false);
@@ -527,7 +531,7 @@ void syncStreams(const std::vector<ArgValue> &Args, rt::CUstream Stream,
       if (V.foreign) { // one query per kind and launch
         uint64_t &P = Producer[V.foreign];
         if (!P)
-          P = currentStream(Foreign(V.foreign), V.object, V.device);
+          P = currentStream(Foreign(V.foreign), V.object);
         S = P;
       }
       if (S)

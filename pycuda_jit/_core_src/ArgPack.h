@@ -45,7 +45,6 @@ struct ArgValue {
   // A torch tensor (1) or CuPy array (2) whose producer stream is looked up
   // once per launch, for all such arguments (`stream` is 0 until then).
   uint8_t foreign = 0;
-  int device = 0;             // a torch tensor's device ordinal
   PyObject *object = nullptr; // borrowed: the argument tuple keeps it alive
   // keeps imported (DLPack) memory alive for the launch
   Ref keep;

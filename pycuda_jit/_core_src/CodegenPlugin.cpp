@@ -1,6 +1,7 @@
 // Loading libpcj_codegen.so (see CodegenPlugin.h).
 #include "CodegenPlugin.h"
 
+#include "driver/Analysis.h"
 #include "runtime/cpu/Executor.h"
 
 #include <atomic>
@@ -41,8 +42,10 @@ const driver::CodegenApi *load() {
   auto Fn = reinterpret_cast<Entry>(dlsym(H, "pcj_codegen_api"));
   const driver::CodegenApi *Api = Fn ? Fn() : nullptr;
   if (!Api || Api->version != driver::kCodegenApiVersion ||
+      std::string(Api->buildStamp) != PCJ_BUILD_STAMP ||
       Api->resultSize != sizeof(driver::CompileResult) ||
-      Api->optionsSize != sizeof(driver::CompileOptions))
+      Api->optionsSize != sizeof(driver::CompileOptions) ||
+      Api->analysisSize != sizeof(driver::Analysis))
     throw PluginLoadError("pycuda_jit: " + Path +
                              " is from another build of pycuda_jit "
                              "(rebuild the extension: cmake --build build)");

@@ -95,6 +95,32 @@ def test_numpy_scalar_values_of_every_dtype(backend, dtype, rng):
         assert got == x and np.signbit(got) == np.signbit(x), (dtype, v, got)
 
 
+class _ZeroDim:
+    """Not a numpy scalar, but looks like one to the argument reader (a 0-d
+    array interface, a dtype, __float__), and its object is numpy-scalar
+    sized with an unset (NULL) slot where numpy keeps the value: it must be
+    read through __float__ every time."""
+    __slots__ = ("spare",)
+    values = {}
+    dtype = np.dtype(np.float64)
+    shape = ()
+    __array_interface__ = {"shape": (), "typestr": "<f8", "data": (0, True), "version": 3}
+
+    def __init__(self, v):
+        _ZeroDim.values[id(self)] = v
+
+    def __float__(self):
+        return float(_ZeroDim.values[id(self)])
+
+
+def test_scalar_lookalikes_are_read_through_the_number_protocol(backend):
+    out = cuda.to_device(np.full(1, np.nan))
+    for v in (0.0, 2.5, -7.25):  # the first value is 0, like the NULL slot
+        z = _ZeroDim(v)
+        store_scalar[1, 1](out, z)
+        assert out.copy_to_host()[0] == v
+
+
 def test_tuple_arguments(backend, rng):
     x = rng.standard_normal(300).astype(np.float32)
     out = cuda.to_device(np.full(300, np.nan, np.float32))
