@@ -35,6 +35,47 @@ KERNELS = textwrap.dedent(r"""
             print(a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11 + a12 + a13 + a14 + a15)
 """)
 
+# Launch overheads, the same in both children: WARM untimed launches, then the
+# median over REPS rounds of COUNT launches (numba's are slower: fewer).
+LAUNCHES = textwrap.dedent(r"""
+    def per_launch(fn):
+        for _ in range(WARM):
+            fn()
+        cuda.synchronize()
+        reps = []
+        for _ in range(REPS):
+            s = time.perf_counter()
+            for _ in range(COUNT):
+                fn()
+            e = time.perf_counter()
+            cuda.synchronize()
+            reps.append((e - s) / COUNT * 1e6)
+        return statistics.median(reps)
+
+    small = cuda.device_array(256, np.float32)
+    res["launch_ours_us"] = per_launch(lambda: saxpy[1, 256](a, small, small, small))
+    args16 = tuple(np.float32(k) for k in range(16))
+    res["launch_16_us"] = per_launch(lambda: k16[1, 32](*args16))
+    try:
+        import cupy
+        c = cupy.zeros(256, cupy.float32)
+        res["launch_cupy_us"] = per_launch(lambda: saxpy[1, 256](a, c, c, c))
+    except Exception as e:
+        res["cupy_error"] = repr(e)[:200]
+    try:
+        import torch
+        t = torch.zeros(256, dtype=torch.float32, device="cuda")
+        res["launch_torch_us"] = per_launch(lambda: saxpy[1, 256](a, t, t, t))
+    except Exception as e:
+        res["torch_error"] = repr(e)[:200]
+""")
+
+
+def launches(indent, warm, reps, count):
+    code = LAUNCHES.replace("WARM", str(warm)).replace("REPS", str(reps)).replace("COUNT", str(count))
+    return textwrap.indent(code, indent).strip() + "\n"
+
+
 # Fresh process: phases of the first call, then launch overheads.
 OURS = textwrap.dedent(r"""
     import json, statistics, sys, time
@@ -77,42 +118,13 @@ OURS = textwrap.dedent(r"""
         res["second_ms"] = (time.perf_counter() - t7) * 1e3
         res["second_stats"] = second.stats
 
-        def per_launch(fn):
-            for _ in range(1000):
-                fn()
-            cuda.synchronize()
-            reps = []
-            for _ in range(7):
-                s = time.perf_counter()
-                for _ in range(10000):
-                    fn()
-                e = time.perf_counter()
-                cuda.synchronize()
-                reps.append((e - s) / 10000 * 1e6)
-            return statistics.median(reps)
-
-        small = cuda.device_array(256, np.float32)
-        res["launch_ours_us"] = per_launch(lambda: saxpy[1, 256](a, small, small, small))
-        args16 = tuple(np.float32(k) for k in range(16))
-        res["launch_16_us"] = per_launch(lambda: k16[1, 32](*args16))
-        try:
-            import cupy
-            c = cupy.zeros(256, cupy.float32)
-            res["launch_cupy_us"] = per_launch(lambda: saxpy[1, 256](a, c, c, c))
-        except Exception as e:
-            res["cupy_error"] = repr(e)[:200]
-        try:
-            import torch
-            t = torch.zeros(256, dtype=torch.float32, device="cuda")
-            res["launch_torch_us"] = per_launch(lambda: saxpy[1, 256](a, t, t, t))
-        except Exception as e:
-            res["torch_error"] = repr(e)[:200]
+        LAUNCHES
         res["ptx_saxpy"] = saxpy.inspect_asm(saxpy.signatures[0])
         res["name_saxpy"] = saxpy.stats["name"]
         res["ptx_k16"] = k16.inspect_asm(k16.signatures[0])
         res["name_k16"] = k16.stats["name"]
     print(json.dumps(res))
-""").replace("KERNELS", textwrap.dedent("""
+""").replace("LAUNCHES", launches("    ", 1000, 7, 10000)).replace("KERNELS", textwrap.dedent("""
     # Kernels named anew for each run (argv[2]), so that no earlier run left
     # their ptxas output in the driver's compute cache.
     salt = sys.argv[2]
@@ -125,8 +137,8 @@ OURS = textwrap.dedent(r"""
 NUMBA = textwrap.dedent(r"""
     import json, statistics, time
     t0 = time.perf_counter()
-    import numpy
-    numpy.row_stack = numpy.vstack          # numba-cuda 0.30 vs numpy 2.5
+    import numpy as np
+    np.row_stack = np.vstack          # numba-cuda 0.30 vs numpy 2.5
     t1 = time.perf_counter()
     from numba import cuda
     t2 = time.perf_counter()
@@ -134,10 +146,10 @@ NUMBA = textwrap.dedent(r"""
     t3 = time.perf_counter()
     KERNELS
     n = 1 << 20
-    x = cuda.to_device(numpy.ones(n, numpy.float32))
-    y = cuda.to_device(numpy.ones(n, numpy.float32))
-    out = cuda.device_array(n, numpy.float32)
-    a = numpy.float32(2.0)
+    x = cuda.to_device(np.ones(n, np.float32))
+    y = cuda.to_device(np.ones(n, np.float32))
+    out = cuda.device_array(n, np.float32)
+    a = np.float32(2.0)
     t4 = time.perf_counter()
     saxpy[n // 256, 256](a, x, y, out)
     cuda.synchronize()
@@ -151,39 +163,11 @@ NUMBA = textwrap.dedent(r"""
     second[n // 256, 256](a, x, out)
     cuda.synchronize()
     t7 = time.perf_counter()
-    def per_launch(fn):
-        for _ in range(200):
-            fn()
-        cuda.synchronize()
-        reps = []
-        for _ in range(5):
-            s = time.perf_counter()
-            for _ in range(2000):
-                fn()
-            e = time.perf_counter()
-            cuda.synchronize()
-            reps.append((e - s) / 2000 * 1e6)
-        return statistics.median(reps)
-    small = cuda.device_array(256, numpy.float32)
     res = {"import_ms": (t2 - t1) * 1e3, "context_ms": (t3 - t2) * 1e3,
-           "first_call_ms": (t5 - t4) * 1e3, "second_ms": (t7 - t6) * 1e3,
-           "launch_ours_us": per_launch(lambda: saxpy[1, 256](a, small, small, small))}
-    args16 = tuple(numpy.float32(k) for k in range(16))
-    res["launch_16_us"] = per_launch(lambda: k16[1, 32](*args16))
-    try:
-        import cupy
-        c = cupy.zeros(256, cupy.float32)
-        res["launch_cupy_us"] = per_launch(lambda: saxpy[1, 256](a, c, c, c))
-    except Exception as e:
-        res["cupy_error"] = repr(e)[:200]
-    try:
-        import torch
-        t = torch.zeros(256, dtype=torch.float32, device="cuda")
-        res["launch_torch_us"] = per_launch(lambda: saxpy[1, 256](a, t, t, t))
-    except Exception as e:
-        res["torch_error"] = repr(e)[:200]
+           "first_call_ms": (t5 - t4) * 1e3, "second_ms": (t7 - t6) * 1e3}
+    LAUNCHES
     print(json.dumps(res))
-""").replace("KERNELS", KERNELS.format(opts=""))
+""").replace("LAUNCHES", launches("", 200, 5, 2000)).replace("KERNELS", KERNELS.format(opts=""))
 
 
 def run_py(code, args=(), env=None):

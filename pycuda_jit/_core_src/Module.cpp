@@ -16,10 +16,8 @@
 #include "runtime/DiskCache.h"
 #include "runtime/Device.h"
 #include "runtime/NvJitLink.h"
-#include "runtime/cpu/Executor.h"
 #include "stdlib/Registry.h"
 
-#include <mutex>
 
 namespace pcj::py {
 
