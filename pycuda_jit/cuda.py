@@ -152,10 +152,11 @@ def _kernel_class():
 
 
 def _options(debug, fastmath, opt, lineinfo, cache=False, max_registers=None,
-             launch_bounds=None):
+             launch_bounds=None, fmad=None):
     if not isinstance(fastmath, (bool, type(None))):
         fastmath = frozenset(fastmath)  # {"contract", "afn", ...}
     return {"debug": bool(debug), "fastmath": fastmath if fastmath is not None else False,
+            "fmad": None if fmad is None else bool(fmad),
             "opt": 3 if opt is True else (0 if opt is False else int(opt)),
             "lineinfo": bool(lineinfo), "cache": bool(cache),
             "max_registers": max_registers, "launch_bounds": launch_bounds}
@@ -185,7 +186,7 @@ class DeviceFunction:
 
 def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         lineinfo=False, cache=False, inline="never", max_registers=None,
-        launch_bounds=None, **kwargs):
+        launch_bounds=None, fmad=None, **kwargs):
     """Compile a Python function into a CUDA kernel.
 
     ``@cuda.jit`` compiles lazily, once per distinct argument types;
@@ -197,6 +198,9 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     everything they depend on.  ``fastmath`` is True or a set of LLVM flags
     (contract, afn, arcp, nsz, ninf, nnan, reassoc); ``max_registers`` and
     ``launch_bounds=(max_threads[, min_blocks])`` bound register use.
+    ``fmad`` (default True, or ``PYCUDA_JIT_FMAD``): ``x * y + z`` may become
+    one fused multiply-add, like nvcc's ``--fmad``; False rounds every
+    operation separately (docs/language.md, "Floating-point contraction").
     """
     if kwargs:
         raise TypeError(f"cuda.jit() got unexpected options: {', '.join(sorted(kwargs))}")
@@ -206,7 +210,7 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         # Signatures of device functions are not needed: they are specialized
         # per call site's argument types.
         return lambda func: DeviceFunction(func, inline)
-    opts = _options(debug, fastmath, opt, lineinfo, cache, max_registers, launch_bounds)
+    opts = _options(debug, fastmath, opt, lineinfo, cache, max_registers, launch_bounds, fmad)
 
     def build(func, sigs):
         k = _kernel_class()(func, opts)
@@ -230,13 +234,14 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
 
 
 def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False,
-                fastmath=False, cc=None, opt=True, abi=None):
+                fastmath=False, cc=None, opt=True, abi=None, fmad=None):
     """Compile ``pyfunc`` for ``sig`` to PTX; needs no GPU.  Returns (ptx, resty)."""
     if device:
         raise errors.UnsupportedError("device functions are not supported yet")
     cc = cc or (9, 0)
     ptx, _name, _dumps = core().compile_ptx(pyfunc, sig, cc[0], cc[1],
-                                            _options(debug, fastmath, opt, lineinfo))
+                                            _options(debug, fastmath, opt, lineinfo,
+                                                     fmad=fmad))
     return ptx, "none"
 
 
@@ -247,7 +252,8 @@ def compile_stages(pyfunc, sig, stages=("bytecode", "cfg", "ir", "typed", "llvm"
     opts = _options(options.pop("debug", False), options.pop("fastmath", False),
                     options.pop("opt", 3), options.pop("lineinfo", False),
                     max_registers=options.pop("max_registers", None),
-                    launch_bounds=options.pop("launch_bounds", None))
+                    launch_bounds=options.pop("launch_bounds", None),
+                    fmad=options.pop("fmad", None))
     # Compile read-only arrays as noalias, as launches do when the arguments
     # do not overlap (for inspecting that code without a GPU).
     opts["assume_noalias"] = bool(options.pop("assume_noalias", False))

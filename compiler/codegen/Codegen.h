@@ -1,6 +1,8 @@
 // Codegen: the public face of the last compiler stage, for the driver.
 //
-//   LLVM module (from compiler/lower) --emitPtx-->    PTX text (GPU)
+//   LLVM module (from compiler/lower) --fuseMultiplyAdds--> (same module,
+//                                       fusion decided for both targets)
+//                                     --emitPtx-->    PTX text (GPU)
 //                                     --jitForHost--> native code (CPU
 //                                     executor)
 //
@@ -8,6 +10,7 @@
 // configureForHost() so that the lowering can query its DataLayout.
 #pragma once
 
+#include "codegen/FuseMultiplyAdd.h"
 #include "codegen/HostBackend.h"
 #include "codegen/Libdevice.h"
 #include "codegen/NvptxBackend.h"

@@ -14,6 +14,8 @@
 
 #include "llvm/ExecutionEngine/Orc/Core.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/SmallVectorMemoryBuffer.h"
@@ -157,6 +159,36 @@ HostJit &hostJit() {
   return *H;
 }
 
+// A float16 fma rounds once on the GPU (fma.rn.f16).  x86 without
+// AVX512-FP16 computes llvm.fma.f16 as a float32 fma rounded again to half,
+// which double-rounds (e.g. 1 + 2^-11 + 2^-24 becomes 1 instead of
+// 1 + 2^-10).  In double the product of two halves is exact and the one
+// rounding of the sum cannot create a false half-way case, so
+// fptrunc(fma.f64(a, b, c)) is the correctly rounded half fma everywhere.
+void widenHalfFma(llvm::Module &M) {
+  for (llvm::Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    for (llvm::BasicBlock &BB : F)
+      for (llvm::Instruction &I : llvm::make_early_inc_range(BB)) {
+        auto *Call = llvm::dyn_cast<llvm::IntrinsicInst>(&I);
+        if (!Call || Call->getIntrinsicID() != llvm::Intrinsic::fma ||
+            !Call->getType()->getScalarType()->isHalfTy())
+          continue;
+        llvm::IRBuilder<> B(Call);
+        llvm::Type *Wide = Call->getType()->getWithNewType(B.getDoubleTy());
+        llvm::Value *Args[3];
+        for (unsigned K = 0; K < 3; ++K)
+          Args[K] = B.CreateFPExt(Call->getArgOperand(K), Wide);
+        llvm::Value *Fma = B.CreateIntrinsic(llvm::Intrinsic::fma, {Wide}, Args);
+        llvm::Value *Narrow = B.CreateFPTrunc(Fma, Call->getType());
+        Narrow->takeName(Call);
+        Call->replaceAllUsesWith(Narrow);
+        Call->eraseFromParent();
+      }
+  }
+}
+
 void checkOrSetHostTarget(llvm::Module &M) {
   if (M.getTargetTriple().empty() || M.getDataLayout().isDefault()) {
     configureForHost(M);
@@ -293,6 +325,7 @@ jitForHost(std::unique_ptr<llvm::Module> M,
     }
     if (O.fastMath)
       detail::addFunctionAttrToAll(*M, "unsafe-fp-math", "true");
+    widenHalfFma(*M);
     detail::internalizeAllBut(*M, Keep);
 
     llvm::TargetMachine &TM =

@@ -1,7 +1,8 @@
 // HostBackend: LLVM module -> native code in this process, for the CPU
 // executor (runtime/cpu), through one process-wide ORC LLJIT.
 //
-//   verify -> fast-math attributes -> internalize non-entries -> new-PM
+//   verify -> fast-math attributes -> float16 fma via double (correctly
+//   rounded without AVX512-FP16) -> internalize non-entries -> new-PM
 //   O0..O3 with the host TargetMachine (loop + SLP vectorisation on)
 //   -> object file (legacy codegen) -> JITLink into a fresh JITDylib
 //

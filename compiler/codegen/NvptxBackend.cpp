@@ -198,6 +198,34 @@ std::string renumberCallSites(const std::string &Ptx) {
   return Out;
 }
 
+// Defined function names (before linking libdevice).
+std::set<std::string> definedFunctions(const llvm::Module &M) {
+  std::set<std::string> Names;
+  for (const llvm::Function &F : M)
+    if (!F.isDeclaration())
+      Names.insert(F.getName().str());
+  return Names;
+}
+
+// NVVM compiles libdevice with the module's -fma setting (1 by default), so
+// libdevice's plain multiplies, adds and subtracts may fuse: mark those of
+// the functions linked just now `contract` (the backend fuses them within
+// a block).  The kernel's own operations were decided before
+// (FuseMultiplyAdd) and carry no `contract`: the two never fuse together.
+void allowContractionInLinked(llvm::Module &M,
+                              const std::set<std::string> &Before) {
+  for (llvm::Function &F : M) {
+    if (F.isDeclaration() || Before.count(F.getName().str()))
+      continue;
+    for (llvm::BasicBlock &BB : F)
+      for (llvm::Instruction &I : BB)
+        if (I.getOpcode() == llvm::Instruction::FMul ||
+            I.getOpcode() == llvm::Instruction::FAdd ||
+            I.getOpcode() == llvm::Instruction::FSub)
+          I.setHasAllowContract(true);
+  }
+}
+
 bool hasReflectCalls(const llvm::Module &M) {
   const llvm::Function *R = M.getFunction("__nvvm_reflect");
   return R && !R->use_empty();
@@ -219,7 +247,12 @@ NvptxResult emitPtx(llvm::Module &M, const NvptxOptions &O) {
   std::set<llvm::Function *> Kernels = markKernels(M, O);
 
   auto T0 = detail::Clock::now();
+  std::set<std::string> OwnFunctions;
+  if (O.fmad && !O.fastMath)
+    OwnFunctions = definedFunctions(M);
   R.linkedLibdevice = linkLibdeviceIfNeeded(M);
+  if (R.linkedLibdevice && O.fmad && !O.fastMath)
+    allowContractionInLinked(M, OwnFunctions);
   R.msLinkLibdevice = detail::msSince(T0);
 
   if (!O.lineInfo)

@@ -1,6 +1,7 @@
 // NvptxBackend: LLVM module -> PTX text for NVIDIA GPUs.
 //
-//   verify -> mark kernels -> link libdevice (lazily, only if __nv_* used)
+//   verify -> mark kernels -> link libdevice (lazily, only if __nv_* used;
+//   with fmad its plain mul/add/sub may fuse, as NVVM compiles it)
 //   -> fast-math attributes + nvvm-reflect-ftz -> internalize non-kernels
 //   -> new-PM O0..O3 with the NVPTX TargetMachine's passes (NVVMReflect...)
 //   -> drop dead functions -> legacy codegen (AsmPrinter) -> PTX
@@ -12,6 +13,12 @@
 // and canonicalises to the calling convention (which LLVM 20+ requires).
 // Every function named in kernelNames becomes a kernel; any other function
 // marked as a kernel is a lowering bug (CompileError(Internal)).
+//
+// Contraction: without fastMath the backend fuses nothing the module does
+// not ask for (mul/add/sub carry .rn, so ptxas does not fuse them either):
+// the caller decides fusion beforehand (FuseMultiplyAdd.h) and leaves
+// llvm.fma calls or `contract` flags.  fastMath lets LLVM and ptxas fuse
+// freely.
 //
 // Line info: with lineInfo the module's debug info is kept and becomes
 // .loc/.file directives -- emit a DICompileUnit with
@@ -34,7 +41,10 @@ namespace pcj::codegen {
 struct NvptxOptions {
   int ccMajor = 9, ccMinor = 0;
   int optLevel = 3;      // 0..3
-  bool fastMath = false; // ftz, approximate div/sqrt
+  bool fastMath = false; // ftz, approximate div/sqrt, free fusion
+  // Contraction allowed (fmad=True): libdevice's own multiply-adds may be
+  // fused, as NVVM compiles libdevice by default (-fma=1).
+  bool fmad = true;
   bool lineInfo = false; // keep debug locations as .loc
   std::vector<std::string> kernelNames;
   int maxRegisters = 0; // > 0: .maxnreg on every kernel

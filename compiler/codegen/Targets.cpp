@@ -148,9 +148,12 @@ std::unique_ptr<llvm::TargetMachine> createNvptxTargetMachine(int ccMajor,
   const llvm::Target &T = lookupTarget(kNvptxTriple);
   llvm::TargetOptions Opts;
   Opts.UnsafeFPMath = fastMath;
-  // nvcc's default (--fmad=true): emit mul/add without .rn so that ptxas
-  // may fuse them, like nvcc's own PTX.
-  Opts.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  // Fusion is decided before the backend (FuseMultiplyAdd): only operations
+  // marked `contract` may fuse, and every other mul/add/sub is emitted with
+  // .rn, which ptxas never fuses.  fastMath lets LLVM and ptxas fuse freely
+  // (mul/add without .rn).
+  Opts.AllowFPOpFusion =
+      fastMath ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Standard;
   // PTX ISA 7.8 at least (CUDA 11.8+): every instruction the kernel
   // language emits (activemask, nanosleep, *.sync) is then available on
   // every architecture that has it in hardware.
@@ -169,6 +172,9 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel,
   const llvm::Target &T = lookupTarget(H.Triple);
   llvm::TargetOptions Opts;
   Opts.UnsafeFPMath = fastMath;
+  // As on NVPTX: only operations marked `contract` may fuse (none, unless
+  // fastmath kept them; see FuseMultiplyAdd.h).
+  Opts.AllowFPOpFusion = llvm::FPOpFusion::Standard;
   // PIC + small code model: JITLink places code anywhere and builds
   // GOT/PLT stubs for calls into libm and the runtime.
   std::unique_ptr<llvm::TargetMachine> TM(T.createTargetMachine(

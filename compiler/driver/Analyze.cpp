@@ -122,6 +122,7 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
               : "cpu " + O.hostTarget);
   H.field("opt" + std::to_string(O.optLevel) + " fast" +
           std::to_string(O.fastMath) + "/" + std::to_string(O.fastMathFlags) +
+          " fmad" + std::to_string(O.fmad) +
           " check" + std::to_string(O.boundsCheck) + " line" +
           std::to_string(O.lineInfo) + " maxreg" + std::to_string(O.maxRegisters) +
           " bounds" + std::to_string(O.maxThreadsPerBlock) + "/" +

@@ -32,6 +32,10 @@ struct CompileOptions {
   int optLevel = 3;
   bool fastMath = false;        // every fast-math relaxation (+ ftz, approx)
   unsigned fastMathFlags = 0;   // a subset: lower::FastMathFlag bits
+  // Floating-point contraction (fmad=True, nvcc's --fmad): a*b + c becomes
+  // one fma by codegen's rule, the same on both targets.  false excludes
+  // fastMath and the "contract" flag (the Python options reject both).
+  bool fmad = true;
   int maxRegisters = 0;         // .maxnreg (0: the backend decides)
   int maxThreadsPerBlock = 0;   // launch bounds (0: none)
   int minBlocksPerSM = 0;

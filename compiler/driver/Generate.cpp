@@ -37,6 +37,7 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
   LO.boundsCheck = O.boundsCheck;
   LO.fastMath = O.fastMath;
   LO.fastMathFlags = O.fastMathFlags;
+  LO.fmad = O.fmad;
   if (O.noAliasReadOnly)
     LO.noAliasReadOnly = Out.readOnlyArgs;
   LO.kernelName = Out.kernelName;
@@ -60,12 +61,23 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
     Out.dumps["llvm"] = moduleText(*M);
   Clock.lap("lower");
 
+  // Which multiply-adds fuse, decided here once for both targets.
+  PCJ_ASSERT(O.fmad || (!O.fastMath && !(O.fastMathFlags & lower::fastmath::Contract)),
+             "fmad=False with fastmath contraction reached code generation");
+  codegen::fuseMultiplyAdds(
+      *M, !O.fmad ? codegen::Contraction::Off
+          : O.fastMath || (O.fastMathFlags & lower::fastmath::Contract)
+              ? codegen::Contraction::RuleKeepFlags
+              : codegen::Contraction::Rule);
+  Clock.lap("contract");
+
   if (O.backend == Backend::CUDA) {
     codegen::NvptxOptions NO;
     NO.ccMajor = O.ccMajor;
     NO.ccMinor = O.ccMinor;
     NO.optLevel = O.optLevel;
     NO.fastMath = O.fastMath;
+    NO.fmad = O.fmad;
     NO.lineInfo = O.lineInfo;
     NO.maxRegisters = O.maxRegisters;
     NO.maxThreadsPerBlock = O.maxThreadsPerBlock;

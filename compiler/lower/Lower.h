@@ -39,7 +39,10 @@ struct LowerOptions {
   int ccMajor = 9, ccMinor = 0; // NVPTX
   bool boundsCheck = false;     // checked mode: every array access
   bool fastMath = false;        // all relaxations
-  unsigned fastMathFlags = 0;   // fastmath:: bits (contract is always on)
+  unsigned fastMathFlags = 0;   // fastmath:: bits
+  // Contraction allowed (fmad=True): float operations carry LLVM's
+  // `contract`, which codegen's FuseMultiplyAdd turns into llvm.fma calls.
+  bool fmad = true;
   // Kernel parameters whose data pointer may be marked noalias + readonly
   // (read-only arrays the runtime checked do not overlap written ones).
   std::vector<bool> noAliasReadOnly;

@@ -14,10 +14,11 @@ using namespace types;
 LowerContext::LowerContext(const ir::Function &F, llvm::Module &M,
                            TargetHooks &T, const LowerOptions &O)
     : fn(F), module(M), ctx(M.getContext()), target(T), opts(O), b(ctx) {
-  // Like nvcc's default (--fmad=true): a * b + c may become one fma.
+  // Like nvcc's default (--fmad=true): a * b + c may become one fma (which
+  // ones is decided by codegen's FuseMultiplyAdd, for both targets alike).
   // fastmath=True allows every relaxation (reassociation, no NaN/Inf, ...).
   llvm::FastMathFlags FMF;
-  FMF.setAllowContract(true);
+  FMF.setAllowContract(O.fmad);
   if (O.fastMath)
     FMF.setFast();
   unsigned Relax = O.fastMathFlags;

@@ -42,6 +42,7 @@ struct JitOptions {
   bool debug = false;
   bool fastmath = false;
   unsigned fastmathFlags = 0; // fastmath={"contract", "afn", ...}
+  bool fmad = true;           // fmad= or PYCUDA_JIT_FMAD: contraction
   bool lineinfo = false;
   bool cache = false;         // cache=True or PYCUDA_JIT_CACHE=1
   int opt = 3;
@@ -65,6 +66,36 @@ int dictInt(PyObject *D, const char *K, int Default) {
   if (PyBool_Check(V))
     return V == Py_True ? 3 : 0;
   return int(PyLong_AsLong(V));
+}
+
+// PYCUDA_JIT_FMAD: the default of fmad= (unset: contraction on).
+bool envFmad() {
+  const char *Env = std::getenv("PYCUDA_JIT_FMAD");
+  if (!Env || !*Env)
+    return true;
+  std::string V(Env);
+  if (V == "0" || V == "1")
+    return V == "1";
+  PyErr_Format(PyExc_ValueError, "PYCUDA_JIT_FMAD must be 0 or 1, not '%s'", Env);
+  throw PythonError{};
+}
+
+// fmad=None takes PYCUDA_JIT_FMAD (fastmath's contraction implies it);
+// fmad=False contradicts fastmath=True and fastmath={"contract", ...}.
+void parseFmad(PyObject *D, JitOptions &O) {
+  bool FastContract = O.fastmath || (O.fastmathFlags & lower::fastmath::Contract);
+  PyObject *V = D ? PyDict_GetItemString(D, "fmad") : nullptr;
+  if (!V || V == Py_None) {
+    O.fmad = FastContract || envFmad();
+    return;
+  }
+  O.fmad = PyObject_IsTrue(V) == 1;
+  if (!O.fmad && FastContract) {
+    PyErr_SetString(PyExc_ValueError,
+                    "fmad=False contradicts fastmath, which allows contraction "
+                    "(fastmath=True or a set with 'contract'): drop one of them");
+    throw PythonError{};
+  }
 }
 
 JitOptions parseOptions(PyObject *D) {
@@ -96,6 +127,7 @@ JitOptions parseOptions(PyObject *D) {
   } else {
     O.fastmath = dictBool(D, "fastmath", false);
   }
+  parseFmad(D, O);
   O.lineinfo = dictBool(D, "lineinfo", false);
   O.cache = dictBool(D, "cache", false) || envFlag("PYCUDA_JIT_CACHE");
   O.opt = dictInt(D, "opt", 3);
@@ -269,6 +301,7 @@ driver::CompileOptions compileOptions(DispatcherObject *D) {
   CO.optLevel = J.opt;
   CO.fastMath = J.fastmath;
   CO.fastMathFlags = J.fastmathFlags;
+  CO.fmad = J.fmad;
   CO.boundsCheck = J.debug;
   CO.lineInfo = J.lineinfo;
   CO.maxRegisters = J.maxRegisters;
@@ -1184,6 +1217,7 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
     CO.maxThreadsPerBlock = O.maxThreads;
     CO.minBlocksPerSM = O.minBlocks;
     CO.fastMathFlags = O.fastmathFlags;
+    CO.fmad = O.fmad;
     // Tests and tools: compile read-only arrays as noalias (the dispatcher
     // does this only after checking the arguments do not overlap).
     CO.noAliasReadOnly = Options && Options != Py_None &&

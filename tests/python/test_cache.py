@@ -144,6 +144,35 @@ def entries(cache):
     return [f for f in os.listdir(cache) if f.endswith(".pcjc")]
 
 
+FMAD = """
+    from pycuda_jit import cuda
+
+    @cuda.jit(cache=True)
+    def kernel(out):
+        i = cuda.grid(1)
+        if i < out.size:
+            x = (i + 1) * 0.1
+            out[i] = x * x - 0.01
+"""
+
+
+def test_fmad_is_part_of_the_key(dirs, monkeypatch):
+    from fractions import Fraction
+    src, cache = dirs
+    write_module(src, FMAD)
+    xs = [(i + 1) * 0.1 for i in range(8)]
+    fused = [float(Fraction(x) * Fraction(x) - Fraction(0.01)) for x in xs]
+    separate = [x * x - 0.01 for x in xs]
+    assert fused != separate  # 0.1 * 0.1 - 0.01 rounds differently
+    monkeypatch.delenv("PYCUDA_JIT_FMAD", raising=False)
+    assert run(src, cache) == {"out": fused, "cache": "miss"}
+    monkeypatch.setenv("PYCUDA_JIT_FMAD", "0")
+    assert run(src, cache) == {"out": separate, "cache": "miss"}
+    assert run(src, cache) == {"out": separate, "cache": "hit"}
+    monkeypatch.delenv("PYCUDA_JIT_FMAD")
+    assert run(src, cache) == {"out": fused, "cache": "hit"}
+
+
 @pytest.mark.parametrize("damage", ["truncate", "flip", "version"])
 def test_damaged_entries_are_rebuilt(dirs, damage):
     src, cache = dirs
