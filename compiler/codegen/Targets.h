@@ -55,7 +55,10 @@ std::string hostTarget();
 
 // Fresh TargetMachines, owned by the caller (one thread at a time).
 // optLevel is 0..3.  fastMath enables approximate division/square root
-// (TargetOptions::UnsafeFPMath); flush-to-zero is a per-function attribute.
+// (TargetOptions::UnsafeFPMath) and, on NVPTX, free fusion of multiplies and
+// adds (FPOpFusion::Fast); otherwise only operations marked `contract` fuse
+// (FPOpFusion::Standard; see FuseMultiplyAdd.h).  Flush-to-zero is a
+// per-function attribute.
 // Throw CompileError(Backend) if LLVM cannot build one.
 std::unique_ptr<llvm::TargetMachine>
 createNvptxTargetMachine(int ccMajor, int ccMinor, int optLevel, bool fastMath);
