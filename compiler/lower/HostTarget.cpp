@@ -118,6 +118,18 @@ public:
     return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset, Name);
   }
 
+  // llvm.fpto[su]i.sat: exactly cvt.rzi's saturation and NaN -> 0.
+  // (half goes through float, exactly: LLVM 19's x86 lowering of a NaN
+  // half gives INT_MIN.)
+  llvm::Value *floatToInt(llvm::IRBuilder<> &B, llvm::Value *V,
+                          llvm::Type *IntTy, bool Signed) override {
+    if (V->getType()->isHalfTy())
+      V = B.CreateFPExt(V, B.getFloatTy());
+    return B.CreateIntrinsic(Signed ? llvm::Intrinsic::fptosi_sat
+                                    : llvm::Intrinsic::fptoui_sat,
+                             {IntTy, V->getType()}, {V});
+  }
+
   void vprintf(llvm::IRBuilder<> &B, llvm::Value *Fmt, llvm::Value *Args) override {
     llvm::Module &M = *B.GetInsertBlock()->getModule();
     llvm::FunctionCallee Fn = M.getOrInsertFunction(

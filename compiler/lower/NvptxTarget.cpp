@@ -10,6 +10,7 @@
 //   atomics      atomicrmw (atom.*), `red` via inline asm when unused
 //   warp ops     @llvm.nvvm.shfl.sync.* / vote.sync.* / match.*.sync
 //   grid sync    @pcj_grid_sync (barrier word of the cooperative launch)
+//   float -> int cvt.rzi.s32.f32 etc. (inline asm: saturating, NaN -> 0)
 #include "lower/Lower.h"
 #include "lower/TargetHooks.h"
 
@@ -147,6 +148,48 @@ public:
       B.CreateStore(Fields[K], B.CreateStructGEP(ST, Buf, K));
     vprintf(B, FmtPtr, Buf);
     B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+  }
+
+  // cvt.rzi saturates to the destination's range and turns NaN into 0 --
+  // the definition -- in one instruction.  Through inline asm: LLVM's
+  // fptosi.sat expands to compares and selects around the cvt, and
+  // InstCombine rewrites the nvvm.f2i.rz family into plain fptosi (poison
+  // out of range).  Constants fold through the generic intrinsic.  8- and
+  // 16-bit results clamp the 32-bit conversion.
+  llvm::Value *floatToInt(llvm::IRBuilder<> &B, llvm::Value *V,
+                          llvm::Type *IntTy, bool Signed) override {
+    if (llvm::isa<llvm::Constant>(V))
+      return B.CreateIntrinsic(Signed ? llvm::Intrinsic::fptosi_sat
+                                      : llvm::Intrinsic::fptoui_sat,
+                               {IntTy, V->getType()}, {V});
+    if (V->getType()->isHalfTy())
+      V = B.CreateFPExt(V, B.getFloatTy()); // exact
+    bool Double = V->getType()->isDoubleTy();
+    unsigned Bits = IntTy->getIntegerBitWidth();
+    bool Narrow = Bits < 32;
+    llvm::Type *CvtTy = Bits == 64 ? B.getInt64Ty() : B.getInt32Ty();
+    std::string Asm = std::string("cvt.rzi.") +
+                      (Signed || Narrow ? "s" : "u") + (Bits == 64 ? "64" : "32") +
+                      (Double ? ".f64" : ".f32") + " $0, $1;";
+    std::string Constraints = std::string(Bits == 64 ? "=l," : "=r,") +
+                              (Double ? "d" : "f");
+    auto *FT = llvm::FunctionType::get(CvtTy, {V->getType()}, false);
+    llvm::Value *R = B.CreateCall(
+        FT, llvm::InlineAsm::get(FT, Asm, Constraints, /*hasSideEffects=*/false),
+        {V});
+    if (!Narrow)
+      return R;
+    llvm::APInt Lo = Signed ? llvm::APInt::getSignedMinValue(Bits)
+                            : llvm::APInt::getMinValue(Bits);
+    llvm::APInt Hi = Signed ? llvm::APInt::getSignedMaxValue(Bits)
+                            : llvm::APInt::getMaxValue(Bits);
+    R = B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, R,
+                                B.getInt32(uint32_t(Signed ? Lo.getSExtValue()
+                                                           : Lo.getZExtValue())));
+    R = B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, R,
+                                B.getInt32(uint32_t(Signed ? Hi.getSExtValue()
+                                                           : Hi.getZExtValue())));
+    return B.CreateTrunc(R, IntTy);
   }
 
   void vprintf(llvm::IRBuilder<> &B, llvm::Value *Fmt, llvm::Value *Args) override {

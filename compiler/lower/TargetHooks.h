@@ -62,6 +62,13 @@ public:
                                                   const std::string &Name,
                                                   bool Single,
                                                   llvm::FunctionType *FT) = 0;
+  // The one float -> integer conversion (casts, int(), np.int32(x), stores
+  // into integer arrays): truncation toward zero, saturated to the integer
+  // type's range, NaN -> 0 -- what PTX's cvt.rzi does.  V is half, float or
+  // double; IntTy an LLVM integer type.  (LLVM's fptosi would make an
+  // out-of-range value poison.)
+  virtual llvm::Value *floatToInt(llvm::IRBuilder<> &B, llvm::Value *V,
+                                  llvm::Type *IntTy, bool Signed) = 0;
   // Address space number of a kernel-language memory space.
   virtual unsigned addrSpace(types::AddrSpace S) const = 0;
   // Storage for a cuda.shared.array of `Bytes` bytes (16-byte aligned); the

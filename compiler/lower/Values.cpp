@@ -212,8 +212,8 @@ llvm::Value *LowerContext::cast(llvm::Value *V, TypeRef From, TypeRef To) {
     bool Signed = From->isInt() && From->isSigned();
     return Signed ? b.CreateSIToFP(V, LT) : b.CreateUIToFP(V, LT);
   }
-  if (From->isFloat() && To->isInt())
-    return To->isSigned() ? b.CreateFPToSI(V, LT) : b.CreateFPToUI(V, LT);
+  if (From->isFloat() && To->isInt()) // saturating, NaN -> 0 (TargetHooks)
+    return target.floatToInt(b, V, LT, To->isSigned());
   if (From->isFloat() && To->isFloat())
     return b.CreateFPCast(V, LT);
   PCJ_ASSERT(false, "no conversion from " + From->str() + " to " + To->str());

@@ -197,7 +197,7 @@ llvm::Value *lowerBuiltinRound(const LoweringRequest &R) {
     if (!T->isFloat())
       return Cx.cast(X, T, R.instr.type);
     llvm::Value *F = B.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, X);
-    return B.CreateFPToSI(F, Cx.valueType(R.instr.type));
+    return Cx.cast(F, T, R.instr.type); // saturating, NaN -> 0
   }
   llvm::Value *N = R.args[1];
   if (!T->isFloat()) {

@@ -63,7 +63,7 @@ llvm::Value *lowerRoundToInt(const LoweringRequest &R) {
     return Cx.cast(R.args[0], A, R.instr.type);
   llvm::Value *F = Cx.b.CreateUnaryIntrinsic(roundingIntrinsic(R.info.sdata),
                                              R.args[0]);
-  return Cx.b.CreateFPToSI(F, Cx.valueType(R.instr.type));
+  return Cx.cast(F, A, R.instr.type); // saturating, NaN -> 0
 }
 
 llvm::Value *lowerRound(const LoweringRequest &R) {
