@@ -5,7 +5,9 @@
 //    numba-cuda's default; documented) and INT_MIN // -1 wraps -- neither
 //    may trap, because the CPU executor runs inside the Python process;
 //  - shifts by >= the bit width give 0 (or -1 for >> of negatives);
-//  - float // and % follow CPython's float_divmod; ** with a small constant
+//  - float // and % follow NumPy's floor_divide / remainder (CPython's
+//    float_divmod, and x // 0.0 = x / 0.0, x % 0.0 = nan; float16 computed
+//    in float32 and rounded once, as NumPy does); ** with a small constant
 //    integer exponent becomes multiplications.
 #include "lower/Arith.h"
 
@@ -117,6 +119,11 @@ llvm::Value *floatDivMod(LowerContext &Cx, TypeRef T, llvm::Value *A,
                          llvm::Value *Bv, bool WantMod) {
   auto &B = Cx.b;
   llvm::Type *LT = A->getType();
+  if (T->bits() == 16) {
+    llvm::Value *R = floatDivMod(Cx, floatTy(32), B.CreateFPExt(A, B.getFloatTy()),
+                                 B.CreateFPExt(Bv, B.getFloatTy()), WantMod);
+    return B.CreateFPTrunc(R, LT);
+  }
   llvm::Value *Zero = llvm::ConstantFP::get(LT, 0.0);
   // fmod from libm / libdevice: exact (NVPTX's own frem expansion is
   // a - b * trunc(a / b), which overflows for huge quotients).
@@ -130,7 +137,7 @@ llvm::Value *floatDivMod(LowerContext &Cx, TypeRef T, llvm::Value *A,
   Mod = B.CreateSelect(Fix, B.CreateFAdd(Mod, Bv), Mod);
   Div = B.CreateSelect(Fix, B.CreateFSub(Div, llvm::ConstantFP::get(LT, 1.0)), Div);
   if (WantMod) {
-    // A zero result takes the divisor's sign.
+    // A zero result takes the divisor's sign.  (A zero divisor: fmod's NaN.)
     llvm::Value *Signed = B.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, Zero, Bv);
     return B.CreateSelect(ModNZ, Mod, Signed);
   }
@@ -140,9 +147,12 @@ llvm::Value *floatDivMod(LowerContext &Cx, TypeRef T, llvm::Value *A,
   Floor = B.CreateSelect(Up, B.CreateFAdd(Floor, llvm::ConstantFP::get(LT, 1.0)),
                          Floor);
   llvm::Value *DivNZ = B.CreateFCmpUNE(Div, Zero);
-  llvm::Value *SignedZero = B.CreateBinaryIntrinsic(
-      llvm::Intrinsic::copysign, Zero, B.CreateFDiv(A, Bv));
-  return B.CreateSelect(DivNZ, Floor, SignedZero);
+  llvm::Value *Quot = B.CreateFDiv(A, Bv);
+  llvm::Value *SignedZero =
+      B.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, Zero, Quot);
+  // By +-0: the true quotient (+-inf, or NaN for 0 // 0 and NaN // 0).
+  return B.CreateSelect(B.CreateFCmpOEQ(Bv, Zero), Quot,
+                        B.CreateSelect(DivNZ, Floor, SignedZero));
 }
 
 llvm::Value *shift(LowerContext &Cx, TypeRef T, bool Left, llvm::Value *A,
