@@ -8,6 +8,8 @@
 
 #include <llvm/IR/Intrinsics.h>
 
+#include <cstdlib>
+
 namespace pcj::stdlib::lowering {
 
 using namespace types;
@@ -185,9 +187,130 @@ llvm::Value *lowerPow(const LoweringRequest &R) {
   return Acc;
 }
 
-// round(x): half to even, to an int; round(x, n): x * 10**n rounded half to
-// even, scaled back (exact for the usual small n; CPython rounds the decimal
-// representation, which can differ in the last place).
+namespace {
+
+// 10**K (0 <= K <= 308), the nearest double, from a constant table.
+llvm::Value *powerOfTen(lower::LowerContext &Cx, llvm::Value *K) {
+  auto &B = Cx.b;
+  std::vector<double> Pow(309);
+  for (int E = 0; E <= 308; ++E)
+    Pow[E] = std::strtod(("1e" + std::to_string(E)).c_str(), nullptr);
+  llvm::Constant *Init = llvm::ConstantDataArray::get(Cx.ctx, Pow);
+  llvm::Value *Table = Cx.target.constArray(Cx.module, Init, "pcj_powers_of_ten");
+  llvm::Value *Idx = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, K, B.getInt64(308));
+  return B.CreateLoad(B.getDoubleTy(),
+                      B.CreateInBoundsGEP(B.getDoubleTy(), Table, Idx), "pow10");
+}
+
+// round(x, n) of a double, as CPython rounds it: the exact value of x,
+// rounded half to even at the n-th decimal, converted back to the nearest
+// double.  Exact for |n| <= 22, where 10**|n| is exact: x * 10**n (or
+// x / 10**-n) is rounded to an integer R with its exact error in hand (fma),
+// and R / 10**n is one correctly rounded operation; beyond, within an ulp.
+// n > 323 gives x, n < -308 gives +-0 (as in CPython); a result too large
+// gives +-inf (CPython raises OverflowError).
+llvm::Value *roundDigits(lower::LowerContext &Cx, llvm::Value *X, llvm::Value *N) {
+  auto &B = Cx.b;
+  llvm::IRBuilder<>::FastMathFlagGuard Exact(B); // no contraction here
+  B.clearFastMathFlags();
+  llvm::Type *D = B.getDoubleTy();
+  auto C = [&](double V) { return llvm::ConstantFP::get(D, V); };
+  auto Fabs = [&](llvm::Value *V) {
+    return B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, V);
+  };
+  auto Fma = [&](llvm::Value *A, llvm::Value *Bv, llvm::Value *Cv) {
+    return B.CreateIntrinsic(llvm::Intrinsic::fma, {D}, {A, Bv, Cv});
+  };
+  auto Odd = [&](llvm::Value *R) { // R integral, |R| < 2**53
+    llvm::Value *H = B.CreateFMul(R, C(0.5));
+    return B.CreateFCmpONE(H, B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, H));
+  };
+  auto Inc = [&](llvm::Value *R, llvm::Value *Cond, double By) {
+    return B.CreateSelect(Cond, B.CreateFAdd(R, C(By)), R);
+  };
+  llvm::Value *Pos = B.CreateICmpSGE(N, B.getInt64(0));
+  // |n| (as unsigned: INT64_MIN stays huge), capped at 400.
+  llvm::Value *K = B.CreateBinaryIntrinsic(
+      llvm::Intrinsic::umin, B.CreateBinaryIntrinsic(llvm::Intrinsic::abs, N, B.getFalse()),
+      B.getInt64(400));
+  // 10**n for 308 < n <= 323 is 10**(n - 22) * 10**22.
+  llvm::Value *Split = B.CreateICmpUGT(K, B.getInt64(308));
+  llvm::Value *P = powerOfTen(Cx, B.CreateSelect(Split, B.CreateSub(K, B.getInt64(22)), K));
+  llvm::Value *P2 = B.CreateSelect(B.CreateAnd(Pos, Split), C(1e22), C(1.0));
+  llvm::Value *Big = C(9007199254740992.0); // 2**53
+
+  // n >= 0: Y + Lo = x * 10**n (exactly, without the split).
+  llvm::Value *Y1 = B.CreateFMul(X, P);
+  llvm::Value *Lo = B.CreateSelect(Split, C(0.0), Fma(X, P, B.CreateFNeg(Y1)));
+  llvm::Value *Y = B.CreateFMul(Y1, P2);
+  llvm::Value *R = B.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, Y);
+  llvm::Value *Dlt = B.CreateFSub(Y, R); // exact
+  // Y sits on a tie that Lo breaks, or Y is an integer and Lo a tie.
+  R = Inc(R, B.CreateAnd(B.CreateFCmpOEQ(Dlt, C(0.5)), B.CreateFCmpOGT(Lo, C(0))), 1);
+  R = Inc(R, B.CreateAnd(B.CreateFCmpOEQ(Dlt, C(-0.5)), B.CreateFCmpOLT(Lo, C(0))), -1);
+  llvm::Value *OddR = Odd(R);
+  R = Inc(R, B.CreateAnd(B.CreateFCmpOEQ(Lo, C(0.5)), OddR), 1);
+  R = Inc(R, B.CreateAnd(B.CreateFCmpOEQ(Lo, C(-0.5)), OddR), -1);
+  llvm::Value *PosRes = B.CreateSelect(
+      B.CreateOr(B.CreateICmpUGT(K, B.getInt64(323)),
+                 B.CreateNot(B.CreateFCmpOLT(Fabs(Y), Big))), // nothing to round
+      X, B.CreateFDiv(B.CreateFDiv(R, P2), P));
+
+  // n < 0: Q = x / 10**-n, Rem = x - RQ * 10**-n exactly.
+  llvm::Value *Q = B.CreateFDiv(X, P);
+  llvm::Value *RQ = B.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, Q);
+  llvm::Value *Rem = Fma(B.CreateFNeg(RQ), P, X);
+  llvm::Value *Half = B.CreateFMul(P, C(0.5));
+  llvm::Value *NegHalf = B.CreateFNeg(Half);
+  llvm::Value *OddQ = Odd(RQ);
+  llvm::Value *RQ2 = Inc(RQ, B.CreateFCmpOGT(Rem, Half), 1);
+  RQ2 = Inc(RQ2, B.CreateFCmpOLT(Rem, NegHalf), -1);
+  RQ2 = Inc(RQ2, B.CreateAnd(B.CreateFCmpOEQ(Rem, Half), OddQ), 1);
+  RQ2 = Inc(RQ2, B.CreateAnd(B.CreateFCmpOEQ(Rem, NegHalf), OddQ), -1);
+  llvm::Value *NegRes = B.CreateSelect(
+      Split, C(0.0),
+      B.CreateSelect(B.CreateFCmpOLT(Fabs(Q), Big), B.CreateFMul(RQ2, P), X));
+
+  llvm::Value *Res = B.CreateBinaryIntrinsic(
+      llvm::Intrinsic::copysign, B.CreateSelect(Pos, PosRes, NegRes), X);
+  llvm::Value *Finite = B.CreateFCmpOLT(Fabs(X), llvm::ConstantFP::getInfinity(D));
+  return B.CreateSelect(Finite, Res, X);
+}
+
+// round(x, n) of a 64-bit integer (Signed: two's complement) for n < 0:
+// the magnitude rounded half to even to a multiple of 10**-n, wrapping like
+// other integer arithmetic; n >= 0 keeps x.
+llvm::Value *roundIntDigits(llvm::IRBuilder<> &B, llvm::Value *X,
+                            llvm::Value *N, bool Signed) {
+  llvm::Value *Zero = B.getInt64(0), *One = B.getInt64(1);
+  llvm::Value *Neg = Signed ? B.CreateICmpSLT(X, Zero) : B.getFalse();
+  llvm::Value *Mag = B.CreateSelect(Neg, B.CreateNeg(X), X); // as unsigned
+  // 10**k for k = -n <= 19 (the largest power of ten below 2**64).
+  llvm::Value *K = B.CreateSelect(B.CreateICmpSLT(N, Zero), B.CreateNeg(N), Zero);
+  llvm::Value *KC = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, K, B.getInt64(19));
+  llvm::Value *P = One;
+  uint64_t Pow = 10;
+  for (unsigned Bit = 0; Bit < 5; ++Bit, Pow *= Pow) {
+    llvm::Value *Set = B.CreateICmpNE(B.CreateAnd(KC, B.getInt64(1u << Bit)), Zero);
+    P = B.CreateSelect(Set, B.CreateMul(P, B.getInt64(Pow)), P);
+  }
+  llvm::Value *Q = B.CreateUDiv(Mag, P);
+  llvm::Value *Rem = B.CreateSub(Mag, B.CreateMul(Q, P));
+  llvm::Value *Other = B.CreateSub(P, Rem); // distance to the next multiple
+  llvm::Value *Up = B.CreateOr(
+      B.CreateICmpUGT(Rem, Other),
+      B.CreateAnd(B.CreateICmpEQ(Rem, Other), B.CreateTrunc(Q, B.getInt1Ty())));
+  llvm::Value *Res = B.CreateMul(B.CreateAdd(Q, B.CreateZExt(Up, B.getInt64Ty())), P);
+  // Beyond 10**19 every 64-bit magnitude rounds to 0.
+  Res = B.CreateSelect(B.CreateICmpUGT(K, B.getInt64(19)), Zero, Res);
+  Res = B.CreateSelect(Neg, B.CreateNeg(Res), Res);
+  return B.CreateSelect(B.CreateICmpSGE(N, Zero), X, Res);
+}
+
+} // namespace
+
+// round(x): half to even, to an int (saturating like every float -> int
+// conversion); round(x, n): see roundDigits / roundIntDigits.
 llvm::Value *lowerBuiltinRound(const LoweringRequest &R) {
   auto &Cx = R.cx;
   auto &B = Cx.b;
@@ -201,28 +324,13 @@ llvm::Value *lowerBuiltinRound(const LoweringRequest &R) {
   }
   llvm::Value *N = R.args[1];
   if (!T->isFloat()) {
-    // Integers: ndigits >= 0 keeps x; negative ndigits round to 10**-n.
-    llvm::Value *X64 = Cx.cast(X, T->isBool() ? int64Ty() : T, int64Ty());
-    llvm::Value *P = B.CreateFPToSI(
-        B.CreateCall(Cx.target.mathFunction(Cx.module, "pow", float64Ty(), 2),
-                     {llvm::ConstantFP::get(B.getDoubleTy(), 10.0),
-                      B.CreateSIToFP(B.CreateNeg(N), B.getDoubleTy())}),
-        B.getInt64Ty());
-    llvm::Value *Xf = B.CreateSIToFP(X64, B.getDoubleTy());
-    llvm::Value *Pf = B.CreateSIToFP(P, B.getDoubleTy());
-    llvm::Value *Rd = B.CreateFMul(
-        B.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, B.CreateFDiv(Xf, Pf)), Pf);
-    llvm::Value *Res = B.CreateSelect(B.CreateICmpSGE(N, B.getInt64(0)), X64,
-                                      B.CreateFPToSI(Rd, B.getInt64Ty()));
-    return Cx.cast(Res, int64Ty(), R.instr.type);
+    TypeRef W = T->isInt() && !T->isSigned() ? intTy(64, false) : int64Ty();
+    llvm::Value *X64 = Cx.cast(X, T, W);
+    llvm::Value *Res = roundIntDigits(B, X64, N, W->isSigned());
+    return Cx.cast(Res, W, R.instr.type); // wraps to the type
   }
-  llvm::Value *P = B.CreateCall(
-      Cx.target.mathFunction(Cx.module, "pow", float64Ty(), 2),
-      {llvm::ConstantFP::get(B.getDoubleTy(), 10.0), B.CreateSIToFP(N, B.getDoubleTy())});
-  llvm::Value *Xd = Cx.cast(X, T, float64Ty());
-  llvm::Value *Rd = B.CreateFDiv(
-      B.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, B.CreateFMul(Xd, P)), P);
-  return Cx.cast(Rd, float64Ty(), T);
+  llvm::Value *Res = roundDigits(Cx, Cx.cast(X, T, float64Ty()), N);
+  return Cx.cast(Res, float64Ty(), T);
 }
 
 // enumerate(x[, start]) -> {i64 start, x}; zip(a, b, ...) -> {a, b, ...}
