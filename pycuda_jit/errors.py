@@ -11,7 +11,8 @@ __all__ = [
     "CompileError", "UnsupportedError", "TypingError", "NameResolutionError",
     "SignatureError", "BytecodeError", "BackendError", "InternalCompilerError",
     "CudaDriverError", "CudaOutOfMemoryError", "CudaStickyError",
-    "LaunchConfigError", "KernelError", "KernelIndexError", "KernelDeadlockError",
+    "LaunchConfigError", "KernelError", "KernelIndexError", "KernelZeroDivisionError",
+    "KernelDeadlockError", "ConstantIndexError",
     "CudaSupportError",
 ]
 
@@ -60,6 +61,11 @@ class UnsupportedError(CompileError):
 
 class TypingError(CompileError, TypeError):
     """Types do not fit (operands, arguments, assignments)."""
+
+
+class ConstantIndexError(TypingError, IndexError):
+    """A constant index out of range, found at compile time (``t[3]`` of a
+    3-tuple)."""
 
 
 class NameResolutionError(CompileError, NameError):
@@ -115,7 +121,12 @@ class KernelError(RuntimeError):
 
 
 class KernelIndexError(KernelError, IndexError):
-    """Out-of-bounds array access detected in checked mode (debug=True)."""
+    """Out-of-bounds array access or tuple index detected in checked mode
+    (debug=True)."""
+
+
+class KernelZeroDivisionError(KernelError, ZeroDivisionError):
+    """Division or modulo by zero detected in checked mode (debug=True)."""
 
 
 class KernelDeadlockError(KernelError):

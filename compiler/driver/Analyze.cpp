@@ -88,7 +88,7 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
   if (O.backend == Backend::CPU && O.hostTarget.empty())
     throw CompileError(ErrorKind::Internal, SourceLoc{},
                        "the CPU executor's target is not set (CompileOptions::hostTarget)");
-  bool IncludeLines = O.boundsCheck || O.lineInfo;
+  bool IncludeLines = O.boundsCheck || O.zeroDivisionCheck || O.lineInfo;
   AnalysisPtr A(new Analysis(R, IncludeLines));
   CompileResult &Out = A->result;
   Out.argTypes = ArgTypes;
@@ -123,7 +123,8 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
   H.field("opt" + std::to_string(O.optLevel) + " fast" +
           std::to_string(O.fastMath) + "/" + std::to_string(O.fastMathFlags) +
           " fmad" + std::to_string(O.fmad) +
-          " check" + std::to_string(O.boundsCheck) + " line" +
+          " check" + std::to_string(O.boundsCheck) + " zdiv" +
+          std::to_string(O.zeroDivisionCheck) + " line" +
           std::to_string(O.lineInfo) + " maxreg" + std::to_string(O.maxRegisters) +
           " bounds" + std::to_string(O.maxThreadsPerBlock) + "/" +
           std::to_string(O.minBlocksPerSM) + " noalias" +

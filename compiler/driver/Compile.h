@@ -42,7 +42,9 @@ struct CompileOptions {
   // Mark read-only array parameters noalias (ld.global.nc): only when the
   // caller guarantees no written array argument overlaps them.
   bool noAliasReadOnly = false;
-  bool boundsCheck = false; // checked mode (debug=True)
+  bool boundsCheck = false; // checked mode (debug=True): array, tuple indices
+  // Checked mode (debug=True): ZeroDivisionError for / // % by zero.
+  bool zeroDivisionCheck = false;
   bool lineInfo = false;
   // CPU backend: the host CPU name and features (codegen::hostTarget()),
   // part of the cache key; compileKernel fills it when empty.

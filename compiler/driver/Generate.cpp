@@ -35,6 +35,7 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
   LO.ccMajor = O.ccMajor;
   LO.ccMinor = O.ccMinor;
   LO.boundsCheck = O.boundsCheck;
+  LO.zeroDivisionCheck = O.zeroDivisionCheck;
   LO.fastMath = O.fastMath;
   LO.fastMathFlags = O.fastMathFlags;
   LO.fmad = O.fmad;

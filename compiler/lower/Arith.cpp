@@ -8,7 +8,9 @@
 //  - float // and % follow NumPy's floor_divide / remainder (CPython's
 //    float_divmod, and x // 0.0 = x / 0.0, x % 0.0 = nan; float16 computed
 //    in float32 and rounded once, as NumPy does); ** with a small constant
-//    integer exponent becomes multiplications.
+//    integer exponent becomes multiplications;
+//  - checked mode (debug=True) raises ZeroDivisionError instead
+//    (checkDivisor).
 #include "lower/Arith.h"
 
 #include "support/Diagnostics.h"
@@ -173,6 +175,32 @@ llvm::Value *shift(LowerContext &Cx, TypeRef T, bool Left, llvm::Value *A,
 }
 
 } // namespace
+
+void checkDivisor(LowerContext &Cx, const ir::Instr *At, BinOpKind K,
+                  bool Divmod, TypeRef T, llvm::Value *Divisor,
+                  bool IntOperands) {
+  auto &B = Cx.b;
+  const char *Msg;
+  llvm::Value *IsZero;
+  if (T->isComplex()) {
+    Msg = "complex division by zero";
+    llvm::Value *Zero = llvm::ConstantFP::get(complexRe(Cx, Divisor)->getType(), 0.0);
+    IsZero = B.CreateAnd(B.CreateFCmpOEQ(complexRe(Cx, Divisor), Zero),
+                         B.CreateFCmpOEQ(complexIm(Cx, Divisor), Zero));
+  } else if (T->isFloat()) {
+    Msg = Divmod                      ? "float divmod()"
+          : K == BinOpKind::FloorDiv ? "float floor division by zero"
+          : K == BinOpKind::Mod      ? "float modulo by zero"
+          : IntOperands              ? "division by zero"
+                                     : "float division by zero";
+    IsZero = B.CreateFCmpOEQ(Divisor, llvm::ConstantFP::get(Divisor->getType(), 0.0));
+  } else {
+    Msg = K == BinOpKind::Mod && !Divmod ? "integer modulo by zero"
+                                         : "integer division or modulo by zero";
+    IsZero = B.CreateICmpEQ(Divisor, llvm::ConstantInt::get(Divisor->getType(), 0));
+  }
+  Cx.raiseIf(At, IsZero, TargetHooks::RaisedError::ZeroDivisionError, Msg);
+}
 
 llvm::Value *lowerBinOp(LowerContext &Cx, const ir::Instr *At, BinOpKind K,
                         TypeRef T, llvm::Value *A, llvm::Value *Bv,

@@ -10,6 +10,13 @@ namespace pcj::lower {
 llvm::Value *lowerBinOp(LowerContext &Cx, const ir::Instr *At,
                         bc::BinOpKind K, types::TypeRef T, llvm::Value *A,
                         llvm::Value *B, const int64_t *ConstExponent);
+// Checked mode (debug=True): raises ZeroDivisionError, with CPython's
+// message, where the divisor of a / // % (Divmod: of divmod()) of type T is
+// zero.  IntOperands: both operands were integers before promotion (1 / 0
+// says "division by zero", 1.0 / 0 "float division by zero").
+void checkDivisor(LowerContext &Cx, const ir::Instr *At, bc::BinOpKind K,
+                  bool Divmod, types::TypeRef T, llvm::Value *Divisor,
+                  bool IntOperands);
 llvm::Value *lowerCompare(LowerContext &Cx, bc::CmpKind K, types::TypeRef T,
                           llvm::Value *A, llvm::Value *B);
 llvm::Value *lowerUnary(LowerContext &Cx, ir::UnaryKind K, types::TypeRef T,
@@ -21,6 +28,7 @@ llvm::Value *complexMake(LowerContext &Cx, types::TypeRef T, llvm::Value *Re,
 llvm::Value *complexRe(LowerContext &Cx, llvm::Value *Z);
 llvm::Value *complexIm(LowerContext &Cx, llvm::Value *Z);
 llvm::Value *complexAbs(LowerContext &Cx, types::TypeRef T, llvm::Value *Z);
+
 llvm::Value *complexBinOp(LowerContext &Cx, const ir::Instr *At,
                           bc::BinOpKind K, types::TypeRef T, llvm::Value *A,
                           llvm::Value *B, const int64_t *ConstExponent);

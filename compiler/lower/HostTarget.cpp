@@ -118,6 +118,27 @@ public:
     return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset, Name);
   }
 
+  void raiseError(llvm::IRBuilder<> &B, RaisedError Kind,
+                  const std::string &Message, const std::string &Kernel,
+                  const std::string &File, int Line) override {
+    llvm::Module &M = *B.GetInsertBlock()->getModule();
+    llvm::Type *Ptr = B.getPtrTy(), *I32 = B.getInt32Ty();
+    // pcj_error_site (runtime/cpu/ThreadCtx.h); kind 1 is ZeroDivisionError.
+    auto *SiteTy = llvm::StructType::get(M.getContext(), {Ptr, Ptr, Ptr, I32, I32});
+    llvm::Constant *Site = llvm::ConstantStruct::get(
+        SiteTy, {B.CreateGlobalStringPtr(Kernel, "err.kernel", 0, &M),
+                 B.CreateGlobalStringPtr(File, "err.file", 0, &M),
+                 B.CreateGlobalStringPtr(Message, "err.message", 0, &M),
+                 B.getInt32(Line),
+                 B.getInt32(Kind == RaisedError::ZeroDivisionError ? 1 : 0)});
+    auto *G = new llvm::GlobalVariable(M, SiteTy, true,
+                                       llvm::GlobalValue::PrivateLinkage, Site,
+                                       "err.site");
+    llvm::FunctionCallee Fn = M.getOrInsertFunction(
+        "pcj_cpu_error", llvm::FunctionType::get(B.getVoidTy(), {Ptr, Ptr}, false));
+    B.CreateCall(Fn, {Ctx, G})->setDoesNotReturn();
+  }
+
   // llvm.fpto[su]i.sat: exactly cvt.rzi's saturation and NaN -> 0.
   // (half goes through float, exactly: LLVM 19's x86 lowering of a NaN
   // half gives INT_MIN.)

@@ -136,6 +136,13 @@ void setLoopHint(llvm::BranchInst *Br, llvm::Metadata *Name, llvm::Metadata *Val
   Br->setMetadata(llvm::LLVMContext::MD_loop, Loop);
 }
 
+// The value before the implicit conversions InsertCasts added.
+const Instr *uncast(const Instr *I) {
+  while (I->op == Op::Cast)
+    I = I->operands[0];
+  return I;
+}
+
 // The constant integer behind a (cast of a) literal, for `x ** 2`.
 bool constInt(const Instr *I, int64_t &Out) {
   while (I->op == Op::Cast)
@@ -315,9 +322,15 @@ void Lowerer::lowerInstr(const Instr *I) {
     break;
   }
   case Op::BinOp: {
+    auto K = bc::BinOpKind(I->index);
+    if (Cx.opts.zeroDivisionCheck &&
+        (K == bc::BinOpKind::TrueDiv || K == bc::BinOpKind::FloorDiv ||
+         K == bc::BinOpKind::Mod))
+      checkDivisor(Cx, I, K, false, I->type, V(1),
+                   uncast(I->operands[0])->type->isIntegral() &&
+                       uncast(I->operands[1])->type->isIntegral());
     int64_t E = 0;
-    bool HasE = bc::BinOpKind(I->index) == bc::BinOpKind::Pow &&
-                constInt(I->operands[1], E);
+    bool HasE = K == bc::BinOpKind::Pow && constInt(I->operands[1], E);
     R = lowerBinOp(Cx, I, bc::BinOpKind(I->index), I->type, V(0), V(1),
                    HasE ? &E : nullptr);
     break;
@@ -418,6 +431,8 @@ void Lowerer::lowerInstr(const Instr *I) {
     } else if (I->index >= 0) {
       R = B.CreateExtractValue(V(0), {unsigned(I->index)});
     } else { // dynamic index into a homogeneous tuple: spill to an array
+      // Python's wrap-around for negative indices; an index still out of
+      // range raises IndexError in checked mode and reads zero otherwise.
       unsigned N = OT->elems().size();
       llvm::Type *ET = Cx.valueType(I->type);
       llvm::Type *AT = llvm::ArrayType::get(ET, N);
@@ -426,12 +441,23 @@ void Lowerer::lowerInstr(const Instr *I) {
         B.CreateStore(Cx.cast(B.CreateExtractValue(V(0), {K}),
                               OT->elems()[K], I->type),
                       B.CreateConstInBoundsGEP2_64(AT, Slot, 0, K));
-      llvm::Value *Idx = Cx.cast(V(1), T(1), int64Ty());
       llvm::Value *NV = B.getInt64(N);
-      Idx = B.CreateSelect(B.CreateICmpSLT(Idx, B.getInt64(0)),
-                           B.CreateAdd(Idx, NV), Idx);
-      llvm::Value *P = B.CreateInBoundsGEP(AT, Slot, {B.getInt64(0), Idx});
-      R = B.CreateLoad(ET, P);
+      llvm::Value *Idx;
+      if (T(1)->isInt() && !T(1)->isSigned()) {
+        Idx = Cx.cast(V(1), T(1), intTy(64, false));
+      } else {
+        Idx = Cx.cast(V(1), T(1), int64Ty());
+        Idx = B.CreateSelect(B.CreateICmpSLT(Idx, B.getInt64(0)),
+                             B.CreateAdd(Idx, NV), Idx);
+      }
+      llvm::Value *InRange = B.CreateICmpULT(Idx, NV); // negatives too
+      if (Cx.opts.boundsCheck)
+        Cx.raiseIf(I, B.CreateNot(InRange), TargetHooks::RaisedError::IndexError,
+                   "tuple index out of range");
+      llvm::Value *P = B.CreateInBoundsGEP(
+          AT, Slot, {B.getInt64(0), B.CreateSelect(InRange, Idx, B.getInt64(0))});
+      R = B.CreateSelect(InRange, B.CreateLoad(ET, P),
+                         llvm::Constant::getNullValue(ET));
     }
     break;
   }

@@ -37,7 +37,8 @@ unsigned flagNamed(const std::string &Name);
 struct LowerOptions {
   Target target = Target::NVPTX;
   int ccMajor = 9, ccMinor = 0; // NVPTX
-  bool boundsCheck = false;     // checked mode: every array access
+  bool boundsCheck = false;     // checked mode: every array and tuple index
+  bool zeroDivisionCheck = false; // checked mode: ZeroDivisionError
   bool fastMath = false;        // all relaxations
   unsigned fastMathFlags = 0;   // fastmath:: bits
   // Contraction allowed (fmad=True): float operations carry LLVM's

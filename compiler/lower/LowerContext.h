@@ -82,6 +82,12 @@ public:
   llvm::Value *recordField(llvm::Value *Rec, types::TypeRef RecTy,
                            unsigned Field);
 
+  // Checked mode: where Cond holds, raise Kind with Message at At's line
+  // (TargetHooks::raiseError); lowering continues in the block after the
+  // test.
+  void raiseIf(const ir::Instr *At, llvm::Value *Cond,
+               TargetHooks::RaisedError Kind, const std::string &Message);
+
   [[noreturn]] void fail(const ir::Instr *I, const std::string &Msg) const;
 
 private:

@@ -150,6 +150,31 @@ public:
     B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
   }
 
+  void raiseError(llvm::IRBuilder<> &B, RaisedError Kind,
+                  const std::string &Message, const std::string &Kernel,
+                  const std::string &File, int Line) override {
+    llvm::Module &M = *B.GetInsertBlock()->getModule();
+    std::string Text = std::string(Kind == RaisedError::ZeroDivisionError
+                                       ? "ZeroDivisionError: "
+                                       : "IndexError: ") +
+                       Message + " in kernel '" + Kernel + "' (" + File + ":" +
+                       std::to_string(Line) + ")";
+    std::string Fmt;
+    for (char Ch : Text)
+      Fmt += Ch == '%' ? std::string("%%") : std::string(1, Ch);
+    Fmt += ", thread (%d, %d, %d) block (%d, %d, %d)\n";
+    llvm::Type *I32 = B.getInt32Ty();
+    auto *ST = llvm::StructType::get(M.getContext(), {I32, I32, I32, I32, I32, I32});
+    llvm::Function *F = B.GetInsertBlock()->getParent();
+    llvm::IRBuilder<> EB(&F->getEntryBlock(), F->getEntryBlock().begin());
+    llvm::Value *Buf = EB.CreateAlloca(ST);
+    for (unsigned K = 0; K < 6; ++K)
+      B.CreateStore(specialReg(B, K < 3 ? SReg::Tid : SReg::CtaId, K % 3),
+                    B.CreateStructGEP(ST, Buf, K));
+    vprintf(B, B.CreateGlobalStringPtr(Fmt, "err.fmt", 0, &M), Buf);
+    B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+  }
+
   // cvt.rzi saturates to the destination's range and turns NaN into 0 --
   // the definition -- in one instruction.  Through inline asm: LLVM's
   // fptosi.sat expands to compares and selects around the cvt, and

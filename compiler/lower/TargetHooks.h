@@ -85,6 +85,15 @@ public:
                           unsigned Axis, llvm::Value *Extent,
                           const std::string &Kernel, const std::string &File,
                           int Line) = 0;
+  // Checked mode: raise a Python exception (other than an array bounds
+  // check) with `Message` ("float division by zero") in this thread, naming
+  // the kernel and File:Line, and stop the thread; the caller ends the block
+  // with `unreachable`.  NVPTX prints "ZeroDivisionError: <message> in kernel
+  // ..." and traps; the host records it for the launch to raise.
+  enum class RaisedError : uint8_t { IndexError, ZeroDivisionError };
+  virtual void raiseError(llvm::IRBuilder<> &B, RaisedError Kind,
+                          const std::string &Message, const std::string &Kernel,
+                          const std::string &File, int Line) = 0;
 
   // ---- CUDA device intrinsics (stdlib/lowering/{Sync,Atomic,Warp}Rules.cpp)
   // Memory spaces.  The dynamic shared memory of the launch (every

@@ -41,6 +41,21 @@ void LowerContext::fail(const ir::Instr *I, const std::string &Msg) const {
   throw CompileError(ErrorKind::Unsupported, I ? I->loc : SourceLoc{}, Msg);
 }
 
+void LowerContext::raiseIf(const ir::Instr *At, llvm::Value *Cond,
+                           TargetHooks::RaisedError Kind,
+                           const std::string &Message) {
+  llvm::Function *Fn = b.GetInsertBlock()->getParent();
+  auto *Bad = llvm::BasicBlock::Create(ctx, "raise", Fn);
+  auto *Ok = llvm::BasicBlock::Create(ctx, "checked", Fn);
+  b.CreateCondBr(Cond, Bad, Ok,
+                 llvm::MDBuilder(ctx).createBranchWeights(1, 1 << 20));
+  b.SetInsertPoint(Bad);
+  target.raiseError(b, Kind, Message, fn.qualname, At->loc.fileName(),
+                    At->loc.line);
+  b.CreateUnreachable();
+  b.SetInsertPoint(Ok);
+}
+
 llvm::Type *LowerContext::valueType(TypeRef T) {
   switch (T->kind()) {
   case Kind::Bool:

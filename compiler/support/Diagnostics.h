@@ -18,6 +18,7 @@ namespace pcj {
 #define PCJ_ERROR_KINDS(X)                                                     \
   X(Unsupported, "UnsupportedError")   /* construct outside the language */  \
   X(Typing, "TypingError")             /* types do not fit */                \
+  X(Index, "ConstantIndexError")       /* constant index out of range */     \
   X(Name, "NameResolutionError")       /* unknown global / attribute */      \
   X(Signature, "SignatureError")       /* bad signature string / args */     \
   X(Bytecode, "BytecodeError")         /* code object we cannot decode */    \

@@ -464,7 +464,7 @@ bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
       int64_t K = C.i < 0 ? C.i + int64_t(E.size()) : C.i;
       if (K < 0 || K >= int64_t(E.size()))
         fail(I, "tuple index " + std::to_string(C.i) + " is out of range for " +
-                    T->str());
+                    T->str(), "", ErrorKind::Index);
       I->index = K;
       Out = {E[K], false};
       return true;

@@ -303,6 +303,7 @@ driver::CompileOptions compileOptions(DispatcherObject *D) {
   CO.fastMathFlags = J.fastmathFlags;
   CO.fmad = J.fmad;
   CO.boundsCheck = J.debug;
+  CO.zeroDivisionCheck = J.debug;
   CO.lineInfo = J.lineinfo;
   CO.maxRegisters = J.maxRegisters;
   CO.maxThreadsPerBlock = J.maxThreads;
@@ -1213,6 +1214,7 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
     CO.fastMath = O.fastmath;
     CO.lineInfo = O.lineinfo;
     CO.boundsCheck = O.debug;
+    CO.zeroDivisionCheck = O.debug;
     CO.maxRegisters = O.maxRegisters;
     CO.maxThreadsPerBlock = O.maxThreads;
     CO.minBlocksPerSM = O.minBlocks;

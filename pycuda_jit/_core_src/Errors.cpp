@@ -8,7 +8,8 @@
 //   pcj::rt::LinkError      -> BackendError
 //   LaunchConfigError       -> pycuda_jit.errors.LaunchConfigError
 //   BackendUnavailable      -> CudaSupportError
-//   cpu::KernelFault        -> IndexError / KernelDeadlockError / KernelError
+//   cpu::KernelFault        -> KernelIndexError / KernelZeroDivisionError /
+//                              KernelDeadlockError / KernelError
 //   std::bad_alloc          -> MemoryError
 //   anything else           -> InternalCompilerError
 #include "Backend.h"
@@ -138,6 +139,8 @@ PyObject *translateException() {
     const char *Cls = "KernelError";
     if (E.kind() == rt::cpu::KernelFault::Kind::IndexError)
       Cls = "KernelIndexError";
+    else if (E.kind() == rt::cpu::KernelFault::Kind::ZeroDivision)
+      Cls = "KernelZeroDivisionError";
     else if (E.kind() == rt::cpu::KernelFault::Kind::Deadlock)
       Cls = "KernelDeadlockError";
     return raise(Cls, "(s)", E.what());

@@ -30,6 +30,8 @@ const char *kindName(KernelFault::Kind K) {
   switch (K) {
   case KernelFault::Kind::IndexError:
     return "IndexError";
+  case KernelFault::Kind::ZeroDivision:
+    return "ZeroDivisionError";
   case KernelFault::Kind::Deadlock:
     return "Deadlock";
   case KernelFault::Kind::Raised:
@@ -515,6 +517,7 @@ std::span<const RuntimeSymbol> runtimeSymbols() {
   X(pcj_cpu_grid_sync)                                                         \
   X(pcj_cpu_vprintf)                                                           \
   X(pcj_cpu_index_error)                                                       \
+  X(pcj_cpu_error)                                                             \
   X(pcj_cpu_raise)
 #define X(Name) RuntimeSymbol{#Name, reinterpret_cast<void *>(&Name)},
   static const RuntimeSymbol Table[] = {PCJ_CPU_RUNTIME_FUNCTIONS(X)};

@@ -57,6 +57,7 @@ class KernelFault : public std::runtime_error {
 public:
   enum class Kind {
     IndexError, // out-of-bounds index in checked mode
+    ZeroDivision, // division or modulo by zero in checked mode
     Deadlock,   // a barrier or warp operation that can never complete, or a
                 // warp operation used against its contract (mask mismatch)
     Raised,     // the kernel raised an exception (pcj_cpu_raise)

@@ -752,6 +752,29 @@ void pcj_cpu_index_error(pcj_thread_ctx *ctx, const pcj_index_site *site,
   terminateThread(ctx);
 }
 
+void pcj_cpu_error(pcj_thread_ctx *ctx, const pcj_error_site *site) {
+  if (!ctx || !ctx->sched) {
+    std::fprintf(stderr, "pycuda_jit: kernel error outside the CPU executor: %s\n",
+                 site && site->message ? site->message : "");
+    std::abort();
+  }
+  {
+    Block &B = blockOf(ctx);
+    Kind K = site && site->kind == PCJ_ERROR_ZERO_DIVISION ? Kind::ZeroDivision
+                                                           : Kind::IndexError;
+    std::string Message = site && site->message ? site->message : "error";
+    const char *Kernel = site && site->kernel ? site->kernel : B.G->Name;
+    const char *File = site && site->file ? site->file : "<unknown>";
+    int32_t Line = site ? site->line : 0;
+    recordFault(*B.G, K,
+                Message + " in kernel '" + Kernel + "' (" + File + ":" +
+                    std::to_string(Line) + "), thread " +
+                    dimsString(threadIdxOf(*ctx)) + " block " + dimsString(B.Idx),
+                threadIdxOf(*ctx), B.Idx);
+  }
+  terminateThread(ctx);
+}
+
 void pcj_cpu_raise(pcj_thread_ctx *ctx, const char *message) {
   if (!ctx || !ctx->sched) {
     std::fprintf(stderr,

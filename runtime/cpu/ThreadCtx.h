@@ -40,6 +40,20 @@ struct pcj_index_site {
   int32_t pad;
 };
 
+// A Python exception raised by a checked-mode test (debug=True) other than
+// an array bounds check: a tuple index out of range, a division by zero.
+enum pcj_error_kind : int32_t {
+  PCJ_ERROR_INDEX = 0,          // IndexError
+  PCJ_ERROR_ZERO_DIVISION = 1,  // ZeroDivisionError
+};
+struct pcj_error_site {
+  const char *kernel;  // kernel name
+  const char *file;    // source file
+  const char *message; // "float division by zero"
+  int32_t line;        // source line
+  int32_t kind;        // pcj_error_kind
+};
+
 // -- called by generated host code -------------------------------------------
 // Block-wide barrier (cuda.syncthreads); `line` is the call's source line.
 void pcj_cpu_syncthreads(pcj_thread_ctx *ctx, int32_t line);
@@ -72,6 +86,8 @@ int32_t pcj_cpu_vprintf(const char *fmt, const void *args);
 // Checked mode: report an out-of-bounds index and terminate this thread.
 [[noreturn]] void pcj_cpu_index_error(pcj_thread_ctx *ctx, const pcj_index_site *site,
                                       int64_t index, int32_t axis, int64_t extent);
+// Checked mode: raise the site's exception and terminate this thread.
+[[noreturn]] void pcj_cpu_error(pcj_thread_ctx *ctx, const pcj_error_site *site);
 // Terminate this thread with an error message (e.g. an exception raised in
 // the kernel); the launch reports the first one.
 [[noreturn]] void pcj_cpu_raise(pcj_thread_ctx *ctx, const char *message);

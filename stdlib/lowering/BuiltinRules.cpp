@@ -128,6 +128,9 @@ llvm::Value *lowerPrint(const LoweringRequest &R) {
 llvm::Value *lowerDivmod(const LoweringRequest &R) {
   auto &Cx = R.cx;
   TypeRef T = R.argTypes[0];
+  if (Cx.opts.zeroDivisionCheck)
+    lower::checkDivisor(Cx, &R.instr, bc::BinOpKind::FloorDiv, true, T,
+                        R.args[1], false);
   llvm::Value *Q = lower::lowerBinOp(Cx, &R.instr, bc::BinOpKind::FloorDiv, T,
                                      R.args[0], R.args[1], nullptr);
   llvm::Value *M = lower::lowerBinOp(Cx, &R.instr, bc::BinOpKind::Mod, T,

@@ -975,6 +975,47 @@ TEST(CpuExecutor, IndexErrorReportsFirstErrorAndRecovers) {
   }
 }
 
+// Checked-mode exceptions other than array bounds (pcj_cpu_error): thread
+// (5,0,0) of block (2,0,0) divides by zero, and the launch reports the kind
+// and the site.
+const pcj_error_site kZeroDivSite = {"k", "file.py", "float division by zero",
+                                     7, PCJ_ERROR_ZERO_DIVISION};
+const pcj_error_site kTupleSite = {"k", "file.py", "tuple index out of range",
+                                   9, PCJ_ERROR_INDEX};
+
+void raisedErrorKernel(void **Args, pcj_thread_ctx *C) {
+  const pcj_error_site *Site = arg<const pcj_error_site *>(Args, 0);
+  if (C->ctaid[0] == 2 && C->tid[0] == 5)
+    pcj_cpu_error(C, Site);
+}
+
+TEST(CpuExecutor, CheckedModeErrorsReportKindAndSite) {
+  struct Case {
+    const pcj_error_site *Site;
+    KernelFault::Kind Kind;
+    const char *Message;
+  } Cases[] = {
+      {&kZeroDivSite, KernelFault::Kind::ZeroDivision,
+       "float division by zero in kernel 'k' (file.py:7), thread (5, 0, 0) "
+       "block (2, 0, 0)"},
+      {&kTupleSite, KernelFault::Kind::IndexError,
+       "tuple index out of range in kernel 'k' (file.py:9), thread (5, 0, 0) "
+       "block (2, 0, 0)"},
+  };
+  for (const Case &K : Cases) {
+    const pcj_error_site *Site = K.Site;
+    void *Args[] = {&Site};
+    auto F = launchExpectingFault(kernel(&raisedErrorKernel, "k", false, false),
+                                  Dims{4}, Dims{32}, 0, Args);
+    ASSERT_TRUE(F.has_value());
+    EXPECT_EQ(F->kind(), K.Kind);
+    EXPECT_STREQ(F->what(), K.Message);
+    EXPECT_STREQ(kindName(F->kind()),
+                 K.Kind == KernelFault::Kind::ZeroDivision ? "ZeroDivisionError"
+                                                           : "IndexError");
+  }
+}
+
 // Every thread of every block raises; only one error is reported.
 void raiseKernel(void **Args, pcj_thread_ctx *C) {
   if (arg<bool>(Args, 0))
@@ -1214,16 +1255,21 @@ TEST(CpuExecutor, ForkedChildCanLaunch) {
 
 TEST(CpuExecutor, RuntimeSymbolTable) {
   auto Symbols = runtimeSymbols();
-  EXPECT_EQ(Symbols.size(), 15u); // ThreadCtx.h: 15 runtime functions
-  bool SawPrintf = false;
+  EXPECT_EQ(Symbols.size(), 16u); // ThreadCtx.h: 16 runtime functions
+  bool SawPrintf = false, SawError = false;
   for (const RuntimeSymbol &S : Symbols) {
     EXPECT_NE(S.address, nullptr) << S.name;
     if (std::string(S.name) == "pcj_cpu_vprintf") {
       SawPrintf = true;
       EXPECT_EQ(S.address, reinterpret_cast<void *>(&pcj_cpu_vprintf));
     }
+    if (std::string(S.name) == "pcj_cpu_error") {
+      SawError = true;
+      EXPECT_EQ(S.address, reinterpret_cast<void *>(&pcj_cpu_error));
+    }
   }
   EXPECT_TRUE(SawPrintf);
+  EXPECT_TRUE(SawError);
 }
 
 } // namespace

@@ -1,0 +1,201 @@
+"""Checked mode (debug=True, or PYCUDA_JIT_DEBUG=1) raises Python's
+exceptions, as numba-cuda's debug mode does: ZeroDivisionError for /, // and
+% by zero (ints, floats, complex numbers, divmod) and IndexError for a tuple
+index out of range.  Without it, the same code gives defined values (NumPy's
+inf/nan for floats, 0 for ints, 0 for a tuple index out of range).
+
+On the CPU executor the launch raises (KernelZeroDivisionError,
+KernelIndexError); on a GPU the kernel prints the same message and traps,
+and the host reports the dead context (tested in a subprocess)."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from pycuda_jit import cuda, errors
+from gpu_util import poisoned
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+THIS_FILE = os.path.basename(__file__)
+
+
+def cpu_only(backend):
+    if backend != "cpu":
+        pytest.skip("checked-mode errors are raised by the CPU executor; on a GPU "
+                    "the kernel traps (test_checked_error_traps_on_the_gpu)")
+
+
+def divide_kernel(op, debug):
+    which = ["/", "//", "%", "divmod"].index(op)
+
+    @cuda.jit(debug=debug)
+    def divide(a, b, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            if which == 0:
+                out[i] = a[i] / b[i]
+            elif which == 1:
+                out[i] = a[i] // b[i]
+            elif which == 2:
+                out[i] = a[i] % b[i]
+            else:
+                q, r = divmod(a[i], b[i])
+                out[i] = q + r
+    return divide
+
+
+MESSAGES = {
+    ("f", "/"): "float division by zero",
+    ("f", "//"): "float floor division by zero",
+    ("f", "%"): "float modulo by zero",
+    ("f", "divmod"): "float divmod()",
+    ("i", "/"): "division by zero",
+    ("i", "//"): "integer division or modulo by zero",
+    ("i", "%"): "integer modulo by zero",
+    ("i", "divmod"): "integer division or modulo by zero",
+}
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.int64, np.int32, np.uint16],
+                         ids=lambda t: t.__name__)
+@pytest.mark.parametrize("op", ["/", "//", "%", "divmod"])
+def test_division_by_zero_raises_in_checked_mode(backend, rng, dt, op):
+    cpu_only(backend)
+    n = 300
+    a = rng.integers(1, 100, n).astype(dt)
+    b = rng.integers(1, 9, n).astype(dt)
+    b[137] = 0
+    out_t = np.float64 if op == "/" else dt
+    kern = divide_kernel(op, debug=True)
+    with pytest.raises(errors.KernelZeroDivisionError) as info:
+        kern[3, 128](a, b, np.zeros(n, out_t))
+    assert isinstance(info.value, ZeroDivisionError)
+    assert isinstance(info.value, errors.KernelError)
+    msg = str(info.value)
+    kind = "f" if np.dtype(dt).kind == "f" else "i"
+    assert msg.startswith(MESSAGES[kind, op] + " in kernel 'divide_kernel.<locals>.divide' ("), msg
+    assert THIS_FILE in msg and "thread (9, 0, 0) block (1, 0, 0)" in msg, msg
+    # Without a zero divisor the checked kernel computes what the plain one does.
+    b[137] = 3
+    got = poisoned(n, out_t)
+    kern[3, 128](a, b, got)
+    want = poisoned(n, out_t)
+    divide_kernel(op, debug=False)[3, 128](a, b, want)
+    np.testing.assert_array_equal(got, want)
+
+
+@cuda.jit(debug=True)
+def complex_divide(a, b, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = a[i] / b[i]
+
+
+@cuda.jit
+def complex_divide_unchecked(a, b, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = a[i] / b[i]
+
+
+def test_complex_division_by_zero(backend):
+    a = np.array([1 + 2j, 1 + 0j, 0j, -1 - 1j])
+    b = np.array([0j, -0j, 0j, 2 + 0j])
+    if backend == "cpu":
+        with pytest.raises(errors.KernelZeroDivisionError, match="complex division by zero"):
+            complex_divide[1, 4](a, b, np.zeros(4, np.complex128))
+    out = np.full(4, 12345 + 0j)
+    complex_divide_unchecked[1, 4](a, b, out)
+    assert out[3] == -0.5 - 0.5j
+
+
+def test_debug_environment_variable_checks_division(backend, monkeypatch):
+    cpu_only(backend)
+    monkeypatch.setenv("PYCUDA_JIT_DEBUG", "1")
+    kern = divide_kernel("//", debug=False)
+    with pytest.raises(errors.KernelZeroDivisionError, match="float floor division by zero"):
+        kern[1, 4](np.ones(4), np.zeros(4), np.zeros(4))
+    monkeypatch.delenv("PYCUDA_JIT_DEBUG")
+    out = np.zeros(4)
+    divide_kernel("//", debug=False)[1, 4](np.ones(4), np.zeros(4), out)
+    assert (out == np.inf).all()
+
+
+def tuple_kernel(debug):
+    @cuda.jit(debug=debug)
+    def pick(idx, out):
+        i = cuda.grid(1)
+        if i < idx.size:
+            t = (1.5, 2.5, 3.5)
+            out[i] = t[idx[i]]
+    return pick
+
+
+def test_dynamic_tuple_index_out_of_range_is_zero(rng):
+    idx = np.array([0, 1, 2, -1, -2, -3, 3, 4, -4, -5, 1 << 40, -(1 << 40)], np.int64)
+    out = poisoned(idx.size, np.float64)
+    tuple_kernel(False)[1, 32](idx, out)
+    np.testing.assert_array_equal(out, [1.5, 2.5, 3.5, 3.5, 2.5, 1.5, 0, 0, 0, 0, 0, 0])
+
+
+def test_dynamic_tuple_index_out_of_range_raises_in_checked_mode(backend):
+    cpu_only(backend)
+    idx = np.array([0, 2, -3, 3], np.int64)
+    with pytest.raises(errors.KernelIndexError) as info:
+        tuple_kernel(True)[1, 4](idx, np.zeros(4))
+    msg = str(info.value)
+    assert msg.startswith("tuple index out of range in kernel 'tuple_kernel.<locals>.pick' ("), msg
+    assert THIS_FILE in msg and "thread (3, 0, 0)" in msg, msg
+    out = poisoned(3, np.float64)
+    tuple_kernel(True)[1, 3](idx[:3], out)
+    np.testing.assert_array_equal(out, [1.5, 3.5, 1.5])
+
+
+@cuda.jit
+def const_index(a):
+    t = (1.0, 2.0, 3.0)
+    a[0] = t[3]  # the constant index
+
+
+def test_constant_tuple_index_out_of_range_is_a_compile_error():
+    # A compile-time IndexError at the line, as in numba.
+    with pytest.raises(errors.CompileError) as info:
+        const_index[1, 1](np.zeros(1))
+    assert isinstance(info.value, IndexError)
+    assert "tuple index 3 is out of range" in str(info.value)
+    with open(__file__) as f:
+        line = next(k for k, s in enumerate(f, 1) if s.endswith("t[3]  # the constant index\n"))
+    assert info.value.line == line and info.value.file == __file__
+
+
+GPU_TRAP_SCRIPT = textwrap.dedent("""
+    import numpy as np
+    from pycuda_jit import cuda, errors
+
+    @cuda.jit(debug=True)
+    def divide(a, b, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i] = a[i] // b[i]
+
+    b = np.ones(64)
+    b[5] = 0.0
+    try:
+        divide[1, 64](np.ones(64), b, np.zeros(64))
+        cuda.synchronize()
+        raise SystemExit("no error from a division by zero in checked mode")
+    except errors.CudaDriverError as e:
+        print("trapped:", type(e).__name__)
+""")
+
+
+def test_checked_error_traps_on_the_gpu(hardware):
+    env = dict(os.environ, PYTHONPATH=ROOT, PYCUDA_JIT_BACKEND="cuda")
+    r = subprocess.run([sys.executable, "-c", GPU_TRAP_SCRIPT], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "trapped:" in r.stdout, r.stdout + r.stderr
+    assert "ZeroDivisionError: float floor division by zero in kernel 'divide'" in r.stdout
+    assert "thread (5, 0, 0) block (0, 0, 0)" in r.stdout
