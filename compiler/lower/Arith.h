@@ -29,6 +29,33 @@ llvm::Value *complexRe(LowerContext &Cx, llvm::Value *Z);
 llvm::Value *complexIm(LowerContext &Cx, llvm::Value *Z);
 llvm::Value *complexAbs(LowerContext &Cx, types::TypeRef T, llvm::Value *Z);
 
+// The float half of a complex type T as lowering helpers see it: calls to
+// libm / libdevice of the part type, IEEE tests, constants (Complex.cpp).
+class ComplexParts {
+public:
+  ComplexParts(LowerContext &Cx, types::TypeRef T);
+  LowerContext &cx;
+  llvm::IRBuilder<> &b;
+  types::TypeRef type; // complex64 or complex128
+  types::TypeRef part; // float32 or float64
+
+  llvm::Value *call(const char *Name, llvm::Value *X);           // sin(x)
+  llvm::Value *call(const char *Name, llvm::Value *X, llvm::Value *Y);
+  llvm::Value *k(double V);
+  llvm::Value *inf();
+  llvm::Value *nan();
+  llvm::Value *fabs(llvm::Value *V);
+  llvm::Value *copysign(llvm::Value *Mag, llvm::Value *Sign);
+  llvm::Value *select(llvm::Value *C, llvm::Value *T, llvm::Value *F);
+  llvm::Value *isNan(llvm::Value *V);
+  llvm::Value *isInf(llvm::Value *V);
+  llvm::Value *isFinite(llvm::Value *V);
+  llvm::Value *notFinite(llvm::Value *V); // inf or NaN
+  llvm::Value *isZero(llvm::Value *V);    // +0 or -0
+  llvm::Value *make(llvm::Value *Re, llvm::Value *Im);
+  bool single() const { return part->bits() == 32; }
+};
+
 llvm::Value *complexBinOp(LowerContext &Cx, const ir::Instr *At,
                           bc::BinOpKind K, types::TypeRef T, llvm::Value *A,
                           llvm::Value *B, const int64_t *ConstExponent);
