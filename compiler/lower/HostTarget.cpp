@@ -3,7 +3,8 @@
 //   kernel       void @k(ptr %args, ptr %ctx): parameter i is *args[i],
 //                exactly like CUDA's kernelParams array
 //   %tid.x       load i32 from %ctx (pcj_thread_ctx, runtime/cpu/ThreadCtx.h)
-//   syncthreads  call void @pcj_cpu_syncthreads(ptr %ctx, i32 line)
+//   syncthreads  call void @pcj_cpu_syncthreads(ptr %ctx, i32 site, i32 line)
+//                (site: a number per call site in the module)
 //   math.sin     call float @sinf(float)   (libm of the process)
 //   shared       ctx->shared + a constant offset (static shared memory)
 //   dyn. shared  ctx->dynShared, ctx->dynSharedBytes
@@ -83,9 +84,10 @@ public:
     llvm::Module &M = *B.GetInsertBlock()->getModule();
     llvm::FunctionCallee Fn = M.getOrInsertFunction(
         "pcj_cpu_syncthreads",
-        llvm::FunctionType::get(B.getVoidTy(), {B.getPtrTy(), B.getInt32Ty()},
+        llvm::FunctionType::get(B.getVoidTy(),
+                                {B.getPtrTy(), B.getInt32Ty(), B.getInt32Ty()},
                                 false));
-    B.CreateCall(Fn, {Ctx, B.getInt32(Line)});
+    B.CreateCall(Fn, {Ctx, B.getInt32(++Sites), B.getInt32(Line)});
   }
 
   llvm::FunctionCallee mathFunction(llvm::Module &M, const std::string &Name,
@@ -213,8 +215,9 @@ public:
                                          "pcj_cpu_syncthreads_and",
                                          "pcj_cpu_syncthreads_or"};
     llvm::Type *I32 = B.getInt32Ty();
-    return B.CreateCall(runtimeFn(B, Names[Kind], I32, {B.getPtrTy(), I32, I32}),
-                        {Ctx, B.CreateZExt(Pred, I32), B.getInt32(Line)});
+    return B.CreateCall(
+        runtimeFn(B, Names[Kind], I32, {B.getPtrTy(), I32, I32, I32}),
+        {Ctx, B.CreateZExt(Pred, I32), B.getInt32(++Sites), B.getInt32(Line)});
   }
 
   // Host threads of a block share memory coherently; a sequentially
@@ -308,10 +311,14 @@ public:
     return B.CreateInsertValue(R, P, {1});
   }
 
-  // The warp's lanes that have not exited (all lanes outside fiber mode).
+  // The lanes of the warp converged at this call site (emulated with
+  // fibers, runtime/cpu/Sync.cpp).
   llvm::Value *activeMask(llvm::IRBuilder<> &B) override {
+    usesWarpOps = true;
+    llvm::Type *I32 = B.getInt32Ty();
     return B.CreateCall(
-        runtimeFn(B, "pcj_cpu_activemask", B.getInt32Ty(), {B.getPtrTy()}), {Ctx});
+        runtimeFn(B, "pcj_cpu_activemask", I32, {B.getPtrTy(), I32}),
+        {Ctx, B.getInt32(++Sites)});
   }
 
   llvm::Value *laneMaskLt(llvm::IRBuilder<> &B) override {
@@ -339,6 +346,7 @@ private:
 
 
   llvm::Value *Ctx = nullptr;
+  int32_t Sites = 0; // call sites of barriers and activemask numbered so far
 };
 
 } // namespace

@@ -320,10 +320,15 @@ public:
 
   // The grid barrier of CUDA's cooperative groups, on the barrier word of the
   // driver's grid workspace (%envreg1:%envreg2, high:low, of a cooperative
-  // launch; the word is at offset 4): after
-  // a block barrier, thread 0 of each block adds 1 (block 0 adds 2^31 -
-  // (blocks - 1)), so the word's top bit flips when the last block arrives;
-  // each waits for the flip, then the block meets again.
+  // launch; the word is at offset 4): after a block barrier, one thread of
+  // each block (the master) adds 1 (block 0 adds 2^31 - (blocks - 1)), so
+  // the word's top bit flips when the last block arrives; each waits for the
+  // flip, then the block meets again.  Threads that exited count as arrived
+  // (bar.sync and bar.red do not wait for them), so the master is thread 0
+  // when it is alive (the first barrier counts it with bar.red.popc), else
+  // the live thread with the lowest linear index, found bit by bit with
+  // bar.red.or (uniform control flow: every live thread runs the same
+  // barriers).  A block all of whose threads exited never arrives.
   void gridSync(llvm::IRBuilder<> &B, int Line) override {
     usesBarriers = true;
     usesGridSync = true;
@@ -344,18 +349,60 @@ public:
     F->addFnAttr(llvm::Attribute::Convergent);
     F->addFnAttr(llvm::Attribute::AlwaysInline);
     auto *Entry = llvm::BasicBlock::Create(C, "entry", F);
+    auto *Elect = llvm::BasicBlock::Create(C, "elect", F);
+    auto *Decide = llvm::BasicBlock::Create(C, "decide", F);
     auto *Master = llvm::BasicBlock::Create(C, "master", F);
     auto *Spin = llvm::BasicBlock::Create(C, "spin", F);
     auto *Flipped = llvm::BasicBlock::Create(C, "flipped", F);
     auto *Done = llvm::BasicBlock::Create(C, "done", F);
     llvm::IRBuilder<> B(Entry);
     llvm::Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
-    B.CreateIntrinsic(nvvm_barrier0, {}, {});
     auto Or3 = [&](SReg R) {
       return B.CreateOr(B.CreateOr(specialReg(B, R, 0), specialReg(B, R, 1)),
                         specialReg(B, R, 2));
     };
-    B.CreateCondBr(B.CreateICmpEQ(Or3(SReg::Tid), B.getInt32(0)), Master, Done);
+    // Linear thread index: x + ntid.x * (y + ntid.y * z).
+    llvm::Value *Linear = B.CreateAdd(
+        specialReg(B, SReg::Tid, 0),
+        B.CreateMul(specialReg(B, SReg::NTid, 0),
+                    B.CreateAdd(specialReg(B, SReg::Tid, 1),
+                                B.CreateMul(specialReg(B, SReg::NTid, 1),
+                                            specialReg(B, SReg::Tid, 2)))));
+    llvm::Value *IsZero = B.CreateICmpEQ(Linear, B.getInt32(0));
+    llvm::Value *ZeroAlive = B.CreateIntrinsic(nvvm_barrier0_popc, {},
+                                               {B.CreateZExt(IsZero, I32)});
+    B.CreateCondBr(B.CreateICmpNE(ZeroAlive, B.getInt32(0)), Decide, Elect);
+
+    // Thread 0 exited: keep the candidates whose bit is clear wherever some
+    // candidate has it clear, from bit 9 down (1024 threads at most).
+    B.SetInsertPoint(Elect);
+    llvm::PHINode *Bit = B.CreatePHI(I32, 2, "bit");
+    llvm::PHINode *Cand = B.CreatePHI(B.getInt1Ty(), 2, "cand");
+    Bit->addIncoming(B.getInt32(9), Entry);
+    Cand->addIncoming(B.getTrue(), Entry);
+    llvm::Value *Clear = B.CreateICmpEQ(
+        B.CreateAnd(B.CreateLShr(Linear, Bit), B.getInt32(1)), B.getInt32(0));
+    llvm::Value *Keep = B.CreateAnd(Cand, Clear);
+    llvm::Value *Any = B.CreateIntrinsic(nvvm_barrier0_or, {},
+                                         {B.CreateZExt(Keep, I32)});
+    llvm::Value *Next =
+        B.CreateSelect(B.CreateICmpNE(Any, B.getInt32(0)), Keep, Cand);
+    Bit->addIncoming(B.CreateSub(Bit, B.getInt32(1)), Elect);
+    Cand->addIncoming(Next, Elect);
+    llvm::Instruction *Latch =
+        B.CreateCondBr(B.CreateICmpEQ(Bit, B.getInt32(0)), Decide, Elect);
+    // A rare path: keep it a loop rather than ten unrolled barriers.
+    llvm::MDNode *NoUnroll = llvm::MDNode::get(
+        C, llvm::MDString::get(C, "llvm.loop.unroll.disable"));
+    llvm::MDNode *Loop = llvm::MDNode::getDistinct(C, {nullptr, NoUnroll});
+    Loop->replaceOperandWith(0, Loop);
+    Latch->setMetadata(llvm::LLVMContext::MD_loop, Loop);
+
+    B.SetInsertPoint(Decide);
+    llvm::PHINode *IsMaster = B.CreatePHI(B.getInt1Ty(), 2, "is.master");
+    IsMaster->addIncoming(IsZero, Entry);
+    IsMaster->addIncoming(Next, Elect);
+    B.CreateCondBr(IsMaster, Master, Done);
 
     B.SetInsertPoint(Master);
     // CUDA's `mov.b64 %ws, {%envreg2, %envreg1}`: envreg2 is the low half.

@@ -5,11 +5,15 @@
 // A block runs on one host thread.  In fiber mode every CUDA thread has a
 // ThreadSlot (its pcj_thread_ctx, fiber and wait state); the block keeps a
 // FIFO run queue of Ready threads.  A thread that must wait (barrier, warp
-// operation) switches directly to the next Ready thread; the thread whose
-// arrival completes a barrier or warp operation marks the waiters Ready and
-// continues without switching.  When no thread is Ready the last one
-// switches back to the block's scheduler context (Block::Sched), which then
-// finds either every thread exited, an error, or a deadlock.
+// operation, activemask) switches directly to the next Ready thread; the
+// thread whose arrival (or exit) completes a barrier or warp operation marks
+// the waiters Ready and continues without switching.  When no thread is
+// Ready the last one switches back to the block's scheduler context
+// (Block::Sched), which then finds either every thread exited, an error, or
+// a deadlock.
+//
+// Each warp counts its runnable lanes (Ready or Running); a lane waiting in
+// activemask is released when that count drops to zero (Sync.cpp).
 #pragma once
 
 #include "runtime/cpu/Executor.h"
@@ -69,6 +73,8 @@ enum class ThreadState : uint8_t {
   AtBarrier,
   AtWarpOp,
   AtGridSync,
+  AtActiveMask,
+  Sleeping, // queued to run again after nanosleep yielded
   Exited
 };
 
@@ -90,6 +96,8 @@ struct ThreadSlot {
   pcj_thread_ctx Ctx;
   FiberContext Fiber;
   ThreadState State = ThreadState::Ready;
+  bool LeadGrid = false; // resumed to wait for the grid on the block's behalf
+  int32_t BarrierSite = 0;
   int32_t BarrierLine = 0;
 };
 
@@ -102,6 +110,10 @@ struct WarpState {
   uint32_t Exited = 0;  // lanes whose thread has returned
   uint32_t Waiting = 0; // lanes suspended in a warp operation
   uint32_t Named = 0;   // union of the waiting lanes' masks
+  uint32_t Runnable = 0;  // lanes Ready or Running
+  uint32_t AmWaiting = 0; // lanes suspended in activemask
+  int32_t AmSite[32];     // their call sites
+  uint32_t AmResult[32];  // their masks, once released
   WarpOpKind Kind[32];
   int8_t Mode[32];
   uint32_t Mask[32];
@@ -115,7 +127,8 @@ struct WarpState {
 
   void reset(uint32_t ExistingLanes) {
     Exists = ExistingLanes;
-    Exited = Waiting = Named = 0;
+    Exited = Waiting = Named = AmWaiting = 0;
+    Runnable = static_cast<uint32_t>(__builtin_popcount(ExistingLanes));
   }
 };
 
@@ -133,12 +146,17 @@ struct Block {
   uint32_t QueueHead = 0;
   uint32_t QueueSize = 0;
   uint32_t Live = 0; // threads not exited
+  // The barrier being filled: arrivals, their predicates, and whether they
+  // came from different call sites (then it never completes: a deadlock).
   uint32_t BarrierArrived = 0;
   uint32_t BarrierCount = 0;
-  // Arrivals with pred != 0 at the last completed barrier.  One field is
-  // enough: the next barrier cannot complete before every waiter of this
-  // one resumed (and read it).
+  int32_t BarrierSite = 0;
+  bool BarrierMixed = false;
+  // Arrivals and arrivals with pred != 0 at the last completed barrier.
+  // One copy is enough: the next barrier cannot complete before every
+  // waiter of this one resumed (and read it).
   uint32_t BarrierResult = 0;
+  uint32_t BarrierResultArrivals = 0;
   uint32_t GridArrived = 0; // threads of this block at a grid barrier
   FiberContext Sched; // the host thread's context that runs the block
 
@@ -163,10 +181,18 @@ inline Dims threadIdxOf(const pcj_thread_ctx &Ctx) {
 std::string dimsString(Dims D); // "(x, y, z)"
 
 // -- scheduling (Executor.cpp) ------------------------------------------------
+// Marks a waiting thread (or the running one, to yield) Ready.
 void pushReady(Block &B, uint32_t Index);
-// Suspends the running thread S (whose State says what it waits for) and
+// Suspends the running thread S in state Wait (what it waits for) and
 // resumes the next Ready thread, or the scheduler if there is none.
-void suspend(Block &B, ThreadSlot &S);
+void suspend(Block &B, ThreadSlot &S, ThreadState Wait);
+// The running thread S yields: it stays Ready, behind the others.
+void yield(Block &B, ThreadSlot &S);
+// Bookkeeping of a lane that stops being runnable (it waits or exited):
+// releases the warp's lanes waiting in activemask when it was the last
+// runnable one.  `Self` (a lane index, or -1) is a lane released by the
+// caller itself, which continues without being queued.
+void laneStopped(Block &B, uint32_t Warp, int Self = -1);
 
 // Runs blocks of G until none is left or the launch failed (the body of
 // every host thread that works on a grid).

@@ -161,8 +161,18 @@ ThreadSlot &popReady(Block &B) {
   B.QueueHead = B.QueueHead + 1 == B.NumThreads ? 0 : B.QueueHead + 1;
   --B.QueueSize;
   ThreadSlot &S = B.Slots[Index];
+  if (S.State == ThreadState::Sleeping)
+    ++B.Warps[Index / 32].Runnable;
   S.State = ThreadState::Running;
   return S;
+}
+
+void enqueue(Block &B, uint32_t Index) {
+  uint32_t Tail = B.QueueHead + B.QueueSize;
+  if (Tail >= B.NumThreads)
+    Tail -= B.NumThreads;
+  B.RunQueue[Tail] = Index;
+  ++B.QueueSize;
 }
 
 // The context to run after the current thread stops.
@@ -212,6 +222,8 @@ void runFiberBlock(Block &B, WorkerResources &R, const pcj_thread_ctx &Proto) {
     S.Ctx.warpid = I / 32;
     S.Ctx.self = &S;
     S.State = ThreadState::Ready;
+    S.LeadGrid = false;
+    S.BarrierSite = 0;
     S.BarrierLine = 0;
     fiberInit(S.Fiber, Stacks[I], &fiberMain, &S);
     B.RunQueue[I] = I;
@@ -221,7 +233,10 @@ void runFiberBlock(Block &B, WorkerResources &R, const pcj_thread_ctx &Proto) {
   B.Live = N;
   B.BarrierArrived = 0;
   B.BarrierCount = 0;
+  B.BarrierMixed = false;
   B.BarrierResult = 0;
+  B.BarrierResultArrivals = 0;
+  B.GridArrived = 0;
 
   fiberSwitch(B.Sched, popReady(B).Fiber);
   // Back here when no thread is Ready: all exited, an error, or a deadlock.
@@ -445,15 +460,27 @@ void checkDims(Dims D, uint32_t MaxX, uint32_t MaxY, uint32_t MaxZ,
 void runGridBlocks(Grid &G) noexcept { runBlocks(G); }
 
 void pushReady(Block &B, uint32_t Index) {
-  uint32_t Tail = B.QueueHead + B.QueueSize;
-  if (Tail >= B.NumThreads)
-    Tail -= B.NumThreads;
-  B.RunQueue[Tail] = Index;
-  ++B.QueueSize;
-  B.Slots[Index].State = ThreadState::Ready;
+  enqueue(B, Index);
+  ThreadSlot &S = B.Slots[Index];
+  if (S.State != ThreadState::Running)
+    ++B.Warps[Index / 32].Runnable;
+  S.State = ThreadState::Ready;
 }
 
-void suspend(Block &B, ThreadSlot &S) { fiberSwitch(S.Fiber, nextContext(B)); }
+void suspend(Block &B, ThreadSlot &S, ThreadState Wait) {
+  S.State = Wait;
+  laneStopped(B, S.Ctx.warpid);
+  fiberSwitch(S.Fiber, nextContext(B));
+}
+
+// A sleeping lane does not hold back its warp's activemask callers: on the
+// GPU a lane spinning on a flag is not converged with them either.
+void yield(Block &B, ThreadSlot &S) {
+  enqueue(B, static_cast<uint32_t>(&S - B.Slots));
+  S.State = ThreadState::Sleeping;
+  laneStopped(B, S.Ctx.warpid);
+  fiberSwitch(S.Fiber, nextContext(B));
+}
 
 } // namespace detail
 

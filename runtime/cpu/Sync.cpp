@@ -1,11 +1,15 @@
 // Sync: the runtime functions generated host code calls for block barriers,
 // warp-level operations and errors (ThreadCtx.h), with CUDA semantics.
 //
-// Barrier: a thread adds its predicate and waits; the last of the block's
-// threads to arrive computes the reduction, hands it to every waiter, marks
-// them Ready and continues.  A barrier that some threads can never reach
-// (they returned) leaves the block with no Ready thread; the scheduler then
-// calls diagnoseStall, which reports who waits where and how many exited.
+// Barrier: a thread adds its predicate and waits; the arrival that makes
+// the arrivals equal the block's live (not exited) threads computes the
+// reduction, hands it to every waiter, marks them Ready and continues.  An
+// exiting thread counts as arrived at every later barrier (PTX: an exiting
+// thread releases a barrier it holds up; bar.red reduces over the arriving
+// threads), so its exit may be what completes one.  Arrivals come with a
+// call-site number: threads waiting at different syncthreads calls never
+// meet, the block runs out of Ready threads, and the scheduler calls
+// diagnoseStall, which reports who waits where and how many exited.
 //
 // Warp operations (*_sync): lanes are the 32 consecutive linear thread ids.
 // A lane records its operation and waits until every lane named in the mask
@@ -22,19 +26,25 @@
 // the segment yields the caller's own value; a source lane outside the mask
 // (undefined on the GPU) also yields the caller's own value.
 //
-// activemask returns the warp's lanes that have not exited, so on the CPU
-// it depends on the interleaving: lanes run one after another between
-// synchronization points, and one may have returned while the GPU would
-// still run it in lockstep with the caller.  On the fast path (no fibers)
-// it returns every lane of the warp.
+// activemask emulates convergence: the caller waits until no lane of its
+// warp is runnable (every other live lane reached an activemask call, waits
+// at a barrier or warp operation, sleeps in nanosleep, or exited); then the
+// lanes waiting at the same activemask call site each get that group as the
+// mask.  A lane that runs on after a warp operation thus still finds the
+// lanes that resumed with it (ballot then activemask in a full warp gives
+// 0xffffffff), and lanes that took another branch or left a loop earlier
+// are not in it.  Without fibers (kernels that use neither barriers nor warp
+// operations, so not activemask) it would return every lane of the warp.
 //
-// Grid barrier (cuda.cg.this_grid().sync()): the block's threads meet like
-// at a barrier; the last to arrive blocks its host thread until every block
-// of the grid has arrived, after starting an extra host thread for the
-// blocks no one has started yet (so every block is alive at once, bounded
-// by kMaxCoopBlocks / kMaxCoopThreads).  A block that finishes while others
-// wait makes the barrier impossible: a Deadlock error.  nanosleep yields to
-// the block's other ready threads.
+// Grid barrier (cuda.cg.this_grid().sync()): the block's live threads meet
+// like at a barrier (exited ones count as arrived); the last to arrive, or
+// a waiter resumed when the last live thread exits, blocks its host thread
+// until every block of the grid has arrived, after starting an extra host
+// thread for the blocks no one has started yet (so every block is alive at
+// once, bounded by kMaxCoopBlocks / kMaxCoopThreads).  A block that
+// finishes while others wait (all its threads returned) makes the barrier
+// impossible, as on the GPU: a Deadlock error.  nanosleep yields to the
+// block's other ready threads.
 //
 // Errors end the calling CUDA thread (terminateThread) after recording the
 // launch's first error; the rest of the block is abandoned.
@@ -149,30 +159,50 @@ void report(pcj_thread_ctx *Ctx, Kind K, const std::string &Msg) {
 
 // -- barrier ------------------------------------------------------------------
 
-uint32_t barrier(pcj_thread_ctx *Ctx, bool Pred, int32_t Line) {
+struct BarrierResult {
+  uint32_t Count;    // arrivals with pred != 0
+  uint32_t Arrivals; // threads that arrived (the live ones)
+};
+
+// Completes the barrier every live thread of B has arrived at: hands the
+// reduction to the waiters and marks them Ready (all but Self, which goes on).
+void completeBarrier(Block &B, const ThreadSlot *Self) {
+  B.BarrierResult = B.BarrierCount;
+  B.BarrierResultArrivals = B.BarrierArrived;
+  B.BarrierArrived = 0;
+  B.BarrierCount = 0;
+  B.BarrierMixed = false;
+  for (uint32_t I = 0; I < B.NumThreads; ++I)
+    if (&B.Slots[I] != Self && B.Slots[I].State == ThreadState::AtBarrier)
+      pushReady(B, I);
+}
+
+// A block barrier: complete once every thread that has not exited arrived
+// at it (exited threads count as arrived and contribute no predicate, like
+// PTX bar.sync / bar.red).  Arrivals from different call sites never
+// complete: the block stalls and diagnoseStall reports it.
+BarrierResult barrier(pcj_thread_ctx *Ctx, bool Pred, int32_t Site,
+                      int32_t Line) {
   Block &B = blockOf(Ctx);
   ThreadSlot *S = slotOf(Ctx);
   if (!S) {
     if (B.NumThreads == 1)
-      return Pred ? 1 : 0;
+      return {Pred ? 1u : 0u, 1u};
     noFiberSupport(Ctx, "syncthreads");
   }
+  if (B.BarrierArrived == 0)
+    B.BarrierSite = Site;
+  else if (B.BarrierSite != Site)
+    B.BarrierMixed = true;
   B.BarrierCount += Pred ? 1 : 0;
-  if (++B.BarrierArrived == B.NumThreads) {
-    uint32_t Count = B.BarrierCount;
-    B.BarrierArrived = 0;
-    B.BarrierCount = 0;
-    B.BarrierResult = Count;
-    uint32_t Self = static_cast<uint32_t>(S - B.Slots);
-    for (uint32_t I = 0; I < B.NumThreads; ++I)
-      if (I != Self)
-        pushReady(B, I);
-    return Count;
-  }
-  S->State = ThreadState::AtBarrier;
+  S->BarrierSite = Site;
   S->BarrierLine = Line;
-  suspend(B, *S);
-  return B.BarrierResult;
+  if (++B.BarrierArrived == B.Live && !B.BarrierMixed) {
+    completeBarrier(B, S);
+    return {B.BarrierResult, B.BarrierResultArrivals};
+  }
+  suspend(B, *S, ThreadState::AtBarrier);
+  return {B.BarrierResult, B.BarrierResultArrivals};
 }
 
 // -- warp operations ----------------------------------------------------------
@@ -348,8 +378,7 @@ WarpResult warpOp(pcj_thread_ctx *Ctx, WarpOp Op) {
   W.Waiting |= bit(Lane);
   W.Named |= Op.Mask;
   if ((W.Waiting & Op.Mask) != Op.Mask) {
-    S->State = ThreadState::AtWarpOp;
-    suspend(B, *S);
+    suspend(B, *S, ThreadState::AtWarpOp);
     return WarpResult{W.Result[Lane], W.ResultPred[Lane]};
   }
   completeWarpOp(W, Op.Mask);
@@ -454,6 +483,38 @@ bool gridBarrier(pcj_thread_ctx *Ctx) {
 
 } // namespace
 
+// -- activemask -------------------------------------------------------------
+
+void laneStopped(Block &B, uint32_t Warp, int Self) {
+  WarpState &W = B.Warps[Warp];
+  if (--W.Runnable != 0 || !W.AmWaiting)
+    return;
+  // No lane of the warp can run on: each group of lanes waiting at the same
+  // activemask call gets its own lanes as the mask.
+  uint32_t Base = Warp * 32;
+  for (uint32_t Pending = W.AmWaiting; Pending;) {
+    int32_t Site = W.AmSite[__builtin_ctz(Pending)];
+    uint32_t Group = 0;
+    for (uint32_t Rest = Pending; Rest; Rest &= Rest - 1) {
+      uint32_t L = static_cast<uint32_t>(__builtin_ctz(Rest));
+      if (W.AmSite[L] == Site)
+        Group |= bit(L);
+    }
+    for (uint32_t Rest = Group; Rest; Rest &= Rest - 1) {
+      uint32_t L = static_cast<uint32_t>(__builtin_ctz(Rest));
+      W.AmResult[L] = Group;
+      if (static_cast<int>(L) == Self) {
+        B.Slots[Base + L].State = ThreadState::Running;
+        ++W.Runnable;
+      } else {
+        pushReady(B, Base + L);
+      }
+    }
+    Pending &= ~Group;
+  }
+  W.AmWaiting = 0;
+}
+
 void blockFinished(Grid &G) noexcept {
   G.BlocksDone.fetch_add(1);
   if (!G.CoopActive.load())
@@ -512,14 +573,40 @@ void terminateThread(pcj_thread_ctx *Ctx) {
   fiberExit(S->Fiber, B.Sched);
 }
 
+namespace {
+// An exited thread counts as arrived at every later barrier: its exit may
+// be the arrival that completes the block barrier, or the block's part of a
+// grid barrier (a waiter is then resumed to wait for the grid).
+void releaseBarriersAfterExit(Block &B) {
+  if (B.Aborted || B.Live == 0)
+    return;
+  if (B.BarrierArrived == B.Live && !B.BarrierMixed) {
+    completeBarrier(B, nullptr);
+    return;
+  }
+  if (B.GridArrived != B.Live)
+    return;
+  for (uint32_t I = 0; I < B.NumThreads; ++I) {
+    if (B.Slots[I].State != ThreadState::AtGridSync)
+      continue;
+    B.Slots[I].LeadGrid = true;
+    pushReady(B, I);
+    return;
+  }
+}
+} // namespace
+
 void threadExited(Block &B, ThreadSlot &S) {
   S.State = ThreadState::Exited;
   --B.Live;
   uint32_t Lane = S.Ctx.laneid;
   WarpState &W = B.Warps[S.Ctx.warpid];
   W.Exited |= bit(Lane);
-  if (!(W.Named & bit(Lane)))
+  laneStopped(B, S.Ctx.warpid);
+  if (!(W.Named & bit(Lane))) {
+    releaseBarriersAfterExit(B);
     return;
+  }
   uint32_t Stuck = 0;
   for (uint32_t Rest = W.Waiting; Rest; Rest &= Rest - 1) {
     uint32_t J = static_cast<uint32_t>(__builtin_ctz(Rest));
@@ -540,7 +627,9 @@ void threadExited(Block &B, ThreadSlot &S) {
 
 void diagnoseStall(Block &B) {
   uint32_t AtBarrier = 0, AtWarp = 0, AtGrid = 0, Exited = 0;
-  std::map<int32_t, uint32_t> Lines, GridLines;
+  // Barrier waiters by (line, call site); grid sync waiters by line.
+  std::map<std::pair<int32_t, int32_t>, uint32_t> Lines;
+  std::map<int32_t, uint32_t> GridLines;
   const ThreadSlot *FirstWaiter = nullptr;
   for (uint32_t I = 0; I < B.NumThreads; ++I) {
     const ThreadSlot &S = B.Slots[I];
@@ -552,7 +641,7 @@ void diagnoseStall(Block &B) {
       FirstWaiter = &S;
     if (S.State == ThreadState::AtBarrier) {
       ++AtBarrier;
-      ++Lines[S.BarrierLine];
+      ++Lines[{S.BarrierLine, S.BarrierSite}];
     } else if (S.State == ThreadState::AtGridSync) {
       ++AtGrid;
       ++GridLines[S.BarrierLine];
@@ -563,9 +652,11 @@ void diagnoseStall(Block &B) {
   std::string Msg = "deadlock " + where(B) + ": no thread can make progress";
   if (AtBarrier) {
     Msg += "; " + std::to_string(AtBarrier) + " of " +
-           std::to_string(B.NumThreads) + " threads wait at syncthreads (";
+           std::to_string(B.NumThreads) + " threads wait at " +
+           (B.BarrierMixed ? "different syncthreads (" : "syncthreads (");
     bool FirstLine = true;
-    for (auto [Line, Count] : Lines) {
+    for (auto [Key, Count] : Lines) {
+      int32_t Line = Key.first;
       if (!FirstLine)
         Msg += ", ";
       FirstLine = false;
@@ -609,10 +700,14 @@ void diagnoseStall(Block &B) {
   }
   Msg += "; " + std::to_string(Exited) +
          (Exited == 1 ? " thread" : " threads") + " exited";
-  if ((AtBarrier || AtGrid) && Exited)
-    Msg += " (a syncthreads or grid sync must be reached by every thread of "
-           "the block; threads that return before it make it wait forever)";
-  else if (AtBarrier && AtWarp)
+  if (B.BarrierMixed)
+    Msg += " (every thread of the block that has not returned must reach "
+           "the same syncthreads call; on the GPU a barrier in divergent "
+           "code is undefined behaviour)";
+  else if (AtBarrier && AtGrid)
+    Msg += " (some threads wait at syncthreads, others in a grid sync: "
+           "every thread that has not returned must reach the same barrier)";
+  else if ((AtBarrier || AtGrid) && AtWarp)
     Msg += " (threads wait at a barrier for lanes that wait in a warp "
            "operation for them)";
   Dims Thread = FirstWaiter ? threadIdxOf(FirstWaiter->Ctx) : Dims{0, 0, 0};
@@ -627,23 +722,24 @@ using namespace pcj::rt::cpu::detail;
 
 extern "C" {
 
-void pcj_cpu_syncthreads(pcj_thread_ctx *ctx, int32_t line) {
-  barrier(ctx, false, line);
+void pcj_cpu_syncthreads(pcj_thread_ctx *ctx, int32_t site, int32_t line) {
+  barrier(ctx, false, site, line);
 }
 
 int32_t pcj_cpu_syncthreads_count(pcj_thread_ctx *ctx, int32_t pred,
-                                  int32_t line) {
-  return static_cast<int32_t>(barrier(ctx, pred != 0, line));
+                                  int32_t site, int32_t line) {
+  return static_cast<int32_t>(barrier(ctx, pred != 0, site, line).Count);
 }
 
 int32_t pcj_cpu_syncthreads_and(pcj_thread_ctx *ctx, int32_t pred,
-                                int32_t line) {
-  return barrier(ctx, pred != 0, line) == blockOf(ctx).NumThreads;
+                                int32_t site, int32_t line) {
+  BarrierResult R = barrier(ctx, pred != 0, site, line);
+  return R.Count == R.Arrivals;
 }
 
 int32_t pcj_cpu_syncthreads_or(pcj_thread_ctx *ctx, int32_t pred,
-                               int32_t line) {
-  return barrier(ctx, pred != 0, line) != 0;
+                               int32_t site, int32_t line) {
+  return barrier(ctx, pred != 0, site, line).Count != 0;
 }
 
 void pcj_cpu_syncwarp(pcj_thread_ctx *ctx, uint32_t mask) {
@@ -685,14 +781,25 @@ uint32_t pcj_cpu_match_all_sync(pcj_thread_ctx *ctx, uint32_t mask,
   return static_cast<uint32_t>(R.Value);
 }
 
-uint32_t pcj_cpu_activemask(pcj_thread_ctx *ctx) {
+// The lanes of the caller's warp converged at this call (see the header).
+uint32_t pcj_cpu_activemask(pcj_thread_ctx *ctx, int32_t site) {
   Block &B = blockOf(ctx);
-  uint32_t WarpBase = ctx->warpid * 32;
-  uint32_t Lanes = B.NumThreads - WarpBase;
-  uint32_t Exists = Lanes >= 32 ? ~0u : (1u << Lanes) - 1;
-  if (!slotOf(ctx))
-    return Exists; // threads of the fast path run as if all concurrently
-  return Exists & ~B.Warps[ctx->warpid].Exited;
+  ThreadSlot *S = slotOf(ctx);
+  if (!S) { // a block run without fibers: its threads run one by one
+    uint32_t Lanes = B.NumThreads - ctx->warpid * 32;
+    return Lanes >= 32 ? ~0u : (1u << Lanes) - 1;
+  }
+  uint32_t Lane = ctx->laneid;
+  WarpState &W = B.Warps[ctx->warpid];
+  W.AmSite[Lane] = site;
+  W.AmWaiting |= bit(Lane);
+  if (W.Runnable == 1) { // the last runnable lane: release now, go on
+    S->State = ThreadState::AtActiveMask;
+    laneStopped(B, ctx->warpid, static_cast<int>(Lane));
+    return W.AmResult[Lane];
+  }
+  suspend(B, *S, ThreadState::AtActiveMask);
+  return W.AmResult[Lane];
 }
 
 void pcj_cpu_nanosleep(pcj_thread_ctx *ctx, uint32_t ns) {
@@ -702,31 +809,32 @@ void pcj_cpu_nanosleep(pcj_thread_ctx *ctx, uint32_t ns) {
     std::this_thread::yield(); // other blocks may be what this one waits for
     return;
   }
-  pushReady(B, static_cast<uint32_t>(S - B.Slots));
-  suspend(B, *S);
+  yield(B, *S);
 }
 
+// The block's live threads meet first (exited ones count as arrived); the
+// last to arrive (or a waiter resumed when the last live thread exited)
+// waits for the grid on the block's behalf, then releases the others.
 void pcj_cpu_grid_sync(pcj_thread_ctx *ctx, int32_t line) {
   Block &B = blockOf(ctx);
   ThreadSlot *S = slotOf(ctx);
   if (!S && B.NumThreads != 1)
     noFiberSupport(ctx, "cuda.cg.this_grid().sync()");
-  // The block's threads meet first; the last to arrive waits for the grid.
-  if (S && ++B.GridArrived < B.NumThreads) {
-    S->State = ThreadState::AtGridSync;
+  if (S && ++B.GridArrived < B.Live) {
     S->BarrierLine = line;
-    suspend(B, *S);
-    return;
+    suspend(B, *S, ThreadState::AtGridSync);
+    if (!S->LeadGrid)
+      return;
+    S->LeadGrid = false;
   }
   B.GridArrived = 0;
   if (!gridBarrier(ctx))
     terminateThread(ctx);
-  if (S) {
-    uint32_t Self = static_cast<uint32_t>(S - B.Slots);
-    for (uint32_t I = 0; I < B.NumThreads; ++I)
-      if (I != Self)
-        pushReady(B, I);
-  }
+  if (!S)
+    return;
+  for (uint32_t I = 0; I < B.NumThreads; ++I)
+    if (B.Slots[I].State == ThreadState::AtGridSync)
+      pushReady(B, I);
 }
 
 void pcj_cpu_index_error(pcj_thread_ctx *ctx, const pcj_index_site *site,

@@ -55,12 +55,19 @@ struct pcj_error_site {
 };
 
 // -- called by generated host code -------------------------------------------
-// Block-wide barrier (cuda.syncthreads); `line` is the call's source line.
-void pcj_cpu_syncthreads(pcj_thread_ctx *ctx, int32_t line);
-// syncthreads_count/and/or: barrier + reduction of `pred` over the block.
-int32_t pcj_cpu_syncthreads_count(pcj_thread_ctx *ctx, int32_t pred, int32_t line);
-int32_t pcj_cpu_syncthreads_and(pcj_thread_ctx *ctx, int32_t pred, int32_t line);
-int32_t pcj_cpu_syncthreads_or(pcj_thread_ctx *ctx, int32_t pred, int32_t line);
+// Block-wide barrier (cuda.syncthreads): complete when every thread of the
+// block that has not exited arrived.  `site` identifies the call site (a
+// number unique in the kernel's module; arrivals from different sites never
+// meet), `line` is the call's source line.
+void pcj_cpu_syncthreads(pcj_thread_ctx *ctx, int32_t site, int32_t line);
+// syncthreads_count/and/or: barrier + reduction of `pred` over the threads
+// that arrive (exited threads do not contribute).
+int32_t pcj_cpu_syncthreads_count(pcj_thread_ctx *ctx, int32_t pred,
+                                  int32_t site, int32_t line);
+int32_t pcj_cpu_syncthreads_and(pcj_thread_ctx *ctx, int32_t pred,
+                                int32_t site, int32_t line);
+int32_t pcj_cpu_syncthreads_or(pcj_thread_ctx *ctx, int32_t pred,
+                               int32_t site, int32_t line);
 // Warp-level operations over the lanes named by `mask` (like *_sync on sm_70+).
 void pcj_cpu_syncwarp(pcj_thread_ctx *ctx, uint32_t mask);
 // mode: 0 idx, 1 up, 2 down, 3 xor; `lane` is srcLane / delta / laneMask.
@@ -73,12 +80,17 @@ uint32_t pcj_cpu_match_any_sync(pcj_thread_ctx *ctx, uint32_t mask, uint64_t val
 // Returns the mask if all lanes in mask hold the same value, else 0; *pred = all equal.
 uint32_t pcj_cpu_match_all_sync(pcj_thread_ctx *ctx, uint32_t mask, uint64_t value,
                                 int32_t *pred);
-uint32_t pcj_cpu_activemask(pcj_thread_ctx *ctx);
+// The lanes of the caller's warp converged at call site `site`: the caller
+// waits until no other lane of its warp can run (each reached an activemask
+// call, waits elsewhere or exited); the lanes at the same site form the mask.
+uint32_t pcj_cpu_activemask(pcj_thread_ctx *ctx, int32_t site);
 // cuda.nanosleep: in fiber mode, lets the block's other threads run first.
 void pcj_cpu_nanosleep(pcj_thread_ctx *ctx, uint32_t ns);
-// cuda.cg.this_grid().sync(): a barrier of every thread of the grid.  The
-// blocks that have not started yet are started on extra host threads while
-// the others wait (every block of the grid is alive at once).
+// cuda.cg.this_grid().sync(): a barrier of every thread of the grid (exited
+// threads count as arrived; a block all of whose threads exited never
+// arrives).  The blocks that have not started yet are started on extra
+// host threads while the others wait (every block of the grid is alive at
+// once).
 void pcj_cpu_grid_sync(pcj_thread_ctx *ctx, int32_t line);
 // printf-compatible: `args` is packed like CUDA's vprintf argument buffer
 // (each argument aligned to its own size; floats promoted to double).
@@ -94,7 +106,7 @@ int32_t pcj_cpu_vprintf(const char *fmt, const void *args);
 }
 
 namespace pcj::rt::cpu {
-constexpr int kCpuAbiVersion = 2;
+constexpr int kCpuAbiVersion = 3;
 static_assert(offsetof(pcj_thread_ctx, laneid) == 48, "ABI");
 static_assert(offsetof(pcj_thread_ctx, shared) == 56, "ABI");
 static_assert(offsetof(pcj_thread_ctx, dynShared) == 64, "ABI");

@@ -108,18 +108,34 @@ def test_checked_mode_reports_out_of_bounds(backend):
 def partial_barrier(x):
     t = cuda.threadIdx.x
     if t >= 16:
+        return  # exited threads count as arrived at the barrier
+    cuda.syncthreads()
+    x[t] = 1
+
+
+def test_barrier_after_half_the_block_returned(backend):
+    x = np.zeros(32, np.int32)
+    partial_barrier[1, 32](x)
+    np.testing.assert_array_equal(x, [1] * 16 + [0] * 16)
+
+
+@cuda.jit
+def divergent_barrier(x):
+    t = cuda.threadIdx.x
+    if t >= 16:
+        cuda.syncthreads()
         return
     cuda.syncthreads()
     x[t] = 1
 
 
-def test_partial_barrier_is_a_deadlock_error(backend):
+def test_divergent_barrier_is_a_deadlock_error(backend):
     if backend != "cpu":
         pytest.skip("deadlock detection is a CPU-executor feature; on a GPU this is "
                     "undefined behaviour")
     x = np.zeros(32, np.int32)
-    with pytest.raises(errors.KernelDeadlockError, match="syncthreads"):
-        partial_barrier[1, 32](x)
+    with pytest.raises(errors.KernelDeadlockError, match="different syncthreads"):
+        divergent_barrier[1, 32](x)
     tree_x = np.ones(TPB, np.float32)
     out = poisoned(1, np.float32)
     tree_sum[1, TPB](tree_x, out)

@@ -324,11 +324,11 @@ void reduceKernel(void **Args, pcj_thread_ctx *C) {
   uint32_t T = C->tid[0];
   int64_t I = int64_t(C->ctaid[0]) * C->ntid[0] + T;
   S[T] = I < N ? In[I] : 0;
-  pcj_cpu_syncthreads(C, 10);
+  pcj_cpu_syncthreads(C, 10, 10);
   for (uint32_t Step = C->ntid[0] / 2; Step > 0; Step /= 2) {
     if (T < Step)
       S[T] += S[T + Step];
-    pcj_cpu_syncthreads(C, 13);
+    pcj_cpu_syncthreads(C, 13, 13);
   }
   if (T == 0)
     BlockSums[C->ctaid[0]] = S[0];
@@ -397,7 +397,7 @@ void reverseKernel(void **Args, pcj_thread_ctx *C) {
         int32_t(reinterpret_cast<uintptr_t>(C->shared) % 16) * 10 +
         int32_t(reinterpret_cast<uintptr_t>(C->dynShared) % 16);
   }
-  pcj_cpu_syncthreads(C, 7);
+  pcj_cpu_syncthreads(C, 7, 7);
   Out[Base + T] = S[N - 1 - T];
 }
 
@@ -430,7 +430,7 @@ void poisonKernel(void **Args, pcj_thread_ctx *C) {
   for (size_t I = T; I < Bytes; I += blockThreads(C))
     if (static_cast<unsigned char>(C->shared[I]) != kSharedPoisonByte)
       Bad[C->ctaid[0]] = 1;
-  pcj_cpu_syncthreads(C, 1);
+  pcj_cpu_syncthreads(C, 1, 1);
   for (size_t I = T; I < Bytes; I += blockThreads(C))
     C->shared[I] = 0; // the next block must see the pattern again
 }
@@ -470,9 +470,9 @@ void countAndOrKernel(void **Args, pcj_thread_ctx *C) {
   for (int R = 0; R < kRounds; ++R) {
     int32_t P = roundPred(T, R);
     int32_t *O = Out + (G * kRounds + R) * 3;
-    O[0] = pcj_cpu_syncthreads_count(C, P, 20);
-    O[1] = pcj_cpu_syncthreads_and(C, P, 21);
-    O[2] = pcj_cpu_syncthreads_or(C, P, 22);
+    O[0] = pcj_cpu_syncthreads_count(C, P, 20, 20);
+    O[1] = pcj_cpu_syncthreads_and(C, P, 21, 21);
+    O[2] = pcj_cpu_syncthreads_or(C, P, 22, 22);
   }
 }
 
@@ -505,9 +505,9 @@ void rotateKernel(void **Args, pcj_thread_ctx *C) {
   int32_t V = int32_t(T * 7 + C->ctaid[0]);
   for (int32_t R = 0; R < Rounds; ++R) {
     S[T] = V;
-    pcj_cpu_syncthreads(C, 30);
+    pcj_cpu_syncthreads(C, 30, 30);
     V = S[(T + 1) % N] + int32_t(T % 5);
-    pcj_cpu_syncthreads(C, 32);
+    pcj_cpu_syncthreads(C, 32, 32);
   }
   Out[C->ctaid[0] * N + T] = V;
 }
@@ -537,19 +537,19 @@ TEST(CpuExecutor, Block1024WithBarriers) {
 // ==== deadlock ===============================================================
 
 // Threads >= Cut return; the rest wait at a barrier at line 42 (< 32) or
-// line 57 (others).
+// line 57 (others): barriers at different call sites never meet.
 void halfReturnKernel(void **Args, pcj_thread_ctx *C) {
   uint32_t Cut = arg<uint32_t>(Args, 0);
   uint32_t T = C->tid[0];
   if (T >= Cut)
     return;
   if (T < 32)
-    pcj_cpu_syncthreads(C, 42);
+    pcj_cpu_syncthreads(C, 42, 42);
   else
-    pcj_cpu_syncthreads(C, 57);
+    pcj_cpu_syncthreads(C, 57, 57);
 }
 
-TEST(CpuExecutor, BarrierReachedByPartOfBlockIsDeadlock) {
+TEST(CpuExecutor, BarriersAtDifferentSitesAreDeadlock) {
   uint32_t Cut = 64;
   void *Args[] = {&Cut};
   auto F = launchExpectingFault(kernel(&halfReturnKernel, "half", true, false),
@@ -558,7 +558,8 @@ TEST(CpuExecutor, BarrierReachedByPartOfBlockIsDeadlock) {
   EXPECT_EQ(F->kind(), KernelFault::Kind::Deadlock);
   std::string M = F->what();
   EXPECT_NE(M.find("kernel 'half'"), std::string::npos) << M;
-  EXPECT_NE(M.find("64 of 128 threads wait at syncthreads"), std::string::npos)
+  EXPECT_NE(M.find("64 of 128 threads wait at different syncthreads"),
+            std::string::npos)
       << M;
   EXPECT_NE(M.find("line 42: 32 threads, line 57: 32 threads"),
             std::string::npos)
@@ -573,9 +574,84 @@ TEST(CpuExecutor, BarrierReachedByPartOfBlockIsDeadlock) {
   ReduceCase R(5000, 5);
   R.run();
   EXPECT_TRUE(R.correct());
-  Cut = 128;
-  launch(kernel(&halfReturnKernel, "half", true, false), Dims{4}, Dims{128}, 0,
-         Args);
+}
+
+// Threads >= Live[block] return at once, odd ones after the second
+// barrier: exited threads count as arrived and contribute no predicate.
+void exitThenBarrierKernel(void **Args, pcj_thread_ctx *C) {
+  const uint32_t *Live = arg<const uint32_t *>(Args, 0);
+  int32_t *Out = arg<int32_t *>(Args, 1);
+  uint32_t T = C->tid[0];
+  if (T >= Live[C->ctaid[0]])
+    return;
+  int32_t *O = Out + (C->ctaid[0] * C->ntid[0] + T) * 3;
+  O[0] = pcj_cpu_syncthreads_count(C, T % 3 == 0, 1, 10);
+  O[1] = pcj_cpu_syncthreads_and(C, T < 1000, 2, 11);
+  if (T % 2)
+    return;
+  O[2] = pcj_cpu_syncthreads_or(C, T == 2, 3, 12);
+}
+
+TEST(CpuExecutor, ExitedThreadsCountAsArrivedAtBarriers) {
+  constexpr uint32_t Block = 100, Grid = 4;
+  std::vector<uint32_t> Live = {100, 37, 1, 3};
+  std::vector<int32_t> Out(Block * Grid * 3, -7);
+  const uint32_t *LP = Live.data();
+  int32_t *OP = Out.data();
+  void *Args[] = {&LP, &OP};
+  launch(kernel(&exitThenBarrierKernel, "exits", true, false), Dims{Grid},
+         Dims{Block}, 0, Args);
+  for (uint32_t B = 0; B < Grid; ++B) {
+    int32_t Count = int32_t((Live[B] + 2) / 3);
+    for (uint32_t T = 0; T < Block; ++T) {
+      const int32_t *O = &Out[(B * Block + T) * 3];
+      if (T >= Live[B]) {
+        EXPECT_EQ(O[0], -7);
+        continue;
+      }
+      EXPECT_EQ(O[0], Count) << B << " " << T;
+      EXPECT_EQ(O[1], 1) << B << " " << T;
+      EXPECT_EQ(O[2], T % 2 ? -7 : int32_t(Live[B] > 2)) << B << " " << T;
+    }
+  }
+}
+
+// Lanes with L % 4 == 3 return; the others call activemask at one of three
+// call sites by lane range: each group gets its live lanes as the mask.
+void activemaskGroupsKernel(void **Args, pcj_thread_ctx *C) {
+  uint32_t *Out = arg<uint32_t *>(Args, 0);
+  uint32_t T = linearTid(C), L = C->laneid;
+  if (L % 4 == 3)
+    return;
+  if (L < 10)
+    Out[T] = pcj_cpu_activemask(C, 1);
+  else if (L < 20)
+    Out[T] = pcj_cpu_activemask(C, 2);
+  else
+    Out[T] = pcj_cpu_activemask(C, 3);
+}
+
+TEST(CpuExecutor, ActivemaskGroupsLanesBySite) {
+  constexpr uint32_t Block = 90; // warp 2 has 26 lanes
+  std::vector<uint32_t> Out(Block, 0xdeadbeef);
+  uint32_t *OP = Out.data();
+  void *Args[] = {&OP};
+  launch(kernel(&activemaskGroupsKernel, "am", false, true), Dims{2},
+         Dims{Block}, 0, Args);
+  for (uint32_t T = 0; T < Block; ++T) {
+    uint32_t L = T % 32, Lanes = std::min<uint32_t>(32, Block - T / 32 * 32);
+    if (L % 4 == 3) {
+      EXPECT_EQ(Out[T], 0xdeadbeefu);
+      continue;
+    }
+    uint32_t Lo = L < 10 ? 0 : L < 20 ? 10 : 20;
+    uint32_t Hi = std::min(L < 10 ? 10u : L < 20 ? 20u : 32u, Lanes);
+    uint32_t Expect = 0;
+    for (uint32_t K = Lo; K < Hi; ++K)
+      if (K % 4 != 3)
+        Expect |= 1u << K;
+    EXPECT_EQ(Out[T], Expect) << T;
+  }
 }
 
 // Lane `Quit` of warp 1 returns; every other thread shuffles with a full mask.
@@ -669,7 +745,7 @@ TEST(CpuExecutor, WarpMasksMustMatch) {
 // A barrier in a kernel declared without barriers is an internal error, not
 // a hang or a silent race.
 void undeclaredBarrierKernel(void **Args, pcj_thread_ctx *C) {
-  pcj_cpu_syncthreads(C, 3);
+  pcj_cpu_syncthreads(C, 3, 3);
 }
 
 TEST(CpuExecutor, BarrierOnFastPathIsReported) {
@@ -816,7 +892,7 @@ void voteKernel(void **Args, pcj_thread_ctx *C) {
   uint32_t T = linearTid(C);
   int32_t P = Pred[T];
   // activemask = lanes not exited; before the first vote none can have.
-  Out[T * 5 + 4] = pcj_cpu_activemask(C);
+  Out[T * 5 + 4] = pcj_cpu_activemask(C, 100);
   for (int32_t Mode = 0; Mode < 4; ++Mode)
     Out[T * 5 + Mode] = pcj_cpu_vote_sync(C, kFull, P, Mode);
 }
@@ -900,10 +976,8 @@ TEST(CpuExecutor, MatchAnyAndAll) {
   EXPECT_EQ(Out[64 * 4 + 2], 1u);
 }
 
-// syncwarp on sub-masks and activemask once lanes have exited.  Which lanes
-// activemask reports depends on the interleaving (lanes that finished their
-// work earlier have exited); deterministic here: the lanes that returned
-// early are gone and the caller is present.
+// syncwarp on sub-masks and activemask once lanes have exited: the lanes
+// that returned early are gone, the 16 that call activemask form the mask.
 void syncwarpKernel(void **Args, pcj_thread_ctx *C) {
   uint32_t *Out = arg<uint32_t *>(Args, 0);
   int32_t *Shared = reinterpret_cast<int32_t *>(C->shared);
@@ -917,7 +991,7 @@ void syncwarpKernel(void **Args, pcj_thread_ctx *C) {
   int32_t Got = Shared[Neighbour];
   pcj_cpu_syncwarp(C, 0xffffu);
   Out[T * 2] = uint32_t(Got);
-  Out[T * 2 + 1] = pcj_cpu_activemask(C);
+  Out[T * 2 + 1] = pcj_cpu_activemask(C, 101);
 }
 
 TEST(CpuExecutor, SyncwarpAndActivemask) {
@@ -930,8 +1004,7 @@ TEST(CpuExecutor, SyncwarpAndActivemask) {
     if (T % 32 >= 16)
       continue;
     EXPECT_EQ(Out[T * 2], (T / 32 * 32 + (T % 32 + 1) % 16) * 3) << T;
-    EXPECT_EQ(Out[T * 2 + 1] & 0xffff0000u, 0u) << T;
-    EXPECT_NE(Out[T * 2 + 1] & (1u << (T % 32)), 0u) << T;
+    EXPECT_EQ(Out[T * 2 + 1], 0xffffu) << T;
   }
 }
 
@@ -945,11 +1018,11 @@ void indexErrorKernel(void **Args, pcj_thread_ctx *C) {
   int32_t *Done = arg<int32_t *>(Args, 0);
   bool Fibers = arg<bool>(Args, 1);
   if (Fibers)
-    pcj_cpu_syncthreads(C, 5);
+    pcj_cpu_syncthreads(C, 5, 5);
   if (C->ctaid[0] == 1 && C->tid[0] == 3)
     pcj_cpu_index_error(C, &kSite, 10, 0, 10);
   if (Fibers)
-    pcj_cpu_syncthreads(C, 6);
+    pcj_cpu_syncthreads(C, 6, 6);
   __atomic_fetch_add(&Done[C->ctaid[0]], 1, __ATOMIC_RELAXED);
 }
 
@@ -1019,7 +1092,7 @@ TEST(CpuExecutor, CheckedModeErrorsReportKindAndSite) {
 // Every thread of every block raises; only one error is reported.
 void raiseKernel(void **Args, pcj_thread_ctx *C) {
   if (arg<bool>(Args, 0))
-    pcj_cpu_syncthreads(C, 1);
+    pcj_cpu_syncthreads(C, 1, 1);
   pcj_cpu_raise(C, "ZeroDivisionError: division by zero");
 }
 
@@ -1119,7 +1192,7 @@ void printKernel(void **Args, pcj_thread_ctx *C) {
   } Packed = {int32_t(C->ctaid[0]), reinterpret_cast<uintptr_t>("thr"),
               int32_t(C->tid[0]), C->ctaid[0] * 100 + C->tid[0] * 0.5};
   if (arg<bool>(Args, 0))
-    pcj_cpu_syncthreads(C, 1);
+    pcj_cpu_syncthreads(C, 1, 1);
   pcj_cpu_vprintf("block %d %s %d value %.1f|\n", &Packed);
 }
 
@@ -1168,9 +1241,9 @@ void coverageKernel(void **Args, pcj_thread_ctx *C) {
   O[5] = C->laneid;
   O[6] = C->warpid;
   // Before any thread of the block can have exited.
-  O[7] = pcj_cpu_activemask(C);
+  O[7] = pcj_cpu_activemask(C, 102);
   if (arg<bool>(Args, 1))
-    pcj_cpu_syncthreads(C, 1);
+    pcj_cpu_syncthreads(C, 1, 1);
 }
 
 TEST(CpuExecutor, ThreeDimensionalGridsAndBlocksCoverEveryThread) {

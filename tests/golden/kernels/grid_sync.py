@@ -1,10 +1,16 @@
 # SIGNATURE: void(float32[::1], float32[::1])
 # Grid sync: the barrier word of the cooperative launch's workspace
-# (%envreg1:%envreg2), an atomic add by each block's thread 0 and a
+# (%envreg1:%envreg2), an atomic add by each block's master thread and a
 # volatile spin until the word's top bit flips, between block barriers.
+# The master is thread 0 unless it exited (bar.red.popc counts it), else
+# the lowest live thread (bar.red.or bit by bit).
 # CHECK-LLVM: call void @pcj_grid_sync()
+# CHECK-LLVM: call i32 @llvm.nvvm.barrier0.popc(
+# CHECK-LLVM: call i32 @llvm.nvvm.barrier0.or(
 # CHECK-LLVM: call i32 @llvm.nvvm.read.ptx.sreg.envreg2()
 # CHECK-LLVM: call i32 @llvm.nvvm.read.ptx.sreg.envreg1()
+# CHECK-PTX: bar.red.popc.u32
+# CHECK-PTX: bar.red.or.pred
 # CHECK-PTX: mov.b32 {{.*}}%envreg2
 # CHECK-PTX: mov.b32 {{.*}}%envreg1
 # CHECK-PTX: atom.add.u32
