@@ -245,6 +245,12 @@ struct CUDA_MEMCPY2D {
   size_t Height;
 };
 
+// ---- pointer attributes (cuPointerGetAttribute) -----------------------------
+enum CUpointer_attribute : int {
+  CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2, // a CUmemorytype
+  CU_POINTER_ATTRIBUTE_IS_MANAGED = 8,  // an int (bool)
+};
+
 // ---- managed memory (cuMemAllocManaged) -------------------------------------
 enum CUmemAttach_flags : unsigned {
   CU_MEM_ATTACH_GLOBAL = 0x1,

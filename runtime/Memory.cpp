@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 namespace pcj::rt {
 
 namespace {
@@ -331,6 +335,54 @@ CUdeviceptr hostDevicePointer(void *Host) {
   check(currentContext().api().cuMemHostGetDevicePointer(&P, Host, 0),
         "cuMemHostGetDevicePointer");
   return P;
+}
+
+namespace {
+// True when the page holding Addr is mapped into the process.
+bool pageMapped(uint64_t Addr) {
+  long Page = sysconf(_SC_PAGESIZE);
+  uint64_t Start = Addr & ~uint64_t(Page > 0 ? Page - 1 : 4095);
+  unsigned char Resident = 0;
+  return mincore(reinterpret_cast<void *>(Start), 1, &Resident) == 0;
+}
+
+// True when the CUDA driver, loaded by someone into this process, says Ptr
+// is device memory the host cannot dereference.
+bool gpuOnlyMemory(uint64_t Ptr) {
+  void *Loaded = dlopen(CudaDriver::defaultLibraryPath().c_str(),
+                        RTLD_LAZY | RTLD_NOLOAD);
+  if (!Loaded)
+    return false; // no driver in the process: no device memory either
+  dlclose(Loaded);
+  if (!driverAvailable())
+    return false;
+  const CudaApi &A = CudaDriver::process().fns();
+  int Type = 0, Managed = 0;
+  if (A.cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, Ptr) !=
+      CUDA_SUCCESS)
+    return false; // not memory the driver knows: ordinary host memory
+  if (Type == CU_MEMORYTYPE_HOST)
+    return false;
+  if (A.cuPointerGetAttribute(&Managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                              Ptr) == CUDA_SUCCESS &&
+      Managed)
+    return false;
+  return true;
+}
+} // namespace
+
+std::string hostAccessProblem(uint64_t Ptr, uint64_t Bytes) {
+  if (Bytes == 0)
+    return "";
+  if (Ptr == 0)
+    return "its data pointer is null";
+  if (Ptr + Bytes < Ptr)
+    return "its extent wraps around the address space";
+  if (gpuOnlyMemory(Ptr))
+    return "it is GPU memory, which the CPU executor cannot read";
+  if (!pageMapped(Ptr) || !pageMapped(Ptr + Bytes - 1))
+    return "its data pointer does not point at mapped host memory";
+  return "";
 }
 
 void hostRegister(void *Ptr, size_t Bytes, unsigned Flags) {

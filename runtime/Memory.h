@@ -26,6 +26,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace pcj::rt {
 
@@ -102,6 +103,13 @@ void *pinnedAlloc(size_t Bytes, unsigned Flags);
 void pinnedFree(void *Ptr);
 /// The device address of mapped pinned memory (cuMemHostGetDevicePointer).
 CUdeviceptr hostDevicePointer(void *Host);
+
+/// Why the host CPU cannot access [Ptr, Ptr + Bytes) in place, or "" when it
+/// can (the CPU executor's check of foreign data pointers): a null pointer,
+/// GPU memory (asked of the CUDA driver when some library loaded it into
+/// the process; managed memory is fine), or an unmapped first or last page.
+/// Never throws.
+std::string hostAccessProblem(uint64_t Ptr, uint64_t Bytes);
 
 /// Page-locks existing host memory (cuMemHostRegister, kMemHostRegister*
 /// flags) and undoes it.

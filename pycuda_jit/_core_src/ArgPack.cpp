@@ -21,8 +21,11 @@ namespace {
   throw PythonError{};
 }
 
-// An array-interface dict (host or CUDA flavour) into Out.
-void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda) {
+// An array-interface dict (host or CUDA flavour) into Out.  On the CPU
+// executor "device" memory is host memory: a CUDA-flavoured interface is
+// used in place once its range is known to be host memory.
+void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda,
+                   PyObject *Owner) {
   InterfaceView V;
   readInterface(Dict, V, "kernel argument " + std::to_string(Index + 1));
   int N = V.ndim;
@@ -32,6 +35,9 @@ void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda) {
   TypeRef DT = V.dtype;
   int64_t Item = V.itemsize;
   Out.type = arrayTy(DT, unsigned(N), layoutOf(N, Out.shape, Out.strides, Item));
+  if (Cuda && backend() == BackendKind::CPU)
+    requireHostAccess(V, "kernel argument " + std::to_string(Index + 1) +
+                             " (a " + typeName(Owner) + ")");
   if (Cuda) {
     Out.ptr = V.ptr;
     Out.hasStream = V.hasStream;
@@ -479,10 +485,7 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
   if (fromForeign(O, Out))
     return;
   if (Ref CAI = getAttrOpt(O, "__cuda_array_interface__")) {
-    if (backend() != BackendKind::CUDA)
-      typeError(Index, "a GPU array (" + typeName(O) +
-                           ") cannot be used by the CPU executor");
-    fromInterface(CAI.get(), Index, Out, true);
+    fromInterface(CAI.get(), Index, Out, true, O);
     return;
   }
   if (Ref AI = getAttrOpt(O, "__array_interface__")) {
@@ -500,7 +503,7 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
       rememberScalarType(O, DT.get(), T, Out);
       return;
     }
-    fromInterface(AI.get(), Index, Out, false);
+    fromInterface(AI.get(), Index, Out, false, O);
     if (Out.hostPtr)
       Out.host = O;
     return;

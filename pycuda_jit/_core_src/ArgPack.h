@@ -4,8 +4,10 @@
 //
 //   our DeviceArray            -> its precomputed array type, zero-copy
 //   __cuda_array_interface__   -> array type from the interface (CuPy, torch,
-//                                 numba), zero-copy (CUDA backend only); a v3
-//                                 "stream" field orders the launch after it
+//                                 numba, any object), zero-copy; a v3
+//                                 "stream" field orders the launch after it;
+//                                 on the CPU executor the range must be host
+//                                 memory (checked: not GPU memory, mapped)
 //   numpy array / __array_interface__ -> on CUDA: copied to the device for
 //                                 the launch and back afterwards (numba's
 //                                 behaviour), except mapped and managed

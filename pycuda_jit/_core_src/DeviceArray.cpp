@@ -7,6 +7,7 @@
 #include "Streams.h"
 
 #include "runtime/Device.h"
+#include "runtime/Memory.h"
 #include "runtime/StridedCopy.h"
 
 #include <structmember.h>
@@ -930,6 +931,24 @@ void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What) 
     Out.hasStream = true;
     Out.stream = uint64_t(V);
   }
+}
+
+void requireHostAccess(const InterfaceView &V, const std::string &What) {
+  int64_t Lo = 0, Hi = V.itemsize;
+  for (int K = 0; K < V.ndim; ++K) {
+    if (V.shape[K] == 0)
+      return; // no elements: nothing is read
+    int64_t Ext = (V.shape[K] - 1) * V.strides[K];
+    (Ext < 0 ? Lo : Hi) += Ext;
+  }
+  std::string Why = rt::hostAccessProblem(V.ptr + uint64_t(Lo), uint64_t(Hi - Lo));
+  if (Why.empty())
+    return;
+  PyErr_Format(PyExc_ValueError,
+               "%s: its __cuda_array_interface__ cannot be used by the CPU "
+               "executor, which needs host memory: %s",
+               What.c_str(), Why.c_str());
+  throw PythonError{};
 }
 
 bool addDeviceArrayTypes(PyObject *Module) {

@@ -92,5 +92,10 @@ PyObject *descrOf(types::TypeRef Record);
 // Reads an interface dict; throws PythonError (TypeError / ValueError) with
 // What naming the value in messages.
 void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What);
+// On the CPU executor, where "device" memory is host memory: raises
+// ValueError naming What unless V's whole range is host memory the CPU can
+// use in place (not GPU memory, not null, mapped).
+void requireHostAccess(const InterfaceView &V, const std::string &What);
+
 
 } // namespace pcj::py

@@ -330,6 +330,8 @@ PyObject *pyCaiImport(PyObject *, PyObject *Args) {
     }
     InterfaceView V;
     readInterface(CAI.get(), V, "as_cuda_array");
+    if (!cuda())
+      requireHostAccess(V, "as_cuda_array(" + typeName(Obj) + ")");
     if (Sync && V.hasStream && cuda())
       rt::synchronizeStream(reinterpret_cast<rt::CUstream>(uintptr_t(V.stream)));
     Ref Shape(PyTuple_New(V.ndim)), Strides(PyTuple_New(V.ndim));

@@ -158,7 +158,9 @@ def test_dlpack_producer_arguments(backend, rng):
     np.testing.assert_allclose(out.copy_to_host(), 2 * x + y, rtol=1e-6)
 
 
-def test_foreign_gpu_arrays_rejected_by_the_cpu_executor(backend):
+def test_foreign_arrays_not_in_host_memory_rejected_by_the_cpu_executor(backend):
+    # The CPU executor uses __cuda_array_interface__ objects in place
+    # (tests/gpu/test_cai_args.py) when their memory is host memory.
     if backend != "cpu":
         pytest.skip("CPU executor behaviour")
 
@@ -166,7 +168,7 @@ def test_foreign_gpu_arrays_rejected_by_the_cpu_executor(backend):
         __cuda_array_interface__ = {"shape": (4,), "typestr": "<f4", "data": (64, False),
                                     "version": 3, "strides": None}
 
-    with pytest.raises(TypeError, match="CPU executor"):
+    with pytest.raises(ValueError, match="CPU executor, which needs host memory"):
         axpy_strided[1, 4](1.0, FakeGpuArray(), FakeGpuArray(), FakeGpuArray())
 
 
