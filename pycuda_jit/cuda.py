@@ -152,14 +152,15 @@ def _kernel_class():
 
 
 def _options(debug, fastmath, opt, lineinfo, cache=False, max_registers=None,
-             launch_bounds=None, fmad=None):
+             launch_bounds=None, fmad=None, boundscheck=None):
     if not isinstance(fastmath, (bool, type(None))):
         fastmath = frozenset(fastmath)  # {"contract", "afn", ...}
     return {"debug": bool(debug), "fastmath": fastmath if fastmath is not None else False,
             "fmad": None if fmad is None else bool(fmad),
             "opt": 3 if opt is True else (0 if opt is False else int(opt)),
             "lineinfo": bool(lineinfo), "cache": bool(cache),
-            "max_registers": max_registers, "launch_bounds": launch_bounds}
+            "max_registers": max_registers, "launch_bounds": launch_bounds,
+            "boundscheck": None if boundscheck is None else bool(boundscheck)}
 
 
 class DeviceFunction:
@@ -186,12 +187,15 @@ class DeviceFunction:
 
 def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         lineinfo=False, cache=False, inline="never", max_registers=None,
-        launch_bounds=None, fmad=None, **kwargs):
+        launch_bounds=None, fmad=None, boundscheck=None, **kwargs):
     """Compile a Python function into a CUDA kernel.
 
     ``@cuda.jit`` compiles lazily, once per distinct argument types;
     ``@cuda.jit("void(float32[:], float32)")`` (or a list of signatures)
-    compiles eagerly.  ``debug=True`` bounds-checks every array access.
+    compiles eagerly.  Array accesses are bounds-checked on the CPU executor
+    (an out-of-bounds index raises KernelIndexError) and, with ``debug=True``,
+    on the GPU; ``boundscheck=True/False`` forces the checks on or off on
+    both (``PYCUDA_JIT_BOUNDSCHECK=1/0`` overrides everything).
     ``device=True`` makes a device function, callable from kernels and other
     device functions (``inline="always"`` forces inlining).  ``cache=True``
     (or ``PYCUDA_JIT_CACHE=1``) keeps compiled kernels on disk, keyed by
@@ -210,7 +214,8 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         # Signatures of device functions are not needed: they are specialized
         # per call site's argument types.
         return lambda func: DeviceFunction(func, inline)
-    opts = _options(debug, fastmath, opt, lineinfo, cache, max_registers, launch_bounds, fmad)
+    opts = _options(debug, fastmath, opt, lineinfo, cache, max_registers, launch_bounds,
+                    fmad, boundscheck)
 
     def build(func, sigs):
         k = _kernel_class()(func, opts)
@@ -253,7 +258,8 @@ def compile_stages(pyfunc, sig, stages=("bytecode", "cfg", "ir", "typed", "llvm"
                     options.pop("opt", 3), options.pop("lineinfo", False),
                     max_registers=options.pop("max_registers", None),
                     launch_bounds=options.pop("launch_bounds", None),
-                    fmad=options.pop("fmad", None))
+                    fmad=options.pop("fmad", None),
+                    boundscheck=options.pop("boundscheck", None))
     # Compile read-only arrays as noalias, as launches do when the arguments
     # do not overlap (for inspecting that code without a GPU).
     opts["assume_noalias"] = bool(options.pop("assume_noalias", False))

@@ -117,11 +117,29 @@ class LaunchConfigError(ValueError):
 
 
 class KernelError(RuntimeError):
-    """A kernel failed on the CPU executor."""
+    """A kernel failed on the CPU executor.  ``file`` and ``line`` give the
+    kernel source line where it happened, when known; the message then shows
+    that line."""
+
+    def __init__(self, message, file="", line=-1):
+        self.message = message
+        self.file = file
+        self.line = line
+        text = message
+        src = linecache.getline(file, line).strip() if file and line and line > 0 else ""
+        if src:
+            text += f'\n  File "{file}", line {line}\n    {src}'
+        super().__init__(text)
+
+    def __reduce__(self):
+        return (type(self), (self.message, self.file, self.line))
 
 
 class KernelIndexError(KernelError, IndexError):
-    """Out-of-bounds array access or tuple index detected in checked mode
+    """An out-of-bounds array or tuple index.  Array bounds are checked by
+    default on the CPU executor (``boundscheck=False`` or
+    ``PYCUDA_JIT_BOUNDSCHECK=0`` turn the checks off), on the GPU with
+    ``debug=True`` or ``boundscheck=True``; tuple indices in checked mode
     (debug=True)."""
 
 

@@ -161,9 +161,13 @@ public:
     B.CreateCall(Fn, {Fmt, Args});
   }
 
-  void indexError(llvm::IRBuilder<> &B, llvm::Value *Index, unsigned Axis,
-                  llvm::Value *Extent, const std::string &Kernel,
-                  const std::string &File, int Line) override {
+  // The cold path of a bounds check: the indices and the shape go to two
+  // [8 x i64] buffers (one pair per function, in its entry block) and
+  // pcj_cpu_index_error, which never returns.
+  void indexError(llvm::IRBuilder<> &B, const std::vector<llvm::Value *> &Index,
+                  const std::vector<llvm::Value *> &Shape, unsigned Axis,
+                  const std::string &Kernel, const std::string &File,
+                  int Line) override {
     llvm::Module &M = *B.GetInsertBlock()->getModule();
     llvm::LLVMContext &C = M.getContext();
     llvm::Type *Ptr = B.getPtrTy(), *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
@@ -175,10 +179,27 @@ public:
     auto *G = new llvm::GlobalVariable(M, SiteTy, true,
                                        llvm::GlobalValue::PrivateLinkage, Site,
                                        "oob.site");
-    llvm::FunctionCallee Fn = M.getOrInsertFunction(
-        "pcj_cpu_index_error",
-        llvm::FunctionType::get(B.getVoidTy(), {Ptr, Ptr, I64, I32, I64}, false));
-    auto *Call = B.CreateCall(Fn, {Ctx, G, Index, B.getInt32(Axis), Extent});
+    llvm::Function *Fn = B.GetInsertBlock()->getParent();
+    if (IndexBufFn != Fn) {
+      llvm::IRBuilder<> EB(&Fn->getEntryBlock(), Fn->getEntryBlock().begin());
+      auto *BufTy = llvm::ArrayType::get(I64, 8);
+      IndexBuf = EB.CreateAlloca(BufTy, nullptr, "oob.index");
+      ShapeBuf = EB.CreateAlloca(BufTy, nullptr, "oob.shape");
+      IndexBufFn = Fn;
+    }
+    for (unsigned K = 0; K < Index.size(); ++K) {
+      B.CreateStore(Index[K], B.CreateConstInBoundsGEP1_64(I64, IndexBuf, K));
+      B.CreateStore(Shape[K], B.CreateConstInBoundsGEP1_64(I64, ShapeBuf, K));
+    }
+    llvm::FunctionCallee Err = runtimeFn(B, "pcj_cpu_index_error", B.getVoidTy(),
+                                         {Ptr, Ptr, Ptr, Ptr, I32, I32});
+    if (auto *D = llvm::dyn_cast<llvm::Function>(Err.getCallee())) {
+      D->setDoesNotReturn();
+      D->addFnAttr(llvm::Attribute::Cold);
+    }
+    auto *Call = B.CreateCall(Err, {Ctx, G, IndexBuf, ShapeBuf,
+                                    B.getInt32(int32_t(Index.size())),
+                                    B.getInt32(int32_t(Axis))});
     Call->setDoesNotReturn();
   }
 
@@ -347,6 +368,9 @@ private:
 
   llvm::Value *Ctx = nullptr;
   int32_t Sites = 0; // call sites of barriers and activemask numbered so far
+  // The index/shape buffers of the function being lowered (indexError).
+  llvm::Function *IndexBufFn = nullptr;
+  llvm::Value *IndexBuf = nullptr, *ShapeBuf = nullptr;
 };
 
 } // namespace

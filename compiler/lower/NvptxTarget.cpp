@@ -120,9 +120,11 @@ public:
     return G;
   }
 
-  void indexError(llvm::IRBuilder<> &B, llvm::Value *Index, unsigned Axis,
-                  llvm::Value *Extent, const std::string &Kernel,
-                  const std::string &File, int Line) override {
+  void indexError(llvm::IRBuilder<> &B, const std::vector<llvm::Value *> &Indices,
+                  const std::vector<llvm::Value *> &Shape, unsigned Axis,
+                  const std::string &Kernel, const std::string &File,
+                  int Line) override {
+    llvm::Value *Index = Indices[Axis], *Extent = Shape[Axis];
     llvm::Module &M = *B.GetInsertBlock()->getModule();
     llvm::LLVMContext &C = M.getContext();
     std::string Fmt = "IndexError: index %lld is out of bounds for axis %d "

@@ -80,11 +80,14 @@ public:
   // vprintf argument buffer (or is null).
   virtual void vprintf(llvm::IRBuilder<> &B, llvm::Value *Fmt,
                        llvm::Value *Args) = 0;
-  // Checked mode: report an out-of-bounds index and stop the thread.
-  virtual void indexError(llvm::IRBuilder<> &B, llvm::Value *Index,
-                          unsigned Axis, llvm::Value *Extent,
-                          const std::string &Kernel, const std::string &File,
-                          int Line) = 0;
+  // A failed array bounds check: report it and stop the thread.
+  // `Index` and `Shape` hold every dimension's index (as written, i64) and
+  // extent; `Axis` is the one out of bounds.
+  virtual void indexError(llvm::IRBuilder<> &B,
+                          const std::vector<llvm::Value *> &Index,
+                          const std::vector<llvm::Value *> &Shape,
+                          unsigned Axis, const std::string &Kernel,
+                          const std::string &File, int Line) = 0;
   // Checked mode: raise a Python exception (other than an array bounds
   // check) with `Message` ("float division by zero") in this thread, naming
   // the kernel and File:Line, and stop the thread; the caller ends the block

@@ -335,11 +335,16 @@ llvm::Value *LowerContext::elementPtr(const ir::Instr *At, TypeRef ArrTy,
       b.CreateCondBr(b.CreateICmpUGE(X, Shape[D]), Bad, Ok,
                      llvm::MDBuilder(ctx).createBranchWeights(1, 1 << 20));
       b.SetInsertPoint(Bad);
-      // Report the index the user wrote (before wrap-around).
-      llvm::Value *Orig = cast(V, T, T->isSigned() || T->isBool()
-                                         ? int64Ty()
-                                         : intTy(64, false));
-      target.indexError(b, Orig, D, Shape[D], fn.qualname,
+      // Report the indices the user wrote (before wrap-around) and the shape.
+      std::vector<llvm::Value *> Written(N), Extents(N);
+      for (unsigned K = 0; K < N; ++K) {
+        auto [KV, KT, KNonNeg] = Idx[K];
+        Written[K] = cast(KV, KT, KT->isSigned() || KT->isBool()
+                                      ? int64Ty()
+                                      : intTy(64, false));
+        Extents[K] = K <= D ? Shape[K] : arrayShape(A, K);
+      }
+      target.indexError(b, Written, Extents, D, fn.qualname,
                         At->loc.fileName(), At->loc.line);
       b.CreateUnreachable();
       b.SetInsertPoint(Ok);

@@ -40,6 +40,7 @@ namespace {
 
 struct JitOptions {
   bool debug = false;
+  int boundscheck = -1; // boundscheck=: -1 unset (per backend), 0 off, 1 on
   bool fastmath = false;
   unsigned fastmathFlags = 0; // fastmath={"contract", "afn", ...}
   bool fmad = true;           // fmad= or PYCUDA_JIT_FMAD: contraction
@@ -128,6 +129,18 @@ JitOptions parseOptions(PyObject *D) {
     O.fastmath = dictBool(D, "fastmath", false);
   }
   parseFmad(D, O);
+  if (PyObject *BC = D ? PyDict_GetItemString(D, "boundscheck") : nullptr;
+      BC && BC != Py_None)
+    O.boundscheck = PyObject_IsTrue(BC) == 1;
+  if (const char *Env = std::getenv("PYCUDA_JIT_BOUNDSCHECK"); Env && *Env) {
+    std::string V = Env;
+    if (V != "0" && V != "1") {
+      PyErr_Format(PyExc_ValueError,
+                   "PYCUDA_JIT_BOUNDSCHECK must be 0 or 1, not '%s'", Env);
+      throw PythonError{};
+    }
+    O.boundscheck = V == "1"; // overrides the option, like NUMBA_BOUNDSCHECK
+  }
   O.lineinfo = dictBool(D, "lineinfo", false);
   O.cache = dictBool(D, "cache", false) || envFlag("PYCUDA_JIT_CACHE");
   O.opt = dictInt(D, "opt", 3);
@@ -157,6 +170,15 @@ JitOptions parseOptions(PyObject *D) {
     throw PythonError{};
   }
   return O;
+}
+
+// Whether array accesses are bounds-checked: boundscheck= (or the
+// environment) when given, else on the CPU executor (an out-of-bounds access
+// there would corrupt the interpreter) and with debug=True.
+bool boundsChecked(const JitOptions &O, driver::Backend B) {
+  if (O.boundscheck >= 0)
+    return O.boundscheck == 1;
+  return O.debug || B == driver::Backend::CPU;
 }
 
 // Stage dumps requested with PYCUDA_JIT_DUMP=ir,typed,llvm,ptx (or all).
@@ -302,7 +324,7 @@ driver::CompileOptions compileOptions(DispatcherObject *D) {
   CO.fastMath = J.fastmath;
   CO.fastMathFlags = J.fastmathFlags;
   CO.fmad = J.fmad;
-  CO.boundsCheck = J.debug;
+  CO.boundsCheck = boundsChecked(J, CO.backend);
   CO.zeroDivisionCheck = J.debug;
   CO.lineInfo = J.lineinfo;
   CO.maxRegisters = J.maxRegisters;
@@ -1213,7 +1235,7 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
     CO.optLevel = O.opt;
     CO.fastMath = O.fastmath;
     CO.lineInfo = O.lineinfo;
-    CO.boundsCheck = O.debug;
+    CO.boundsCheck = boundsChecked(O, CO.backend);
     CO.zeroDivisionCheck = O.debug;
     CO.maxRegisters = O.maxRegisters;
     CO.maxThreadsPerBlock = O.maxThreads;

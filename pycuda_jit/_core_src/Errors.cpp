@@ -9,7 +9,8 @@
 //   LaunchConfigError       -> pycuda_jit.errors.LaunchConfigError
 //   BackendUnavailable      -> CudaSupportError
 //   cpu::KernelFault        -> KernelIndexError / KernelZeroDivisionError /
-//                              KernelDeadlockError / KernelError
+//                              KernelDeadlockError / KernelError (with the
+//                              failing source line)
 //   std::bad_alloc          -> MemoryError
 //   anything else           -> InternalCompilerError
 #include "Backend.h"
@@ -143,7 +144,8 @@ PyObject *translateException() {
       Cls = "KernelZeroDivisionError";
     else if (E.kind() == rt::cpu::KernelFault::Kind::Deadlock)
       Cls = "KernelDeadlockError";
-    return raise(Cls, "(s)", E.what());
+    // KernelError(message, file, line): the class shows the source line.
+    return raise(Cls, "(s,s,i)", E.what(), E.file().c_str(), E.line());
   } catch (const PluginLoadError &E) {
     PyErr_SetString(PyExc_ImportError, E.what());
     return nullptr;

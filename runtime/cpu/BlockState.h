@@ -48,6 +48,8 @@ struct Grid {
   bool HasFault = false;
   KernelFault::Kind FaultKind = KernelFault::Kind::Raised;
   std::string FaultMessage;
+  std::string FaultFile; // the kernel source line it happened at, if known
+  int32_t FaultLine = 0;
   Dims FaultThread, FaultBlock;
   std::exception_ptr Internal; // a C++ exception from the runtime itself
 
@@ -208,7 +210,8 @@ void joinGridThreads(Grid &G);
 // -- errors (Sync.cpp) --------------------------------------------------------
 // Records the launch's first error; later ones are dropped.
 void recordFault(Grid &G, KernelFault::Kind Kind, const std::string &Message,
-                 Dims Thread, Dims BlockIdx) noexcept;
+                 Dims Thread, Dims BlockIdx, const char *File = nullptr,
+                 int32_t Line = 0) noexcept;
 // Ends the calling CUDA thread after an error was recorded: a fiber switches
 // away for good, the fast path long-jumps out of the block.
 [[noreturn]] void terminateThread(pcj_thread_ctx *Ctx);

@@ -525,7 +525,8 @@ void launch(const KernelInfo &K, Dims GridDim, Dims BlockDim,
   if (G.Internal)
     std::rethrow_exception(G.Internal);
   if (G.HasFault)
-    throw KernelFault(G.FaultKind, G.FaultMessage, G.FaultThread, G.FaultBlock);
+    throw KernelFault(G.FaultKind, G.FaultMessage, G.FaultThread, G.FaultBlock,
+                      G.FaultFile, G.FaultLine);
 }
 
 std::span<const RuntimeSymbol> runtimeSymbols() {

@@ -56,27 +56,33 @@ struct KernelInfo {
 class KernelFault : public std::runtime_error {
 public:
   enum class Kind {
-    IndexError, // out-of-bounds index in checked mode
+    IndexError, // out-of-bounds index (a failed bounds check)
     ZeroDivision, // division or modulo by zero in checked mode
     Deadlock,   // a barrier or warp operation that can never complete, or a
                 // warp operation used against its contract (mask mismatch)
     Raised,     // the kernel raised an exception (pcj_cpu_raise)
   };
 
-  KernelFault(Kind K, const std::string &Message, Dims Thread, Dims Block)
+  KernelFault(Kind K, const std::string &Message, Dims Thread, Dims Block,
+              std::string File = "", int Line = 0)
       : std::runtime_error(Message), FaultKind(K), ThreadIdx(Thread),
-        BlockIdx(Block) {}
+        BlockIdx(Block), SourceFile(std::move(File)), SourceLine(Line) {}
 
   Kind kind() const noexcept { return FaultKind; }
   const char *message() const noexcept { return what(); }
   // threadIdx / blockIdx of the thread the error is attributed to.
   Dims thread() const noexcept { return ThreadIdx; }
   Dims block() const noexcept { return BlockIdx; }
+  // The kernel source position of the failing access ("" / 0: unknown).
+  const std::string &file() const noexcept { return SourceFile; }
+  int line() const noexcept { return SourceLine; }
 
 private:
   Kind FaultKind;
   Dims ThreadIdx;
   Dims BlockIdx;
+  std::string SourceFile;
+  int SourceLine;
 };
 
 const char *kindName(KernelFault::Kind K);

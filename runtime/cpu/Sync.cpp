@@ -547,16 +547,18 @@ void joinGridThreads(Grid &G) {
 // -- errors -------------------------------------------------------------------
 
 void recordFault(Grid &G, Kind K, const std::string &Message, Dims Thread,
-                 Dims BlockIdx) noexcept {
+                 Dims BlockIdx, const char *File, int32_t Line) noexcept {
   std::lock_guard<std::mutex> Lock(G.ErrorMu);
   G.Failed.store(true, std::memory_order_relaxed);
   if (G.HasFault || G.Internal)
     return;
   try {
     G.FaultMessage = Message;
+    G.FaultFile = File ? File : "";
   } catch (...) {
     G.FaultMessage.clear(); // out of memory: keep the kind and coordinates
   }
+  G.FaultLine = Line;
   G.HasFault = true;
   G.FaultKind = K;
   G.FaultThread = Thread;
@@ -838,7 +840,8 @@ void pcj_cpu_grid_sync(pcj_thread_ctx *ctx, int32_t line) {
 }
 
 void pcj_cpu_index_error(pcj_thread_ctx *ctx, const pcj_index_site *site,
-                         int64_t index, int32_t axis, int64_t extent) {
+                         const int64_t *index, const int64_t *shape,
+                         int32_t ndim, int32_t axis) {
   if (!ctx || !ctx->sched) {
     std::fprintf(stderr, "pycuda_jit: index error outside the CPU executor\n");
     std::abort();
@@ -848,14 +851,22 @@ void pcj_cpu_index_error(pcj_thread_ctx *ctx, const pcj_index_site *site,
     const char *Kernel = site && site->kernel ? site->kernel : B.G->Name;
     const char *File = site && site->file ? site->file : "<unknown>";
     int32_t Line = site ? site->line : 0;
+    auto Tuple = [ndim](const int64_t *V) {
+      std::string T = "(";
+      for (int32_t K = 0; K < ndim; ++K)
+        T += (K ? ", " : "") + std::to_string(V[K]);
+      return T + (ndim == 1 ? ",)" : ")");
+    };
     recordFault(*B.G, Kind::IndexError,
-                "index " + std::to_string(index) +
+                "index " + std::to_string(index[axis]) +
                     " is out of bounds for axis " + std::to_string(axis) +
-                    " with size " + std::to_string(extent) + " in kernel '" +
-                    Kernel + "' (" + File + ":" + std::to_string(Line) +
-                    "), thread " + dimsString(threadIdxOf(*ctx)) + " block " +
+                    " with size " + std::to_string(shape[axis]) + " (index " +
+                    Tuple(index) + " into shape " + Tuple(shape) +
+                    ") in kernel '" + Kernel + "' (" + File + ":" +
+                    std::to_string(Line) + "), thread " +
+                    dimsString(threadIdxOf(*ctx)) + " block " +
                     dimsString(B.Idx),
-                threadIdxOf(*ctx), B.Idx);
+                threadIdxOf(*ctx), B.Idx, File, Line);
   }
   terminateThread(ctx);
 }

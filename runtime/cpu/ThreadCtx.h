@@ -31,8 +31,8 @@ struct pcj_thread_ctx {
   uint64_t dynSharedBytes; // offset 88: bytes of dynamic shared memory
 };
 
-// Static description of an out-of-bounds access site, emitted as a constant
-// by the compiler in checked mode.
+// Static description of an array access site, emitted as a constant by the
+// compiler for its bounds check.
 struct pcj_index_site {
   const char *kernel; // kernel name
   const char *file;   // source file
@@ -95,9 +95,12 @@ void pcj_cpu_grid_sync(pcj_thread_ctx *ctx, int32_t line);
 // printf-compatible: `args` is packed like CUDA's vprintf argument buffer
 // (each argument aligned to its own size; floats promoted to double).
 int32_t pcj_cpu_vprintf(const char *fmt, const void *args);
-// Checked mode: report an out-of-bounds index and terminate this thread.
+// Bounds check failed: report it and terminate this thread.  `index` and
+// `shape` hold `ndim` values (every dimension's index as written, and the
+// array's shape); `axis` is the dimension out of bounds.
 [[noreturn]] void pcj_cpu_index_error(pcj_thread_ctx *ctx, const pcj_index_site *site,
-                                      int64_t index, int32_t axis, int64_t extent);
+                                      const int64_t *index, const int64_t *shape,
+                                      int32_t ndim, int32_t axis);
 // Checked mode: raise the site's exception and terminate this thread.
 [[noreturn]] void pcj_cpu_error(pcj_thread_ctx *ctx, const pcj_error_site *site);
 // Terminate this thread with an error message (e.g. an exception raised in

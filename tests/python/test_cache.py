@@ -94,12 +94,25 @@ def test_editing_the_kernel_misses(dirs):
 
 def test_editing_an_unrelated_function_hits(dirs):
     src, cache = dirs
-    write_module(src, BASE)
+    # Without bounds checks the code has no line numbers (the CPU executor
+    # checks bounds by default, and its messages name the line).
+    unchecked = BASE.replace("cache=True", "cache=True, boundscheck=False")
+    write_module(src, unchecked)
     run(src, cache)
     # Another function changes (and shifts the kernel's line numbers).
-    write_module(src, BASE.replace("        return 1", "        x = 2\n        return x + 1"))
+    write_module(src, unchecked.replace("        return 1", "        x = 2\n        return x + 1"))
     r = run(src, cache)
     assert r["cache"] == "hit"
+
+
+def test_shifted_lines_miss_when_bounds_are_checked(dirs):
+    # Bounds-check messages carry the line: code with checks depends on it.
+    src, cache = dirs
+    checked = BASE.replace("cache=True", "cache=True, boundscheck=True")
+    write_module(src, checked)
+    run(src, cache)
+    write_module(src, checked.replace("        return 1", "        x = 2\n        return x + 1"))
+    assert run(src, cache)["cache"] == "miss"
 
 
 def test_changing_a_global_constant_misses(dirs):

@@ -1019,8 +1019,10 @@ void indexErrorKernel(void **Args, pcj_thread_ctx *C) {
   bool Fibers = arg<bool>(Args, 1);
   if (Fibers)
     pcj_cpu_syncthreads(C, 5, 5);
-  if (C->ctaid[0] == 1 && C->tid[0] == 3)
-    pcj_cpu_index_error(C, &kSite, 10, 0, 10);
+  if (C->ctaid[0] == 1 && C->tid[0] == 3) {
+    const int64_t Index[2] = {2, 10}, Shape[2] = {4, 10};
+    pcj_cpu_index_error(C, &kSite, Index, Shape, 2, 1);
+  }
   if (Fibers)
     pcj_cpu_syncthreads(C, 6, 6);
   __atomic_fetch_add(&Done[C->ctaid[0]], 1, __ATOMIC_RELAXED);
@@ -1036,9 +1038,11 @@ TEST(CpuExecutor, IndexErrorReportsFirstErrorAndRecovers) {
                                   Dims{64}, Dims{32}, 0, Args);
     ASSERT_TRUE(F.has_value());
     EXPECT_EQ(F->kind(), KernelFault::Kind::IndexError);
-    EXPECT_STREQ(F->what(), "index 10 is out of bounds for axis 0 with size 10 "
-                            "in kernel 'k' (file.py:12), thread (3, 0, 0) "
-                            "block (1, 0, 0)");
+    EXPECT_STREQ(F->what(), "index 10 is out of bounds for axis 1 with size 10 "
+                            "(index (2, 10) into shape (4, 10)) in kernel 'k' "
+                            "(file.py:12), thread (3, 0, 0) block (1, 0, 0)");
+    EXPECT_EQ(F->file(), "file.py");
+    EXPECT_EQ(F->line(), 12);
     EXPECT_EQ(F->thread().x, 3u);
     EXPECT_EQ(F->block().x, 1u);
     EXPECT_LT(Done[1], 32); // the failing block did not complete
