@@ -152,7 +152,7 @@ def _kernel_class():
 
 
 def _options(debug, fastmath, opt, lineinfo, cache=False, max_registers=None,
-             launch_bounds=None, fmad=None, boundscheck=None):
+             launch_bounds=None, fmad=None, boundscheck=None, cpu_timeout=None):
     if not isinstance(fastmath, (bool, type(None))):
         fastmath = frozenset(fastmath)  # {"contract", "afn", ...}
     return {"debug": bool(debug), "fastmath": fastmath if fastmath is not None else False,
@@ -160,7 +160,8 @@ def _options(debug, fastmath, opt, lineinfo, cache=False, max_registers=None,
             "opt": 3 if opt is True else (0 if opt is False else int(opt)),
             "lineinfo": bool(lineinfo), "cache": bool(cache),
             "max_registers": max_registers, "launch_bounds": launch_bounds,
-            "boundscheck": None if boundscheck is None else bool(boundscheck)}
+            "boundscheck": None if boundscheck is None else bool(boundscheck),
+            "cpu_timeout": cpu_timeout}
 
 
 class DeviceFunction:
@@ -187,7 +188,7 @@ class DeviceFunction:
 
 def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         lineinfo=False, cache=False, inline="never", max_registers=None,
-        launch_bounds=None, fmad=None, boundscheck=None, **kwargs):
+        launch_bounds=None, fmad=None, boundscheck=None, cpu_timeout=None, **kwargs):
     """Compile a Python function into a CUDA kernel.
 
     ``@cuda.jit`` compiles lazily, once per distinct argument types;
@@ -196,6 +197,9 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     (an out-of-bounds index raises KernelIndexError) and, with ``debug=True``,
     on the GPU; ``boundscheck=True/False`` forces the checks on or off on
     both (``PYCUDA_JIT_BOUNDSCHECK=1/0`` overrides everything).
+    ``cpu_timeout`` (seconds; default ``PYCUDA_JIT_CPU_TIMEOUT``, else none)
+    stops a CPU-executor launch that runs longer with KernelTimeoutError;
+    Ctrl-C stops one with KeyboardInterrupt.
     ``device=True`` makes a device function, callable from kernels and other
     device functions (``inline="always"`` forces inlining).  ``cache=True``
     (or ``PYCUDA_JIT_CACHE=1``) keeps compiled kernels on disk, keyed by
@@ -215,7 +219,7 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         # per call site's argument types.
         return lambda func: DeviceFunction(func, inline)
     opts = _options(debug, fastmath, opt, lineinfo, cache, max_registers, launch_bounds,
-                    fmad, boundscheck)
+                    fmad, boundscheck, cpu_timeout)
 
     def build(func, sigs):
         k = _kernel_class()(func, opts)

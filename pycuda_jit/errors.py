@@ -12,7 +12,7 @@ __all__ = [
     "SignatureError", "BytecodeError", "BackendError", "InternalCompilerError",
     "CudaDriverError", "CudaOutOfMemoryError", "CudaStickyError",
     "LaunchConfigError", "KernelError", "KernelIndexError", "KernelZeroDivisionError",
-    "KernelDeadlockError", "ConstantIndexError",
+    "KernelDeadlockError", "KernelTimeoutError", "ConstantIndexError",
     "CudaSupportError",
 ]
 
@@ -149,3 +149,8 @@ class KernelZeroDivisionError(KernelError, ZeroDivisionError):
 
 class KernelDeadlockError(KernelError):
     """A barrier that part of a block never reaches."""
+
+
+class KernelTimeoutError(KernelError, TimeoutError):
+    """A CPU-executor launch ran past its time limit (``cpu_timeout=`` or
+    ``PYCUDA_JIT_CPU_TIMEOUT``) and was stopped; the process stays usable."""

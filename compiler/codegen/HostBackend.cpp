@@ -5,9 +5,12 @@
 // The object is produced here, with the calling thread's cached host
 // TargetMachine, rather than by LLJIT's IRCompileLayer: that keeps codegen
 // options (fast math, opt level) in our hands and makes concurrent compiles
-// independent of LLJIT's single shared compiler.  LLJIT only links.
+// independent of LLJIT's single shared compiler.  LLJIT only links.  After
+// optimization every loop gets a poll of the executor's stop word
+// (CancelPoints.h), so endless kernels can be interrupted.
 #include "codegen/HostBackend.h"
 
+#include "codegen/CancelPoints.h"
 #include "codegen/Pipeline.h"
 #include "codegen/Targets.h"
 #include "support/Diagnostics.h"
@@ -334,6 +337,10 @@ jitForHost(std::unique_ptr<llvm::Module> M,
     detail::runOptimizationPipeline(*M, TM, O.optLevel, /*Vectorize=*/true);
     Diags.throwIfErrors("LLVM optimisation failed");
     detail::dropDeadGlobals(*M);
+    if (O.cancelPoints) { // after the loop optimizations, see CancelPoints.h
+      insertCancelPoints(*M);
+      detail::verifyOrThrow(*M, "after inserting cancellation points");
+    }
     Result->msOptimize = detail::msSince(T0);
     Result->optimizedIR = detail::printModule(*M);
 

@@ -34,6 +34,9 @@ namespace pcj::codegen {
 struct HostOptions {
   int optLevel = 3;      // 0..3
   bool fastMath = false; // "unsafe-fp-math" on every function
+  // Every loop polls the CPU executor's stop word (CancelPoints.h); the
+  // code then needs pcj_cpu_stop_requests and pcj_cpu_poll registered.
+  bool cancelPoints = false;
 };
 
 // Code of one compiled module; keeps it alive until destroyed.

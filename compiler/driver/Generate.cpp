@@ -96,6 +96,7 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
     codegen::HostOptions HO;
     HO.optLevel = O.optLevel;
     HO.fastMath = O.fastMath;
+    HO.cancelPoints = true; // the CPU executor can stop endless kernels
     Out.host = codegen::jitForHost(std::move(M), std::move(Ctx), HO,
                                    {LO.kernelName});
     Out.hostEntry = Out.host->entry(LO.kernelName);

@@ -24,6 +24,8 @@
 #include <chrono>
 
 #include <cstdio>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -41,6 +43,7 @@ namespace {
 struct JitOptions {
   bool debug = false;
   int boundscheck = -1; // boundscheck=: -1 unset (per backend), 0 off, 1 on
+  double cpuTimeout = 0; // cpu_timeout= or PYCUDA_JIT_CPU_TIMEOUT (s; 0: none)
   bool fastmath = false;
   unsigned fastmathFlags = 0; // fastmath={"contract", "afn", ...}
   bool fmad = true;           // fmad= or PYCUDA_JIT_FMAD: contraction
@@ -99,6 +102,38 @@ void parseFmad(PyObject *D, JitOptions &O) {
   }
 }
 
+// The CPU executor's time limit per launch: cpu_timeout= (seconds, None for
+// the environment's), else PYCUDA_JIT_CPU_TIMEOUT, else none.
+double cpuTimeoutOption(PyObject *D) {
+  PyObject *V = D ? PyDict_GetItemString(D, "cpu_timeout") : nullptr;
+  double T = 0;
+  if (V && V != Py_None) {
+    T = PyFloat_AsDouble(V);
+    if (PyErr_Occurred())
+      throw PythonError{};
+  } else if (const char *Env = std::getenv("PYCUDA_JIT_CPU_TIMEOUT");
+             Env && *Env) {
+    char *End = nullptr;
+    T = std::strtod(Env, &End);
+    if (*End != '\0' || !(T >= 0)) {
+      PyErr_Format(PyExc_ValueError,
+                   "PYCUDA_JIT_CPU_TIMEOUT must be a number of seconds, not "
+                   "'%s'",
+                   Env);
+      throw PythonError{};
+    }
+    return T;
+  } else {
+    return 0;
+  }
+  if (!(T > 0)) {
+    PyErr_SetString(PyExc_ValueError,
+                    "cpu_timeout must be a positive number of seconds");
+    throw PythonError{};
+  }
+  return T;
+}
+
 JitOptions parseOptions(PyObject *D) {
   JitOptions O;
   O.debug = dictBool(D, "debug", false);
@@ -141,6 +176,7 @@ JitOptions parseOptions(PyObject *D) {
     }
     O.boundscheck = V == "1"; // overrides the option, like NUMBA_BOUNDSCHECK
   }
+  O.cpuTimeout = cpuTimeoutOption(D);
   O.lineinfo = dictBool(D, "lineinfo", false);
   O.cache = dictBool(D, "cache", false) || envFlag("PYCUDA_JIT_CACHE");
   O.opt = dictInt(D, "opt", 3);
@@ -1091,6 +1127,30 @@ void stageOut(Staging &S) {
       copyToHost(reinterpret_cast<void *>(V->hostPtr), V->ptr, V->nbytes);
 }
 
+// The process's main thread (Python's, where SIGINT is handled).
+bool onMainThread() {
+  thread_local int Main = -1;
+  if (Main < 0)
+    Main = syscall(SYS_gettid) == getpid();
+  return Main == 1;
+}
+
+// A CPU launch's error: an interrupted launch becomes what Python's SIGINT
+// handler raises (KeyboardInterrupt, or the user's handler's exception;
+// KeyboardInterrupt if that raised nothing, since the kernel did not run to
+// its end).
+[[noreturn]] void rethrowLaunchError(std::exception_ptr Err) {
+  try {
+    std::rethrow_exception(Err);
+  } catch (const rt::cpu::KernelFault &F) {
+    if (F.kind() != rt::cpu::KernelFault::Kind::Interrupted)
+      throw;
+    if (PyErr_CheckSignals() == 0)
+      PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw PythonError{};
+  }
+}
+
 PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
   return guard([&]() -> PyObject * {
     DispatcherState *St = L->disp->st;
@@ -1144,16 +1204,21 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
     } else {
       rt::cpu::Dims G{L->grid.x, L->grid.y, L->grid.z};
       rt::cpu::Dims B{L->block.x, L->block.y, L->block.z};
+      // Ctrl-C stops launches from the main thread (where Python raises
+      // KeyboardInterrupt); the time limit applies to every launch.
+      rt::cpu::LaunchControl Control;
+      Control.interruptible = onMainThread();
+      Control.timeoutSeconds = St->opts.cpuTimeout;
       std::exception_ptr Err;
       Py_BEGIN_ALLOW_THREADS
       try {
-        rt::cpu::launch(S->cpu, G, B, L->shared, Params);
+        rt::cpu::launch(S->cpu, G, B, L->shared, Params, Control);
       } catch (...) {
         Err = std::current_exception();
       }
       Py_END_ALLOW_THREADS
       if (Err)
-        std::rethrow_exception(Err);
+        rethrowLaunchError(Err);
     }
     stageOut(Stage);
     Py_RETURN_NONE;

@@ -9,8 +9,9 @@
 //   LaunchConfigError       -> pycuda_jit.errors.LaunchConfigError
 //   BackendUnavailable      -> CudaSupportError
 //   cpu::KernelFault        -> KernelIndexError / KernelZeroDivisionError /
-//                              KernelDeadlockError / KernelError (with the
-//                              failing source line)
+//                              KernelDeadlockError / KernelTimeoutError /
+//                              KernelError (with the failing source line);
+//                              Interrupted -> KeyboardInterrupt
 //   std::bad_alloc          -> MemoryError
 //   anything else           -> InternalCompilerError
 #include "Backend.h"
@@ -144,6 +145,12 @@ PyObject *translateException() {
       Cls = "KernelZeroDivisionError";
     else if (E.kind() == rt::cpu::KernelFault::Kind::Deadlock)
       Cls = "KernelDeadlockError";
+    else if (E.kind() == rt::cpu::KernelFault::Kind::Timeout)
+      Cls = "KernelTimeoutError";
+    else if (E.kind() == rt::cpu::KernelFault::Kind::Interrupted) {
+      PyErr_SetString(PyExc_KeyboardInterrupt, E.what());
+      return nullptr;
+    }
     // KernelError(message, file, line): the class shows the source line.
     return raise(Cls, "(s,s,i)", E.what(), E.file().c_str(), E.line());
   } catch (const PluginLoadError &E) {

@@ -43,6 +43,11 @@ struct Grid {
 
   std::atomic<uint64_t> NextBlock{0};
   std::atomic<bool> Failed{false};
+  // Stopping (Cancel.cpp): SIGINT stops this launch; it bumped the stop
+  // word (guarded by ErrorMu); its time limit in seconds (0: none).
+  bool Interruptible = false;
+  bool StopCounted = false;
+  double TimeoutSeconds = 0;
 
   std::mutex ErrorMu; // guards the first error below
   bool HasFault = false;
@@ -161,6 +166,7 @@ struct Block {
   uint32_t BarrierResultArrivals = 0;
   uint32_t GridArrived = 0; // threads of this block at a grid barrier
   FiberContext Sched; // the host thread's context that runs the block
+  pcj_thread_ctx *Running = nullptr; // the CUDA thread running now
 
   // Fast path only: where a terminated thread jumps back to.
   sigjmp_buf FastJmp;
@@ -220,6 +226,49 @@ void recordFault(Grid &G, KernelFault::Kind Kind, const std::string &Message,
 void threadExited(Block &B, ThreadSlot &S);
 // Called by the scheduler when no thread is Ready but some have not exited.
 void diagnoseStall(Block &B);
+
+// -- stopping a launch (Cancel.cpp) -----------------------------------------
+// A SIGINT arrived while an interruptible launch ran (cleared when it ends).
+extern std::atomic<bool> InterruptPending;
+// Whether G's threads must stop: it failed (an error, its time limit) or was
+// interrupted.
+inline bool stopping(const Grid &G) {
+  return G.Failed.load(std::memory_order_relaxed) ||
+         (G.Interruptible && InterruptPending.load(std::memory_order_relaxed));
+}
+// With G.ErrorMu held, when G fails: makes generated code poll (once per
+// grid); stopDone undoes it when the launch ends.
+void noteStopping(Grid &G);
+void stopDone(Grid &G);
+// The block the calling host thread runs, for pcj_cpu_poll; returns the
+// previous one.
+Block *setCurrentBlock(Block *B);
+// While alive (and Enable), SIGINT stops G: our handler runs before the
+// previous one.  finish() restores it and says whether SIGINT arrived.
+class InterruptScope {
+public:
+  InterruptScope(Grid &G, bool Enable);
+  ~InterruptScope();
+  bool finish();
+
+private:
+  Grid &G;
+  bool Installed = false;
+};
+// While alive, a watchdog records a Timeout fault for G after Seconds (> 0).
+class DeadlineScope {
+public:
+  DeadlineScope(Grid &G, double Seconds);
+  ~DeadlineScope();
+
+private:
+  Grid &G;
+  bool Active = false;
+};
+// Around fork() (Executor.cpp's handlers).
+void cancelForkPrepare();
+void cancelForkParent();
+void cancelForkChild();
 
 // -- printf (Printf.cpp) ------------------------------------------------------
 // Held around fork() so a child never inherits it locked.

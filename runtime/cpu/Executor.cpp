@@ -36,6 +36,10 @@ const char *kindName(KernelFault::Kind K) {
     return "Deadlock";
   case KernelFault::Kind::Raised:
     return "Raised";
+  case KernelFault::Kind::Interrupted:
+    return "Interrupted";
+  case KernelFault::Kind::Timeout:
+    return "Timeout";
   }
   return "?";
 }
@@ -133,7 +137,7 @@ void runFastThreads(Block &B, pcj_thread_ctx &C) {
   uint32_t Linear = 0;
   for (uint32_t Z = 0; Z < G.BlockDim.z; ++Z) {
     for (uint32_t Y = 0; Y < G.BlockDim.y; ++Y) {
-      if (G.Failed.load(std::memory_order_relaxed))
+      if (stopping(G))
         return;
       for (uint32_t X = 0; X < G.BlockDim.x; ++X, ++Linear) {
         C.tid[0] = X;
@@ -150,6 +154,7 @@ void runFastThreads(Block &B, pcj_thread_ctx &C) {
 // The sigsetjmp frame is this small function with no locals, so nothing has
 // an indeterminate value after a thread's error long-jumps back here.
 bool runFastBlock(Block &B, pcj_thread_ctx &C) {
+  B.Running = &C;
   if (sigsetjmp(B.FastJmp, 0) != 0)
     return false;
   runFastThreads(B, C);
@@ -164,6 +169,7 @@ ThreadSlot &popReady(Block &B) {
   if (S.State == ThreadState::Sleeping)
     ++B.Warps[Index / 32].Runnable;
   S.State = ThreadState::Running;
+  B.Running = &S.Ctx;
   return S;
 }
 
@@ -177,8 +183,7 @@ void enqueue(Block &B, uint32_t Index) {
 
 // The context to run after the current thread stops.
 FiberContext &nextContext(Block &B) {
-  if (B.Aborted || B.QueueSize == 0 ||
-      B.G->Failed.load(std::memory_order_relaxed))
+  if (B.Aborted || B.QueueSize == 0 || stopping(*B.G))
     return B.Sched;
   return popReady(B).Fiber;
 }
@@ -240,7 +245,7 @@ void runFiberBlock(Block &B, WorkerResources &R, const pcj_thread_ctx &Proto) {
 
   fiberSwitch(B.Sched, popReady(B).Fiber);
   // Back here when no thread is Ready: all exited, an error, or a deadlock.
-  if (B.Aborted || B.Live == 0 || G.Failed.load(std::memory_order_relaxed))
+  if (B.Aborted || B.Live == 0 || stopping(G))
     return;
   diagnoseStall(B);
 }
@@ -256,6 +261,11 @@ void runBlock(Grid &G, uint64_t Linear) {
   B.NumThreads = G.ThreadsPerBlock;
   B.UsesFibers = G.Kernel->usesBarriers || G.Kernel->usesWarpOps;
   pcj_thread_ctx Proto = blockContext(B, R.shared(G.SharedBytes));
+  struct CurrentScope { // pcj_cpu_poll finds the block through it
+    Block *Saved;
+    explicit CurrentScope(Block *B) : Saved(setCurrentBlock(B)) {}
+    ~CurrentScope() { setCurrentBlock(Saved); }
+  } Current(&B);
   if (!B.UsesFibers) {
     runFastBlock(B, Proto);
     return;
@@ -266,7 +276,7 @@ void runBlock(Grid &G, uint64_t Linear) {
 // Runs blocks of G until none is left or the launch failed.
 void runBlocks(Grid &G) noexcept {
   for (;;) {
-    if (G.Failed.load(std::memory_order_relaxed))
+    if (stopping(G))
       return;
     uint64_t Linear = G.NextBlock.fetch_add(1, std::memory_order_relaxed);
     if (Linear >= G.NumBlocks)
@@ -279,6 +289,7 @@ void runBlocks(Grid &G) noexcept {
       if (!G.HasFault && !G.Internal)
         G.Internal = std::current_exception();
       G.Failed.store(true, std::memory_order_relaxed);
+      noteStopping(G);
       return;
     }
   }
@@ -363,9 +374,11 @@ void Pool::forkPrepare() {
     P->Mu.lock();
   StackPool::global().lockForFork();
   printMutex().lock();
+  cancelForkPrepare();
 }
 
 void Pool::forkParent() {
+  cancelForkParent();
   printMutex().unlock();
   StackPool::global().unlockAfterFork();
   if (Pool *P = Current.load(std::memory_order_relaxed))
@@ -374,6 +387,7 @@ void Pool::forkParent() {
 }
 
 void Pool::forkChild() {
+  cancelForkChild();
   printMutex().unlock();
   StackPool::global().unlockAfterFork();
   if (Pool *P = Current.load(std::memory_order_relaxed))
@@ -385,7 +399,7 @@ void Pool::forkChild() {
 Grid *Pool::pickLocked() {
   for (size_t I = 0; I < Active.size();) {
     Grid *G = Active[I];
-    if (G->Failed.load(std::memory_order_relaxed) ||
+    if (stopping(*G) ||
         G->NextBlock.load(std::memory_order_relaxed) >= G->NumBlocks) {
       Active.erase(Active.begin() + static_cast<ptrdiff_t>(I));
       continue;
@@ -489,7 +503,8 @@ void yield(Block &B, ThreadSlot &S) {
 unsigned executorThreads() { return detail::Pool::get().threads(); }
 
 void launch(const KernelInfo &K, Dims GridDim, Dims BlockDim,
-            size_t DynamicSharedBytes, void **Args) {
+            size_t DynamicSharedBytes, void **Args,
+            const LaunchControl &Control) {
   using namespace detail;
   if (!K.entry)
     throw std::invalid_argument("pycuda_jit CPU executor: null kernel entry");
@@ -517,16 +532,27 @@ void launch(const KernelInfo &K, Dims GridDim, Dims BlockDim,
   G.ThreadsPerBlock = static_cast<uint32_t>(Threads);
   G.NumBlocks = uint64_t(GridDim.x) * GridDim.y * GridDim.z;
 
-  Pool::get().run(G);
-  joinGridThreads(G); // host threads a grid barrier started
-
-  // Every helper has left G (Pool::run waited under the pool mutex), so no
-  // one else touches it any more.
+  bool Interrupted = false;
+  {
+    InterruptScope Interrupt(G, Control.interruptible);
+    DeadlineScope Deadline(G, Control.timeoutSeconds);
+    Pool::get().run(G);
+    joinGridThreads(G); // host threads a grid barrier started
+    Interrupted = Interrupt.finish();
+  }
+  // Every helper has left G (Pool::run waited under the pool mutex), and the
+  // watchdog no longer knows it, so no one else touches it any more.
+  stopDone(G);
   if (G.Internal)
     std::rethrow_exception(G.Internal);
   if (G.HasFault)
     throw KernelFault(G.FaultKind, G.FaultMessage, G.FaultThread, G.FaultBlock,
                       G.FaultFile, G.FaultLine);
+  if (Interrupted)
+    throw KernelFault(KernelFault::Kind::Interrupted,
+                      "kernel '" + std::string(G.Name) +
+                          "' was interrupted (SIGINT) on the CPU executor",
+                      Dims{0, 0, 0}, Dims{0, 0, 0});
 }
 
 std::span<const RuntimeSymbol> runtimeSymbols() {
@@ -546,7 +572,9 @@ std::span<const RuntimeSymbol> runtimeSymbols() {
   X(pcj_cpu_vprintf)                                                           \
   X(pcj_cpu_index_error)                                                       \
   X(pcj_cpu_error)                                                             \
-  X(pcj_cpu_raise)
+  X(pcj_cpu_raise)                                                             \
+  X(pcj_cpu_poll)                                                              \
+  X(pcj_cpu_stop_requests)
 #define X(Name) RuntimeSymbol{#Name, reinterpret_cast<void *>(&Name)},
   static const RuntimeSymbol Table[] = {PCJ_CPU_RUNTIME_FUNCTIONS(X)};
 #undef X

@@ -61,6 +61,8 @@ public:
     Deadlock,   // a barrier or warp operation that can never complete, or a
                 // warp operation used against its contract (mask mismatch)
     Raised,     // the kernel raised an exception (pcj_cpu_raise)
+    Interrupted, // SIGINT arrived during an interruptible launch
+    Timeout,     // the launch ran past its time limit
   };
 
   KernelFault(Kind K, const std::string &Message, Dims Thread, Dims Block,
@@ -87,13 +89,25 @@ private:
 
 const char *kindName(KernelFault::Kind K);
 
+// How a launch may be stopped from outside (runtime/cpu/Cancel.cpp).
+struct LaunchControl {
+  // SIGINT (Ctrl-C) stops the launch: KernelFault(Interrupted).  The
+  // previous SIGINT handler still runs (Python's: KeyboardInterrupt later);
+  // ignored or default (fatal) SIGINT stays so.  One launch at a time.
+  bool interruptible = false;
+  // A time limit in seconds (<= 0: none): KernelFault(Timeout).
+  double timeoutSeconds = 0;
+};
+
 // Runs the whole grid; returns when every thread has finished.  Throws
 // KernelFault on the first error of the launch and std::invalid_argument for
 // an invalid configuration (zero or over-limit dimensions, more than 1024
-// threads per block, a null entry).  Other blocks stop being started after an
-// error; blocks already running may finish.  Thread-safe.
+// threads per block, a null entry).  After an error (or an interrupt, or the
+// time limit) no block is started and running threads stop at their next
+// loop iteration, barrier or warp operation.  Thread-safe.
 void launch(const KernelInfo &K, Dims Grid, Dims Block,
-            size_t DynamicSharedBytes, void **Args);
+            size_t DynamicSharedBytes, void **Args,
+            const LaunchControl &Control = {});
 
 // Every byte of a block's shared memory (static and dynamic) holds this
 // value when the block starts, in every build type: reads of shared memory

@@ -473,7 +473,7 @@ bool gridBarrier(pcj_thread_ctx *Ctx) {
     }
   }
   while (G.CoopGeneration == Gen) {
-    if (G.Failed.load(std::memory_order_relaxed))
+    if (stopping(G))
       return false;
     // Errors elsewhere set Failed without notifying: look again now and then.
     G.CoopCv.wait_for(Lock, std::chrono::milliseconds(20));
@@ -550,6 +550,7 @@ void recordFault(Grid &G, Kind K, const std::string &Message, Dims Thread,
                  Dims BlockIdx, const char *File, int32_t Line) noexcept {
   std::lock_guard<std::mutex> Lock(G.ErrorMu);
   G.Failed.store(true, std::memory_order_relaxed);
+  noteStopping(G);
   if (G.HasFault || G.Internal)
     return;
   try {

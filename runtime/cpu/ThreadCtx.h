@@ -106,10 +106,16 @@ int32_t pcj_cpu_vprintf(const char *fmt, const void *args);
 // Terminate this thread with an error message (e.g. an exception raised in
 // the kernel); the launch reports the first one.
 [[noreturn]] void pcj_cpu_raise(pcj_thread_ctx *ctx, const char *message);
+// Every loop of generated code reads this word (relaxed) once per iteration
+// and calls pcj_cpu_poll when it is not 0: some launch is being stopped
+// (Ctrl-C, time limit, error); the poll ends the calling thread if it is
+// its launch, and returns otherwise.
+extern uint32_t pcj_cpu_stop_requests;
+void pcj_cpu_poll(void);
 }
 
 namespace pcj::rt::cpu {
-constexpr int kCpuAbiVersion = 3;
+constexpr int kCpuAbiVersion = 4;
 static_assert(offsetof(pcj_thread_ctx, laneid) == 48, "ABI");
 static_assert(offsetof(pcj_thread_ctx, shared) == 56, "ABI");
 static_assert(offsetof(pcj_thread_ctx, dynShared) == 64, "ABI");

@@ -596,6 +596,40 @@ TEST(CodegenHost, ExpTimesTwoMatchesStdExp) {
             << " ms\n";
 }
 
+// The stop word and poll of the CPU executor, stood in for by the test.
+uint32_t TestStopWord = 0;
+int TestPolls = 0;
+void testPoll() {
+  if (++TestPolls == 5)
+    TestStopWord = 0; // as if the launch being stopped had ended
+}
+
+TEST(CodegenHost, CancelPointsPollInEveryLoopAfterOptimization) {
+  registerHostSymbol("pcj_cpu_stop_requests",
+                     reinterpret_cast<void *>(&TestStopWord));
+  registerHostSymbol("pcj_cpu_poll", reinterpret_cast<void *>(&testPoll));
+  HostOptions O;
+  O.cancelPoints = true;
+  auto R = HostModule(kExpTimesTwoIR).jit({"f"}, O);
+  const std::string &IR = R->optimizedIR;
+  EXPECT_NE(IR.find("load atomic i32, ptr @pcj_cpu_stop_requests monotonic"),
+            std::string::npos)
+      << IR;
+  EXPECT_NE(IR.find("call void @pcj_cpu_poll()"), std::string::npos) << IR;
+  auto *F = reinterpret_cast<void (*)(float *, const float *, int)>(R->entry("f"));
+  std::vector<float> In(100, 1.0f), Out(100, 0.0f);
+  TestPolls = 0;
+  F(Out.data(), In.data(), 100);
+  EXPECT_EQ(TestPolls, 0); // the word is 0: no call
+  TestStopWord = 1;
+  F(Out.data(), In.data(), 100);
+  EXPECT_EQ(TestPolls, 5); // once per iteration while the word is set
+  EXPECT_NEAR(Out[99], std::exp(1.0f) * 2.0f, 1e-5f);
+  // Without the option (the default) nothing is inserted.
+  auto Plain = HostModule(kExpTimesTwoIR).jit({"f"});
+  EXPECT_EQ(Plain->optimizedIR.find("pcj_cpu_poll"), std::string::npos);
+}
+
 TEST(CodegenHost, LibmIntrinsicsResolve) {
   const char *IR = R"(
 declare float @llvm.sqrt.f32(float)

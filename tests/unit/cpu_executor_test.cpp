@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <chrono>
 #include <cfenv>
 #include <cmath>
 #include <cstdarg>
@@ -28,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include <csignal>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,9 +59,10 @@ KernelInfo kernel(KernelEntry E, const char *Name, bool Barriers, bool Warps,
 
 std::optional<KernelFault> launchExpectingFault(const KernelInfo &K, Dims G,
                                                 Dims B, size_t Dyn,
-                                                void **Args) {
+                                                void **Args,
+                                                const LaunchControl &C = {}) {
   try {
-    launch(K, G, B, Dyn, Args);
+    launch(K, G, B, Dyn, Args, C);
   } catch (const KernelFault &F) {
     return F;
   }
@@ -1008,6 +1011,76 @@ TEST(CpuExecutor, SyncwarpAndActivemask) {
   }
 }
 
+// ==== stopping a launch ======================================================
+
+// Spins until X[0] != 0 (never), polling the stop word like every loop of
+// generated code does; with barriers, also meets the block every round.
+void spinKernel(void **Args, pcj_thread_ctx *C) {
+  volatile int64_t *X = arg<int64_t *>(Args, 0);
+  bool Barriers = arg<bool>(Args, 1);
+  while (X[0] == 0) {
+    if (__atomic_load_n(&pcj_cpu_stop_requests, __ATOMIC_RELAXED))
+      pcj_cpu_poll();
+    if (Barriers)
+      pcj_cpu_syncthreads(C, 1, 1);
+  }
+}
+
+TEST(CpuExecutor, TimeLimitStopsAnEndlessLaunch) {
+  for (bool Fibers : {false, true}) {
+    SCOPED_TRACE(Fibers ? "fibers" : "fast path");
+    int64_t X[1] = {0};
+    int64_t *XP = X;
+    void *Args[] = {&XP, &Fibers};
+    LaunchControl Ctl;
+    Ctl.timeoutSeconds = 0.05;
+    auto F = launchExpectingFault(kernel(&spinKernel, "spin", Fibers, false),
+                                  Dims{8}, Dims{64}, 0, Args, Ctl);
+    ASSERT_TRUE(F.has_value());
+    EXPECT_EQ(F->kind(), KernelFault::Kind::Timeout);
+    EXPECT_NE(std::string(F->what()).find("'spin' ran longer than its 0.05 s "
+                                          "time limit"),
+              std::string::npos)
+        << F->what();
+    EXPECT_EQ(pcj_cpu_stop_requests, 0u); // nothing left polling
+    SaxpyCase S(1000, 3);
+    S.run(Dims{4}, Dims{64});
+    EXPECT_EQ(S.mismatches(), 0);
+  }
+}
+
+volatile sig_atomic_t PreviousSigintRan = 0;
+void previousSigint(int) { PreviousSigintRan = 1; }
+
+TEST(CpuExecutor, SigintStopsAnInterruptibleLaunch) {
+  struct sigaction Prev = {}, Saved;
+  Prev.sa_handler = &previousSigint;
+  sigemptyset(&Prev.sa_mask);
+  ASSERT_EQ(sigaction(SIGINT, &Prev, &Saved), 0);
+  PreviousSigintRan = 0;
+  std::thread Sender([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    kill(getpid(), SIGINT);
+  });
+  bool Fibers = true;
+  int64_t X[1] = {0};
+  int64_t *XP = X;
+  void *Args[] = {&XP, &Fibers};
+  LaunchControl Ctl;
+  Ctl.interruptible = true;
+  auto F = launchExpectingFault(kernel(&spinKernel, "spin", true, false),
+                                Dims{4}, Dims{32}, 0, Args, Ctl);
+  Sender.join();
+  ASSERT_TRUE(F.has_value());
+  EXPECT_EQ(F->kind(), KernelFault::Kind::Interrupted);
+  EXPECT_EQ(PreviousSigintRan, 1); // the handler before ours still ran
+  struct sigaction Now;
+  sigaction(SIGINT, nullptr, &Now);
+  EXPECT_EQ(Now.sa_handler, &previousSigint); // restored after the launch
+  EXPECT_EQ(pcj_cpu_stop_requests, 0u);
+  sigaction(SIGINT, &Saved, nullptr);
+}
+
 // ==== errors =================================================================
 
 const pcj_index_site kSite = {"k", "file.py", 12, 0};
@@ -1332,8 +1405,9 @@ TEST(CpuExecutor, ForkedChildCanLaunch) {
 
 TEST(CpuExecutor, RuntimeSymbolTable) {
   auto Symbols = runtimeSymbols();
-  EXPECT_EQ(Symbols.size(), 16u); // ThreadCtx.h: 16 runtime functions
-  bool SawPrintf = false, SawError = false;
+  // ThreadCtx.h: 17 runtime functions and the stop word.
+  EXPECT_EQ(Symbols.size(), 18u);
+  bool SawPrintf = false, SawError = false, SawStopWord = false;
   for (const RuntimeSymbol &S : Symbols) {
     EXPECT_NE(S.address, nullptr) << S.name;
     if (std::string(S.name) == "pcj_cpu_vprintf") {
@@ -1344,9 +1418,14 @@ TEST(CpuExecutor, RuntimeSymbolTable) {
       SawError = true;
       EXPECT_EQ(S.address, reinterpret_cast<void *>(&pcj_cpu_error));
     }
+    if (std::string(S.name) == "pcj_cpu_stop_requests") {
+      SawStopWord = true;
+      EXPECT_EQ(S.address, reinterpret_cast<void *>(&pcj_cpu_stop_requests));
+    }
   }
   EXPECT_TRUE(SawPrintf);
   EXPECT_TRUE(SawError);
+  EXPECT_TRUE(SawStopWord);
 }
 
 } // namespace
