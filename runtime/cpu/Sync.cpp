@@ -890,7 +890,7 @@ void pcj_cpu_error(pcj_thread_ctx *ctx, const pcj_error_site *site) {
                 Message + " in kernel '" + Kernel + "' (" + File + ":" +
                     std::to_string(Line) + "), thread " +
                     dimsString(threadIdxOf(*ctx)) + " block " + dimsString(B.Idx),
-                threadIdxOf(*ctx), B.Idx);
+                threadIdxOf(*ctx), B.Idx, File, Line);
   }
   terminateThread(ctx);
 }

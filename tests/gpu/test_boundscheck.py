@@ -145,3 +145,20 @@ def test_debug_without_boundscheck(backend):
     x = np.zeros(8, np.float32)
     k[1, 8](x, 8)
     assert not checked(k)
+
+
+def test_tuple_indices_are_bounds_checked_too(backend):
+    cpu_only(backend)
+
+    @cuda.jit
+    def pick(idx, out):
+        i = cuda.grid(1)
+        if i < idx.size:
+            t = (1.5, 2.5, 3.5)
+            out[i] = t[idx[i]]
+
+    out = poisoned(4, np.float64)
+    with pytest.raises(errors.KernelIndexError, match="tuple index out of range"):
+        pick[1, 4](np.array([0, 1, 2, 3]), out)
+    pick[1, 3](np.array([2, -1, -3]), out)
+    np.testing.assert_array_equal(out[:3], [3.5, 3.5, 1.5])
