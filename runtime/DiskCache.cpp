@@ -4,6 +4,7 @@
 #include "support/Sha256.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -19,7 +20,8 @@ namespace pcj::rt {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'C', 'J', 'C', 'A', 'C', 'H', 'E'};
-constexpr size_t kHeader = 8 + 4 + 32 + 8 + 32;
+constexpr size_t kSumOffset = 8 + 4 + 32 + 8; // magic, version, key, length
+constexpr size_t kHeader = kSumOffset + 32;
 
 void putU32(std::string &S, uint32_t V) {
   for (int I = 0; I < 4; ++I)
@@ -52,42 +54,49 @@ bool validKey(const std::string &Key) {
   return true;
 }
 
-// Reads a regular file owned by this user, without following symlinks.
+// Reads a regular file owned by this user, without following symlinks and
+// without blocking (O_NONBLOCK: opening a FIFO for reading would otherwise
+// wait for a writer), and only when it is at most kMaxEntryBytes long.
 bool readOwnedFile(const std::string &Path, std::string &Out, std::string *Problem) {
-  int Fd = ::open(Path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (Fd < 0) {
+  auto Fail = [&](int Fd, std::string Why) {
+    if (Fd >= 0)
+      ::close(Fd);
     if (Problem)
-      *Problem = errno == ENOENT ? "missing" : std::string("cannot open: ") + std::strerror(errno);
+      *Problem = std::move(Why);
     return false;
-  }
+  };
+  int Fd = ::open(Path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (Fd < 0)
+    return Fail(-1, errno == ENOENT ? std::string("missing")
+                                    : std::string("cannot open: ") + std::strerror(errno));
   struct stat St;
-  if (fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode)) {
-    ::close(Fd);
-    if (Problem)
-      *Problem = "not a regular file";
-    return false;
-  }
-  if (St.st_uid != geteuid()) {
-    ::close(Fd);
-    if (Problem)
-      *Problem = "owned by another user";
-    return false;
-  }
+  if (fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode))
+    return Fail(Fd, "not a regular file");
+  if (St.st_uid != geteuid())
+    return Fail(Fd, "owned by another user");
+  if (uint64_t(St.st_size) > DiskCache::kMaxEntryBytes)
+    return Fail(Fd, std::to_string(St.st_size) + " bytes, larger than an entry may be (" +
+                        std::to_string(DiskCache::kMaxEntryBytes) + ")");
   Out.resize(size_t(St.st_size));
   size_t Got = 0;
   while (Got < Out.size()) {
     ssize_t N = ::read(Fd, Out.data() + Got, Out.size() - Got);
+    if (N < 0 && errno == EINTR)
+      continue;
     if (N <= 0)
       break;
     Got += size_t(N);
   }
+  if (Got != Out.size())
+    return Fail(Fd, "short read");
   ::close(Fd);
-  if (Got != Out.size()) {
-    if (Problem)
-      *Problem = "short read";
-    return false;
-  }
   return true;
+}
+
+// The checksum of an entry: its header up to the checksum field, then the
+// payload.
+std::array<uint8_t, 32> entrySum(std::string_view Head, std::string_view Payload) {
+  return Sha256().update(Head.substr(0, kSumOffset)).update(Payload).digest();
 }
 
 } // namespace
@@ -104,7 +113,7 @@ std::string serializeCacheEntry(const CacheEntry &E) {
   putU32(Out, DiskCache::kFormatVersion);
   Out += unhex(E.key);
   putU64(Out, Payload.size());
-  auto Sum = Sha256().update(Payload).digest();
+  auto Sum = entrySum(Out, Payload);
   Out.append(reinterpret_cast<const char *>(Sum.data()), Sum.size());
   return Out + Payload;
 }
@@ -130,8 +139,8 @@ std::optional<CacheEntry> parseCacheEntry(const std::string &Bytes,
   if (Len != Bytes.size() - kHeader)
     return Bad("truncated or padded payload");
   std::string_view Payload(Bytes.data() + kHeader, Len);
-  auto Sum = Sha256().update(Payload).digest();
-  if (std::memcmp(Sum.data(), Bytes.data() + 52, 32) != 0)
+  auto Sum = entrySum(Bytes, Payload);
+  if (std::memcmp(Sum.data(), Bytes.data() + kSumOffset, 32) != 0)
     return Bad("checksum mismatch");
   CacheEntry E;
   E.key = Key;
@@ -225,6 +234,12 @@ bool DiskCache::store(const CacheEntry &E, std::string *Why) {
   if (!ensureDir(Why))
     return false;
   std::string Bytes = serializeCacheEntry(E);
+  if (Bytes.size() > kMaxEntryBytes) {
+    if (Why)
+      *Why = std::to_string(Bytes.size()) + " bytes, larger than an entry may be (" +
+             std::to_string(kMaxEntryBytes) + ")";
+    return false;
+  }
   std::random_device Rd;
   std::string Tmp = Dir + "/.tmp-" + E.key.substr(0, 16) + "-" +
                     std::to_string(getpid()) + "-" + std::to_string(Rd());

@@ -2,16 +2,20 @@
 //
 // An entry is one file <dir>/<key>.pcjc:
 //   magic "PCJCACHE" | u32 format version | 32-byte key | u64 payload length
-//   | 32-byte SHA-256 of the payload | payload
+//   | 32-byte SHA-256 of everything before it and the payload | payload
 // and the payload is a list of named sections (cubin, ptx, host object,
-// metadata): u32 name length, name, u64 data length, data.
+// metadata): u32 name length, name, u64 data length, data.  The checksum
+// covers the header too, so an entry copied under another name with its key
+// bytes rewritten to match is refused.
 //
 // Entries are written to a temporary file in the same directory and renamed
 // into place, so readers see a whole entry or none, and concurrent writers
 // of one key all succeed leaving one valid entry.  The directory is created
-// private (0700).  An entry that is not a regular file owned by this user,
-// is truncated, fails its checksum, has another format version or another
-// key is ignored (the caller recompiles and overwrites it); nothing from the
+// private (0700).  An entry that is not a regular file owned by this user
+// (a FIFO or device is refused without blocking), is larger than
+// kMaxEntryBytes (refused from its size, unread), is truncated, fails its
+// checksum, has another format version or another key is ignored (the
+// caller recompiles and overwrites it); nothing from the
 // cache is ever executed on the host without these checks, and nothing is
 // unpickled: it holds only bytes.
 #pragma once
@@ -40,7 +44,10 @@ struct CacheFileInfo {
 
 class DiskCache {
 public:
-  static constexpr uint32_t kFormatVersion = 1;
+  static constexpr uint32_t kFormatVersion = 2;
+  // The largest entry read or written (64 MiB; kernels' entries are KiBs to
+  // a few MiB): a bigger file is refused from its size, unread.
+  static constexpr uint64_t kMaxEntryBytes = uint64_t(64) << 20;
 
   explicit DiskCache(std::string Dir) : Dir(std::move(Dir)) {}
   // $PYCUDA_JIT_CACHE_DIR, else $XDG_CACHE_HOME/pycuda_jit, else

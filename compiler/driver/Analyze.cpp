@@ -153,6 +153,27 @@ std::string describeForCache(const CompileResult &R) {
   return S;
 }
 
+namespace {
+
+// A decimal number of at most `Max` (no sign, no spaces, no overflow).
+bool parseBounded(const std::string &S, uint64_t Max, uint64_t &Out) {
+  if (S.empty() || S.size() > 19)
+    return false;
+  Out = 0;
+  for (char C : S) {
+    if (C < '0' || C > '9')
+      return false;
+    Out = Out * 10 + uint64_t(C - '0');
+  }
+  return Out <= Max;
+}
+
+// No compile records more static shared memory than a GPU block can have
+// statically; a larger figure comes from a damaged or forged entry.
+constexpr uint64_t kMaxStaticSharedBytes = 48 * 1024;
+
+} // namespace
+
 bool restoreFromCache(const std::string &Meta, CompileResult &R) {
   std::map<std::string, std::string> KV;
   size_t Pos = 0;
@@ -162,20 +183,31 @@ bool restoreFromCache(const std::string &Meta, CompileResult &R) {
       End = Meta.size();
     std::string Line = Meta.substr(Pos, End - Pos);
     size_t Eq = Line.find('=');
-    if (Eq != std::string::npos)
-      KV[Line.substr(0, Eq)] = Line.substr(Eq + 1);
+    if (Eq == std::string::npos || !KV.emplace(Line.substr(0, Eq), Line.substr(Eq + 1)).second)
+      return false; // not key=value, or a key twice
     Pos = End + 1;
   }
-  if (!KV.count("kernel") || !KV.count("flags") || KV["flags"].size() != 3 ||
-      KV["kernel"] != R.kernelName || KV["signature"] != R.signature)
+  // Every field present and well formed, and what the analysis knows
+  // (name, signature, read-only arrays) the same: anything else is a
+  // damaged or forged entry, which the caller rebuilds.
+  for (const char *K : {"kernel", "signature", "flags", "static_shared", "readonly"})
+    if (!KV.count(K))
+      return false;
+  const std::string &Flags = KV["flags"];
+  if (KV["kernel"] != R.kernelName || KV["signature"] != R.signature ||
+      Flags.size() != 3 || Flags.find_first_not_of("01") != std::string::npos)
     return false;
-  R.usesBarriers = KV["flags"][0] == '1';
-  R.usesWarpOps = KV["flags"][1] == '1';
-  R.usesGridSync = KV["flags"][2] == '1';
-  R.staticSharedBytes = std::strtoull(KV["static_shared"].c_str(), nullptr, 10);
-  R.readOnlyArgs.clear();
-  for (char C : KV["readonly"])
-    R.readOnlyArgs.push_back(C == '1');
+  std::string RO;
+  for (bool B : R.readOnlyArgs)
+    RO += B ? '1' : '0';
+  uint64_t Shared = 0;
+  if (KV["readonly"] != RO ||
+      !parseBounded(KV["static_shared"], kMaxStaticSharedBytes, Shared))
+    return false;
+  R.usesBarriers = Flags[0] == '1';
+  R.usesWarpOps = Flags[1] == '1';
+  R.usesGridSync = Flags[2] == '1';
+  R.staticSharedBytes = size_t(Shared);
   R.abi = types::flattenKernelParams(R.argTypes);
   return true;
 }

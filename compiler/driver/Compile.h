@@ -112,7 +112,9 @@ CompileResult compileKernel(const bc::RawCode &Raw,
 // What a cache entry must record to rebuild a CompileResult without
 // compiling (the code itself is stored beside it): "key=value" lines.
 std::string describeForCache(const CompileResult &R);
-// Fills the fields describeForCache wrote; false if the text is malformed.
+// Fills the fields describeForCache wrote into R (the analysis' result);
+// false if the text is malformed, holds an impossible value or disagrees
+// with the analysis (a damaged or forged entry: the caller rebuilds it).
 bool restoreFromCache(const std::string &Meta, CompileResult &R);
 
 // Identifies this compiler build (for cache keys): version, LLVM version,

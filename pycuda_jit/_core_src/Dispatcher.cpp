@@ -19,6 +19,7 @@
 #include "support/Diagnostics.h"
 #include "types/Signature.h"
 #include "runtime/DiskCache.h"
+#include "runtime/Errors.h"
 #include "lower/Lower.h"
 
 #include <chrono>
@@ -496,14 +497,33 @@ bool loadFromCache(Spec &S, const driver::Analysis &A, rt::Context *Ctx,
     if (Obj == E->sections.end())
       return false;
     const driver::CodegenApi &Api = codegenPlugin();
-    R.host = Api.loadHostObject(Obj->second, {R.kernelName});
-    R.hostEntry = Api.hostEntry(*R.host, R.kernelName);
+    try { // a damaged or forged object is a miss (rebuilt), not an error
+      R.host = Api.loadHostObject(Obj->second, {R.kernelName});
+      R.hostEntry = Api.hostEntry(*R.host, R.kernelName);
+    } catch (const CompileError &) {
+      return false;
+    }
     if (!R.hostEntry)
       return false;
   }
   S.result = std::move(R);
   S.cache = "hit";
   return true;
+}
+
+// Loads a cached image into Ctx; false when the driver refuses it (a
+// damaged or forged cubin), which the caller then rebuilds.  Errors that a
+// rebuild cannot help (out of memory, a dead context) propagate.
+bool loadCachedImage(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
+  try {
+    loadForDevice(D, S, Ctx);
+    return true;
+  } catch (const rt::DriverError &E) {
+    if (E.isOutOfMemory() || E.isSticky())
+      throw;
+    S.devices.clear();
+    return false;
+  }
 }
 
 void storeInCache(Spec &S, bool Cuda) {
@@ -541,6 +561,11 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
   driver::AnalysisPtr A = driver::analyzeKernel(Raw, Args, R, CO);
   S->cacheKey = driver::cacheKey(*A);
   bool Hit = D->st->opts.cache && loadFromCache(*S, *A, Ctx, CO.ccMajor, CO.ccMinor);
+  if (Hit && Ctx && !loadCachedImage(D, *S, *Ctx)) {
+    Hit = false; // the cached image does not load: compile it instead
+    S->images.clear();
+    S->cache = "miss";
+  }
   if (!Hit) {
     S->result = codegenPlugin().generateKernel(std::move(A), CO);
     reportCompile(S->result);

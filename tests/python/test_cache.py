@@ -251,3 +251,119 @@ def test_cache_command_line(dirs):
     assert "removed 1" in clear.stdout
     assert entries(cache) == []
     assert oct(os.stat(cache).st_mode & 0o777) == "0o700"
+
+
+# ---- entries under abuse: each is a miss that a rebuild replaces, never an
+# exception on every run, a hang, or another kernel's code ---------------------
+
+HEADER = 8 + 4 + 32 + 8 + 32  # magic, version, key, payload length, SHA-256
+
+
+def read_entry(path):
+    """(version, key bytes, {section: bytes}) of a cache file."""
+    import struct
+    data = open(path, "rb").read()
+    version, = struct.unpack_from("<I", data, 8)
+    key = data[12:44]
+    sections, off = {}, HEADER
+    while off < len(data):
+        n, = struct.unpack_from("<I", data, off)
+        name = data[off + 4:off + 4 + n].decode()
+        off += 4 + n
+        size, = struct.unpack_from("<Q", data, off)
+        sections[name] = data[off + 8:off + 8 + size]
+        off += 8 + size
+    return version, key, sections
+
+
+def write_entry(path, version, key, sections):
+    """A well-formed entry with a correct checksum (what a forger with write
+    access to the cache directory can produce)."""
+    import hashlib
+    import struct
+    payload = b"".join(struct.pack("<I", len(n)) + n.encode() + struct.pack("<Q", len(d)) + d
+                       for n, d in sorted(sections.items()))
+    head = b"PCJCACHE" + struct.pack("<I", version) + key + struct.pack("<Q", len(payload))
+    # Format 1 summed the payload only; later formats sum the header too.
+    summed = payload if version == 1 else head + payload
+    with open(path, "wb") as f:
+        f.write(head + hashlib.sha256(summed).digest() + payload)
+
+
+def forge(path, change):
+    version, key, sections = read_entry(path)
+    change(sections)
+    write_entry(path, version, key, sections)
+
+
+def _garbage_code(sections):
+    for name in ("hostobj", "cubin"):
+        if name in sections:
+            sections[name] = b"\x7fELF" + bytes(range(256)) * 4
+    sections.pop("ptx", None)  # the driver would JIT the PTX instead
+    sections["ptx"] = b"not ptx at all"
+
+
+def _meta(field, value):
+    def change(sections):
+        lines = [ln for ln in sections["meta"].decode().splitlines()
+                 if not ln.startswith(field + "=")]
+        sections["meta"] = ("\n".join(lines + [f"{field}={value}"]) + "\n").encode()
+    return change
+
+
+@pytest.mark.parametrize("change", [
+    _garbage_code,
+    _meta("static_shared", 1 << 40),
+    _meta("static_shared", "lots"),
+    _meta("flags", "xyz"),
+    _meta("readonly", "1111111"),
+    lambda s: s.update(padding=b"\0" * (65 << 20)),  # larger than an entry may be
+], ids=["code", "static_shared", "static_shared_text", "flags", "readonly", "oversized"])
+def test_forged_sections_are_rebuilt(dirs, change):
+    src, cache = dirs
+    write_module(src, BASE)
+    run(src, cache)
+    [name] = entries(cache)
+    forge(os.path.join(cache, name), change)
+    r = run(src, cache)
+    assert r == {"out": [i * 2.0 for i in range(8)], "cache": "miss"}
+    assert run(src, cache)["cache"] == "hit"  # the rebuild replaced it
+
+
+def test_entry_copied_under_another_key_is_refused(dirs):
+    src, cache = dirs
+    write_module(src, BASE)
+    run(src, cache)
+    [first] = entries(cache)
+    write_module(src, BASE.replace("SCALE = 2.0", "SCALE = 3.0"))
+    run(src, cache)
+    [second] = [e for e in entries(cache) if e != first]
+    # The SCALE=2.0 kernel's entry under the SCALE=3.0 kernel's name, its key
+    # bytes rewritten to match the name (the checksum left as it was).
+    data = bytearray(open(os.path.join(cache, first), "rb").read())
+    data[12:44] = bytes.fromhex(second[:64])
+    open(os.path.join(cache, second), "wb").write(bytes(data))
+    r = run(src, cache)
+    assert r == {"out": [i * 3.0 for i in range(8)], "cache": "miss"}
+
+
+def test_fifo_at_an_entry_path_does_not_block(dirs):
+    src, cache = dirs
+    write_module(src, BASE)
+    run(src, cache)
+    [name] = entries(cache)
+    path = os.path.join(cache, name)
+    os.unlink(path)
+    os.mkfifo(path, 0o600)
+    env = {**os.environ, "PYTHONPATH": ROOT, "PYCUDA_JIT_CACHE_DIR": cache,
+           "PYTHONDONTWRITEBYTECODE": "1"}
+    try:
+        p = subprocess.run([sys.executable, "-c", RUNNER, src], capture_output=True,
+                           text=True, env=env, timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.fail("a FIFO at a cache entry's path blocked the kernel's first call")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout.strip().splitlines()[-2]) == {
+        "out": [i * 2.0 for i in range(8)], "cache": "miss"}
+    assert run(src, cache)["cache"] == "hit"  # replaced by a regular entry

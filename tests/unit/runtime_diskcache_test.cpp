@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <csignal>
 #include <cstdio>
+#include <fcntl.h>
 #include <fstream>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
@@ -131,4 +134,75 @@ TEST(RuntimeDiskCache, UnsafeDirectoryIsRefused) {
   std::string Why;
   EXPECT_FALSE(C.store(sample(keyOf('f')), &Why));
   EXPECT_NE(Why.find("writable by other users"), std::string::npos) << Why;
+}
+
+// A FIFO (or any other non-regular file) at an entry's path is refused
+// without blocking: open() of a FIFO for reading waits for a writer unless
+// it is non-blocking.  The load runs in a child process so that a hang is
+// reported as a failure instead of stalling the test binary.
+TEST(RuntimeDiskCache, FifoIsRefusedWithoutBlocking) {
+  DiskCache C(tempDir());
+  ASSERT_TRUE(C.ensureDir());
+  ASSERT_EQ(mkfifo(C.pathFor(keyOf('1')).c_str(), 0600), 0);
+  pid_t Child = fork();
+  ASSERT_GE(Child, 0);
+  if (Child == 0) {
+    std::string Problem;
+    bool Refused = !C.load(keyOf('1'), &Problem) && Problem == "not a regular file";
+    bool Listed = C.list().size() == 1;
+    _exit(Refused && Listed ? 0 : 1);
+  }
+  int Status = 0;
+  pid_t Done = 0;
+  for (int Tries = 0; Tries < 600 && Done == 0; ++Tries) { // a hang guard (60 s)
+    Done = waitpid(Child, &Status, WNOHANG);
+    if (Done == 0)
+      usleep(100 * 1000);
+  }
+  if (Done == 0) {
+    kill(Child, SIGKILL);
+    waitpid(Child, &Status, 0);
+    FAIL() << "loading a cache entry that is a FIFO blocked";
+  }
+  ASSERT_TRUE(WIFEXITED(Status));
+  EXPECT_EQ(WEXITSTATUS(Status), 0);
+}
+
+// The header (format version, key, length) is covered by the checksum: an
+// entry copied under another key with its key bytes rewritten to match is
+// refused, so it never runs as another kernel's code.
+TEST(RuntimeDiskCache, ChecksumCoversHeaderAndKey) {
+  DiskCache C(tempDir());
+  ASSERT_TRUE(C.store(sample(keyOf('a'))));
+  std::string Forged = slurp(C.pathFor(keyOf('a')));
+  ASSERT_GT(Forged.size(), 44u);
+  for (int K = 0; K < 32; ++K)
+    Forged[12 + K] = char(0xbb); // the key field: 32 bytes after magic + version
+  spit(C.pathFor(keyOf('b')), Forged);
+  std::string Problem;
+  EXPECT_FALSE(C.load(keyOf('b'), &Problem));
+  EXPECT_EQ(Problem, "checksum mismatch");
+}
+
+// Entries larger than kMaxEntryBytes are refused from their size alone,
+// before anything is read (a 64 GiB sparse file cost a MemoryError, a
+// 3 GiB one 20 s, on every run); store() never writes one.
+TEST(RuntimeDiskCache, OversizedEntriesAreRefusedUnread) {
+  DiskCache C(tempDir());
+  ASSERT_TRUE(C.store(sample(keyOf('c'))));
+  std::string Path = C.pathFor(keyOf('c'));
+  ASSERT_EQ(truncate(Path.c_str(), off_t(DiskCache::kMaxEntryBytes) + 1), 0); // sparse
+  std::string Problem;
+  EXPECT_FALSE(C.load(keyOf('c'), &Problem));
+  EXPECT_NE(Problem.find("larger than"), std::string::npos) << Problem;
+  auto L = C.list();
+  ASSERT_EQ(L.size(), 1u);
+  EXPECT_FALSE(L[0].valid);
+
+  CacheEntry Big = sample(keyOf('d'));
+  Big.sections["cubin"].assign(DiskCache::kMaxEntryBytes, 'x');
+  std::string Why;
+  EXPECT_FALSE(C.store(Big, &Why));
+  EXPECT_NE(Why.find("larger than"), std::string::npos) << Why;
+  EXPECT_FALSE(C.load(keyOf('d')));
 }
