@@ -140,15 +140,28 @@ def _prepare(shape, dtype, strides, order):
 
 
 def _like(ary):
-    """(shape, dtype, contiguous strides in the array's order)."""
+    """(shape, dtype, contiguous strides in the memory order of ``ary``).
+
+    Like numpy.empty_like: a C- or F-contiguous array gives C or F strides;
+    any other view (an F-ordered array sliced, transposed axes, negative
+    strides) keeps its axes' order, the axis with the largest absolute stride
+    outermost (ties in axis order)."""
     dtype = np.dtype(ary.dtype)
     if isinstance(ary, _core.DeviceArray):
-        f = ary.is_f_contiguous() and not ary.is_c_contiguous()
+        c, f = ary.is_c_contiguous(), ary.is_f_contiguous()
     else:
         ary = np.asarray(ary)
-        f = ary.flags.f_contiguous and not ary.flags.c_contiguous
-    order = "F" if f else "C"
-    return tuple(ary.shape), dtype, _strides_for(tuple(ary.shape), dtype.itemsize, order)
+        c, f = ary.flags.c_contiguous, ary.flags.f_contiguous
+    shape = tuple(ary.shape)
+    if c or f:
+        return shape, dtype, _strides_for(shape, dtype.itemsize, "C" if c else "F")
+    outer_first = sorted(range(len(shape)), key=lambda d: (-abs(ary.strides[d]), d))
+    strides = [0] * len(shape)
+    step = dtype.itemsize
+    for d in reversed(outer_first):
+        strides[d] = step
+        step *= shape[d]
+    return shape, dtype, tuple(strides)
 
 
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):

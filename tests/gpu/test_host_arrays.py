@@ -357,6 +357,37 @@ def test_device_array_and_like(backend, rng):
     assert like3.shape == (3, 6) and like3.is_c_contiguous()
 
 
+# name -> (the base array in its memory order, the view taken of it)
+LIKE_VIEWS = {
+    "f_rows": (np.asfortranarray, lambda x: x[::2, :]),
+    "f_block": (np.asfortranarray, lambda x: x[1:5, 1:4]),
+    "f_3d": (lambda a: np.asfortranarray(a.reshape(4, 3, 5)), lambda x: x[:, ::2, 1:]),
+    "transposed_3d": (lambda a: a.reshape(4, 3, 5), lambda x: x.transpose((1, 2, 0))[:, ::2]),
+    "reversed_f": (np.asfortranarray, lambda x: x[::-2, ::-1]),
+}
+
+
+@pytest.mark.parametrize("view", sorted(LIKE_VIEWS))
+def test_like_functions_keep_the_memory_order_of_a_view(backend, rng, view):
+    # A non-contiguous view gets contiguous strides in the view's own axis
+    # order, as numpy.empty_like gives it (an F-ordered view stays F-ordered).
+    base, index = LIKE_VIEWS[view]
+    host = base(rng.standard_normal((6, 10)))
+    v = index(host)
+    want = np.empty_like(v).strides
+    assert not v.flags.c_contiguous and not v.flags.f_contiguous
+    d = cuda.device_array_like(v)
+    assert d.shape == v.shape and d.strides == want and d.dtype == v.dtype
+    assert cuda.pinned_array_like(v).strides == want
+    assert cuda.mapped_array_like(v).strides == want
+    # The same for a device array viewing device memory the same way.
+    dv = index(cuda.to_device(host))
+    assert dv.strides == v.strides
+    assert cuda.device_array_like(dv).strides == want
+    d.copy_to_device(v)
+    np.testing.assert_array_equal(d.copy_to_host(), v)
+
+
 def test_to_device_options(backend, rng):
     a = rng.standard_normal((33, 5))
     s = cuda.stream()
