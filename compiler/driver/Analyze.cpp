@@ -6,7 +6,9 @@
 #include "bytecode/Decoder.h"
 #include "cfg/CFG.h"
 #include "ssa/SSABuilder.h"
+#include "runtime/cpu/ThreadCtx.h" // kCpuAbiVersion (a constant only)
 #include "stdlib/Registry.h"
+#include "support/BuildId.h"
 #include "support/Sha256.h"
 #include "transforms/ArrayEffects.h"
 #include "transforms/InsertCasts.h"
@@ -116,7 +118,8 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
 
   // The cache key.
   Sha256 H;
-  H.field("pycuda_jit-cache-key/1").field(compilerBuildId());
+  H.field("pycuda_jit-cache-key/1")
+      .field(compilerBuildId(frontendBuildId(), O.codegenBuildId));
   H.field(O.backend == Backend::CUDA
               ? "cuda sm_" + std::to_string(O.ccMajor) + std::to_string(O.ccMinor)
               : "cpu " + O.hostTarget);
@@ -212,7 +215,7 @@ bool restoreFromCache(const std::string &Meta, CompileResult &R) {
   return true;
 }
 
-std::string compilerBuildId() {
+std::string compilerBuildId(const std::string &FrontendId, const std::string &CodegenId) {
   std::string Keys;
   for (const std::string &K : stdlib::intrinsicKeys())
     Keys += K + ";";
@@ -223,8 +226,18 @@ std::string compilerBuildId() {
   }
   char Hex[17];
   snprintf(Hex, sizeof Hex, "%016llx", (unsigned long long)H);
-  return std::string("pycuda_jit-0.1.0+") + __DATE__ + "T" + __TIME__ +
-         "/llvm-" LLVM_VERSION_STRING "/registry-" + Hex;
+  return "pycuda_jit-0.1.0/frontend-" + FrontendId + "/codegen-" +
+         (CodegenId.empty() ? std::string("none") : CodegenId) + "/cpu-abi-" +
+         std::to_string(rt::cpu::kCpuAbiVersion) + "/llvm-" LLVM_VERSION_STRING
+         "/registry-" + Hex;
+}
+
+const std::string &frontendBuildId() {
+  static const std::string Id = [] {
+    std::string S = buildIdOfLoadedImage(reinterpret_cast<const void *>(&frontendBuildId));
+    return S.empty() ? std::string("none") : S;
+  }();
+  return Id;
 }
 
 } // namespace pcj::driver

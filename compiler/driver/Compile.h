@@ -49,6 +49,9 @@ struct CompileOptions {
   // CPU backend: the host CPU name and features (codegen::hostTarget()),
   // part of the cache key; compileKernel fills it when empty.
   std::string hostTarget;
+  // The build id of the code generator that generateKernel will run
+  // (libpcj_codegen.so, read from its file by the glue), part of the cache key.
+  std::string codegenBuildId;
   // Stage dumps to keep: any of bytecode, cfg, ir, typed, llvm, llvm-opt,
   // ptx ("all" for every one).  llvm-opt/ptx are always kept (inspect_*).
   std::set<std::string> dumps;
@@ -117,8 +120,14 @@ std::string describeForCache(const CompileResult &R);
 // with the analysis (a damaged or forged entry: the caller rebuilds it).
 bool restoreFromCache(const std::string &Meta, CompileResult &R);
 
-// Identifies this compiler build (for cache keys): version, LLVM version,
-// and a hash of the registry.
-std::string compilerBuildId();
+// Identifies the compiler in cache keys: the content of both binaries --
+// FrontendId and CodegenId are the GNU build ids (support/BuildId.h) of
+// the one holding the frontend (_core.abi3.so) and of the code generator
+// (libpcj_codegen.so) -- and the CPU executor's ABI version
+// (runtime/cpu/ThreadCtx.h), with the version, the LLVM version and a hash
+// of the registry for readers.  A rebuild that changes any code changes it.
+std::string compilerBuildId(const std::string &FrontendId, const std::string &CodegenId);
+// The build id of the binary this driver is linked into ("none" if it has none).
+const std::string &frontendBuildId();
 
 } // namespace pcj::driver

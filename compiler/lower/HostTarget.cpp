@@ -14,18 +14,27 @@
 #include "lower/Lower.h"
 #include "lower/TargetHooks.h"
 
+#include "runtime/cpu/ThreadCtx.h" // the layout only (no runtime code)
+
+#include <cstddef>
+
 namespace pcj::lower {
 
 using namespace types;
 
 namespace {
 
-// Field offsets in pcj_thread_ctx (runtime/cpu/ThreadCtx.h, frozen ABI).
-constexpr unsigned kSRegOffset[4] = {0, 12, 24, 36}; // tid ntid ctaid nctaid
-constexpr unsigned kSharedOffset = 56;
-constexpr unsigned kLaneIdOffset = 48;
-constexpr unsigned kDynSharedOffset = 64;
-constexpr unsigned kDynSharedBytesOffset = 88;
+// Field offsets in pcj_thread_ctx, read from the ABI's one definition
+// (runtime/cpu/ThreadCtx.h: changing them bumps kCpuAbiVersion, which is
+// part of every cache key).
+constexpr unsigned kSRegOffset[4] = {offsetof(pcj_thread_ctx, tid),
+                                     offsetof(pcj_thread_ctx, ntid),
+                                     offsetof(pcj_thread_ctx, ctaid),
+                                     offsetof(pcj_thread_ctx, nctaid)};
+constexpr unsigned kSharedOffset = offsetof(pcj_thread_ctx, shared);
+constexpr unsigned kLaneIdOffset = offsetof(pcj_thread_ctx, laneid);
+constexpr unsigned kDynSharedOffset = offsetof(pcj_thread_ctx, dynShared);
+constexpr unsigned kDynSharedBytesOffset = offsetof(pcj_thread_ctx, dynSharedBytes);
 
 class HostTarget : public TargetHooks {
 public:

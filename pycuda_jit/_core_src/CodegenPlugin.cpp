@@ -3,6 +3,7 @@
 
 #include "driver/Analysis.h"
 #include "runtime/cpu/Executor.h"
+#include "support/BuildId.h"
 
 #include <atomic>
 #include <dlfcn.h>
@@ -68,5 +69,16 @@ const driver::CodegenApi &codegenPlugin() {
 }
 
 bool codegenPluginLoaded() { return Loaded.load(std::memory_order_acquire) != nullptr; }
+
+const std::string &codegenPluginBuildId() {
+  static const std::string Id = [] {
+    try {
+      return buildIdOfFile(pluginPath());
+    } catch (const PluginLoadError &) {
+      return std::string();
+    }
+  }();
+  return Id;
+}
 
 } // namespace pcj::py

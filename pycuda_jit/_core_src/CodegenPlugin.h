@@ -5,6 +5,7 @@
 #include "driver/CodegenApi.h"
 
 #include <stdexcept>
+#include <string>
 
 namespace pcj::py {
 
@@ -21,5 +22,9 @@ const driver::CodegenApi &codegenPlugin();
 
 // Whether the plugin has been loaded in this process.
 bool codegenPluginLoaded();
+
+// The plugin file's GNU build id, read from its ELF notes without loading
+// it (once per process; "" when the file is missing): part of cache keys.
+const std::string &codegenPluginBuildId();
 
 } // namespace pcj::py

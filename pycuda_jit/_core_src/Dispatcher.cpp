@@ -356,6 +356,7 @@ driver::CompileOptions compileOptions(DispatcherObject *D) {
                                                : driver::Backend::CPU;
   if (CO.backend == driver::Backend::CPU) // host code needs the plugin anyway
     CO.hostTarget = codegenPlugin().hostTarget();
+  CO.codegenBuildId = codegenPluginBuildId();
   const JitOptions &J = D->st->opts;
   CO.optLevel = J.opt;
   CO.fastMath = J.fastmath;

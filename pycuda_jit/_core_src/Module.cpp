@@ -42,7 +42,8 @@ PyObject *pyIntrinsicKeys(PyObject *, PyObject *) {
 }
 
 PyObject *pyBuildId(PyObject *, PyObject *) {
-  return PyUnicode_FromString(driver::compilerBuildId().c_str());
+  return PyUnicode_FromString(
+      driver::compilerBuildId(driver::frontendBuildId(), codegenPluginBuildId()).c_str());
 }
 
 // memcpy_htod(dst: int, src: int, nbytes: int)

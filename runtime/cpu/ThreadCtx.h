@@ -1,7 +1,8 @@
 // ThreadCtx: the ABI between kernels compiled for the host CPU and the CPU
-// executor (runtime/cpu).  The compiler's host target hooks read these fields
-// with fixed offsets (compiler/lower, HostTarget), so the layout is frozen:
-// change it only together with the lowering and bump kCpuAbiVersion.
+// executor (runtime/cpu).  The compiler's host target hooks take the field
+// offsets from this struct (compiler/lower/HostTarget.cpp) and compiled
+// kernels live on in the disk cache, so the layout is frozen: a change bumps
+// kCpuAbiVersion, which every cache key includes (driver::compilerBuildId).
 //
 // A host kernel entry point has the same parameter convention as a CUDA
 // launch: `args[i]` points at the i-th kernel parameter's value.

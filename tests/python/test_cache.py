@@ -39,10 +39,11 @@ def write_module(d, body, helper=None):
                 os.unlink(os.path.join(p, f))
 
 
-def run(d, cache_dir):
-    env = {**os.environ, "PYTHONPATH": ROOT, "PYCUDA_JIT_CACHE_DIR": cache_dir,
+def run(d, cache_dir, root=ROOT):
+    env = {**os.environ, "PYTHONPATH": root, "PYCUDA_JIT_CACHE_DIR": cache_dir,
            "PYTHONDONTWRITEBYTECODE": "1"}
-    p = subprocess.run([sys.executable, "-c", RUNNER, d], capture_output=True, text=True, env=env)
+    p = subprocess.run([sys.executable, "-c", RUNNER, d], capture_output=True, text=True,
+                       env=env, cwd=d)  # not the checkout: `root` names the package
     assert p.returncode == 0, p.stderr
     *_, result, process = p.stdout.strip().splitlines()
     run.last_process = json.loads(process)
@@ -367,3 +368,46 @@ def test_fifo_at_an_entry_path_does_not_block(dirs):
     assert json.loads(p.stdout.strip().splitlines()[-2]) == {
         "out": [i * 2.0 for i in range(8)], "cache": "miss"}
     assert run(src, cache)["cache"] == "hit"  # replaced by a regular entry
+
+
+# ---- the compiler's identity: its binaries' contents ------------------------------
+
+
+def flip_build_id(path):
+    """Changes one byte of a shared object's GNU build id: what a rebuild
+    that changes its code does to it."""
+    import struct
+    data = bytearray(open(path, "rb").read())
+    phoff, = struct.unpack_from("<Q", data, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
+    for k in range(phnum):
+        p_type, = struct.unpack_from("<I", data, phoff + k * phentsize)
+        p_offset, = struct.unpack_from("<Q", data, phoff + k * phentsize + 8)
+        p_filesz, = struct.unpack_from("<Q", data, phoff + k * phentsize + 32)
+        off = p_offset
+        while p_type == 4 and off + 12 <= p_offset + p_filesz:  # PT_NOTE
+            namesz, descsz, ntype = struct.unpack_from("<III", data, off)
+            desc = off + 12 + (namesz + 3) // 4 * 4
+            if ntype == 3 and data[off + 12:off + 12 + namesz] == b"GNU\0":
+                data[desc] ^= 0xFF
+                open(path, "wb").write(bytes(data))
+                return
+            off = desc + (descsz + 3) // 4 * 4
+    raise AssertionError(f"{path} has no GNU build id")
+
+
+@pytest.mark.parametrize("binary", ["libpcj_codegen.so", "_core.abi3.so"])
+def test_a_rebuilt_compiler_misses(dirs, tmp_path, binary):
+    import shutil
+    src, cache = dirs
+    write_module(src, BASE)
+    copy = tmp_path / "copy"
+    shutil.copytree(os.path.join(ROOT, "pycuda_jit"), copy / "pycuda_jit",
+                    ignore=shutil.ignore_patterns("__pycache__", "_core_src"))
+    assert run(src, cache)["cache"] == "miss"
+    # The same binaries elsewhere: the key is their content, not their path.
+    assert run(src, cache, root=str(copy))["cache"] == "hit"
+    flip_build_id(str(copy / "pycuda_jit" / binary))
+    r = run(src, cache, root=str(copy))
+    assert r == {"out": [i * 2.0 for i in range(8)], "cache": "miss"}
+    assert run(src, cache, root=str(copy))["cache"] == "hit"
