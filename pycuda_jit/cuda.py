@@ -69,6 +69,18 @@ def __getattr__(name):
 # ---- backend -----------------------------------------------------------------------
 
 _backend_warned = False
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _user_stacklevel():
+    """The ``stacklevel`` for warnings.warn, called from the function that
+    warns, that names the first frame outside this package: the user's line,
+    however many of our functions lie between (Python 3.12's
+    ``skip_file_prefixes`` does the same)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def backend():
@@ -83,7 +95,7 @@ def backend():
     if name == "cpu" and reason and not _backend_warned:
         _backend_warned = True
         warnings.warn(f"pycuda_jit: no CUDA GPU ({reason}); kernels run on the CPU executor",
-                      RuntimeWarning, stacklevel=3)
+                      RuntimeWarning, stacklevel=_user_stacklevel())
     return name
 
 

@@ -28,7 +28,8 @@ struct CTValue {
     ConstArray,  // a host array frozen as constant data: `type` its dtype,
                  // `shape`, `bytes` its elements in C order
     TupleClass,  // a namedtuple class: `name` the class, `fields` its fields
-    Unsupported, // some other Python object: `name` describes it
+    Unsupported, // some other Python object: `name` describes it, `hint`
+                 // (if any) says what to do instead
   };
   Kind kind = Kind::Invalid;
   bc::ConstValue value;
@@ -38,6 +39,7 @@ struct CTValue {
   std::vector<int64_t> shape; // ConstArray
   std::string bytes;          // ConstArray
   std::vector<std::string> fields; // TupleClass
+  std::string hint;                // Unsupported
 
   static CTValue invalid() { return {}; }
   static CTValue constant(bc::ConstValue V) {
@@ -88,10 +90,11 @@ struct CTValue {
     C.fields = std::move(Fields);
     return C;
   }
-  static CTValue unsupported(std::string What) {
+  static CTValue unsupported(std::string What, std::string Hint = {}) {
     CTValue C;
     C.kind = Kind::Unsupported;
     C.name = std::move(What);
+    C.hint = std::move(Hint);
     return C;
   }
 

@@ -167,8 +167,9 @@ Typed Inferrer::typeOfCT(const Instr *I, const ir::CTValue &V,
     return {tupleClassTy(V.name, V.fields), false};
   case K::Unsupported:
     fail(I, What + " is " + V.name + ", which kernels cannot use",
-         "kernels can use numbers, bools, tuples, numpy scalar types, the "
-         "modules math, numpy and pycuda_jit.cuda, and module constants",
+         !V.hint.empty() ? V.hint
+                         : "kernels can use numbers, bools, tuples, numpy scalar types, the "
+                           "modules math, numpy and pycuda_jit.cuda, and module constants",
          ErrorKind::Unsupported);
   }
   return {};

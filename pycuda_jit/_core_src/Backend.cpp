@@ -96,6 +96,17 @@ BackendKind backend() {
   return Chosen;
 }
 
+void warnOnFallback() {
+  static std::atomic<bool> Done{false};
+  if (Done.load(std::memory_order_relaxed) || backend() != BackendKind::CPU ||
+      FallbackReason.empty() || Done.exchange(true))
+    return;
+  Ref Cuda(PyImport_ImportModule("pycuda_jit.cuda"));
+  Ref R(Cuda ? PyObject_CallMethod(Cuda.get(), "backend", nullptr) : nullptr);
+  if (!R)
+    throw PythonError{};
+}
+
 // ---- device memory -------------------------------------------------------------
 
 DeviceBlock allocDevice(size_t Bytes, bool Managed, bool AttachGlobal) {

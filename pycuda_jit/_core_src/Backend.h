@@ -35,6 +35,10 @@ BackendKind backend();
 const char *backendName(BackendKind K);
 // Why auto chose the CPU ("" if it did not).
 const std::string &backendFallbackReason();
+// When auto chose the CPU: the Python layer's one warning about it
+// (pycuda_jit.cuda.backend()), for a program whose first use of pycuda_jit
+// is a kernel launch.  Throws PythonError if the warning is made an error.
+void warnOnFallback();
 
 // ---- device memory -------------------------------------------------------------
 

@@ -546,6 +546,7 @@ void storeInCache(Spec &S, bool Cuda) {
 
 std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef> &Args,
                                   bool NoAlias = true) {
+  warnOnFallback();
   driver::CompileOptions CO = compileOptions(D);
   rt::Context *Ctx = nullptr;
   if (CO.backend == driver::Backend::CUDA) {

@@ -24,6 +24,42 @@ std::string canonicalModule(const std::string &Name) {
   return Name;
 }
 
+// The modules whose functions kernels know by name (math.sin, np.sqrt):
+// "NumPy", "math" or "cmath" for a module of theirs, else empty.
+std::string libraryOf(const std::string &Module) {
+  if (Module == "numpy" || Module.rfind("numpy.", 0) == 0)
+    return "NumPy";
+  if (Module == "math" || Module == "cmath")
+    return Module;
+  return "";
+}
+
+// A function (or class) of NumPy, math or cmath that is not in the registry.
+CTValue unsupportedLibraryName(const std::string &Library, const std::string &Module,
+                               const std::string &Name, bool IsClass) {
+  std::string Full = Module + "." + Name;
+  std::string What = (Library == "NumPy" ? "a NumPy " : "a " + Library + " ") +
+                     (IsClass ? "class" : "function");
+  if (Library != "NumPy")
+    return CTValue::unsupported(What, Full + " is not supported in kernels; the " +
+                                          Library + " functions kernels support are "
+                                          "listed in docs/language.md");
+  static const char *Creators[] = {"empty", "zeros", "ones", "full", "empty_like",
+                                   "zeros_like", "ones_like", "full_like", "array",
+                                   "asarray", "arange", "linspace", "copy", "ndarray"};
+  for (const char *C : Creators)
+    if (Name == C)
+      return CTValue::unsupported(
+          What, Full + " and the other NumPy array functions are not supported in "
+                       "kernels: make arrays with cuda.local.array or "
+                       "cuda.shared.array, or pass them in as arguments, and loop "
+                       "over their elements");
+  return CTValue::unsupported(
+      What, Full + " and the other NumPy array functions (np.sum, np.dot, ...) are "
+                   "not supported in kernels: loop over the elements instead; "
+                   "NumPy's scalar math functions (np.sqrt, np.sin, ...) work");
+}
+
 CTValue fromBuiltinName(const std::string &Name) {
   if (stdlib::lookupIntrinsic(Name))
     return CTValue::intrinsic(Name);
@@ -149,29 +185,31 @@ CTValue PyResolver::classify(PyObject *O) {
     Ref Qual = getAttrOpt(PyFunc.get(), "__qualname__");
     return CTValue::function(Qual ? str(Qual.get()) : "?", uintptr_t(O));
   }
+  if (types::TypeRef T = dtypeOf(O))
+    return CTValue::dtype(T);
+  // Builtins and functions of known modules (math.sin, numpy.sqrt ...);
+  // NumPy's array functions are plain Python functions (np.sum) or its own
+  // callables (np.empty), never candidates for @cuda.jit(device=True).
+  Ref Name = getAttrOpt(O, "__name__");
+  Ref Mod = getAttrOpt(O, "__module__");
+  std::string M = Mod && Mod.get() != Py_None ? str(Mod.get()) : "";
+  if (TN == "ufunc")
+    M = "numpy";
+  if (Name && PyCallable_Check(O)) {
+    std::string N = str(Name.get());
+    if (M == "builtins" && (TN == "builtin_function_or_method" || TN == "type"))
+      return fromBuiltinName(N);
+    if (std::string Lib = libraryOf(M); !Lib.empty()) {
+      std::string Key = canonicalModule(M) + "." + N;
+      if (stdlib::lookupIntrinsic(Key))
+        return CTValue::intrinsic(Key);
+      return unsupportedLibraryName(Lib, M, N, PyType_Check(O));
+    }
+  }
   if (TN == "function" && getAttrOpt(O, "__code__"))
     return CTValue::unsupported(
         "the plain Python function '" + str(getAttr(O, "__qualname__").get()) +
         "' (decorate it with @cuda.jit(device=True) to call it from kernels)");
-  if (types::TypeRef T = dtypeOf(O))
-    return CTValue::dtype(T);
-  // Builtins and functions of known modules (math.sin, numpy.sqrt ...).
-  Ref Name = getAttrOpt(O, "__name__");
-  Ref Mod = getAttrOpt(O, "__module__");
-  if (Name && (TN == "builtin_function_or_method" || TN == "type" ||
-               TN == "ufunc" || TN == "function")) {
-    std::string N = str(Name.get());
-    std::string M = Mod && Mod.get() != Py_None ? str(Mod.get()) : "";
-    if (TN == "ufunc")
-      M = "numpy";
-    if (M == "builtins")
-      return fromBuiltinName(N);
-    std::string Key = canonicalModule(M) + "." + N;
-    if (stdlib::lookupIntrinsic(Key))
-      return CTValue::intrinsic(Key);
-    if (M == "math" || M == "cmath" || M == "numpy")
-      return CTValue::unsupported("'" + Key + "' (not supported in kernels yet)");
-  }
   // numpy scalars (np.float32(0.5)): their value with their dtype.
   if (Ref Shape = getAttrOpt(O, "shape");
       Shape && PyTuple_Check(Shape.get()) && PyTuple_Size(Shape.get()) == 0 &&
