@@ -115,6 +115,13 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
   Out.signature = Sig.str();
   Out.kernelName = lower::mangleKernelName(F->qualname, Out.signature);
   Out.readOnlyArgs = transforms::readOnlyArrayParams(*F);
+  std::map<std::string, const ir::Function *> Callees;
+  for (Session::Spec *Sp : A->session.order)
+    Callees.emplace(Sp->symbol, Sp->typed.fn.get());
+  std::vector<const ir::Instr *> Writes = transforms::paramWrites(*F, Callees);
+  for (size_t K = 0; K < F->params.size(); ++K)
+    Out.argWrites.push_back(
+        {F->params[K].name, Writes[K] != nullptr, Writes[K] ? Writes[K]->loc : SourceLoc{}});
 
   // The cache key.
   Sha256 H;

@@ -9,6 +9,7 @@
 
 #include "bytecode/RawCode.h"
 #include "ir/CompileTimeValue.h"
+#include "support/SourceLoc.h"
 #include "typeinfer/TypeInfer.h"
 #include "types/KernelABI.h"
 
@@ -62,6 +63,14 @@ struct StageTiming {
   double ms;
 };
 
+// Where a kernel may write an argument's arrays (transforms/ArrayEffects):
+// the launch refuses read-only arrays there.
+struct ArgWrite {
+  std::string param;    // the parameter's name
+  bool written = false; // some store, atomic or call may write it
+  SourceLoc at;         // the first such write
+};
+
 struct CompileResult {
   std::string kernelName;
   std::string signature; // "(array(float32, 1d, C), float32) -> none"
@@ -72,6 +81,7 @@ struct CompileResult {
   bool usesWarpOps = false;
   bool usesGridSync = false;    // needs a cooperative launch
   std::vector<bool> readOnlyArgs; // per argument: an array only read
+  std::vector<ArgWrite> argWrites; // per argument (known after analysis)
   size_t staticSharedBytes = 0; // CPU backend
   // CUDA backend
   std::string ptx;

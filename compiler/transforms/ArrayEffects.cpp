@@ -1,7 +1,8 @@
-// Read-only array parameters (see ArrayEffects.h).
+// Read-only array parameters and where the others are written (see
+// ArrayEffects.h).
 #include "transforms/ArrayEffects.h"
 
-#include <map>
+#include <functional>
 #include <set>
 
 namespace pcj::transforms {
@@ -17,12 +18,14 @@ bool readsOnly(const std::string &Key) {
          Key == "zip" || Key == "print";
 }
 
-} // namespace
+// Whether a call may write memory its operand K refers to.
+using CallWrites = std::function<bool(const Instr *Call, size_t K)>;
 
-std::vector<bool> readOnlyArrayParams(const ir::Function &F) {
+// Per parameter of F: the first instruction that may write memory reachable
+// from it (null: none).
+std::vector<const Instr *> firstWrites(const ir::Function &F, const CallWrites &Writes) {
   // Roots: which parameters each array-carrying value may point into.
   std::map<const Instr *, std::set<int64_t>> Roots;
-  std::set<int64_t> Written;
   bool Changed = true;
   auto Carries = [](const Instr *I) {
     return I->type && (I->type->isArray() || I->type->isTuple() ||
@@ -55,27 +58,69 @@ std::vector<bool> readOnlyArrayParams(const ir::Function &F) {
         Changed = Changed || Slot.size() != Before;
       }
   }
-  auto MarkWritten = [&](const Instr *V) {
+  std::map<int64_t, const Instr *> First;
+  auto MarkWritten = [&](const Instr *V, const Instr *At) {
     auto It = Roots.find(V);
     if (It != Roots.end())
-      Written.insert(It->second.begin(), It->second.end());
+      for (int64_t P : It->second)
+        First.emplace(P, At); // keeps the first
   };
   for (const ir::Block *B : F.blocks)
     for (const Instr *I : B->instrs) {
       if (I->op == Op::SetItem || I->op == Op::SetAttr) {
-        MarkWritten(I->operands[0]);
+        MarkWritten(I->operands[0], I);
       } else if (I->op == Op::Call) {
-        bool Safe = !I->intrinsic.empty() && readsOnly(I->intrinsic);
-        if (!Safe)
-          for (const Instr *O : I->operands)
-            MarkWritten(O);
+        if (!I->intrinsic.empty() && readsOnly(I->intrinsic))
+          continue;
+        for (size_t K = 0; K < I->operands.size(); ++K)
+          if (Writes(I, K))
+            MarkWritten(I->operands[K], I);
       }
     }
+  std::vector<const Instr *> Out(F.params.size(), nullptr);
+  for (const auto &[P, At] : First)
+    if (P >= 0 && size_t(P) < Out.size())
+      Out[P] = At;
+  return Out;
+}
+
+} // namespace
+
+std::vector<bool> readOnlyArrayParams(const ir::Function &F) {
+  std::vector<const Instr *> W = firstWrites(F, [](const Instr *, size_t) { return true; });
   std::vector<bool> Out(F.params.size(), false);
   for (size_t K = 0; K < F.params.size(); ++K)
-    Out[K] = F.params[K].type && F.params[K].type->isArray() &&
-             !Written.count(int64_t(K));
+    Out[K] = F.params[K].type && F.params[K].type->isArray() && !W[K];
   return Out;
+}
+
+std::vector<const Instr *>
+paramWrites(const ir::Function &F,
+            const std::map<std::string, const ir::Function *> &Callees) {
+  // Which parameters of each device function may be written: the least
+  // fixed point, from "none" (recursion converges; writes only get added).
+  std::map<const ir::Function *, std::vector<bool>> Written;
+  for (const auto &[Symbol, Fn] : Callees)
+    Written[Fn].assign(Fn->params.size(), false);
+  CallWrites Writes = [&](const Instr *Call, size_t K) {
+    auto It = Call->intrinsic.empty() ? Callees.find(Call->str) : Callees.end();
+    if (It == Callees.end())
+      return true; // not a device function: assume it writes
+    const std::vector<bool> &W = Written[It->second];
+    return K == 0 || K - 1 >= W.size() || W[K - 1];
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const auto &[Symbol, Fn] : Callees) {
+      std::vector<const Instr *> W = firstWrites(*Fn, Writes);
+      for (size_t K = 0; K < W.size(); ++K)
+        if (W[K] && !Written[Fn][K]) {
+          Written[Fn][K] = true;
+          Changed = true;
+        }
+    }
+  }
+  return firstWrites(F, Writes);
 }
 
 } // namespace pcj::transforms

@@ -35,6 +35,7 @@ void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda,
   TypeRef DT = V.dtype;
   int64_t Item = V.itemsize;
   Out.type = arrayTy(DT, unsigned(N), layoutOf(N, Out.shape, Out.strides, Item));
+  Out.readonly = V.readonly;
   if (Cuda && backend() == BackendKind::CPU)
     requireHostAccess(V, "kernel argument " + std::to_string(Index + 1) +
                              " (a " + typeName(Owner) + ")");
@@ -68,7 +69,6 @@ void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda,
   }
   Out.hostPtr = V.ptr;
   Out.nbytes = size_t(Span);
-  Out.hostReadonly = V.readonly;
 }
 
 // numpy scalar types seen so far -> their dtype, so that the launch path
@@ -516,6 +516,7 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
     std::memcpy(Out.shape, V.shape, sizeof(int64_t) * V.ndim);
     std::memcpy(Out.strides, V.strides, sizeof(int64_t) * V.ndim);
     Out.ptr = V.ptr;
+    Out.readonly = V.readonly;
     Out.type = arrayTy(scalarFromTypestr(V.typestr), unsigned(V.ndim),
                        layoutOf(V.ndim, V.shape, V.strides, V.itemsize));
     Out.keep = std::move(T.owner);

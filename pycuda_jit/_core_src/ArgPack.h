@@ -36,11 +36,15 @@ struct ArgValue {
   int ndim = 0;
   int64_t shape[kMaxDims] = {};
   int64_t strides[kMaxDims] = {};
+  // a read-only array (a NumPy array whose flags.writeable is False, an
+  // array interface or DLPack tensor marked read-only): never written by a
+  // launch (refused where the kernel may write it; a staged copy is not
+  // copied back)
+  bool readonly = false;
   // a host array staged through device memory (CUDA backend)
   PyObject *host = nullptr; // borrowed: the argument tuple keeps it alive
   uint64_t hostPtr = 0;
   size_t nbytes = 0;
-  bool hostReadonly = false;
   // a CUDA array interface's stream field (synchronized before the launch)
   bool hasStream = false;
   uint64_t stream = 0;

@@ -262,6 +262,8 @@ struct Spec {
   std::string cacheKey;
   // Launch-time aliasing check: read-only and other array arguments.
   std::vector<int> roArrays, otherArrays;
+  // Arguments whose arrays the kernel may write (read-only ones are refused).
+  std::vector<int> writtenArgs;
   std::shared_ptr<Spec> aliased; // the variant without noalias, if needed
   driver::CompileResult result;
   std::vector<size_t> offsets;
@@ -574,6 +576,9 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
   }
   S->bufSize = layoutParamBuffer(S->result.abi, S->offsets);
   planAliasCheck(*S);
+  for (size_t K = 0; K < S->result.argWrites.size(); ++K)
+    if (S->result.argWrites[K].written)
+      S->writtenArgs.push_back(int(K));
   if (Ctx) {
     loadForDevice(D, *S, *Ctx);
   } else {
@@ -609,6 +614,21 @@ template <typename Fn> bool anyArray(const ArgValue &V, Fn &&F) {
     if (anyArray(E, F))
       return true;
   return false;
+}
+
+// A kernel may not write a read-only array (numba types such arrays
+// read-only and refuses the write when compiling): the launch stops before
+// any copy, naming the parameter and the kernel's first write to it.
+void refuseReadOnlyWrites(const Spec &S, const std::vector<ArgValue> &Vals) {
+  for (int K : S.writtenArgs) {
+    if (!anyArray(Vals[K], [](const ArgValue &V) { return V.readonly; }))
+      continue;
+    const driver::ArgWrite &W = S.result.argWrites[K];
+    throw CompileError(ErrorKind::Typing, W.at,
+                       "kernel argument " + std::to_string(K + 1) + " ('" + W.param +
+                           "') is a read-only array, but the kernel writes to it",
+                       "pass a writable array (a copy: arr.copy())");
+  }
 }
 
 // A noalias specialization may only run when no read-only array overlaps an
@@ -1150,7 +1170,7 @@ void stageOut(Staging &S) {
     return;
   deviceSynchronize();
   for (ArgValue *V : S.vals)
-    if (!V->hostReadonly)
+    if (!V->readonly)
       copyToHost(reinterpret_cast<void *>(V->hostPtr), V->ptr, V->nbytes);
 }
 
@@ -1201,6 +1221,7 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
     Spec *S = specialize(L->disp, Vals);
     if (!S->roArrays.empty()) [[unlikely]]
       S = aliasSafe(L->disp, S, Vals);
+    refuseReadOnlyWrites(*S, Vals);
     Staging Stage;
     stageIn(Vals, Stage);
     alignas(16) char Small[512];

@@ -1,0 +1,183 @@
+"""Launch-time argument checks: a read-only array where the kernel may
+write (numba types such arrays read-only: a TypingError naming the
+parameter and the write), a host array inside a tuple on the GPU (refused
+before anything is copied), and a compile that fails while the dispatcher's
+lock is released (the aliasing variant) leaving the kernel usable."""
+import inspect
+
+import numpy as np
+import pytest
+
+from pycuda_jit import cuda, errors
+from pycuda_jit._lazy import core
+from gpu_util import poisoned
+
+
+def line_of(func, needle):
+    lines, start = inspect.getsourcelines(func)
+    return start + next(k for k, text in enumerate(lines) if needle in text)
+
+
+def readonly(a):
+    a = np.array(a)
+    a.flags.writeable = False
+    return a
+
+
+@cuda.jit
+def axpy(a, x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = a * x[i] + i
+
+
+@cuda.jit(device=True)
+def store(arr, i, v):
+    arr[i] = v
+
+
+@cuda.jit(device=True)
+def load(arr, i):
+    return arr[i]
+
+
+@cuda.jit
+def copy_through_device_functions(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        store(out, i, load(x, i) * 2.0)
+
+
+@cuda.jit
+def count_into(hist, x):
+    i = cuda.grid(1)
+    if i < x.size:
+        cuda.atomic.add(hist, int(x[i]) % hist.size, 1)
+
+
+@cuda.jit
+def write_first_of_pair(pair):
+    i = cuda.grid(1)
+    if i < pair[0].size:
+        pair[0][i] = pair[1][i] + 1.0
+
+
+def test_a_kernel_reading_a_read_only_array_runs(backend, rng):
+    x = readonly(rng.standard_normal(300))
+    before = x.copy()
+    out = poisoned(300, np.float64)
+    axpy[2, 256](2.0, x, out)
+    np.testing.assert_array_equal(out, 2.0 * before + np.arange(300))
+    np.testing.assert_array_equal(x, before)
+    out2 = poisoned(300, np.float64)
+    copy_through_device_functions[2, 256](x, out2)  # read in a device function
+    np.testing.assert_array_equal(out2, before * 2.0)
+
+
+@pytest.mark.parametrize("case", ["direct", "device_function", "atomic", "tuple"])
+def test_writing_a_read_only_array_is_refused(backend, rng, case):
+    x = rng.standard_normal(300)
+    if case == "direct":
+        kernel, write = axpy, "out[i] = a * x[i] + i"
+        out = readonly(poisoned(300, np.float64))
+        args, name, pos = (2.0, x, out), "out", 3
+    elif case == "device_function":
+        kernel, write = copy_through_device_functions, "store(out, i, load(x, i) * 2.0)"
+        out = readonly(poisoned(300, np.float64))
+        args, name, pos = (x, out), "out", 2
+    elif case == "atomic":
+        kernel, write = count_into, "cuda.atomic.add(hist"
+        out = readonly(np.zeros(16, np.int64))
+        args, name, pos = (out, x), "hist", 1
+    else:
+        kernel, write = write_first_of_pair, "pair[0][i] = pair[1][i] + 1.0"
+        out = readonly(poisoned(300, np.float64))
+        args, name, pos = ((out, x),), "pair", 1
+        if backend == "cuda":
+            pytest.skip("host arrays in tuples are refused on the GPU (test below)")
+    before = out.copy()
+    with pytest.raises(errors.TypingError) as info:
+        kernel[2, 256](*args)
+    err = info.value
+    assert isinstance(err, errors.TypingError), err
+    assert err.message == (f"kernel argument {pos} ('{name}') is a read-only array, "
+                           "but the kernel writes to it")
+    assert err.file == __file__ and err.line == line_of(kernel.py_func, write), str(err)
+    assert "arr.copy()" in err.hint
+    np.testing.assert_array_equal(out, before)  # nothing ran, nothing copied back
+    # The same kernel with a writable array runs.
+    writable = tuple(tuple(e.copy() for e in a) if isinstance(a, tuple)
+                     else a.copy() if isinstance(a, np.ndarray) else a for a in args)
+    kernel[2, 256](*writable)
+
+
+def test_read_only_array_interface_objects_are_refused_too(backend, rng):
+    base = poisoned(300, np.float64)
+
+    class ReadOnlyView:
+        __array_interface__ = {**base.__array_interface__, "data": (base.ctypes.data, True)}
+
+    with pytest.raises(errors.TypingError, match=r"argument 3 \('out'\) is a read-only array"):
+        axpy[2, 256](2.0, rng.standard_normal(300), ReadOnlyView())
+    assert np.isnan(base).all()
+
+
+@cuda.jit
+def scale_pair_into(pair, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = pair[0][i] * pair[1]
+
+
+def test_host_array_in_a_tuple_stops_the_launch_before_any_copy(hardware, rng):
+    x = rng.standard_normal(64)
+    out = poisoned(64, np.float64)
+    staged = core().memory_stats()["staged_arguments"]
+    with pytest.raises(TypeError, match="kernel argument 1: a NumPy array inside a tuple"):
+        scale_pair_into[1, 64]((x, 2.0), out)
+    assert core().memory_stats()["staged_arguments"] == staged  # `out` was not copied
+    assert np.isnan(out).all()
+    d_out = cuda.to_device(out)
+    scale_pair_into[1, 64]((cuda.to_device(x), 2.0), d_out)
+    np.testing.assert_array_equal(d_out.copy_to_host(), x * 2.0)
+
+
+def test_host_arrays_in_tuples_work_on_the_cpu_executor(backend, rng):
+    if backend != "cpu":
+        pytest.skip("the CPU executor uses host arrays in place")
+    x = rng.standard_normal(64)
+    out = poisoned(64, np.float64)
+    scale_pair_into[1, 64]((x, 2.0), out)
+    np.testing.assert_array_equal(out, x * 2.0)
+
+
+FACTOR = 3.0
+
+
+@cuda.jit
+def scaled_copy(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = x[i] * FACTOR
+
+
+def test_failed_compile_of_the_aliasing_variant_leaves_the_kernel_usable(hardware, rng):
+    # On the GPU a kernel whose read-only array overlaps a written one runs a
+    # variant compiled without noalias, outside the dispatcher's lock.  Here
+    # that compile fails (FACTOR no longer types), with the lock released.
+    global FACTOR
+    x = cuda.to_device(rng.standard_normal(256))
+    out = cuda.device_array(256)
+    scaled_copy[1, 256](x, out)  # the noalias specialization
+    np.testing.assert_array_equal(out.copy_to_host(), x.copy_to_host() * 3.0)
+    FACTOR = "three"
+    try:
+        with pytest.raises(errors.TypingError):
+            scaled_copy[1, 256](x, x)  # overlapping: compiles the plain variant
+        with pytest.raises(errors.TypingError):
+            scaled_copy[1, 256](x, x)  # and again: nothing half-done was kept
+    finally:
+        FACTOR = 3.0
+    scaled_copy[1, 256](x, out)  # the lock and the specialization still work
+    np.testing.assert_array_equal(out.copy_to_host(), x.copy_to_host() * 3.0)
+    assert len(scaled_copy.signatures) == 1
