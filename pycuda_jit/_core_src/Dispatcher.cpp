@@ -645,11 +645,11 @@ Spec *aliasSafe(DispatcherObject *D, Spec *S, const std::vector<ArgValue> &Vals)
     for (int J : S->otherArrays) {
       if (!anyArray(Vals[J], Overlaps))
         continue;
-      std::lock_guard<std::mutex> L(D->st->mu);
+      std::unique_lock<std::mutex> L(D->st->mu);
       if (!S->aliased) {
-        D->st->mu.unlock();
+        L.unlock(); // not held while compiling; a failed compile leaves it unlocked
         std::shared_ptr<Spec> Plain = compileSpec(D, S->key, /*NoAlias=*/false);
-        D->st->mu.lock();
+        L.lock();
         if (!S->aliased)
           S->aliased = std::move(Plain);
       }
