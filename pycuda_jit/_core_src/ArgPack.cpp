@@ -471,6 +471,11 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
     Out.elems.resize(N);
     for (Py_ssize_t K = 0; K < N; ++K) {
       classifyArg(PyTuple_GetItem(O, K), Index, Out.elems[K]);
+      // Staging copies top-level arguments only: refused here, before the
+      // launch copies anything.
+      if (Out.elems[K].host)
+        typeError(Index, "a NumPy array inside a tuple cannot be passed to a "
+                         "kernel on the GPU; pass cuda.to_device(array) instead");
       Elems.push_back(Out.elems[K].type);
     }
     std::vector<std::string> Fields;

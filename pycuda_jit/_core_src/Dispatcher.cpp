@@ -1151,9 +1151,6 @@ struct Staging {
 
 void stageIn(std::vector<ArgValue> &Vals, Staging &S) {
   for (ArgValue &V : Vals) {
-    for (ArgValue &E : V.elems)
-      if (E.host)
-        PyErr_SetString(PyExc_TypeError, "host arrays inside tuples are not supported");
     if (!V.host || backend() != BackendKind::CUDA)
       continue;
     V.ptr = deviceAlloc(V.nbytes);
@@ -1161,8 +1158,6 @@ void stageIn(std::vector<ArgValue> &Vals, Staging &S) {
     noteStagedArgument();
     copyToDevice(V.ptr, reinterpret_cast<const void *>(V.hostPtr), V.nbytes);
   }
-  if (PyErr_Occurred())
-    throw PythonError{};
 }
 
 void stageOut(Staging &S) {
