@@ -130,26 +130,36 @@ def _kernel_class():
             def _which(self, signature):
                 return None if signature is None else str(signature)
 
-            def _per_signature(self, stage, signature):
+            def _per_signature(self, stage, signature, cc=None):
+                if cc is not None:
+                    cc = tuple(cc)
                 if signature is not None:
-                    return self._dump(stage, self._which(signature))
-                return {sig: self._dump(stage, i) for i, sig in enumerate(self.signatures)}
+                    return self._dump(stage, self._which(signature), cc)
+                return {sig: self._dump(stage, i, cc) for i, sig in enumerate(self.signatures)}
+
+            # Text no longer in memory (after a disk-cache hit, or a stage
+            # PYCUDA_JIT_DUMP did not keep) is compiled again on demand: the
+            # same text the first compile gave.
 
             def inspect_llvm(self, signature=None):
                 """Optimized LLVM IR (dict signature -> text without a signature)."""
                 return self._per_signature("llvm-opt", signature)
 
-            def inspect_asm(self, signature=None):
-                """PTX on the CUDA backend (dict signature -> text without a signature)."""
-                return self._per_signature("ptx", signature)
+            def inspect_asm(self, signature=None, cc=None):
+                """PTX (dict signature -> text without a signature): for the
+                GPU the kernel runs on, or for compute capability ``cc``
+                (``(major, minor)``; on the CPU executor (9, 0) by default).
+                Needs no GPU."""
+                return self._per_signature("ptx", signature, cc)
 
             def inspect_types(self, signature=None):
                 """The typed IR: every value with its type."""
                 return self._per_signature("typed", signature)
 
-            def inspect_stage(self, stage, signature=None):
-                """Any kept stage dump: bytecode, cfg, ir, typed, llvm, llvm-opt, ptx."""
-                return self._per_signature(stage, signature)
+            def inspect_stage(self, stage, signature=None, cc=None):
+                """A stage's text: bytecode, cfg, ir, typed, llvm, llvm-opt or
+                ptx (``cc`` as for inspect_asm)."""
+                return self._per_signature(stage, signature, cc)
 
             @property
             def stats(self):

@@ -149,6 +149,7 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
 
 const std::string &cacheKey(const Analysis &A) { return A.key; }
 const CompileResult &analysisResult(const Analysis &A) { return A.result; }
+const std::vector<StageTiming> &analysisTimings(const Analysis &A) { return A.timings; }
 
 std::string describeForCache(const CompileResult &R) {
   std::string S = "kernel=" + R.kernelName + "\n";

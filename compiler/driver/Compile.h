@@ -27,6 +27,11 @@ namespace pcj::driver {
 
 enum class Backend : uint8_t { CUDA, CPU };
 
+// The stages with a text dump, in pipeline order (PYCUDA_JIT_DUMP,
+// kernel.inspect_stage, cuda.compile_stages).
+inline constexpr const char *kStageNames[] = {"bytecode", "cfg", "ir", "typed",
+                                              "llvm", "llvm-opt", "ptx"};
+
 struct CompileOptions {
   Backend backend = Backend::CUDA;
   int ccMajor = 9, ccMinor = 0;
@@ -115,6 +120,8 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
 const std::string &cacheKey(const Analysis &A);
 // The kernel symbol, signature and resolutions known after analysis.
 const CompileResult &analysisResult(const Analysis &A);
+// The analysis' stage times (decode .. transforms).
+const std::vector<StageTiming> &analysisTimings(const Analysis &A);
 CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O);
 
 // analyzeKernel + generateKernel (filling O.hostTarget for the CPU backend).

@@ -6,6 +6,7 @@
 #include "ArgPack.h"
 #include "Backend.h"
 #include "CodeReader.h"
+#include "CompileReport.h"
 #include "Resolver.h"
 #include "Streams.h"
 
@@ -30,6 +31,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -218,25 +220,6 @@ bool boundsChecked(const JitOptions &O, driver::Backend B) {
   return O.debug || B == driver::Backend::CPU;
 }
 
-// Stage dumps requested with PYCUDA_JIT_DUMP=ir,typed,llvm,ptx (or all).
-std::set<std::string> envDumps() {
-  std::set<std::string> S;
-  const char *Env = std::getenv("PYCUDA_JIT_DUMP");
-  if (!Env)
-    return S;
-  std::stringstream SS(Env);
-  std::string Item;
-  while (std::getline(SS, Item, ','))
-    if (!Item.empty())
-      S.insert(Item);
-  return S;
-}
-
-bool envTiming() {
-  const char *Env = std::getenv("PYCUDA_JIT_TIMING");
-  return Env && *Env && std::string(Env) != "0";
-}
-
 // ---- specializations ---------------------------------------------------------------
 
 // A kernel compiled for one GPU architecture (shared by the devices of that
@@ -274,6 +257,8 @@ struct Spec {
   std::vector<DeviceFn> devices;
   // CPU
   rt::cpu::KernelInfo cpu;
+  // inspect_asm(cc=...) / inspect_stage(..., cc=...): dumps per "sm_XY"
+  std::map<std::string, std::map<std::string, std::string>> archDumps;
 };
 
 struct KeyHash {
@@ -332,18 +317,6 @@ struct LauncherObject {
 PyTypeObject *DispatcherType = nullptr;
 PyTypeObject *LauncherType = nullptr;
 
-void printDumps(const driver::CompileResult &R, const std::set<std::string> &Want) {
-  for (const char *Stage : {"bytecode", "cfg", "ir", "typed", "llvm", "llvm-opt", "ptx"}) {
-    if (!Want.count(Stage) && !Want.count("all"))
-      continue;
-    auto It = R.dumps.find(Stage);
-    if (It == R.dumps.end())
-      continue;
-    std::fprintf(stderr, "---- pycuda_jit %s: %s %s ----\n%s\n", Stage,
-                 R.kernelName.c_str(), R.signature.c_str(), It->second.c_str());
-  }
-}
-
 // The whole pipeline: analysis here, code generation in the plugin.
 driver::CompileResult compileWithPlugin(const bc::RawCode &Raw,
                                     const std::vector<TypeRef> &Args,
@@ -375,17 +348,6 @@ driver::CompileOptions compileOptions(DispatcherObject *D) {
   return CO;
 }
 
-void reportCompile(const driver::CompileResult &R) {
-  printDumps(R, envDumps());
-  if (envTiming()) {
-    std::fprintf(stderr, "pycuda_jit timing %s %s:", R.kernelName.c_str(),
-                 R.signature.c_str());
-    for (const auto &T : R.timings)
-      std::fprintf(stderr, " %s=%.2fms", T.stage.c_str(), T.ms);
-    std::fprintf(stderr, "\n");
-  }
-}
-
 // The image of S for the architecture of device Info: the first compile's,
 // or a new compile for another architecture (multi-GPU machines).
 const ArchImage &imageFor(DispatcherObject *D, Spec &S,
@@ -398,22 +360,28 @@ const ArchImage &imageFor(DispatcherObject *D, Spec &S,
   CO.ccMajor = Info.ComputeCapabilityMajor;
   CO.ccMinor = Info.ComputeCapabilityMinor;
   std::string Ptx = S.result.ptx;
+  std::optional<driver::CompileResult> Other;
   if (!S.images.empty()) { // another architecture: compile again
     bc::RawCode Raw = readCode(D->pyfunc);
     PyResolver R(D->pyfunc);
-    driver::CompileResult Res = compileWithPlugin(Raw, S.key, R, CO);
-    reportCompile(Res);
-    Ptx = std::move(Res.ptx);
+    Other = compileWithPlugin(Raw, S.key, R, CO);
+    printDumps(*Other);
+    Ptx = Other->ptx;
   }
   auto I = std::make_unique<ArchImage>();
   I->ccMajor = CO.ccMajor;
   I->ccMinor = CO.ccMinor;
   auto T0 = std::chrono::steady_clock::now();
   I->image = rt::ptxToLoadable(Ptx, CO.ccMajor, CO.ccMinor);
-  S.result.timings.push_back(
-      {"load.link", std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - T0)
-                        .count()});
+  driver::StageTiming Link{"load.link", std::chrono::duration<double, std::milli>(
+                                            std::chrono::steady_clock::now() - T0)
+                                            .count()};
+  if (Other) {
+    Other->timings.push_back(Link);
+    printTimings(*Other, "compile for another GPU");
+  } else {
+    S.result.timings.push_back(Link);
+  }
   S.loadPath = rt::loadPathName(I->image.Path);
   S.images.push_back(std::move(I));
   return *S.images.back();
@@ -469,10 +437,12 @@ bool loadFromCache(Spec &S, const driver::Analysis &A, rt::Context *Ctx,
     return false;
   }
   S.cache = "miss";
+  auto T0 = std::chrono::steady_clock::now();
   auto E = C.load(S.cacheKey);
   if (!E)
     return false;
   driver::CompileResult R = driver::analysisResult(A);
+  R.timings = driver::analysisTimings(A);
   auto Meta = E->sections.find("meta");
   if (Meta == E->sections.end() || !driver::restoreFromCache(Meta->second, R))
     return false;
@@ -494,6 +464,7 @@ bool loadFromCache(Spec &S, const driver::Analysis &A, rt::Context *Ctx,
       I->image.Bytes = Ptx->second;
     }
     R.ptx = Ptx->second;
+    R.dumps["ptx"] = R.ptx; // the other stages are compiled again on demand (inspect_*)
     S.images.push_back(std::move(I));
   } else {
     auto Obj = E->sections.find("hostobj");
@@ -509,6 +480,9 @@ bool loadFromCache(Spec &S, const driver::Analysis &A, rt::Context *Ctx,
     if (!R.hostEntry)
       return false;
   }
+  R.timings.push_back({"cache.load", std::chrono::duration<double, std::milli>(
+                                         std::chrono::steady_clock::now() - T0)
+                                         .count()});
   S.result = std::move(R);
   S.cache = "hit";
   return true;
@@ -546,6 +520,45 @@ void storeInCache(Spec &S, bool Cuda) {
     S.cache = "miss (not stored: " + Why + ")";
 }
 
+// The stage dumps of S compiled again: after a disk-cache hit (which loads
+// machine code only), or for another target (Cc: PTX of a CPU-executor
+// kernel, or for another GPU).  The text is what a fresh compile gives: the
+// analysis must reproduce S's cache key, else the kernel's code or globals
+// changed since S was compiled and the text would describe other code.
+std::map<std::string, std::string> recompileDumps(DispatcherObject *D, const Spec &S,
+                                                  std::optional<std::pair<int, int>> Cc,
+                                                  const char *How) {
+  driver::CompileOptions CO = compileOptions(D);
+  CO.dumps = {"all"};
+  CO.noAliasReadOnly = S.noAlias;
+  if (!S.images.empty()) {
+    CO.ccMajor = S.images.front()->ccMajor;
+    CO.ccMinor = S.images.front()->ccMinor;
+  }
+  bc::RawCode Raw = readCode(D->pyfunc);
+  PyResolver Same(D->pyfunc);
+  driver::AnalysisPtr A = driver::analyzeKernel(Raw, S.key, Same, CO);
+  if (driver::cacheKey(*A) != S.cacheKey) {
+    PyErr_Format(PyExc_RuntimeError,
+                 "cannot show the stages of %s %s: its code, globals or device "
+                 "functions changed since it was compiled (inspect a kernel "
+                 "before changing what it uses)",
+                 S.result.kernelName.c_str(), S.result.signature.c_str());
+    throw PythonError{};
+  }
+  if (Cc) {
+    CO.backend = driver::Backend::CUDA;
+    CO.hostTarget.clear();
+    CO.ccMajor = Cc->first;
+    CO.ccMinor = Cc->second;
+    PyResolver Other(D->pyfunc);
+    A = driver::analyzeKernel(Raw, S.key, Other, CO);
+  }
+  driver::CompileResult Res = codegenPlugin().generateKernel(std::move(A), CO);
+  printTimings(Res, How);
+  return std::move(Res.dumps);
+}
+
 std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef> &Args,
                                   bool NoAlias = true) {
   warnOnFallback();
@@ -572,7 +585,11 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
   }
   if (!Hit) {
     S->result = codegenPlugin().generateKernel(std::move(A), CO);
-    reportCompile(S->result);
+    printDumps(S->result);
+  } else if (!envDumps().empty()) { // the stages asked for, compiled again
+    for (auto &[Stage, Text] : recompileDumps(D, *S, std::nullopt, "dumps after a cache hit"))
+      S->result.dumps.emplace(Stage, std::move(Text));
+    printDumps(S->result);
   }
   S->bufSize = layoutParamBuffer(S->result.abi, S->offsets);
   planAliasCheck(*S);
@@ -591,6 +608,7 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
   }
   if (D->st->opts.cache && !Hit && S->cache == "miss")
     storeInCache(*S, Ctx != nullptr);
+  printTimings(S->result, Hit ? "cache hit" : "compile");
   return S;
 }
 
@@ -893,22 +911,56 @@ Spec *specByIndex(DispatcherObject *D, PyObject *Which) {
   throw PythonError{};
 }
 
-// _dump(stage, which=None) -> str
+// _dump(stage, which=None, cc=None) -> str: a stage's text, compiled again
+// when it was not kept (a disk-cache hit, a stage PYCUDA_JIT_DUMP did not
+// ask for) or for another target: cc=(major, minor), and "ptx" on the CPU
+// executor (for sm_90 unless cc says otherwise).
 PyObject *dispatcherDump(PyObject *Self, PyObject *Args) {
   return guard([&]() -> PyObject * {
     const char *Stage;
-    PyObject *Which = nullptr;
-    if (!PyArg_ParseTuple(Args, "s|O", &Stage, &Which))
+    PyObject *Which = nullptr, *CcObj = nullptr;
+    if (!PyArg_ParseTuple(Args, "s|OO", &Stage, &Which, &CcObj))
       return nullptr;
-    Spec *S = specByIndex(reinterpret_cast<DispatcherObject *>(Self), Which);
-    auto It = S->result.dumps.find(Stage);
-    if (It == S->result.dumps.end()) {
-      PyErr_Format(PyExc_KeyError,
-                   "stage '%s' was not kept; set PYCUDA_JIT_DUMP=%s before compiling",
-                   Stage, Stage);
+    checkStageName(Stage);
+    auto *D = reinterpret_cast<DispatcherObject *>(Self);
+    Spec *S = specByIndex(D, Which);
+    std::optional<std::pair<int, int>> Cc;
+    if (CcObj && CcObj != Py_None) {
+      int Major = 0, Minor = 0;
+      if (!PyTuple_Check(CcObj) || !PyArg_ParseTuple(CcObj, "ii", &Major, &Minor) ||
+          Major < 1 || Minor < 0) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "cc must be a (major, minor) tuple such as (9, 0)");
+        return nullptr;
+      }
+      Cc = {Major, Minor};
+    }
+    if (!Cc && std::string(Stage) == "ptx" && backend() != BackendKind::CUDA)
+      Cc = {9, 0}; // the CPU executor's kernels: PTX for a default GPU
+    if (Cc && !S->images.empty() && S->images.front()->ccMajor == Cc->first &&
+        S->images.front()->ccMinor == Cc->second)
+      Cc.reset(); // the GPU it was compiled for
+    std::map<std::string, std::string> *Dumps = &S->result.dumps;
+    if (Cc) {
+      std::string Arch = "sm_" + std::to_string(Cc->first) + std::to_string(Cc->second);
+      if (!S->archDumps.count(Arch)) {
+        auto Fresh = recompileDumps(D, *S, Cc, "inspect");
+        std::lock_guard<std::mutex> L(D->st->mu);
+        S->archDumps.emplace(Arch, std::move(Fresh));
+      }
+      Dumps = &S->archDumps[Arch];
+    } else if (!Dumps->count(Stage)) {
+      auto Fresh = recompileDumps(D, *S, std::nullopt, "inspect");
+      std::lock_guard<std::mutex> L(D->st->mu);
+      for (auto &[Name, Text] : Fresh)
+        Dumps->emplace(Name, std::move(Text));
+    }
+    auto It = Dumps->find(Stage);
+    if (It == Dumps->end()) {
+      PyErr_Format(PyExc_KeyError, "the stage '%s' does not exist for this target", Stage);
       return nullptr;
     }
-    return PyUnicode_FromStringAndSize(It->second.data(), It->second.size());
+    return PyUnicode_FromStringAndSize(It->second.data(), Py_ssize_t(It->second.size()));
   });
 }
 
@@ -1359,7 +1411,9 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
       Ref It = check(PyObject_GetIter(Stages));
       while (PyObject *Item = PyIter_Next(It.get())) {
         Ref Owned(Item);
-        CO.dumps.insert(utf8(Item));
+        std::string Stage = utf8(Item);
+        checkStageName(Stage);
+        CO.dumps.insert(Stage);
       }
       if (PyErr_Occurred())
         return nullptr;
@@ -1367,7 +1421,8 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
     bc::RawCode Raw = readCode(Func);
     PyResolver R(Func);
     driver::CompileResult Res = compileWithPlugin(Raw, Sig.args, R, CO);
-    printDumps(Res, envDumps());
+    printDumps(Res);
+    printTimings(Res, "compile_ptx");
     Ref Dumps(PyDict_New());
     for (const auto &[Stage, Text] : Res.dumps) {
       Ref V(PyUnicode_FromStringAndSize(Text.data(), Py_ssize_t(Text.size())));
