@@ -1266,9 +1266,9 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
     rt::validateLaunchConfig(Ctx ? Ctx->limits() : rt::kCpuLaunchLimits,
                              L->grid, L->block, L->shared);
     Spec *S = specialize(L->disp, Vals);
+    refuseReadOnlyWrites(*S, Vals);
     if (!S->roArrays.empty()) [[unlikely]]
       S = aliasSafe(L->disp, S, Vals);
-    refuseReadOnlyWrites(*S, Vals);
     Staging Stage;
     stageIn(Vals, Stage);
     alignas(16) char Small[512];
