@@ -7,6 +7,7 @@
 #include "Backend.h"
 #include "CodeReader.h"
 #include "CompileReport.h"
+#include "KernelCache.h"
 #include "Resolver.h"
 #include "Streams.h"
 
@@ -19,7 +20,6 @@
 #include "runtime/cpu/Executor.h"
 #include "support/Diagnostics.h"
 #include "types/Signature.h"
-#include "runtime/DiskCache.h"
 #include "runtime/Errors.h"
 #include "lower/Lower.h"
 
@@ -430,61 +430,18 @@ void planAliasCheck(Spec &S) {
 // The disk cache lookup; true (and S filled) on a hit.
 bool loadFromCache(Spec &S, const driver::Analysis &A, rt::Context *Ctx,
                    int CcMajor, int CcMinor) {
-  rt::DiskCache C(rt::DiskCache::defaultDir());
-  std::string Why;
-  if (!C.ensureDir(&Why)) {
-    S.cache = "off (" + Why + ")";
+  std::optional<CachedKernel> K =
+      loadCachedKernel(S.cacheKey, A, Ctx != nullptr, CcMajor, CcMinor, S.cache);
+  if (!K)
     return false;
-  }
-  S.cache = "miss";
-  auto T0 = std::chrono::steady_clock::now();
-  auto E = C.load(S.cacheKey);
-  if (!E)
-    return false;
-  driver::CompileResult R = driver::analysisResult(A);
-  R.timings = driver::analysisTimings(A);
-  auto Meta = E->sections.find("meta");
-  if (Meta == E->sections.end() || !driver::restoreFromCache(Meta->second, R))
-    return false;
+  S.result = std::move(K->result);
   if (Ctx) {
-    auto Cubin = E->sections.find("cubin");
-    auto Ptx = E->sections.find("ptx");
-    if (Ptx == E->sections.end())
-      return false;
     auto I = std::make_unique<ArchImage>();
     I->ccMajor = CcMajor;
     I->ccMinor = CcMinor;
-    I->image.CcMajor = CcMajor;
-    I->image.CcMinor = CcMinor;
-    if (Cubin != E->sections.end()) {
-      I->image.Path = rt::LoadPath::NvJitLinkCubin;
-      I->image.Bytes = Cubin->second;
-    } else {
-      I->image.Path = rt::LoadPath::DriverJitPtx;
-      I->image.Bytes = Ptx->second;
-    }
-    R.ptx = Ptx->second;
-    R.dumps["ptx"] = R.ptx; // the other stages are compiled again on demand (inspect_*)
+    I->image = std::move(K->image);
     S.images.push_back(std::move(I));
-  } else {
-    auto Obj = E->sections.find("hostobj");
-    if (Obj == E->sections.end())
-      return false;
-    const driver::CodegenApi &Api = codegenPlugin();
-    try { // a damaged or forged object is a miss (rebuilt), not an error
-      R.host = Api.loadHostObject(Obj->second, {R.kernelName});
-      R.hostEntry = Api.hostEntry(*R.host, R.kernelName);
-    } catch (const CompileError &) {
-      return false;
-    }
-    if (!R.hostEntry)
-      return false;
   }
-  R.timings.push_back({"cache.load", std::chrono::duration<double, std::milli>(
-                                         std::chrono::steady_clock::now() - T0)
-                                         .count()});
-  S.result = std::move(R);
-  S.cache = "hit";
   return true;
 }
 
@@ -504,19 +461,9 @@ bool loadCachedImage(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
 }
 
 void storeInCache(Spec &S, bool Cuda) {
-  rt::CacheEntry E;
-  E.key = S.cacheKey;
-  E.sections["meta"] = driver::describeForCache(S.result);
-  if (Cuda) {
-    E.sections["ptx"] = S.result.ptx;
-    if (!S.images.empty() && S.images.front()->image.isCubin())
-      E.sections["cubin"] = S.images.front()->image.Bytes;
-  } else {
-    E.sections["hostobj"] = S.result.host->object;
-  }
-  rt::DiskCache C(rt::DiskCache::defaultDir());
-  std::string Why;
-  if (!C.store(E, &Why))
+  const rt::LoadableImage *Image = S.images.empty() ? nullptr : &S.images.front()->image;
+  std::string Why = storeCachedKernel(S.cacheKey, S.result, Cuda, Image);
+  if (!Why.empty())
     S.cache = "miss (not stored: " + Why + ")";
 }
 
