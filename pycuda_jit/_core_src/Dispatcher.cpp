@@ -493,8 +493,9 @@ std::map<std::string, std::string> recompileDumps(DispatcherObject *D, const Spe
                  S.result.kernelName.c_str(), S.result.signature.c_str());
     throw PythonError{};
   }
-  if (Cc) {
+  if (Cc) { // as a compile for that GPU would be (checks default per backend)
     CO.backend = driver::Backend::CUDA;
+    CO.boundsCheck = boundsChecked(D->st->opts, CO.backend);
     CO.hostTarget.clear();
     CO.ccMajor = Cc->first;
     CO.ccMinor = Cc->second;
