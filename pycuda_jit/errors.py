@@ -12,7 +12,7 @@ __all__ = [
     "SignatureError", "BytecodeError", "BackendError", "InternalCompilerError",
     "CudaDriverError", "CudaOutOfMemoryError", "CudaStickyError",
     "LaunchConfigError", "KernelError", "KernelIndexError", "KernelZeroDivisionError",
-    "KernelDeadlockError", "KernelTimeoutError", "ConstantIndexError",
+    "KernelDeadlockError", "KernelTimeoutError", "ConstantIndexError", "ConstantValueError",
     "CudaSupportError",
 ]
 
@@ -66,6 +66,11 @@ class TypingError(CompileError, TypeError):
 class ConstantIndexError(TypingError, IndexError):
     """A constant index out of range, found at compile time (``t[3]`` of a
     3-tuple)."""
+
+
+class ConstantValueError(CompileError, ValueError):
+    """A constant has a value the operation rejects, found at compile time
+    (``range(0, n, 0)``)."""
 
 
 class NameResolutionError(CompileError, NameError):

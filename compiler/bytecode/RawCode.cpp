@@ -6,9 +6,11 @@
 #include "bytecode/RawCode.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace pcj::bc {
@@ -117,6 +119,45 @@ bool sameDouble(double A, double B) {
 }
 
 } // namespace
+
+bool ConstValue::asUInt64(uint64_t &Out) const {
+  if (kind != Kind::Int)
+    return false;
+  if (!bigInt) {
+    Out = uint64_t(i);
+    return i >= 0;
+  }
+  if (text.empty() || text[0] == '-')
+    return false;
+  auto R = std::from_chars(text.data(), text.data() + text.size(), Out);
+  return R.ec == std::errc() && R.ptr == text.data() + text.size();
+}
+
+bool ConstValue::fitsInt(unsigned Bits, bool Signed) const {
+  if (kind != Kind::Int || Bits == 0 || Bits > 64)
+    return false;
+  if (Signed) {
+    if (bigInt)
+      return false;
+    int64_t Lo = Bits == 64 ? INT64_MIN : -(int64_t(1) << (Bits - 1));
+    int64_t Hi = Bits == 64 ? INT64_MAX : (int64_t(1) << (Bits - 1)) - 1;
+    return i >= Lo && i <= Hi;
+  }
+  uint64_t U;
+  return asUInt64(U) && (Bits == 64 || U < (uint64_t(1) << Bits));
+}
+
+bool ConstValue::asDouble(double &Out) const {
+  if (kind != Kind::Int)
+    return false;
+  if (!bigInt) {
+    Out = double(i); // one rounding, to nearest even
+    return true;
+  }
+  errno = 0;
+  Out = std::strtod(text.c_str(), nullptr); // correctly rounded (glibc)
+  return !(errno == ERANGE && std::isinf(Out));
+}
 
 std::string ConstValue::repr() const {
   switch (kind) {

@@ -23,7 +23,9 @@ struct ConstValue {
   Kind kind = Kind::None;
   bool b = false;
   int64_t i = 0;
-  bool bigInt = false; // Python int outside int64: `text` holds its decimal
+  // A Python int outside int64: `text` holds its exact decimal (and `i` is
+  // 0, meaningless); read ints through the helpers below.
+  bool bigInt = false;
   double f = 0, imag = 0;
   std::string text; // Str, Bytes, Other (repr), big ints
   std::vector<ConstValue> elems; // Tuple
@@ -33,6 +35,17 @@ struct ConstValue {
   static ConstValue ofInt(int64_t V) { ConstValue C; C.kind = Kind::Int; C.i = V; return C; }
   static ConstValue ofFloat(double V) { ConstValue C; C.kind = Kind::Float; C.f = V; return C; }
   static ConstValue ofStr(std::string V) { ConstValue C; C.kind = Kind::Str; C.text = std::move(V); return C; }
+
+  // An Int that fits int64 (its value is `i`).
+  bool isSmallInt() const { return kind == Kind::Int && !bigInt; }
+  // An Int in [0, 2**64): its value in Out.
+  bool asUInt64(uint64_t &Out) const;
+  // An Int in [-2**(Bits-1), 2**(Bits-1)) (Signed) or [0, 2**Bits)
+  // (unsigned), Bits <= 64: whether it fits a fixed-width integer.
+  bool fitsInt(unsigned Bits, bool Signed) const;
+  // An Int as Python's float(int) gives it (correctly rounded, ties to
+  // even); false where Python raises OverflowError (too large for a double).
+  bool asDouble(double &Out) const;
 
   // Python-like repr, deterministic (used by dumps and cache keys).
   std::string repr() const;

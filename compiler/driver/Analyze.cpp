@@ -11,6 +11,7 @@
 #include "support/BuildId.h"
 #include "support/Sha256.h"
 #include "transforms/ArrayEffects.h"
+#include "transforms/ConstantRanges.h"
 #include "transforms/InsertCasts.h"
 #include "transforms/NonNegative.h"
 
@@ -74,6 +75,7 @@ Typed frontend(const bc::RawCode &Raw, const std::vector<types::TypeRef> &Args,
   T.resolutions = typeinfer::inferTypes(*T.fn, Args, R, TO);
   Lap("typeinfer");
   transforms::insertCasts(*T.fn);
+  transforms::checkConstantRanges(*T.fn);
   transforms::markNonNegative(*T.fn);
   ir::verify(*T.fn, true);
   if (Keep("typed"))

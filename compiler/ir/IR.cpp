@@ -34,6 +34,23 @@ bool isTerminator(Op O) {
   return false;
 }
 
+const bc::ConstValue *pythonIntValue(const Instr *I) {
+  const bc::ConstValue *V = nullptr;
+  if (I->op == Op::Const)
+    V = &I->cval;
+  else if ((I->op == Op::Global || I->op == Op::Deref || I->op == Op::GetAttr) &&
+           I->ct.kind == CTValue::Kind::Const &&
+           !(I->ct.type && I->ct.type->isNumeric())) // numpy scalars are typed
+    V = &I->ct.value;
+  return V && V->kind == bc::ConstValue::Kind::Int ? V : nullptr;
+}
+
+bool pythonIntFits(const bc::ConstValue &V, types::TypeRef T) {
+  if (T->isBool())
+    return true;
+  return T->isInt() && V.fitsInt(T->bits(), T->isSigned());
+}
+
 const char *unarySymbol(UnaryKind K) {
   switch (K) {
   case UnaryKind::Neg:

@@ -118,6 +118,14 @@ private:
   unsigned NextInstrId = 0, NextBlockId = 0;
 };
 
+// The value of a Python int the kernel names (a literal, or a global,
+// closure variable or module attribute holding a Python int, not a numpy
+// scalar): a NEP 50 weak scalar whose exact value matters where it is
+// converted.  Null for anything else.
+const bc::ConstValue *pythonIntValue(const Instr *I);
+// Whether a Python int fits integer type T (bool: any value).
+bool pythonIntFits(const bc::ConstValue &V, types::TypeRef T);
+
 // Checks structural invariants (terminators, phi arity, operand dominance in
 // the simple sense of "defined in this function"); throws InternalError.
 void verify(const Function &F, bool Typed);

@@ -24,9 +24,12 @@ llvm::Value *rangeTripCount(LowerContext &Cx, TypeRef C, llvm::Value *Start,
   llvm::Value *S0 = Cx.cast(Start, C, W), *S1 = Cx.cast(Stop, C, W),
               *St = Cx.cast(Step, C, W);
   llvm::Value *Zero = B.getInt64(0), *One = B.getInt64(1);
+  // A step of 0 is a ValueError in Python (a constant one is a compile
+  // error); at run time it gives an empty range, never a hang.
+  llvm::Value *StepZero = B.CreateICmpEQ(St, Zero);
   llvm::Value *N;
   if (Unsigned) { // an unsigned step is positive
-    St = B.CreateSelect(B.CreateICmpEQ(St, Zero), One, St);
+    St = B.CreateSelect(StepZero, One, St);
     llvm::Value *Span = B.CreateSub(S1, S0);
     N = B.CreateSelect(B.CreateICmpUGT(S1, S0),
                        B.CreateUDiv(B.CreateSub(B.CreateAdd(Span, St), One), St),
@@ -36,11 +39,12 @@ llvm::Value *rangeTripCount(LowerContext &Cx, TypeRef C, llvm::Value *Start,
     llvm::Value *Up = B.CreateICmpSGT(St, Zero);
     llvm::Value *Span = B.CreateSelect(Up, B.CreateSub(S1, S0), B.CreateSub(S0, S1));
     llvm::Value *AStep = B.CreateSelect(Up, St, B.CreateNeg(St));
-    AStep = B.CreateSelect(B.CreateICmpEQ(AStep, Zero), One, AStep); // step 0: a Python error
+    AStep = B.CreateSelect(StepZero, One, AStep);
     N = B.CreateSelect(B.CreateICmpSGT(Span, Zero),
                        B.CreateUDiv(B.CreateSub(B.CreateAdd(Span, AStep), One), AStep),
                        Zero);
   }
+  N = B.CreateSelect(StepZero, Zero, N);
   return Cx.cast(N, intTy(64, false), intTy(C->bits(), false));
 }
 

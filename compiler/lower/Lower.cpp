@@ -155,7 +155,7 @@ bool constInt(const Instr *I, int64_t &Out) {
     C = &I->ct.value;
   if (!C)
     return false;
-  if (C->kind == bc::ConstValue::Kind::Int) {
+  if (C->isSmallInt()) {
     Out = C->i;
     return true;
   }
@@ -355,7 +355,11 @@ void Lowerer::lowerInstr(const Instr *I) {
     R = Cx.truth(V(0), T(0));
     break;
   case Op::Cast:
-    R = Cx.cast(V(0), T(0), I->type);
+    // A Python int converts from its exact value (a float rounds once).
+    if (const bc::ConstValue *PI = ir::pythonIntValue(I->operands[0]))
+      R = Cx.constant(I, *PI, I->type);
+    else
+      R = Cx.cast(V(0), T(0), I->type);
     break;
   case Op::GetAttr:
     if (T(0)->kind() == Kind::Record) {

@@ -46,6 +46,7 @@ public:
   void setValue(const ir::Instr *I, llvm::Value *V) { Values[I] = V; }
   llvm::Value *none();
   llvm::Value *intConst(types::TypeRef T, int64_t V);
+  llvm::Value *intConstant(const bc::ConstValue &C, types::TypeRef T);
   llvm::Value *constant(const ir::Instr *At, const bc::ConstValue &C,
                         types::TypeRef T);
   llvm::Value *cast(llvm::Value *V, types::TypeRef From, types::TypeRef To);

@@ -5,6 +5,7 @@
 #include "support/Diagnostics.h"
 
 #include <llvm/IR/MDBuilder.h>
+#include <llvm/Support/Error.h>
 #include <llvm/IR/Module.h>
 
 namespace pcj::lower {
@@ -140,6 +141,33 @@ llvm::Value *LowerContext::intConst(TypeRef T, int64_t V) {
   return llvm::ConstantInt::get(valueType(T), uint64_t(V), T->isSigned());
 }
 
+// An int constant as type T, from its exact value: integers wrap (a Python
+// int out of T's range was rejected by transforms/ConstantRanges), floats
+// are correctly rounded (one rounding, ties to even, as Python's float(int)
+// and NumPy's conversions).
+llvm::Value *LowerContext::intConstant(const bc::ConstValue &C, TypeRef T) {
+  uint64_t U = uint64_t(C.i);
+  bool Exact = !C.bigInt || C.asUInt64(U);
+  if (T->isBool())
+    return b.getInt1(C.bigInt || C.i != 0);
+  if (T->isInt()) {
+    if (!Exact) // only conversions to floats use this value
+      return llvm::PoisonValue::get(valueType(T));
+    return b.getInt(llvm::APInt(64, U).trunc(T->bits()));
+  }
+  TypeRef FT = T->isComplex() ? floatTy(T->bits() / 2) : T;
+  PCJ_ASSERT(FT->isFloat(), "int constant of type " + T->str());
+  llvm::APFloat F(valueType(FT)->getFltSemantics());
+  llvm::Expected<llvm::APFloat::opStatus> St =
+      F.convertFromString(C.repr(), llvm::APFloat::rmNearestTiesToEven);
+  if (!St) {
+    llvm::consumeError(St.takeError());
+    PCJ_ASSERT(false, "int constant " + C.repr() + " is not a decimal");
+  }
+  llvm::Value *V = llvm::ConstantFP::get(ctx, F);
+  return T->isComplex() ? cast(V, FT, T) : V;
+}
+
 llvm::Value *LowerContext::constant(const ir::Instr *At, const bc::ConstValue &C,
                                     TypeRef T) {
   using K = bc::ConstValue::Kind;
@@ -150,7 +178,7 @@ llvm::Value *LowerContext::constant(const ir::Instr *At, const bc::ConstValue &C
   case K::Bool:
     return cast(b.getInt1(C.b), boolTy(), T);
   case K::Int:
-    return cast(b.getInt64(uint64_t(C.i)), int64Ty(), T);
+    return intConstant(C, T);
   case K::Float:
     return cast(llvm::ConstantFP::get(b.getDoubleTy(), C.f), float64Ty(), T);
   case K::Complex: {

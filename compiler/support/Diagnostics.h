@@ -19,6 +19,7 @@ namespace pcj {
   X(Unsupported, "UnsupportedError")   /* construct outside the language */  \
   X(Typing, "TypingError")             /* types do not fit */                \
   X(Index, "ConstantIndexError")       /* constant index out of range */     \
+  X(Value, "ConstantValueError")       /* a constant the operation rejects */\
   X(Name, "NameResolutionError")       /* unknown global / attribute */      \
   X(Signature, "SignatureError")       /* bad signature string / args */     \
   X(Bytecode, "BytecodeError")         /* code object we cannot decode */    \

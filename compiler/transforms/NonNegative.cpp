@@ -21,7 +21,7 @@ bool constantInt(const Instr *I, int64_t &Out) {
     C = &I->ct.value;
   if (!C)
     return false;
-  if (C->kind == bc::ConstValue::Kind::Int) {
+  if (C->isSmallInt()) {
     Out = C->i;
     return true;
   }

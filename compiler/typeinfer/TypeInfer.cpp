@@ -3,6 +3,8 @@
 
 #include "stdlib/Registry.h"
 #include "support/Diagnostics.h"
+#include "typeinfer/ConstTypes.h"
+#include "typeinfer/FoldConstants.h"
 #include "types/Promotion.h"
 
 #include <algorithm>
@@ -14,11 +16,6 @@ using ir::Instr;
 using ir::Op;
 
 namespace {
-
-struct Typed {
-  TypeRef type = nullptr;
-  bool weak = false;
-};
 
 class Inferrer {
 public:
@@ -41,8 +38,6 @@ private:
   }
 
   bool infer(Instr *I, Typed &Out);
-  Typed typeOfConst(const Instr *I, const bc::ConstValue &V);
-  Typed typeOfCT(const Instr *I, const ir::CTValue &V, const std::string &What);
   void resolveOnce(Instr *I);
   bool inferGetAttr(Instr *I, Typed &Out);
   bool inferCall(Instr *I, Typed &Out);
@@ -95,84 +90,6 @@ std::string valueKindKey(TypeRef T) {
   default:
     return "";
   }
-}
-
-Typed Inferrer::typeOfConst(const Instr *I, const bc::ConstValue &V) {
-  using K = bc::ConstValue::Kind;
-  switch (V.kind) {
-  case K::None:
-    return {noneTy(), false};
-  case K::Ellipsis:
-    return {ellipsisTy(), false};
-  case K::Bool:
-    return {boolTy(), true};
-  case K::Int:
-    if (V.bigInt)
-      fail(I, "integer constant " + V.text + " does not fit in 64 bits");
-    return {int64Ty(), true};
-  case K::Float:
-    return {float64Ty(), true};
-  case K::Complex:
-    return {complexTy(128), true};
-  case K::Str:
-    return {strTy(), false};
-  case K::Tuple: {
-    std::vector<TypeRef> Elems;
-    for (const auto &E : V.elems)
-      Elems.push_back(typeOfConst(I, E).type);
-    return {tupleTy(Elems), false};
-  }
-  default:
-    fail(I, "constant " + V.repr() + " cannot be used in kernels",
-         "", ErrorKind::Unsupported);
-  }
-}
-
-Typed Inferrer::typeOfCT(const Instr *I, const ir::CTValue &V,
-                         const std::string &What) {
-  using K = ir::CTValue::Kind;
-  switch (V.kind) {
-  case K::Invalid:
-    fail(I, What + " is not defined", "", ErrorKind::Name);
-  case K::Const: {
-    if (V.type && V.type->isNumeric()) // a numpy scalar keeps its dtype
-      return {V.type, false};
-    Typed T = typeOfConst(I, V.value);
-    if (!V.fields.empty() && T.type->isTuple()) // a namedtuple instance
-      T.type = namedTupleTy(V.name, V.fields, T.type->elems());
-    return T;
-  }
-  case K::Module:
-    return {moduleTy(V.name), false};
-  case K::Intrinsic: {
-    const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic(V.name);
-    PCJ_ASSERT(Info, "resolver returned unknown intrinsic " + V.name);
-    return {intrinsicTy(V.name), false};
-  }
-  case K::DType:
-    return {dtypeTy(V.type), false};
-  case K::Function:
-    return {functionTy(V.name + "@" + std::to_string(V.handle)), false};
-  case K::ConstArray: // a host array, frozen into constant memory
-    if (V.bytes.size() > ir::kMaxConstArrayBytes)
-      fail(I, What + " is a NumPy array of " + std::to_string(V.bytes.size()) +
-                  " bytes; constant memory holds at most " +
-                  std::to_string(ir::kMaxConstArrayBytes) + " bytes",
-           "pass a large table as a kernel argument instead");
-    if (V.shape.empty())
-      fail(I, What + " is a 0-d NumPy array", "use a scalar (arr.item()) instead");
-    return {arrayTy(V.type, unsigned(V.shape.size()), Layout::C, AddrSpace::Const),
-            false};
-  case K::TupleClass:
-    return {tupleClassTy(V.name, V.fields), false};
-  case K::Unsupported:
-    fail(I, What + " is " + V.name + ", which kernels cannot use",
-         !V.hint.empty() ? V.hint
-                         : "kernels can use numbers, bools, tuples, numpy scalar types, the "
-                           "modules math, numpy and pycuda_jit.cuda, and module constants",
-         ErrorKind::Unsupported);
-  }
-  return {};
 }
 
 void Inferrer::resolveOnce(Instr *I) {
@@ -235,7 +152,7 @@ bool Inferrer::inferGetAttr(Instr *I, Typed &Out) {
              "", ErrorKind::Name);
       Resolutions.push_back({T->name() + "." + Attr, I->ct});
     }
-    Out = typeOfCT(I, I->ct, "'" + T->name() + "." + Attr + "'");
+    Out = typeOfCompileTimeValue(I, I->ct, "'" + T->name() + "." + Attr + "'");
     return true;
   }
   // Fields of namedtuples and records.
@@ -291,7 +208,9 @@ bool Inferrer::inferCall(Instr *I, Typed &Out) {
     if (!A->isNumeric())
       fail(I, "cannot convert " + A->str() + " to " + T->inner()->str());
     Out = {T->inner(), false};
-    I->argTypes.assign(2, nullptr);
+    // The argument converts to the type (InsertCasts), where
+    // transforms/ConstantRanges sees a Python int that does not fit.
+    I->argTypes = {nullptr, T->inner()};
     return true;
   }
   if (T->kind() == Kind::Function)
@@ -462,9 +381,9 @@ bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
     bc::ConstValue C;
     stdlib::ArgInfo AI{Idx->type, Idx->weak, Idx};
     if (AI.constant(C) && C.kind == bc::ConstValue::Kind::Int) {
-      int64_t K = C.i < 0 ? C.i + int64_t(E.size()) : C.i;
+      int64_t K = !C.isSmallInt() ? -1 : C.i < 0 ? C.i + int64_t(E.size()) : C.i;
       if (K < 0 || K >= int64_t(E.size()))
-        fail(I, "tuple index " + std::to_string(C.i) + " is out of range for " +
+        fail(I, "tuple index " + C.repr() + " is out of range for " +
                     T->str(), "", ErrorKind::Index);
       I->index = K;
       Out = {E[K], false};
@@ -620,6 +539,7 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
   for (Instr *Op : I->operands)
     if (!Op->type && Op->op != ir::Op::Undef && I->op != ir::Op::Phi)
       return false; // operand not typed yet
+  foldPythonIntOp(I); // exact Python int arithmetic on constants
   switch (I->op) {
   case Op::Arg:
     Out = {Args.at(I->index), false};
@@ -630,7 +550,7 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
   case Op::Global:
   case Op::Deref:
     resolveOnce(I);
-    Out = typeOfCT(I, I->ct, "'" + I->str + "'");
+    Out = typeOfCompileTimeValue(I, I->ct, "'" + I->str + "'");
     return true;
   case Op::Undef:
     return false;

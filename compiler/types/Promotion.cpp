@@ -75,6 +75,12 @@ TypeRef promote(Operand A, Operand B, bool *ResultWeak) {
     return nullptr;
   if (ResultWeak)
     *ResultWeak = A.weak && B.weak;
+  // Two Python ints: a uint64 one (a value in [2**63, 2**64)) keeps the
+  // result an integer (uint64 arithmetic wraps like int64's would),
+  // rather than NumPy's float64 for uint64 with int64.
+  if (A.weak && B.weak && A.type->isInt() && B.type->isInt() &&
+      A.type->bits() == 64 && B.type->bits() == 64)
+    return A.type->isSigned() ? B.type : A.type;
   if (A.weak == B.weak)
     return promoteStrong(A.type, B.type);
   Operand W = A.weak ? A : B; // the Python literal

@@ -5,6 +5,8 @@
 #include "DeviceArray.h"
 
 #include "stdlib/Registry.h"
+#include "support/Diagnostics.h"
+#include "typeinfer/ConstTypes.h"
 #include "types/Type.h"
 
 #include <cstdio>
@@ -136,6 +138,27 @@ CTValue hostArray(PyObject *O, PyObject *AI) {
   return CTValue::constArray(DT, std::move(Dims), std::string(Data, size_t(Len)));
 }
 
+// The type of a tuple holding numpy scalars (directly or in nested
+// tuples): each keeps its dtype, other elements are typed as constants.
+// Null when it holds none (typed from its value) or cannot be typed here
+// (type inference then reports it at its use).
+types::TypeRef tupleOfScalars(const std::vector<CTValue> &Elems) {
+  bool Any = false;
+  for (const CTValue &E : Elems)
+    Any = Any || E.type;
+  if (!Any)
+    return nullptr;
+  std::vector<types::TypeRef> Types;
+  try {
+    for (const CTValue &E : Elems)
+      Types.push_back(E.type ? E.type
+                             : typeinfer::typeOfConst(nullptr, E.value).type);
+  } catch (const CompileError &) {
+    return nullptr;
+  }
+  return types::tupleTy(Types);
+}
+
 } // namespace
 
 PyResolver::PyResolver(PyObject *Func) : Func(Func) {}
@@ -147,13 +170,16 @@ CTValue PyResolver::classify(PyObject *O) {
   if (PyTuple_Check(O)) {
     bc::ConstValue T;
     T.kind = bc::ConstValue::Kind::Tuple;
+    std::vector<CTValue> Elems;
     for (Py_ssize_t K = 0; K < PyTuple_Size(O); ++K) {
       CTValue E = classify(PyTuple_GetItem(O, K));
       if (E.kind != CTValue::Kind::Const)
         return CTValue::unsupported("a tuple holding " + E.repr());
       T.elems.push_back(E.value);
+      Elems.push_back(std::move(E));
     }
     CTValue C = CTValue::constant(T);
+    C.type = tupleOfScalars(Elems);
     // A namedtuple instance keeps its class and field names.
     if (Py_TYPE(O) != &PyTuple_Type &&
         namedTupleFields(reinterpret_cast<PyObject *>(Py_TYPE(O)), C.fields))

@@ -148,7 +148,7 @@ llvm::Value *lowerPow(const LoweringRequest &R) {
     const ir::Instr *X = R.argInstrs[1];
     while (X->op == ir::Op::Cast)
       X = X->operands[0];
-    bool Const = X->op == ir::Op::Const && X->cval.kind == bc::ConstValue::Kind::Int;
+    bool Const = X->op == ir::Op::Const && X->cval.isSmallInt();
     if (Const)
       E = X->cval.i;
     return lower::lowerBinOp(Cx, &R.instr, bc::BinOpKind::Pow, R.instr.type,

@@ -20,7 +20,9 @@ llvm::Value *lowerSpecialReg(const LoweringRequest &R) {
   int Reg = R.info.idata / 3, Dim = R.info.idata % 3;
   static const SReg Order[4] = {SReg::Tid, SReg::NTid, SReg::CtaId,
                                 SReg::NCtaId};
-  return R.cx.target.specialReg(R.cx.b, Order[Reg], Dim);
+  // The 32-bit register as an int64 (typing: CudaRules.cpp).
+  return R.cx.b.CreateZExt(R.cx.target.specialReg(R.cx.b, Order[Reg], Dim),
+                           R.cx.b.getInt64Ty(), "", /*IsNonNeg=*/true);
 }
 
 // grid(n): ctaid * ntid + tid per dimension; gridsize(n): ntid * nctaid.

@@ -11,9 +11,11 @@ using cudahelp::require;
 using Feature = lower::TargetHooks::Feature;
 
 llvm::Value *lowerLaneReg(const LoweringRequest &R) {
+  auto &B = R.cx.b;
   if (R.info.idata == 1)
-    return R.cx.b.getInt32(32); // warpsize
-  return R.cx.target.laneId(R.cx.b);
+    return B.getInt64(32); // warpsize
+  return B.CreateZExt(R.cx.target.laneId(B), B.getInt64Ty(), "",
+                      /*IsNonNeg=*/true);
 }
 
 llvm::Value *lowerLaneMask(const LoweringRequest &R) {

@@ -1,6 +1,8 @@
 // Typing rules for Python builtins (registry/builtins.def).
 #include "stdlib/typing/RuleHelpers.h"
 
+#include "support/Diagnostics.h"
+
 namespace pcj::stdlib::rules {
 
 TypingResult typeRange(const TypingRequest &R) {
@@ -18,6 +20,12 @@ TypingResult typeRange(const TypingRequest &R) {
     Acc.type = promote(Acc, {T, R.args[K].weak}, &RW);
     Acc.weak = RW;
   }
+  bc::ConstValue Step;
+  if (R.args.size() == 3 && R.args[2].constant(Step) &&
+      ((Step.isSmallInt() && Step.i == 0) ||
+       (Step.kind == bc::ConstValue::Kind::Bool && !Step.b)))
+    throw CompileError(ErrorKind::Value, R.instr.loc,
+                       "range() arg 3 must not be zero");
   TypeRef C = Acc.type;
   if (!C->isInt())
     C = int64Ty();
@@ -53,7 +61,10 @@ TypingResult typeScalarCtor(const TypingRequest &R) {
   if (T->isComplex() && !Target->isBool())
     R.fail("can't convert complex to " + std::string(R.info.sdata));
   TypingResult Out{Target, true};
-  Out.argTypes = {nullptr}; // converted by the lowering (truth / trunc)
+  // A conversion (InsertCasts: a Python int constant converts exactly, and
+  // transforms/ConstantRanges checks it fits); complex -> bool is the
+  // lowering's truth test.
+  Out.argTypes = {T->isComplex() ? nullptr : Target};
   return Out;
 }
 

@@ -7,13 +7,18 @@ TypingResult typeNone(const TypingRequest &R) {
   return {intrinsicTy(R.info.key)};
 }
 
-TypingResult typeSpecialReg(const TypingRequest &R) { return {int32Ty()}; }
+// threadIdx/blockDim/blockIdx/gridDim.x etc. are int64 (the registers are
+// 32-bit and never negative; lowering zero-extends them), so index
+// arithmetic built from them cannot wrap at 2**31, as in numba (whose int32
+// registers promote to int64 in arithmetic).  LLVM narrows what fits back
+// to 32 bits (mul.wide.u32 for blockIdx.x * blockDim.x).
+TypingResult typeSpecialReg(const TypingRequest &R) { return {int64Ty()}; }
 
 TypingResult typeGrid(const TypingRequest &R) {
   expectArgs(R, 1, 1);
   noKeywords(R);
   bc::ConstValue V;
-  if (!R.args[0].constant(V) || V.kind != bc::ConstValue::Kind::Int ||
+  if (!R.args[0].constant(V) || !V.isSmallInt() ||
       V.i < 1 || V.i > 3)
     R.fail(name(R) + "() takes a constant number of dimensions: 1, 2 or 3");
   if (V.i == 1)

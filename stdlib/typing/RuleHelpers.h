@@ -45,7 +45,7 @@ inline std::vector<int64_t> constShape(const TypingRequest &R, int Idx) {
            "use an integer literal, a module-level constant, or a tuple of them");
   std::vector<int64_t> Dims;
   auto Add = [&](const bc::ConstValue &D) {
-    if (D.kind != bc::ConstValue::Kind::Int || D.i < 0)
+    if (!D.isSmallInt() || D.i < 0)
       R.fail(name(R) + "() shape entries must be non-negative integers, got " +
              D.repr());
     Dims.push_back(D.i);

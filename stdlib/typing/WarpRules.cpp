@@ -2,7 +2,8 @@
 // numba-cuda's types: shuffles return the value's type (32- and 64-bit ints
 // and floats); all/any/eq_sync return bool, ballot_sync and match_any_sync
 // int32, match_all_sync (int32 mask, bool); activemask and lanemask_lt
-// uint32; laneid and warpsize int32.  Masks are converted to uint32.
+// uint32; laneid and warpsize int64 (as the thread indices).  Masks are
+// converted to uint32.
 #include "stdlib/typing/CudaHelpers.h"
 
 namespace pcj::stdlib::rules {
@@ -25,7 +26,9 @@ TypeRef warpValue(const TypingRequest &R, size_t K, const char *What) {
 
 } // namespace
 
-TypingResult typeLaneReg(const TypingRequest &R) { return {int32Ty()}; }
+// laneid and warpsize are int64, like the other special registers
+// (CudaRules.cpp: typeSpecialReg).
+TypingResult typeLaneReg(const TypingRequest &R) { return {int64Ty()}; }
 
 TypingResult typeLaneMask(const TypingRequest &R) {
   expectArgs(R, 0, 0);

@@ -194,3 +194,34 @@ def literal_mix(a):
 @case("i8", "f8")
 def int_times_float_literal(a, b):
     return a * 1.5 + b * 2
+
+
+# ---- Python int constants: exact (folded at compile time), then converted ----
+
+BIG = 2**100 + 12345
+NEG_BIG = -(10**30) - 7
+
+
+@case()
+def big_int_to_float():
+    return (10**100 * 1.0, float(2**64 + 1), (2**70 - 1) * 0.5, BIG + 0.0,
+            float(NEG_BIG), float(2**53 + 1))
+
+
+@case()
+def big_int_expressions():
+    # Exact intermediate values beyond 64 bits, results that fit.
+    return (BIG // 2**90, BIG % 1000, (BIG >> 64) & 0xFFFF, -BIG // 3 % 1000,
+            NEG_BIG % 97, (NEG_BIG | 0xFF) & 0xFFF, ~BIG % 10**9, 3**40 // 3**38,
+            (1 << 100) >> 98, (2**64 - 1) ^ (2**64 - 2))
+
+
+@case()
+def big_int_compares():
+    return (BIG > 2**63, NEG_BIG < -(2**63), 2**64 == 2**64 + 0, BIG != BIG - 1)
+
+
+@case("i8", inputs=[0, 1, -5, 2**62, -(2**63)])
+def int_vs_big_constants(a):
+    # A comparison with a Python int outside int64 compares the values.
+    return (a < 2**64, a > -(2**70), a == 2**63, a != BIG, a <= 2**63 - 1)
