@@ -190,11 +190,16 @@ class DeviceFunction:
     """A function compiled into the kernels that call it
     (``@cuda.jit(device=True)``); specialized per argument types."""
 
-    def __init__(self, func, inline):
+    def __init__(self, func, inline, signatures=()):
         if inline not in (False, True, "never", "always"):
             raise ValueError("inline must be 'always', 'never', True or False")
+        for s in signatures:
+            core().parse_signature(s)  # SignatureError now, not at a call
         self._pcj_device_function_ = func
         self._pcj_inline_ = "always" if inline in (True, "always") else "never"
+        # Explicit signatures: calls pick one (as kernels do) and convert
+        # their arguments and result to its types.
+        self._pcj_signatures_ = tuple(signatures)
         self.py_func = func
         self.__name__ = func.__name__
         self.__qualname__ = func.__qualname__
@@ -235,11 +240,12 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     if kwargs:
         raise TypeError(f"cuda.jit() got unexpected options: {', '.join(sorted(kwargs))}")
     if device:
-        if callable(func_or_sig) and not isinstance(func_or_sig, str):
+        if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple)):
             return DeviceFunction(func_or_sig, inline)
-        # Signatures of device functions are not needed: they are specialized
-        # per call site's argument types.
-        return lambda func: DeviceFunction(func, inline)
+        # Without signatures, a device function is specialized per call
+        # site's argument types; with them, calls convert to one of them.
+        sigs = _signature_list(func_or_sig)
+        return lambda func: DeviceFunction(func, inline, sigs)
     opts = _options(debug, fastmath, opt, lineinfo, cache, max_registers, launch_bounds,
                     fmad, boundscheck, cpu_timeout)
 
@@ -251,17 +257,21 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
 
     if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple)):
         return build(func_or_sig, [])
+    sigs = _signature_list(func_or_sig)
+    return lambda func: build(func, sigs)
+
+
+def _signature_list(func_or_sig):
     if func_or_sig is None:
-        sigs = []
-    elif isinstance(func_or_sig, str):
-        sigs = [func_or_sig]
-    elif isinstance(func_or_sig, (list, tuple)):
+        return []
+    if isinstance(func_or_sig, str):
+        return [func_or_sig]
+    if isinstance(func_or_sig, (list, tuple)):
         sigs = list(func_or_sig)
         if not all(isinstance(s, str) for s in sigs):
             raise TypeError("signatures must be strings such as 'void(float32[:])'")
-    else:
-        raise TypeError(f"cuda.jit() expects a function or signature string, not {type(func_or_sig).__name__}")
-    return lambda func: build(func, sigs)
+        return sigs
+    raise TypeError(f"cuda.jit() expects a function or signature string, not {type(func_or_sig).__name__}")
 
 
 def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False,

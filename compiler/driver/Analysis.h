@@ -11,8 +11,10 @@
 #include "lower/Lower.h"
 #include "support/Diagnostics.h"
 #include "typeinfer/TypeInfer.h"
+#include "types/Overloads.h"
 #include "types/Signature.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -90,10 +92,13 @@ public:
   }
 
   typeinfer::CallSpec specialize(const ir::CTValue &Fn,
-                                 const std::vector<types::TypeRef> &Args,
+                                 const std::vector<types::TypeRef> &ArgTypes,
                                  const SourceLoc &At) override {
     ir::CalleeInfo Info = Root.callee(Fn);
-    types::Signature Sig{nullptr, Args};
+    types::Signature Sig{nullptr, ArgTypes};
+    if (!Info.signatures.empty())
+      Sig = chooseSignature(Fn, Info.signatures, ArgTypes, At);
+    const std::vector<types::TypeRef> &Args = Sig.args;
     std::string Key = Info.identity + Sig.str();
     auto It = Specs.find(Key);
     if (It != Specs.end()) {
@@ -104,7 +109,7 @@ public:
                                chain(Fn.name) + ")",
                            "only a function calling itself with the same "
                            "argument types can recurse");
-      return {S.done ? S.typed.fn->returnType : S.provisional, S.symbol};
+      return {S.done ? S.typed.fn->returnType : S.provisional, S.symbol, Args};
     }
     for (const std::string &P : InProgress)
       if (P.rfind(Info.identity + "(", 0) == 0)
@@ -132,17 +137,41 @@ public:
     TO.isKernel = false;
     TO.callees = this;
     TO.provisionalReturn = &Ref.provisional;
+    if (Sig.ret)
+      TO.declaredReturn = Sig.ret == types::voidTy() ? types::noneTy() : Sig.ret;
     Ref.typed = frontend(Info.code, Args, *Ref.resolver, TO, nullptr, {}, nullptr);
     InProgress.pop_back();
     Names.pop_back();
     Ref.done = true;
     order.push_back(&Ref);
-    return {Ref.typed.fn->returnType, Ref.symbol};
+    return {Ref.typed.fn->returnType, Ref.symbol, Args};
   }
 
 private:
   ir::Resolver &Root;
   bool IncludeLines;
+
+  // The explicit signature a call converts to (types/Overloads.h).
+  static types::Signature chooseSignature(const ir::CTValue &Fn,
+                                          const std::vector<types::Signature> &Sigs,
+                                          const std::vector<types::TypeRef> &Args,
+                                          const SourceLoc &At) {
+    std::vector<std::vector<types::TypeRef>> Params;
+    for (const types::Signature &S : Sigs)
+      Params.push_back(S.args);
+    types::OverloadChoice C = types::chooseOverload(Args, Params);
+    if (C.best.size() == 1)
+      return Sigs[C.best[0]];
+    std::string Msg = "device function '" + Fn.name + "' called with " +
+                      types::Signature{nullptr, Args}.str();
+    Msg += C.best.empty() ? ": no matching signature; it is declared for:"
+                          : ": ambiguous call; these signatures fit equally well:";
+    for (size_t K = 0; K < Sigs.size(); ++K)
+      if (C.best.empty() ||
+          std::find(C.best.begin(), C.best.end(), K) != C.best.end())
+        Msg += "\n  " + Sigs[K].str();
+    throw CompileError(ErrorKind::Typing, At, Msg);
+  }
   std::map<std::string, std::unique_ptr<Spec>> Specs;
   std::vector<std::string> InProgress, Names;
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "bytecode/RawCode.h"
+#include "types/Signature.h"
 #include "types/Type.h"
 
 #include <cstdint>
@@ -114,6 +115,10 @@ struct CalleeInfo {
   std::unique_ptr<Resolver> resolver; // for the callee's own globals
   std::vector<CTValue> defaults;      // values of its trailing defaults
   bool inlineAlways = false;          // @cuda.jit(device=True, inline="always")
+  // @cuda.jit("int64(int64, int64)", device=True): calls choose one (as
+  // explicit kernel signatures do) and convert to its types; empty: one
+  // specialization per argument types.
+  std::vector<types::Signature> signatures;
   std::string identity;               // stable id within this process
 };
 

@@ -5,6 +5,7 @@
 #include "support/Diagnostics.h"
 #include "typeinfer/ConstTypes.h"
 #include "typeinfer/FoldConstants.h"
+#include "types/Overloads.h"
 #include "types/Promotion.h"
 
 #include <algorithm>
@@ -531,6 +532,8 @@ bool Inferrer::inferDeviceCall(Instr *I, Typed &Out) {
     return false; // recursion still being inferred
   I->str = Spec.symbol;
   I->argTypes.assign(I->operands.size(), nullptr);
+  for (size_t K = 0; K < Spec.params.size(); ++K) // explicit signature
+    I->argTypes[K + 1] = Spec.params[K];
   Out = {Spec.ret, false};
   return true;
 }
@@ -796,7 +799,8 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
       }
     if (O.provisionalReturn) {
       TypeRef Before = *O.provisionalReturn;
-      *O.provisionalReturn = returnTypeSoFar();
+      *O.provisionalReturn =
+          O.declaredReturn ? O.declaredReturn : returnTypeSoFar();
       Changed = Changed || Before != *O.provisionalReturn;
     }
   }
@@ -811,6 +815,15 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
                     ir::opName(I->op) + ")");
     }
   F.returnType = Ret ? Ret : noneTy();
+  if (O.declaredReturn) { // an explicit signature's result type
+    for (ir::Block *B : F.blocks)
+      for (Instr *I : B->instrs)
+        if (I->op == Op::Return &&
+            conversion(I->type, O.declaredReturn) == Conversion::None)
+          fail(I, "the function returns " + I->type->str() +
+                      " but its signature declares " + O.declaredReturn->str());
+    F.returnType = O.declaredReturn;
+  }
   // Every return converts to the unified return type (InsertCasts).
   for (ir::Block *B : F.blocks)
     for (Instr *I : B->instrs)

@@ -27,6 +27,9 @@ struct CallSpec {
   types::TypeRef ret = nullptr; // null while a self-recursive call's own
                                 // inference is still in progress
   std::string symbol;           // the specialization's function symbol
+  // The parameter types the arguments convert to (an explicit signature's;
+  // else the argument types themselves).
+  std::vector<types::TypeRef> params;
 };
 
 struct CalleeParams {
@@ -49,6 +52,9 @@ struct Options {
   // Updated after every inference round with the return type known so far
   // (lets a self-recursive call see its own provisional return type).
   types::TypeRef *provisionalReturn = nullptr;
+  // A device function's declared return type (explicit signature): every
+  // return converts to it.  Null: inferred.
+  types::TypeRef declaredReturn = nullptr;
 };
 
 // Every global / closure / attribute resolution made, in order (for cache

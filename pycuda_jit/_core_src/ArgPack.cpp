@@ -557,28 +557,6 @@ void syncArgStreams(const std::vector<ArgValue> &Args, rt::CUstream Stream) {
   syncStreams(Args, Stream, Producer);
 }
 
-bool argFits(TypeRef Arg, TypeRef Param) {
-  if (Arg == Param)
-    return true;
-  if (Param->isArray()) {
-    return Arg->isArray() && Arg->dtype() == Param->dtype() &&
-           Arg->ndim() == Param->ndim() &&
-           (Param->layout() == Layout::A || Param->layout() == Arg->layout());
-  }
-  if (Param->isTuple()) {
-    if (!Arg->isTuple() || Arg->elems().size() != Param->elems().size())
-      return false;
-    for (size_t K = 0; K < Arg->elems().size(); ++K)
-      if (!argFits(Arg->elems()[K], Param->elems()[K]))
-        return false;
-    return true;
-  }
-  // Scalars convert (numba does the same for explicit signatures); complex
-  // values only to complex parameters.
-  return Arg->isNumeric() && Param->isNumeric() &&
-         (!Arg->isComplex() || Param->isComplex());
-}
-
 namespace {
 
 const ArgValue &at(const std::vector<ArgValue> &Args, const AbiSlot &S) {

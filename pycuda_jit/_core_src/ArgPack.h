@@ -77,8 +77,4 @@ void packArgs(const std::vector<types::AbiSlot> &Slots,
               const std::vector<types::TypeRef> &ParamTypes,
               const std::vector<ArgValue> &Args, char *Buf, void **Params);
 
-// Can an argument of type `Arg` be passed where `Param` is declared?
-// (explicit signatures: Python scalars convert; any layout fits 'A').
-bool argFits(types::TypeRef Arg, types::TypeRef Param);
-
 } // namespace pcj::py

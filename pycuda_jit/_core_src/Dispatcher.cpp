@@ -19,6 +19,7 @@
 #include "runtime/Launch.h"
 #include "runtime/cpu/Executor.h"
 #include "support/Diagnostics.h"
+#include "types/Overloads.h"
 #include "types/Signature.h"
 #include "runtime/Errors.h"
 #include "lower/Lower.h"
@@ -657,28 +658,34 @@ Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals) {
     if (It != St->byArgs.end())
       return It->second.get();
     if (St->explicitSigs) {
-      for (auto &S : St->ordered) {
-        const auto &P = S->result.argTypes;
-        bool Ok = P.size() == Key.size();
-        for (size_t K = 0; Ok && K < Key.size(); ++K)
-          Ok = argFits(Key[K], P[K]);
-        if (Ok) {
-          St->byArgs.emplace(Key, S);
-          return S.get();
-        }
+      // numba's choice among explicit signatures (types/Overloads.h).
+      std::vector<std::vector<TypeRef>> Params;
+      for (auto &S : St->ordered)
+        Params.push_back(S->result.argTypes);
+      types::OverloadChoice C = types::chooseOverload(Key, Params);
+      if (C.best.size() == 1) {
+        std::shared_ptr<Spec> S = St->ordered[C.best[0]];
+        St->byArgs.emplace(Key, S);
+        return S.get();
       }
+      std::string Args;
+      for (size_t K = 0; K < Key.size(); ++K)
+        Args += (K ? ", " : "") + Key[K]->str();
+      std::string Msg = "kernel " + St->params;
+      if (C.best.empty()) {
+        Msg += ": no matching signature for argument types (" + Args +
+               "); the kernel was compiled for:";
+        for (auto &S : St->ordered)
+          Msg += "\n  " + S->result.signature;
+      } else {
+        Msg += ": ambiguous call: argument types (" + Args +
+               ") convert equally well to the signatures:";
+        for (size_t K : C.best)
+          Msg += "\n  " + St->ordered[K]->result.signature;
+      }
+      PyErr_SetString(PyExc_TypeError, Msg.c_str());
+      throw PythonError{};
     }
-  }
-  if (St->explicitSigs) {
-    std::string Msg = "kernel " + St->params +
-                      ": no matching signature for argument types (";
-    for (size_t K = 0; K < Key.size(); ++K)
-      Msg += (K ? ", " : "") + Key[K]->str();
-    Msg += "); the kernel was compiled for:";
-    for (auto &S : St->ordered)
-      Msg += "\n  " + S->result.signature;
-    PyErr_SetString(PyExc_TypeError, Msg.c_str());
-    throw PythonError{};
   }
   std::shared_ptr<Spec> S = compileSpec(D, Key);
   std::lock_guard<std::mutex> L(St->mu);
@@ -832,9 +839,10 @@ PyObject *dispatcherCompile(PyObject *Self, PyObject *Arg) {
     std::shared_ptr<Spec> S = compileSpec(D, Sig.args);
     std::lock_guard<std::mutex> L(D->st->mu);
     D->st->explicitSigs = true;
-    D->st->byArgs.emplace(Sig.args, S);
-    D->st->ordered.push_back(S);
-    return PyUnicode_FromString(S->result.signature.c_str());
+    auto [It, New] = D->st->byArgs.emplace(Sig.args, S);
+    if (New) // a repeated signature is one candidate, not a tie
+      D->st->ordered.push_back(S);
+    return PyUnicode_FromString(It->second->result.signature.c_str());
   });
 }
 

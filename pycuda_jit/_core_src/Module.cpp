@@ -17,6 +17,7 @@
 #include "runtime/Device.h"
 #include "runtime/NvJitLink.h"
 #include "stdlib/Registry.h"
+#include "types/Signature.h"
 
 
 namespace pcj::py {
@@ -44,6 +45,13 @@ PyObject *pyIntrinsicKeys(PyObject *, PyObject *) {
 PyObject *pyBuildId(PyObject *, PyObject *) {
   return PyUnicode_FromString(
       driver::compilerBuildId(driver::frontendBuildId(), codegenPluginBuildId()).c_str());
+}
+
+// parse_signature(text) -> its canonical text; raises SignatureError.
+PyObject *pyParseSignature(PyObject *, PyObject *Arg) {
+  return guard([&]() -> PyObject * {
+    return PyUnicode_FromString(types::parseSignature(utf8(Arg)).str().c_str());
+  });
 }
 
 // memcpy_htod(dst: int, src: int, nbytes: int)
@@ -169,6 +177,7 @@ PyMethodDef Methods[] = {
      "(name, reason): the executor in use and why auto fell back to the CPU."},
     {"intrinsic_keys", pyIntrinsicKeys, METH_NOARGS, "Registry keys."},
     {"build_id", pyBuildId, METH_NOARGS, "Compiler build id."},
+    {"parse_signature", pyParseSignature, METH_O, "Check a signature string."},
     {"compile_ptx", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(compilePtx)),
      METH_VARARGS | METH_KEYWORDS, "Compile a function to PTX."},
     {"link_ptx", pyLinkPtx, METH_VARARGS, "PTX -> cubin with nvJitLink."},

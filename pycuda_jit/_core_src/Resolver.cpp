@@ -7,6 +7,7 @@
 #include "stdlib/Registry.h"
 #include "support/Diagnostics.h"
 #include "typeinfer/ConstTypes.h"
+#include "types/Signature.h"
 #include "types/Type.h"
 
 #include <cstdio>
@@ -315,6 +316,11 @@ ir::CalleeInfo PyResolver::callee(const CTValue &Fn) {
   if (Defaults && PyTuple_Check(Defaults.get()))
     for (Py_ssize_t K = 0; K < PyTuple_Size(Defaults.get()); ++K)
       Info.defaults.push_back(classify(PyTuple_GetItem(Defaults.get(), K)));
+  Ref Sigs = getAttrOpt(Dev, "_pcj_signatures_");
+  if (Sigs && PyTuple_Check(Sigs.get()))
+    for (Py_ssize_t K = 0; K < PyTuple_Size(Sigs.get()); ++K)
+      Info.signatures.push_back(
+          types::parseSignature(utf8(PyTuple_GetItem(Sigs.get(), K))));
   Ref Inline = getAttrOpt(Dev, "_pcj_inline_");
   Info.inlineAlways = Inline && str(Inline.get()) == "always";
   char Id[32];
