@@ -12,7 +12,8 @@ __all__ = [
     "SignatureError", "BytecodeError", "BackendError", "InternalCompilerError",
     "CudaDriverError", "CudaOutOfMemoryError", "CudaStickyError",
     "LaunchConfigError", "KernelError", "KernelIndexError", "KernelZeroDivisionError",
-    "KernelDeadlockError", "KernelTimeoutError", "ConstantIndexError", "ConstantValueError",
+    "KernelValueError", "KernelDeadlockError", "KernelTimeoutError", "ConstantIndexError",
+    "ConstantValueError",
     "CudaSupportError",
 ]
 
@@ -150,6 +151,11 @@ class KernelIndexError(KernelError, IndexError):
 
 class KernelZeroDivisionError(KernelError, ZeroDivisionError):
     """Division or modulo by zero detected in checked mode (debug=True)."""
+
+
+class KernelValueError(KernelError, ValueError):
+    """A value an operation rejects, detected in checked mode (debug=True):
+    ``range(a, b, step)`` with a step of 0."""
 
 
 class KernelDeadlockError(KernelError):

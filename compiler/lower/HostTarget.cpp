@@ -134,14 +134,16 @@ public:
                   const std::string &File, int Line) override {
     llvm::Module &M = *B.GetInsertBlock()->getModule();
     llvm::Type *Ptr = B.getPtrTy(), *I32 = B.getInt32Ty();
-    // pcj_error_site (runtime/cpu/ThreadCtx.h); kind 1 is ZeroDivisionError.
+    // pcj_error_site (runtime/cpu/ThreadCtx.h); kind: pcj_error_kind.
     auto *SiteTy = llvm::StructType::get(M.getContext(), {Ptr, Ptr, Ptr, I32, I32});
     llvm::Constant *Site = llvm::ConstantStruct::get(
         SiteTy, {B.CreateGlobalStringPtr(Kernel, "err.kernel", 0, &M),
                  B.CreateGlobalStringPtr(File, "err.file", 0, &M),
                  B.CreateGlobalStringPtr(Message, "err.message", 0, &M),
                  B.getInt32(Line),
-                 B.getInt32(Kind == RaisedError::ZeroDivisionError ? 1 : 0)});
+                 B.getInt32(Kind == RaisedError::ZeroDivisionError ? 1
+                            : Kind == RaisedError::ValueError      ? 2
+                                                                   : 0)});
     auto *G = new llvm::GlobalVariable(M, SiteTy, true,
                                        llvm::GlobalValue::PrivateLinkage, Site,
                                        "err.site");

@@ -158,6 +158,8 @@ public:
     llvm::Module &M = *B.GetInsertBlock()->getModule();
     std::string Text = std::string(Kind == RaisedError::ZeroDivisionError
                                        ? "ZeroDivisionError: "
+                                   : Kind == RaisedError::ValueError
+                                       ? "ValueError: "
                                        : "IndexError: ") +
                        Message + " in kernel '" + Kernel + "' (" + File + ":" +
                        std::to_string(Line) + ")";

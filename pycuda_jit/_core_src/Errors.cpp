@@ -9,9 +9,10 @@
 //   LaunchConfigError       -> pycuda_jit.errors.LaunchConfigError
 //   BackendUnavailable      -> CudaSupportError
 //   cpu::KernelFault        -> KernelIndexError / KernelZeroDivisionError /
-//                              KernelDeadlockError / KernelTimeoutError /
-//                              KernelError (with the failing source line);
-//                              Interrupted -> KeyboardInterrupt
+//                              KernelValueError / KernelDeadlockError /
+//                              KernelTimeoutError / KernelError (with the
+//                              failing source line); Interrupted ->
+//                              KeyboardInterrupt
 //   std::bad_alloc          -> MemoryError
 //   anything else           -> InternalCompilerError
 #include "Backend.h"
@@ -143,6 +144,8 @@ PyObject *translateException() {
       Cls = "KernelIndexError";
     else if (E.kind() == rt::cpu::KernelFault::Kind::ZeroDivision)
       Cls = "KernelZeroDivisionError";
+    else if (E.kind() == rt::cpu::KernelFault::Kind::ValueError)
+      Cls = "KernelValueError";
     else if (E.kind() == rt::cpu::KernelFault::Kind::Deadlock)
       Cls = "KernelDeadlockError";
     else if (E.kind() == rt::cpu::KernelFault::Kind::Timeout)

@@ -32,6 +32,8 @@ const char *kindName(KernelFault::Kind K) {
     return "IndexError";
   case KernelFault::Kind::ZeroDivision:
     return "ZeroDivisionError";
+  case KernelFault::Kind::ValueError:
+    return "ValueError";
   case KernelFault::Kind::Deadlock:
     return "Deadlock";
   case KernelFault::Kind::Raised:

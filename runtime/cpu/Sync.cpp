@@ -880,8 +880,10 @@ void pcj_cpu_error(pcj_thread_ctx *ctx, const pcj_error_site *site) {
   }
   {
     Block &B = blockOf(ctx);
-    Kind K = site && site->kind == PCJ_ERROR_ZERO_DIVISION ? Kind::ZeroDivision
-                                                           : Kind::IndexError;
+    Kind K = !site                                  ? Kind::IndexError
+             : site->kind == PCJ_ERROR_ZERO_DIVISION ? Kind::ZeroDivision
+             : site->kind == PCJ_ERROR_VALUE         ? Kind::ValueError
+                                                     : Kind::IndexError;
     std::string Message = site && site->message ? site->message : "error";
     const char *Kernel = site && site->kernel ? site->kernel : B.G->Name;
     const char *File = site && site->file ? site->file : "<unknown>";

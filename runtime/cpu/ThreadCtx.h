@@ -46,6 +46,7 @@ struct pcj_index_site {
 enum pcj_error_kind : int32_t {
   PCJ_ERROR_INDEX = 0,          // IndexError
   PCJ_ERROR_ZERO_DIVISION = 1,  // ZeroDivisionError
+  PCJ_ERROR_VALUE = 2,          // ValueError (range() step 0)
 };
 struct pcj_error_site {
   const char *kernel;  // kernel name

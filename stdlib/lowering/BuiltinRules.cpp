@@ -27,6 +27,12 @@ llvm::Value *lowerRange(const LoweringRequest &R) {
     if (R.args.size() == 3)
       Step = R.args[2];
   }
+  // Checked mode: a step of 0 raises ValueError, as Python's range() does
+  // (a constant 0 is a compile error; unchecked, the range is empty).
+  if (R.args.size() == 3 && Cx.opts.boundsCheck)
+    Cx.raiseIf(&R.instr, Cx.b.CreateICmpEQ(Step, Cx.intConst(C, 0)),
+               lower::TargetHooks::RaisedError::ValueError,
+               "range() arg 3 must not be zero");
   llvm::Value *T = llvm::UndefValue::get(Cx.valueType(R.instr.type));
   T = Cx.b.CreateInsertValue(T, Start, {0});
   T = Cx.b.CreateInsertValue(T, Stop, {1});

@@ -4,8 +4,9 @@ np.uint64(...) calls), and Python ints too large for any integer type where
 they are used as floats (NEP 50: a Python int converts to the other
 operand's type, here a float)."""
 import numpy as np
+import pytest
 
-from pycuda_jit import cuda
+from pycuda_jit import cuda, errors
 from gpu_util import poisoned
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)      # numpy scalar >= 2**63
@@ -203,3 +204,27 @@ def test_numpy_scalars_in_tuples_keep_their_dtypes(backend):
         want = [np.int8(100) + np.int8(100), np.float32(0.1) * np.float32(0.1),
                 np.uint16(65535) + np.uint16(1), np.float64(np.float32(0.1)) + 3.0]
     np.testing.assert_array_equal(out, np.array(want, dtype=np.float64))
+
+
+@cuda.jit(debug=True)
+def range_checked(steps, out):
+    i = cuda.grid(1)
+    if i < steps.size:
+        n = 0
+        for v in range(0, 10, steps[i]):
+            n += 1
+        out[i] = n
+
+
+def test_range_zero_step_raises_in_checked_mode(backend):
+    if backend != "cpu":
+        pytest.skip("on a GPU the checked kernel prints the ValueError and traps, "
+                    "which ends the process's context")
+    steps = np.array([1, 3, 2, 5])
+    out = poisoned(4, np.int64)
+    range_checked[1, 4](steps, out)
+    np.testing.assert_array_equal(out, [10, 4, 5, 2])
+    steps[2] = 0
+    with pytest.raises(errors.KernelValueError, match=r"range\(\) arg 3 must not be zero"
+                       r" in kernel 'range_checked' \(.*test_constants.py:\d+\)"):
+        range_checked[1, 4](steps, out)

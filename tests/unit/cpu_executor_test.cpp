@@ -1132,6 +1132,8 @@ const pcj_error_site kZeroDivSite = {"k", "file.py", "float division by zero",
                                      7, PCJ_ERROR_ZERO_DIVISION};
 const pcj_error_site kTupleSite = {"k", "file.py", "tuple index out of range",
                                    9, PCJ_ERROR_INDEX};
+const pcj_error_site kValueSite = {"k", "file.py", "range() arg 3 must not be zero",
+                                   11, PCJ_ERROR_VALUE};
 
 void raisedErrorKernel(void **Args, pcj_thread_ctx *C) {
   const pcj_error_site *Site = arg<const pcj_error_site *>(Args, 0);
@@ -1151,6 +1153,9 @@ TEST(CpuExecutor, CheckedModeErrorsReportKindAndSite) {
       {&kTupleSite, KernelFault::Kind::IndexError,
        "tuple index out of range in kernel 'k' (file.py:9), thread (5, 0, 0) "
        "block (2, 0, 0)"},
+      {&kValueSite, KernelFault::Kind::ValueError,
+       "range() arg 3 must not be zero in kernel 'k' (file.py:11), thread "
+       "(5, 0, 0) block (2, 0, 0)"},
   };
   for (const Case &K : Cases) {
     const pcj_error_site *Site = K.Site;
@@ -1162,6 +1167,7 @@ TEST(CpuExecutor, CheckedModeErrorsReportKindAndSite) {
     EXPECT_STREQ(F->what(), K.Message);
     EXPECT_STREQ(kindName(F->kind()),
                  K.Kind == KernelFault::Kind::ZeroDivision ? "ZeroDivisionError"
+                 : K.Kind == KernelFault::Kind::ValueError ? "ValueError"
                                                            : "IndexError");
   }
 }
