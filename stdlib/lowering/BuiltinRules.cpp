@@ -27,8 +27,9 @@ llvm::Value *lowerRange(const LoweringRequest &R) {
     if (R.args.size() == 3)
       Step = R.args[2];
   }
-  // Checked mode: a step of 0 raises ValueError, as Python's range() does
-  // (a constant 0 is a compile error; unchecked, the range is empty).
+  // Where indices are checked (checked mode, the CPU executor's default): a
+  // step of 0 raises ValueError, as Python's range() does (a constant 0 is
+  // a compile error; unchecked, the range is empty).
   if (R.args.size() == 3 && Cx.opts.boundsCheck)
     Cx.raiseIf(&R.instr, Cx.b.CreateICmpEQ(Step, Cx.intConst(C, 0)),
                lower::TargetHooks::RaisedError::ValueError,

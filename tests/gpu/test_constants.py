@@ -154,7 +154,7 @@ def test_big_int_exponent(backend):
         np.testing.assert_array_equal(out[:, 1], [v ** float(2**64 - 1) for v in a])
 
 
-@cuda.jit
+@cuda.jit(boundscheck=False)
 def range_counts(starts, stops, steps, out):
     i = cuda.grid(1)
     if i < out.shape[0]:
@@ -172,8 +172,8 @@ def range_counts(starts, stops, steps, out):
 
 
 def test_range_with_a_run_time_zero_step_is_empty(backend):
-    # Python raises ValueError for range(a, b, 0); a kernel cannot raise, so
-    # the range is empty (a constant zero step is a compile error).
+    # Python raises ValueError for range(a, b, 0); unchecked, a kernel does
+    # not raise: the range is empty (a constant zero step is a compile error).
     starts = np.array([0, 5, 0, -3, 0, 7, -8])
     stops = np.array([10, 0, 10, 3, 0, 7, 2])
     steps = np.array([0, 0, 3, 2, -1, 0, -8])
@@ -206,8 +206,7 @@ def test_numpy_scalars_in_tuples_keep_their_dtypes(backend):
     np.testing.assert_array_equal(out, np.array(want, dtype=np.float64))
 
 
-@cuda.jit(debug=True)
-def range_checked(steps, out):
+def range_checked_body(steps, out):
     i = cuda.grid(1)
     if i < steps.size:
         n = 0
@@ -216,15 +215,17 @@ def range_checked(steps, out):
         out[i] = n
 
 
-def test_range_zero_step_raises_in_checked_mode(backend):
+@pytest.mark.parametrize("options", [{"debug": True}, {"boundscheck": True}, {}])
+def test_range_zero_step_raises_in_checked_mode(backend, options):
     if backend != "cpu":
         pytest.skip("on a GPU the checked kernel prints the ValueError and traps, "
                     "which ends the process's context")
+    k = cuda.jit(**options)(range_checked_body)  # the CPU checks by default
     steps = np.array([1, 3, 2, 5])
     out = poisoned(4, np.int64)
-    range_checked[1, 4](steps, out)
+    k[1, 4](steps, out)
     np.testing.assert_array_equal(out, [10, 4, 5, 2])
     steps[2] = 0
     with pytest.raises(errors.KernelValueError, match=r"range\(\) arg 3 must not be zero"
-                       r" in kernel 'range_checked' \(.*test_constants.py:\d+\)"):
-        range_checked[1, 4](steps, out)
+                       r" in kernel 'range_checked_body' \(.*test_constants.py:\d+\)"):
+        k[1, 4](steps, out)
