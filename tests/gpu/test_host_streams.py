@@ -183,16 +183,21 @@ def test_event_timing_scales_with_work(backend):
     spin[1, 1](o, 10, A, B)  # compiled and loaded
     times = []
     for k in (n, 4 * n):
-        e0, e1 = cuda.event(), cuda.event()
-        t0 = time.perf_counter()
-        e0.record()
-        spin[1, 1](o, k, A, B)
-        e1.record()
-        e1.synchronize()
-        wall_ms = (time.perf_counter() - t0) * 1e3
-        ms = e0.elapsed_time(e1)
-        assert 0 < ms <= wall_ms + 1.0
-        times.append(ms)
+        # The fastest of three runs: on the CPU executor an event times wall
+        # clock, which a loaded machine stretches at random.
+        best = float("inf")
+        for _ in range(3):
+            e0, e1 = cuda.event(), cuda.event()
+            t0 = time.perf_counter()
+            e0.record()
+            spin[1, 1](o, k, A, B)
+            e1.record()
+            e1.synchronize()
+            wall_ms = (time.perf_counter() - t0) * 1e3
+            ms = e0.elapsed_time(e1)
+            assert 0 < ms <= wall_ms + 1.0
+            best = min(best, ms)
+        times.append(best)
     assert 2.0 < times[1] / times[0] < 8.0, times
 
 
