@@ -206,6 +206,10 @@ public:
     llvm::Value *R = B.CreateCall(
         FT, llvm::InlineAsm::get(FT, Asm, Constraints, /*hasSideEffects=*/false),
         {V});
+    // cvt.rzi saturates, but NaN is 0 only for some conversions: on the
+    // H200, f64 -> s32 and every conversion to a 64-bit integer give the
+    // most negative value (0x80...0).  One select makes NaN 0 everywhere.
+    R = B.CreateSelect(B.CreateFCmpUNO(V, V), llvm::ConstantInt::get(CvtTy, 0), R);
     if (!Narrow)
       return R;
     llvm::APInt Lo = Signed ? llvm::APInt::getSignedMinValue(Bits)
