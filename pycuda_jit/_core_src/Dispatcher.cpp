@@ -561,8 +561,12 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
   return S;
 }
 
-// The bytes [lo, hi) an array argument spans (empty when it has no elements).
+// The bytes [lo, hi) an array argument spans (empty when it has no elements,
+// and for a host array the launch copies into a device buffer of its own,
+// which overlaps nothing: its `ptr` is not set yet).
 std::pair<uint64_t, uint64_t> spanOf(const ArgValue &V) {
+  if (V.hostPtr && !V.ptr)
+    return {0, 0};
   int64_t Lo = 0, Hi = V.type->dtype()->byteSize();
   for (int K = 0; K < V.ndim; ++K) {
     if (V.shape[K] == 0)
