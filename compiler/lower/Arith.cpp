@@ -174,6 +174,14 @@ llvm::Value *shift(LowerContext &Cx, TypeRef T, bool Left, llvm::Value *A,
   return B.CreateSelect(Big, Fill, B.CreateAShr(A, Safe));
 }
 
+// float16 ** by a run-time exponent calls powf (libm / libdevice have no
+// half version): it computes in float32 and rounds once, as NumPy does
+// (floatDivMod does the same for // and %).
+bool powInFloat32(TypeRef T, BinOpKind K, const int64_t *ConstExponent) {
+  return T->isFloat() && T->bits() == 16 && K == BinOpKind::Pow &&
+         !(ConstExponent && *ConstExponent >= 0 && *ConstExponent <= 16);
+}
+
 } // namespace
 
 void checkDivisor(LowerContext &Cx, const ir::Instr *At, BinOpKind K,
@@ -208,6 +216,12 @@ llvm::Value *lowerBinOp(LowerContext &Cx, const ir::Instr *At, BinOpKind K,
   auto &B = Cx.b;
   if (T->isComplex())
     return complexBinOp(Cx, At, K, T, A, Bv, ConstExponent);
+  if (powInFloat32(T, K, ConstExponent)) {
+    llvm::Type *F32 = B.getFloatTy();
+    llvm::Value *R = lowerBinOp(Cx, At, K, float32Ty(), B.CreateFPExt(A, F32),
+                                B.CreateFPExt(Bv, F32), ConstExponent);
+    return B.CreateFPTrunc(R, A->getType());
+  }
   bool F = T->isFloat();
   switch (K) {
   case BinOpKind::Add:
