@@ -9,6 +9,8 @@
 #include "types/Promotion.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 namespace pcj::typeinfer {
 
@@ -780,23 +782,69 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
                          "argument '" + F.params[K].name + "' has type " +
                              Args[K]->str() + ", which cannot be passed to a kernel");
   }
+  // A first pass over a loop is a guess: a loop-carried variable is typed
+  // from its entry value until its back edge is typed (`v = 0` is a weak
+  // int64 then), and values derived from that guess flow around other
+  // loops' back edges (int64 where the settled type is uint64; unified
+  // with it: float64).  So errors wait until a round changes nothing, and
+  // when a phi's type changes after its first round, inference starts over
+  // with that type as the phi's lower bound (Seeds) instead of unifying
+  // with stale types.
+  std::map<const Instr *, Typed> Seeds;
+  std::optional<CompileError> Pending;
+  int Restarts = 0;
   bool Changed = true;
   int Rounds = 0;
   while (Changed) {
     Changed = false;
+    Pending.reset();
     PCJ_ASSERT(++Rounds < 1000, "type inference does not converge");
-    for (ir::Block *B : F.blocks)
+    const Instr *Restart = nullptr;
+    for (size_t BI = 0; BI < F.blocks.size() && !Restart; ++BI) {
+      ir::Block *B = F.blocks[BI];
       for (size_t K = 0; K < B->instrs.size(); ++K) { // may insert constants
         Instr *I = B->instrs[K];
         Typed T;
-        if (!infer(I, T))
+        try {
+          if (!infer(I, T))
+            continue;
+        } catch (const CompileError &E) {
+          if (E.kind() == ErrorKind::Internal)
+            throw;
+          if (!Pending)
+            Pending = E;
           continue;
+        }
+        if (I->op == Op::Phi) {
+          auto S = Seeds.find(I);
+          bool W = false;
+          if (S != Seeds.end())
+            if (TypeRef U = unify({S->second.type, S->second.weak}, {T.type, T.weak}, &W))
+              T = {U, W};
+          if (I->type && (T.type != I->type || T.weak != I->weak) &&
+              Restarts < 64) {
+            Seeds[I] = T;
+            Restart = I;
+            break;
+          }
+        }
         if (T.type != I->type || T.weak != I->weak) {
           I->type = T.type;
           I->weak = T.weak;
           Changed = true;
         }
       }
+    }
+    if (Restart) {
+      ++Restarts;
+      for (ir::Block *B : F.blocks)
+        for (Instr *I : B->instrs) {
+          I->type = nullptr;
+          I->weak = false;
+        }
+      Changed = true;
+      continue;
+    }
     if (O.provisionalReturn) {
       TypeRef Before = *O.provisionalReturn;
       *O.provisionalReturn =
@@ -804,6 +852,8 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
       Changed = Changed || Before != *O.provisionalReturn;
     }
   }
+  if (Pending)
+    throw *Pending;
   TypeRef Ret = returnTypeSoFar();
   for (ir::Block *B : F.blocks)
     for (Instr *I : B->instrs) {

@@ -72,3 +72,69 @@ def test_float16_power(rng):
         ok = np.isnan(out) & np.isnan(want) | (out == want) | \
             (np.abs(out.astype(np.float64) - want) <= np.abs(np.spacing(want)))
     assert ok.all(), (a[~ok], b[~ok], out[~ok], want[~ok])
+
+
+@pytest.mark.xfail(strict=True, reason="unowned (reported): divmod() of Python ints gives typed "
+                   "int64 elements, not Python ints (weak); a fix needs weak tuple elements in typing")
+def test_divmod_of_python_ints_is_weak():
+    # fuzz seed 7 kernel 33: divmod(v, 64)[1] >> a with a uint64 failed to
+    # compile ("int64 and uint64"); in Python/NumPy 2 divmod(100, 64)[1] is
+    # the Python int 36, and 36 >> np.uint64(x) is a uint64.
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            v = 100
+            out[i] = divmod(v, 64)[1] >> a[i]
+
+    a = np.arange(8, dtype=np.uint64)
+    out = poisoned(8, np.uint64)
+    k[1, 8](a, out)
+    np.testing.assert_array_equal(out, np.uint64(36) >> a)
+
+
+def test_accumulator_type_settles_before_errors(rng):
+    # fuzz seed 1 kernel 518: `v = 0; for ...: v |= a[i]` (a uint64) makes v
+    # uint64, but typing raised "unsupported operand types for |: uint64 and
+    # int64" from its first pass over the code, where v after the loop was
+    # still the literal 0.
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            v = 0
+            for j in range(3):
+                v |= a[i] >> j
+            out[i] = a[i] | (v & (a[i] > 5))
+
+    a = rng.integers(0, 2 ** 63, 64, dtype=np.uint64)
+    a[:8] = np.arange(8)
+    out = poisoned(64, np.uint64)
+    k[1, 64](a, out)
+    v = a | (a >> np.uint64(1)) | (a >> np.uint64(2))
+    np.testing.assert_array_equal(out, a | (v & (a > 5)))
+
+
+def test_loop_carried_type_is_not_widened_by_a_stale_first_guess(rng):
+    # fuzz seed 1 kernel 561: the second loop's phi first saw `v` as int64
+    # (its type while the first loop's back edge was untyped) and kept
+    # unifying that stale int64 with the settled uint64: float64, which
+    # drops the low bits of large values (and made `v ^= 2` an error).
+    @cuda.jit
+    def k(a, flag, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            v = 31
+            for j in range(2):
+                v |= a[i]
+            v += flag[i]
+            for j in range(3):
+                v += 2
+            out[i] = v
+
+    a = rng.integers(2 ** 60, 2 ** 64 - 1, 64, dtype=np.uint64, endpoint=True)
+    flag = rng.integers(0, 2, 64).astype(np.bool_)
+    out = poisoned(64, np.uint64)
+    k[1, 64](a, flag, out)
+    want = (np.uint64(31) | a) + flag.astype(np.uint64) + np.uint64(6)
+    np.testing.assert_array_equal(out, want)
