@@ -765,6 +765,11 @@ TypeRef Inferrer::returnTypeSoFar() {
   return Ret;
 }
 
+static bool isDeviceCall(const Instr *I) {
+  return I->op == Op::Call && I->operands[0]->type &&
+         I->operands[0]->type->kind() == Kind::Function;
+}
+
 std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
   if (ArgTypes.size() != F.params.size())
     throw CompileError(ErrorKind::Signature,
@@ -809,7 +814,10 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
           if (!infer(I, T))
             continue;
         } catch (const CompileError &E) {
-          if (E.kind() == ErrorKind::Internal)
+          // A device function's own errors (its typing is not retried: a
+          // specialization that failed is not typed again) and compiler
+          // bugs are raised at once.
+          if (E.kind() == ErrorKind::Internal || isDeviceCall(I))
             throw;
           if (!Pending)
             Pending = E;
