@@ -31,6 +31,8 @@ using namespace detail;
 namespace {
 
 // co_flags bits (inspect.CO_*), stable across CPython versions.
+constexpr int CoVarargs = 0x04;
+constexpr int CoVarkeywords = 0x08;
 constexpr int CoGenerator = 0x20;
 constexpr int CoCoroutine = 0x80;
 constexpr int CoIterableCoroutine = 0x100;
@@ -75,6 +77,7 @@ private:
   };
   std::vector<Fixup> Fixups;
   int PendingKw = -1;                  // KW_NAMES waiting for its CALL
+  int FirstMakeFunction = -1;          // raw index of the first MAKE_FUNCTION
   std::vector<std::string> LocalsPlus; // 3.11+ fast-locals layout
 
   SourceLoc locOf(const RawInstr &R) const {
@@ -109,6 +112,18 @@ private:
     add(O, R);
     Fixups.push_back({Out.instrs.size() - 1, RawTargetIdx});
   }
+  // A captured variable's load or store: reported where the nested
+  // function (or 3.10/3.11 comprehension) that captures it is created.
+  void addCaptureUnsupported(const RawInstr &R) {
+    addUnsupported(captureKind(), R);
+    if (FirstMakeFunction < 0)
+      return;
+    const RawInstr &Site = Ins[FirstMakeFunction];
+    Instr &X = Out.instrs.back();
+    X.line = Site.line;
+    X.col = Site.col;
+    X.endCol = Site.endCol;
+  }
   void addUnsupported(UnsupportedKind K, const RawInstr &R) {
     Instr &X = add(Op::UNSUPPORTED, R, (int32_t)K);
     const std::string &Name = R.opname ? *R.opname : std::string("?");
@@ -135,6 +150,7 @@ private:
   UnsupportedKind captureKind() const;
   UnsupportedKind functionKind(size_t I) const;
   void foldPreviousKwConst(size_t I, Instr &Call);
+  bool startsKwargsCall(size_t I) const;
 };
 
 // ---- whole-function checks
@@ -150,12 +166,23 @@ void Normalizer::rejectWholeFunction() {
   };
   const RawInstr Head = [&] {
     RawInstr R;
-    R.line = Raw.firstLineNo;
+    R.line = Out.firstLineNo;
     return R;
   }();
 
   if (Raw.flags & (CoCoroutine | CoIterableCoroutine | CoAsyncGenerator))
     reject(UnsupportedKind::Async, Head);
+  auto BadParams = [&](const char *What) {
+    throw CompileError(ErrorKind::Signature, FnLoc,
+                       std::string("kernels and device functions cannot take ") + What,
+                       "name every parameter (defaults are allowed)");
+  };
+  if (Raw.flags & CoVarargs)
+    BadParams("*args");
+  if (Raw.flags & CoVarkeywords)
+    BadParams("**kwargs");
+  if (Raw.kwOnlyArgCount > 0)
+    BadParams("keyword-only parameters");
   if (Raw.flags & CoGenerator) {
     int Y = FirstNamed({"YIELD_VALUE", "YIELD_FROM", "SEND"});
     reject(UnsupportedKind::Generator, Y >= 0 ? Ins[Y] : Head);
@@ -168,14 +195,12 @@ void Normalizer::rejectWholeFunction() {
   if (AW >= 0)
     reject(UnsupportedKind::Async, Ins[AW]);
 
-  // Where does exception handling start?  3.10: the instruction after the
-  // first SETUP_FINALLY; 3.11+: the first instruction the exception table
-  // covers.
+  // Where does exception handling start?  3.10: the first SETUP_FINALLY
+  // (on the `try:` line); 3.11+: the first instruction the exception table
+  // covers, or the NOPs just before it, which carry the `try:` lines.
   int Covered = -1;
   if (Minor == 10) {
-    int S = FirstNamed({"SETUP_FINALLY"});
-    if (S >= 0)
-      Covered = S + 1 < (int)Ins.size() ? S + 1 : S;
+    Covered = FirstNamed({"SETUP_FINALLY"});
   } else if (!Raw.exceptionTable.empty()) {
     auto Entries = parseExceptionTable(Raw.exceptionTable, FnLoc);
     int Lo = -1;
@@ -197,6 +222,10 @@ void Normalizer::rejectWholeFunction() {
   int Comp = FirstNamed({"LOAD_FAST_AND_CLEAR"});
   if (Comp >= 0)
     reject(UnsupportedKind::Comprehension, Ins[Comp]);
+  // (Nested `try:` lines are a run of NOPs: the first is the outermost.)
+  while (Minor >= 11 && Covered > 0 && isName(Ins[Covered - 1], "NOP") &&
+         Ins[Covered - 1].line > 0)
+    --Covered;
   reject(UnsupportedKind::Try, Ins[Covered]);
 }
 
@@ -330,7 +359,7 @@ void Normalizer::loadFast(const RawInstr &R, uint32_t Idx) {
   } else if (Minor == 10 || Idx >= LocalsPlus.size()) {
     bad(R, "local index " + std::to_string(Idx) + " out of range");
   }
-  addUnsupported(captureKind(), R);
+  addCaptureUnsupported(R);
 }
 
 void Normalizer::storeFast(const RawInstr &R, uint32_t Idx) {
@@ -367,6 +396,20 @@ void Normalizer::foldPreviousKwConst(size_t I, Instr &Call) {
   Call.aux = kwnamesFrom(R, constAt(Ins[I - 1], Ins[I - 1].arg));
   Out.instrs.erase(Out.instrs.end() - 2);
   FoldedAway[I - 1] = true;
+}
+
+// `f(**d)` starts with an empty BUILD_MAP that DICT_MERGE fills before
+// CALL_FUNCTION_EX: report the call, not a dict display.
+bool Normalizer::startsKwargsCall(size_t I) const {
+  if (!isName(Ins[I], "BUILD_MAP") || Ins[I].arg != 0)
+    return false;
+  for (size_t K = I + 1; K < Ins.size(); ++K) {
+    if (isName(Ins[K], "DICT_MERGE"))
+      return true;
+    if (isName(Ins[K], "CALL_FUNCTION_EX") || isName(Ins[K], "BUILD_MAP"))
+      return false;
+  }
+  return false;
 }
 
 // ---- one raw instruction
@@ -450,11 +493,14 @@ void Normalizer::emit(size_t I) {
     const std::string &Name = derefName(R);
     bool Free = std::find(Raw.freevars.begin(), Raw.freevars.end(), Name) !=
                 Raw.freevars.end();
-    addUnsupported(Free ? UnsupportedKind::Closure : captureKind(), R);
+    if (Free)
+      addUnsupported(UnsupportedKind::Closure, R);
+    else
+      addCaptureUnsupported(R);
     return;
   }
   case RawKind::LoadClosure:
-    addUnsupported(captureKind(), R);
+    addCaptureUnsupported(R);
     return;
   case RawKind::LoadGlobal: {
     if (S.param == 0) {
@@ -581,7 +627,9 @@ void Normalizer::emit(size_t I) {
     addUnsupported(functionKind(I), R);
     return;
   case RawKind::Unsupported:
-    addUnsupported((UnsupportedKind)S.param, R);
+    addUnsupported(startsKwargsCall(I) ? UnsupportedKind::StarArgs
+                                       : (UnsupportedKind)S.param,
+                   R);
     return;
   }
 }
@@ -590,9 +638,9 @@ void Normalizer::run() {
   Out.file = std::make_shared<const std::string>(Raw.filename);
   Out.name = Raw.name;
   Out.qualname = Raw.qualname.empty() ? Raw.name : Raw.qualname;
-  Out.firstLineNo = Raw.firstLineNo;
+  Out.firstLineNo = Raw.defLine > 0 ? Raw.defLine : Raw.firstLineNo;
   Out.argCount = Raw.argCount;
-  FnLoc = SourceLoc{Out.file, Raw.firstLineNo, -1, -1};
+  FnLoc = SourceLoc{Out.file, Out.firstLineNo, -1, -1};
   if (Raw.pyMajor != 3 || Minor < 10 || Minor > 13)
     throw CompileError(ErrorKind::Bytecode, FnLoc,
                        "unsupported Python version " +
@@ -622,6 +670,9 @@ void Normalizer::run() {
   resolveTargets();
   markLoopExits();
 
+  for (size_t I = 0; I < Ins.size() && FirstMakeFunction < 0; ++I)
+    if (Ins[I].spec->kind == RawKind::MakeFunction)
+      FirstMakeFunction = (int)I;
   FoldedAway.assign(Ins.size(), false);
   FirstNeutral.assign(Ins.size() + 1, 0);
   for (size_t I = 0; I < Ins.size(); ++I) {

@@ -86,7 +86,7 @@ struct Instr {
 struct DecodedCode {
   std::shared_ptr<const std::string> file; // shared by every SourceLoc
   std::string name, qualname;
-  int firstLineNo = 0;
+  int firstLineNo = 0;           // the `def` line (below any decorators)
   int argCount = 0;              // positional parameters (incl. pos-only)
   std::vector<Instr> instrs;
   std::vector<ConstValue> consts;

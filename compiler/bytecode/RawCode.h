@@ -96,7 +96,8 @@ struct Position {
 struct RawCode {
   int pyMajor = 3, pyMinor = 11;
   std::string name, qualname, filename;
-  int firstLineNo = 0;
+  int firstLineNo = 0; // co_firstlineno: the first decorator's line
+  int defLine = 0;     // the `def` line (from the source); 0: unknown
   int argCount = 0, posOnlyArgCount = 0, kwOnlyArgCount = 0, flags = 0;
   std::string code; // co_code (the de-specialized bytes)
   std::vector<ConstValue> consts;

@@ -60,6 +60,9 @@ private:
     return F->insert(B, nullptr, O, loc(At), std::move(Ops));
   }
 
+  static bool isRejected(bc::Op O);
+  [[noreturn]] void reject(const bc::Instr &I) const;
+  void rejectFirstUnsupported(const std::vector<int> &Blocks) const;
   State entryState(int BI);
   void translateBlock(int BI);
   void completePendingPhis();
@@ -124,6 +127,7 @@ std::unique_ptr<ir::Function> Builder::run() {
   Instr *J = emit(Entry, ir::Op::Jump, First);
   J->succs = {IRBlock[0]};
 
+  rejectFirstUnsupported(RPO);
   for (int B : RPO)
     translateBlock(B);
   completePendingPhis();
@@ -132,6 +136,52 @@ std::unique_ptr<ir::Function> Builder::run() {
   checkUndefUses();
   ir::verify(*F, /*Typed=*/false);
   return std::move(F);
+}
+
+// Instructions outside the language wherever they appear.
+bool Builder::isRejected(bc::Op O) {
+  return O == Op::DELETE_FAST || O == Op::CONTAINS_OP || O == Op::RAISE ||
+         O == Op::LOAD_ASSERTION_ERROR || O == Op::UNSUPPORTED;
+}
+
+[[noreturn]] void Builder::reject(const bc::Instr &I) const {
+  switch (I.op) {
+  case Op::DELETE_FAST:
+    unsupported(I, bc::unsupportedMessage(bc::UnsupportedKind::Delete));
+  case Op::CONTAINS_OP:
+    unsupported(I, "the 'in' operator is not supported in kernels",
+                "compare the values explicitly");
+  case Op::RAISE:
+    unsupported(I, "raise statements are not supported in kernels yet");
+  case Op::LOAD_ASSERTION_ERROR:
+    unsupported(I, "assert statements are not supported in kernels yet");
+  default: {
+    PCJ_ASSERT(I.op == Op::UNSUPPORTED, "not a rejected instruction");
+    auto UK = bc::UnsupportedKind(I.arg);
+    std::string Msg = bc::unsupportedMessage(UK);
+    if (UK == bc::UnsupportedKind::Other && I.aux >= 0)
+      Msg += " (bytecode " + Code.opnames.at(I.aux) + ")";
+    unsupported(I, Msg, bc::unsupportedHint(UK));
+  }
+  }
+}
+
+// The first rejected construct in the source (by line, then column) among
+// the reachable blocks, whatever order the blocks are translated in: with
+// `if c: v = 3 else: v = 4` assigning a closure variable, the error names
+// `v = 3`.
+void Builder::rejectFirstUnsupported(const std::vector<int> &Blocks) const {
+  const bc::Instr *First = nullptr;
+  for (int B : Blocks)
+    for (int K = G.blocks[B].begin; K < G.blocks[B].end; ++K) {
+      const bc::Instr &I = Code.instrs[K];
+      if (isRejected(I.op) &&
+          (!First || std::make_pair(I.line, I.col) <
+                         std::make_pair(First->line, First->col)))
+        First = &I;
+    }
+  if (First)
+    reject(*First);
 }
 
 // Predecessor edges of a block that are reachable: (pred, state-or-null).
@@ -295,7 +345,7 @@ void Builder::translateBlock(int BI) {
       S.locals.at(I.arg) = Pop(I);
       break;
     case Op::DELETE_FAST:
-      unsupported(I, bc::unsupportedMessage(bc::UnsupportedKind::Delete));
+      reject(I);
     case Op::LOAD_DEREF: {
       Instr *D = emit(B, ir::Op::Deref, I);
       D->str = Code.derefNames.at(I.arg);
@@ -365,8 +415,7 @@ void Builder::translateBlock(int BI) {
       break;
     }
     case Op::CONTAINS_OP:
-      unsupported(I, "the 'in' operator is not supported in kernels",
-                  "compare the values explicitly");
+      reject(I);
     case Op::BUILD_TUPLE: {
       std::vector<Instr *> Elems(I.arg);
       for (int E = I.arg - 1; E >= 0; --E)
@@ -484,16 +533,9 @@ void Builder::translateBlock(int BI) {
       emit(B, ir::Op::Return, I, {Pop(I)});
       return;
     case Op::RAISE:
-      unsupported(I, "raise statements are not supported in kernels yet");
     case Op::LOAD_ASSERTION_ERROR:
-      unsupported(I, "assert statements are not supported in kernels yet");
-    case Op::UNSUPPORTED: {
-      auto UK = bc::UnsupportedKind(I.arg);
-      std::string Msg = bc::unsupportedMessage(UK);
-      if (UK == bc::UnsupportedKind::Other && I.aux >= 0)
-        Msg += " (bytecode " + Code.opnames.at(I.aux) + ")";
-      unsupported(I, Msg, bc::unsupportedHint(UK));
-    }
+    case Op::UNSUPPORTED:
+      reject(I);
     }
   }
   // Fell off the end of the block into the next one.

@@ -1,6 +1,7 @@
 // Code object -> RawCode, through attribute access only (stable ABI).
 #include "CodeReader.h"
 
+#include <algorithm>
 #include <mutex>
 
 namespace pcj::py {
@@ -33,6 +34,32 @@ std::string bytesAttr(PyObject *O, const char *Name) {
   if (PyBytes_AsStringAndSize(B.get(), &Data, &N) < 0)
     throw PythonError{};
   return std::string(Data, N);
+}
+
+// The line of `def` (co_firstlineno is the first decorator's line): the
+// first source line from co_firstlineno to the body's first line that
+// starts with `def` or `async def`; 0 when the source is not available.
+int defLine(const std::string &File, int First, int Body) {
+  Ref LC(PyImport_ImportModule("linecache"));
+  Ref Lines(LC ? PyObject_CallMethod(LC.get(), "getlines", "s", File.c_str())
+               : nullptr);
+  if (!Lines || !PyList_Check(Lines.get())) {
+    PyErr_Clear();
+    return 0;
+  }
+  Py_ssize_t N = PyList_Size(Lines.get());
+  for (int L = First; L >= 1 && L <= Body && L <= N; ++L) {
+    PyObject *S = PyList_GetItem(Lines.get(), L - 1); // borrowed
+    if (!S || !PyUnicode_Check(S))
+      break;
+    std::string T = utf8(S);
+    size_t K = T.find_first_not_of(" \t");
+    if (K == std::string::npos)
+      continue;
+    if (T.compare(K, 4, "def ") == 0 || T.compare(K, 10, "async def ") == 0)
+      return L;
+  }
+  return 0;
 }
 
 int intOrMinus1(PyObject *O) {
@@ -137,8 +164,12 @@ bc::ConstValue readConst(PyObject *O) {
     C.kind = K::Ellipsis;
     return C;
   }
-  if (typeName(O) == "code") {
+  if (typeName(O) == "code") { // text: co_qualname (3.10: co_name)
     C.kind = K::Code;
+    Ref Name = getAttrOpt(O, "co_qualname");
+    if (!Name)
+      Name = getAttrOpt(O, "co_name");
+    C.text = Name ? utf8(Name.get()) : "";
     return C;
   }
   C.kind = K::Other;
@@ -186,6 +217,11 @@ bc::RawCode readCode(PyObject *Func) {
   }
   if (PyErr_Occurred())
     throw PythonError{};
+  int Body = 1 << 30;
+  for (const bc::LineRange &L : R.lines)
+    if (L.line > R.firstLineNo)
+      Body = std::min(Body, L.line);
+  R.defLine = defLine(R.filename, R.firstLineNo, Body);
   if (Ref Pos = getAttrOpt(Co, "co_positions")) {
     Ref PIt = check(PyObject_GetIter(check(PyObject_CallObject(Pos.get(), nullptr)).get()));
     while (PyObject *E = PyIter_Next(PIt.get())) {

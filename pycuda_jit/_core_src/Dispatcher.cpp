@@ -723,7 +723,14 @@ void describeParams(PyObject *Func, DispatcherState &St) {
   for (long K = 0; K < N && K < PyTuple_Size(Names.get()); ++K)
     St.params += (K ? ", " : "") + str(PyTuple_GetItem(Names.get(), K));
   St.params += ")";
-  if (!Defaults || Defaults.get() == Py_None)
+  // *args, **kwargs and keyword-only parameters: the compiler rejects them
+  // (naming the def line), so no count check here.
+  Ref Flags = getAttrOpt(Code.get(), "co_flags");
+  Ref KwOnly = getAttrOpt(Code.get(), "co_kwonlyargcount");
+  bool Unusual = (Flags && (PyLong_AsLong(Flags.get()) & 0x0c)) ||
+                 (KwOnly && PyLong_AsLong(KwOnly.get()) > 0);
+  PyErr_Clear();
+  if ((!Defaults || Defaults.get() == Py_None) && !Unusual)
     St.nargs = int(N);
 }
 

@@ -397,15 +397,10 @@ const char *kindName(bc::UnsupportedKind K) {
 }
 
 // Known deviations from the marked line: (version, sample) -> where the
-// reported line is, relative to the marked one.  3.10 / 3.11 compile a
-// comprehension that reads a local into a nested function plus a cell for that
-// local; the decoder flags the cell store (`y = 1`, the line before the
-// comprehension) as Comprehension, and it comes first.  A decoder issue
-// (compiler/bytecode), kept here so the test notices when it is fixed.
-const std::map<std::pair<std::string, std::string>, int> kLineDeviations = {
-    {{"3.10", "u_listcomp"}, -1},
-    {{"3.11", "u_listcomp"}, -1},
-};
+// reported line is, relative to the marked one.  (3.10 / 3.11 used to
+// report a comprehension at the store of the local it captures, the line
+// before; the decoder now reports the comprehension itself.)
+const std::map<std::pair<std::string, std::string>, int> kLineDeviations = {};
 
 class SsaUnsupported : public ::testing::TestWithParam<SampleParam> {};
 

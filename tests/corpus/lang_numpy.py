@@ -1,0 +1,133 @@
+"""Corpus: NumPy outside the kernel language (array functions, array
+creation, methods, global arrays that cannot become constant memory)."""
+import numpy as np
+
+from pycuda_jit import cuda
+from pycuda_jit.errors import NameResolutionError, TypingError, UnsupportedError
+
+from tests.corpus.cases import lang
+
+ANY = (TypingError, UnsupportedError, NameResolutionError)
+BIG = np.zeros(20000, np.float64)        # 160 KB: over the 64 KiB constant limit
+OBJECTS = np.array([object(), object()])
+STRINGS = np.array(["a", "bc"])
+
+
+@lang(ANY, match="numpy.sum|np.sum")
+def np_sum(x):
+    x[0] = np.sum(x)  # <- error
+
+
+@lang(ANY)
+def np_zeros(x):
+    y = np.zeros(3)  # <- error
+    x[0] = y[0]
+
+
+@lang(ANY)
+def np_empty(x):
+    y = np.empty(3, np.float32)  # <- error
+    x[0] = y[0]
+
+
+@lang(ANY)
+def np_array(x):
+    y = np.array((1.0, 2.0))  # <- error
+    x[0] = y[0]
+
+
+@lang(ANY)
+def np_dot(x):
+    x[0] = np.dot(x, x)  # <- error
+
+
+@lang(ANY, match="numpy.linalg.norm|np.linalg.norm")
+def np_linalg_norm(x):
+    x[0] = np.linalg.norm(x)  # <- error
+
+
+@lang(ANY)
+def np_random(x):
+    x[0] = np.random.rand()  # <- error
+
+
+@lang(ANY)
+def np_sort(x):
+    np.sort(x)  # <- error
+
+
+@lang(ANY)
+def np_sqrt_of_array(x):
+    y = np.sqrt(x)  # <- error
+    x[0] = y[0]
+
+
+@lang(ANY)
+def np_arange(x):
+    for v in np.arange(3):  # <- error
+        x[0] = v
+
+
+@lang(ANY)
+def array_reshape_in_kernel(x):
+    y = x.reshape(2, 4)  # <- error
+    x[0] = y[0, 0]
+
+
+@lang(ANY)
+def array_astype(x):
+    y = x.astype(np.float64)  # <- error
+    x[0] = y[0]
+
+
+@lang(ANY)
+def np_dtype_call_with_two_args(x):
+    x[0] = np.float32(1.0, 2.0)  # <- error
+
+
+@lang(ANY)
+def np_float32_of_string(x):
+    x[0] = np.float32("1.5")  # <- error
+
+
+@lang(ANY)
+def np_datetime(x):
+    d = np.datetime64("2024-01-01")  # <- error
+    x[0] = 1
+
+
+@lang(ANY)
+def global_array_too_big(x):
+    x[0] = BIG[0]  # <- error
+
+
+@lang(ANY)
+def global_object_array(x):
+    y = OBJECTS[0]  # <- error
+    x[0] = 1
+
+
+@lang(ANY)
+def global_string_array(x):
+    y = STRINGS[0]  # <- error
+    x[0] = 1
+
+
+@lang(ANY)
+def store_into_global_array(x):
+    SMALL[0] = x[0]  # <- error
+
+
+SMALL = np.zeros(4, np.float32)
+
+
+@lang(ANY)
+def shared_array_bad_dtype(x):
+    s = cuda.shared.array(4, np.object_)  # <- error
+    x[0] = 1
+
+
+@lang(ANY)
+def local_array_negative(x):
+    s = cuda.local.array(-4, np.float32)  # <- error
+    x[0] = s[0]
