@@ -146,6 +146,8 @@ def _like(ary):
     any other view (an F-ordered array sliced, transposed axes, negative
     strides) keeps its axes' order, the axis with the largest absolute stride
     outermost (ties in axis order)."""
+    if not (hasattr(ary, "shape") and hasattr(ary, "dtype")):
+        raise TypeError(f"expected an array (with shape and dtype), not {type(ary).__name__}")
     dtype = np.dtype(ary.dtype)
     if isinstance(ary, _core.DeviceArray):
         c, f = ary.is_c_contiguous(), ary.is_f_contiguous()
@@ -191,6 +193,8 @@ def to_device(obj, stream=0, copy=True, to=None):
 
 def _host_array(kind, shape, dtype, strides, order, **flags):
     shape, dtype, strides, nbytes = _prepare(shape, dtype, strides, order)
+    if dtype.hasobject:  # Python object pointers in raw pinned memory
+        raise TypeError(f"{kind} arrays of dtype {dtype} are not supported (Python objects)")
     buf = np.asarray(_core.HostAllocation(nbytes, kind, **flags))  # keeps it alive
     return np.ndarray(shape, dtype, buffer=buf, strides=strides)
 

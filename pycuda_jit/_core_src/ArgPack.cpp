@@ -416,7 +416,7 @@ bool fromForeign(PyObject *O, ArgValue &Out) {
 void classifyArg(PyObject *O, int Index, ArgValue &Out) {
   if (isDeviceArray(O)) {
     auto *D = reinterpret_cast<DeviceArrayObject *>(O);
-    if (D->gen && rt::contextGeneration(D->device) != D->gen) [[unlikely]]
+    if (D->gen && !blockAlive(D->device, D->gen)) [[unlikely]]
       requireAlive(D->device, D->gen,
                    ("kernel argument " + std::to_string(Index + 1)).c_str());
     Out.type = D->type;

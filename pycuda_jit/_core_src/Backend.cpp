@@ -43,9 +43,11 @@ HostRanges &hostRanges() {
 }
 
 void *cpuAlloc(size_t Bytes) {
-  void *P = std::aligned_alloc(256, (Bytes + 255) / 256 * 256 + 256);
+  void *P = Bytes > (size_t(1) << 62)
+                ? nullptr
+                : std::aligned_alloc(256, (Bytes + 255) / 256 * 256 + 256);
   if (!P)
-    throw std::bad_alloc();
+    throw HostOutOfMemory(Bytes);
   return P;
 }
 
@@ -119,6 +121,7 @@ DeviceBlock allocDevice(size_t Bytes, bool Managed, bool AttachGlobal) {
     B.gen = C.generation();
   } else {
     B.ptr = uint64_t(cpuAlloc(N));
+    B.gen = cpuGeneration();
   }
   Counters &K = counters();
   ++K.live;
@@ -140,8 +143,21 @@ void releaseDevice(const DeviceBlock &B, size_t Bytes) {
     std::free(reinterpret_cast<void *>(B.ptr));
 }
 
+namespace {
+std::atomic<uint64_t> CpuGeneration{1};
+} // namespace
+
+uint64_t cpuGeneration() {
+  return CpuGeneration.load(std::memory_order_acquire);
+}
+
+void closeCpuContext() { CpuGeneration.fetch_add(1, std::memory_order_acq_rel); }
+
 bool blockAlive(int Device, uint64_t Gen) {
-  return Gen == 0 || rt::contextGeneration(Device) == Gen;
+  if (Gen == 0)
+    return true;
+  return (backend() == BackendKind::CUDA ? rt::contextGeneration(Device)
+                                         : cpuGeneration()) == Gen;
 }
 
 void requireAlive(int Device, uint64_t Gen, const char *What) {

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -42,8 +43,8 @@ void warnOnFallback();
 
 // ---- device memory -------------------------------------------------------------
 
-// An allocation and the context it belongs to (device, generation; both 0
-// on the CPU).
+// An allocation and the context it belongs to (device, generation; on the
+// CPU executor device 0 and cpuGeneration()).
 struct DeviceBlock {
   uint64_t ptr = 0;
   int device = 0;
@@ -57,11 +58,26 @@ DeviceBlock allocDevice(size_t Bytes, bool Managed = false,
 // Releases a block from allocDevice (deferred on CUDA; a block of a context
 // reset since is dropped).
 void releaseDevice(const DeviceBlock &B, size_t Bytes);
-// True when B's context is the live one (always on the CPU).
+// True when B's context is the live one (generation 0: not ours, not
+// checked).
 bool blockAlive(int Device, uint64_t Gen);
+// The CPU executor's context generation: cuda.close() bumps it, so that
+// arrays, streams and events made before are refused afterwards, as they
+// are on a GPU.
+uint64_t cpuGeneration();
+void closeCpuContext();
 // Throws a CudaDriverError (CUDA_ERROR_CONTEXT_IS_DESTROYED) naming What
 // unless blockAlive(Device, Gen).
 void requireAlive(int Device, uint64_t Gen, const char *What);
+
+// The CPU executor's allocation failure (a MemoryError naming the size).
+struct HostOutOfMemory : std::bad_alloc {
+  std::string message;
+  explicit HostOutOfMemory(size_t Bytes)
+      : message("out of memory: requested " + std::to_string(Bytes) +
+                " bytes of host memory (CPU executor)") {}
+  const char *what() const noexcept override { return message.c_str(); }
+};
 
 // Immediate allocation and free (staging buffers of one launch).
 uint64_t deviceAlloc(size_t Bytes);

@@ -987,27 +987,41 @@ PyObject *dispatcherPyFunc(PyObject *Self, void *) {
   return F;
 }
 
+// One launch-configuration number (an int or anything with __index__)
+// into 32 bits: Min..2**32-1, else a ValueError naming it.
+bool parseUInt32(PyObject *O, unsigned &Out, long long Min, const char *What) {
+  Ref I(PyNumber_Index(O)); // TypeError for floats, strings, None...
+  if (!I)
+    return false;
+  O = I.get();
+  int Overflow = 0;
+  long long X = PyLong_AsLongLongAndOverflow(O, &Overflow);
+  if (X == -1 && PyErr_Occurred())
+    return false;
+  if (Overflow > 0 || X > 0xffffffffll) {
+    PyErr_Format(PyExc_ValueError, "%s is too large: %S (at most 4294967295)",
+                 What, O);
+    return false;
+  }
+  if (Overflow < 0 || X < Min) {
+    PyErr_Format(PyExc_ValueError, "%s must be %s, got %S", What,
+                 Min > 0 ? "positive" : "non-negative", O);
+    return false;
+  }
+  Out = unsigned(X);
+  return true;
+}
+
 bool parseDim(PyObject *O, rt::Dim3 &Out, const char *What) {
   unsigned V[3] = {1, 1, 1};
-  if (PyLong_Check(O)) {
-    long long X = PyLong_AsLongLong(O);
-    if (X < 1 || X > 0xffffffffll) {
-      PyErr_Format(PyExc_ValueError, "%s must be positive, got %lld", What, X);
+  if (PyIndex_Check(O)) {
+    if (!parseUInt32(O, V[0], 1, What))
       return false;
-    }
-    V[0] = unsigned(X);
   } else if (PyTuple_Check(O) && PyTuple_Size(O) >= 1 && PyTuple_Size(O) <= 3) {
-    for (Py_ssize_t K = 0; K < PyTuple_Size(O); ++K) {
-      long long X = PyLong_AsLongLong(PyTuple_GetItem(O, K));
-      if (PyErr_Occurred())
+    std::string Entry = std::string(What) + " entries";
+    for (Py_ssize_t K = 0; K < PyTuple_Size(O); ++K)
+      if (!parseUInt32(PyTuple_GetItem(O, K), V[K], 1, Entry.c_str()))
         return false;
-      if (X < 1 || X > 0xffffffffll) {
-        PyErr_Format(PyExc_ValueError, "%s entries must be positive, got %lld",
-                     What, X);
-        return false;
-      }
-      V[K] = unsigned(X);
-    }
   } else {
     PyErr_Format(PyExc_TypeError, "%s must be an int or a tuple of 1-3 ints", What);
     return false;
@@ -1063,12 +1077,11 @@ PyObject *dispatcherGetItem(PyObject *Self, PyObject *Key) {
       return translateException();
     }
   }
-  unsigned long Shared = 0;
-  if (PyTuple_Size(Key) == 4) {
-    Shared = PyLong_AsUnsignedLong(PyTuple_GetItem(Key, 3));
-    if (PyErr_Occurred())
-      return nullptr;
-  }
+  unsigned Shared = 0;
+  if (PyTuple_Size(Key) == 4 &&
+      !parseUInt32(PyTuple_GetItem(Key, 3), Shared, 0,
+                   "dynamic shared memory size"))
+    return nullptr;
   auto *Alloc = reinterpret_cast<PyObject *(*)(PyTypeObject *, Py_ssize_t)>(
       PyType_GetSlot(LauncherType, Py_tp_alloc));
   PyObject *L = Alloc(LauncherType, 0);
@@ -1080,7 +1093,7 @@ PyObject *dispatcherGetItem(PyObject *Self, PyObject *Key) {
   LO->disp = D;
   LO->grid = Grid;
   LO->block = Block;
-  LO->shared = unsigned(Shared);
+  LO->shared = Shared;
   LO->stream = Stream;
   Py_XINCREF(StreamObj);
   LO->streamObj = StreamObj;

@@ -159,6 +159,9 @@ PyObject *translateException() {
   } catch (const PluginLoadError &E) {
     PyErr_SetString(PyExc_ImportError, E.what());
     return nullptr;
+  } catch (const HostOutOfMemory &E) {
+    PyErr_SetString(PyExc_MemoryError, E.what());
+    return nullptr;
   } catch (const std::bad_alloc &) {
     PyErr_NoMemory();
     return nullptr;

@@ -192,6 +192,8 @@ PyObject *pyClose(PyObject *, PyObject *) {
   return guard([&]() -> PyObject * {
     if (cuda())
       rt::resetAllDevices();
+    else
+      closeCpuContext();
     Py_RETURN_NONE;
   });
 }

@@ -116,6 +116,7 @@ PyObject *streamNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
         Value = uint64_t(reinterpret_cast<uintptr_t>(Owned->handle()));
       } else {
         Value = CpuStreamIds++;
+        Gen = cpuGeneration();
       }
       break;
     }
@@ -144,9 +145,9 @@ void streamDealloc(PyObject *O) {
 PyObject *streamSynchronize(PyObject *O, PyObject *) {
   return guard([&]() -> PyObject * {
     auto *S = reinterpret_cast<StreamObject *>(O);
+    requireStreamAlive(S);
     if (backend() != BackendKind::CUDA)
       Py_RETURN_NONE;
-    requireStreamAlive(S);
     rt::CUstream H = S->handle;
     std::exception_ptr Err;
     Py_BEGIN_ALLOW_THREADS
@@ -165,9 +166,9 @@ PyObject *streamSynchronize(PyObject *O, PyObject *) {
 PyObject *streamQuery(PyObject *O, PyObject *) {
   return guard([&]() -> PyObject * {
     auto *S = reinterpret_cast<StreamObject *>(O);
+    requireStreamAlive(S);
     if (backend() != BackendKind::CUDA)
       Py_RETURN_TRUE;
-    requireStreamAlive(S);
     return PyBool_FromLong(rt::queryStream(S->handle));
   });
 }
@@ -273,7 +274,7 @@ double nowMs() {
 }
 
 void requireEventAlive(const EventObject *E) {
-  if (E->ev && !E->ev->alive())
+  if (E->ev ? !E->ev->alive() : !blockAlive(0, E->gen))
     rt::throwDriverError(rt::CUDA_ERROR_CONTEXT_IS_DESTROYED, "pycuda_jit",
                          "this event belongs to a CUDA context that "
                          "cuda.close() destroyed");
@@ -295,6 +296,7 @@ PyObject *eventNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
       return nullptr;
     }
     E->ev = Ev;
+    E->gen = Ev ? 0 : cpuGeneration();
     E->timing = Timing != 0;
     E->recorded = false;
     E->hostMs = 0;
@@ -324,8 +326,8 @@ PyObject *eventRecord(PyObject *O, PyObject *Args, PyObject *Kw) {
     rt::CUstream S = nullptr;
     if (!streamArg(Args, Kw, S))
       return nullptr;
+    requireEventAlive(E);
     if (E->ev) {
-      requireEventAlive(E);
       E->ev->record(S);
     } else {
       E->hostMs = nowMs();
@@ -338,9 +340,9 @@ PyObject *eventRecord(PyObject *O, PyObject *Args, PyObject *Kw) {
 PyObject *eventSynchronize(PyObject *O, PyObject *) {
   return guard([&]() -> PyObject * {
     auto *E = reinterpret_cast<EventObject *>(O);
+    requireEventAlive(E);
     if (!E->ev)
       Py_RETURN_NONE;
-    requireEventAlive(E);
     rt::Event *Ev = E->ev;
     std::exception_ptr Err;
     Py_BEGIN_ALLOW_THREADS
@@ -362,8 +364,8 @@ PyObject *eventWait(PyObject *O, PyObject *Args, PyObject *Kw) {
     rt::CUstream S = nullptr;
     if (!streamArg(Args, Kw, S))
       return nullptr;
+    requireEventAlive(E);
     if (E->ev) {
-      requireEventAlive(E);
       E->ev->waitOn(S);
     }
     Py_RETURN_NONE;
@@ -373,9 +375,9 @@ PyObject *eventWait(PyObject *O, PyObject *Args, PyObject *Kw) {
 PyObject *eventQuery(PyObject *O, PyObject *) {
   return guard([&]() -> PyObject * {
     auto *E = reinterpret_cast<EventObject *>(O);
+    requireEventAlive(E);
     if (!E->ev)
       Py_RETURN_TRUE;
-    requireEventAlive(E);
     return PyBool_FromLong(E->ev->query());
   });
 }
@@ -388,9 +390,9 @@ PyObject *eventElapsed(PyObject *O, PyObject *End) {
       return nullptr;
     }
     auto *B = reinterpret_cast<EventObject *>(End);
+    requireEventAlive(A);
+    requireEventAlive(B);
     if (A->ev && B->ev) {
-      requireEventAlive(A);
-      requireEventAlive(B);
       return PyFloat_FromDouble(rt::elapsedMs(*A->ev, *B->ev));
     }
     // The CPU executor: the same errors the driver gives.
@@ -492,7 +494,9 @@ bool isDefaultStreamArg(PyObject *O) {
 }
 
 bool streamAlive(const StreamObject *S) {
-  return !S->owned || S->owned->alive();
+  if (S->owned)
+    return S->owned->alive();
+  return blockAlive(S->device, S->gen); // CPU executor streams
 }
 
 rt::CUstream streamHandle(PyObject *O, StreamObject **Ours) {

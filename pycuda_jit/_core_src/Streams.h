@@ -35,13 +35,14 @@ struct StreamObject {
   rt::Stream *owned;   // User streams on CUDA
   StreamKind kind;
   int device;
-  uint64_t gen;   // context generation (User streams on CUDA), else 0
+  uint64_t gen;   // context generation (User streams), else 0
   uint64_t value; // the handle as an int (a unique id for CPU User streams)
 };
 
 struct EventObject {
   PyObject_HEAD
   rt::Event *ev; // CUDA
+  uint64_t gen;  // CPU executor: cpuGeneration() when made
   bool timing;
   bool recorded; // CPU executor
   double hostMs; // CPU executor: steady-clock time of the last record()
