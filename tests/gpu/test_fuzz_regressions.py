@@ -7,6 +7,8 @@ in the reason ("W2: ..."): they start passing when that work lands, and
 the strict marker then asks for the marker to go (with the topic in
 tests/fuzz/topics.py).
 """
+import math
+
 import numpy as np
 import pytest
 
@@ -138,3 +140,64 @@ def test_loop_carried_type_is_not_widened_by_a_stale_first_guess(rng):
     k[1, 64](a, flag, out)
     want = (np.uint64(31) | a) + flag.astype(np.uint64) + np.uint64(6)
     np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.xfail(strict=True, reason="W7: contraction fuses a product into the additions "
+                   "inside float % and // (x % (a*b) is not an addition in the source)")
+def test_contraction_stays_out_of_floor_division_and_modulo(rng):
+    # fuzz seed 11 kernel 252: 3 % (-97 * (7 / 21.0)) gave -29.333333333333332,
+    # NumPy and Python -29.33333333333333: the lowering of % computes
+    # fmod(x, y) + y, and the product y fused into that addition.  The docs
+    # fuse a product only into an addition or subtraction of the source.
+    @cuda.jit
+    def k(x, a, b, m, q):
+        i = cuda.grid(1)
+        if i < x.size:
+            y = a[i] * b[i]
+            m[i] = x[i] % y
+            q[i] = (a[i] * b[i]) // x[i]
+
+    n = 256
+    x = rng.uniform(-50, 50, n)
+    a = rng.uniform(-100, 100, n)
+    b = rng.uniform(-1, 1, n)
+    x[0], a[0], b[0] = 3.0, -97.0, 7.0 / 21.0
+    m, q = poisoned(n, np.float64), poisoned(n, np.float64)
+    k[1, n](x, a, b, m, q)
+    assert same_bits(m, np.remainder(x, a * b))
+    assert same_bits(q, np.floor_divide(a * b, x))
+
+
+def test_float16_chained_comparison_after_a_libm_call():
+    # fuzz seed 20250601 kernel 395, shrunk: on a host with AVX512-FP16, LLVM
+    # 19 commuted a masked half compare (q >= 0 as `vcmpleph mem, q`) without
+    # swapping its predicate when the constant came from memory (LLVM issue
+    # 159723), so `a >= q >= False` was True for q = -21.  The CPU executor
+    # computes float16 through float32 instead (as the docs say it does).
+    @cuda.jit
+    def k(flag, ints, u16, f16, out16, out32):
+        i = cuda.grid(1)
+        if i < flag.shape[0]:
+            a0 = flag[i, 0]
+            a2 = ints[i, 1]
+            a3 = ints[i, 2]
+            a4 = u16[i, 0]
+            a6 = f16[i, 0]
+            a7 = f16[i, 1]
+            v19 = (a2 >= (a6 // a3) >= (a0 < a6 == a0)) - a4
+            v20 = a4 // a7
+            v22 = 1.0
+            for j in range(1):
+                v22 -= math.fmod(j, a3)
+            out16[i, 0] = v19
+            out32[i, 0] = v20
+
+    flag = np.array([[True]])
+    ints = np.array([[5, 1, -27]], np.int8)
+    u16 = np.array([[0, 11]], np.uint16)
+    f16 = np.array([[552.0, -2.0, 1.5]], np.float16)
+    out16, out32 = poisoned((1, 1), np.uint16), poisoned((1, 1), np.float32)
+    k[1, 1](flag, ints, u16, f16, out16, out32)
+    q = np.floor_divide(np.float32(552.0), np.float32(-27))  # -21.0
+    assert out16[0, 0] == int(bool(1 >= q >= False)) - 0 == 0
+    assert same_bits(out32[0, 0], np.floor_divide(np.float32(0), np.float32(-2.0)))
