@@ -528,6 +528,11 @@ class Generator:
         # No product into + or -: FMA contraction would change the result.
         if e.kind == "bin" and e.op in ("+", "-") and e.t.kind in "fc":
             return not (e.args[0].prod or e.args[1].prod)
+        # Nor into float // and % (their lowering adds and subtracts: see
+        # test_contraction_stays_out_of_floor_division_and_modulo).
+        if e.kind in ("bin", "item") and (e.kind == "item" or e.op in ("//", "%")) \
+                and e.t.kind == "f" and (e.args[0].prod or e.args[1].prod):
+            return False
         # A phi-free literal condition would be folded away by CPython.
         if e.kind == "logic" and is_literal(e.args[0]):
             return False

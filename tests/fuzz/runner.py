@@ -221,14 +221,14 @@ def _statement_lists(prog):
     return out
 
 
-def _candidates(prog):
-    """Smaller programs, biggest cuts first."""
+def _candidates(prog, key):
+    """Smaller programs, biggest cuts first (the failing store stays)."""
     # 1. drop one statement
     for li, stmts in enumerate(_statement_lists(prog)):
         for k in range(len(stmts)):
             p = prog.copy()
             lst = _statement_lists(p)[li]
-            if lst[k].kind == "store":
+            if lst[k].kind == "store" and (key is None or lst[k].name == key):
                 continue
             del lst[k]
             yield p
@@ -328,32 +328,40 @@ def _prune_inputs(prog, inputs):
 
 def shrink(prog, inputs, failure, name, budget=400):
     """A smaller (program, inputs, failure) that fails the same way."""
-    prog, inputs = _keep_only(prog, inputs, failure)
-
-    def still(p, ins):
+    def still(p, ins, want):
         f = test_one(p, ins, name)[0]
-        return f if failure.same_kind(f) else None
+        return f if want.same_kind(f) else None
 
-    f = still(prog, inputs)
-    if f is None:  # the failure needs the other rows or outputs
+    # The failing output alone (slot 0 of row 0 now) if it still fails so;
+    # else the failing row with every output (the others are dropped one by
+    # one below, as long as the failure stays).
+    p1, ins1 = _keep_only(prog, inputs, failure)
+    want1 = failure if failure.key is None else Failure(
+        failure.kind, failure.detail, (failure.key[0], 0), 0, failure.expected, failure.got)
+    f = still(p1, ins1, want1)
+    if f is None and failure.key is not None:
+        r = failure.row or 0
+        p1, ins1 = prog.copy(), {k: v[r:r + 1].copy() for k, v in inputs.items()}
+        f = still(p1, ins1, failure)
+    if f is None:  # the failure needs the other rows
         return prog, inputs, failure
-    failure = f
+    prog, inputs, failure = p1, ins1, f
     tries = 0
     progress = True
     while progress and tries < budget:
         progress = False
-        for cand in _candidates(prog):
+        for cand in _candidates(prog, failure.key):
             if not _defined_ok(cand):
                 continue
             tries += 1
-            f = still(cand, inputs)
+            f = still(cand, inputs, failure)
             if f is not None:
                 prog, failure, progress = cand, f, True
                 break
             if tries >= budget:
                 break
     prog, inputs = _prune_inputs(prog, inputs)
-    f = still(prog, inputs)
+    f = still(prog, inputs, failure)
     return prog, inputs, f or failure
 
 
