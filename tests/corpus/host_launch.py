@@ -396,8 +396,7 @@ def compile_ptx_signature_count():
     cuda.compile_ptx(triple.py_func, "void(float32[:])")  # <- error
 
 
-@host((ValueError, TypeError), match="read-only|writeable|readonly",
-      xfail="W5: read-only NumPy arrays as kernel arguments")
+@host((ValueError, TypeError), match="read-only|writeable|readonly")
 def kernel_writes_read_only_numpy_array():
     ro = np.zeros(8, np.float32)
     ro.flags.writeable = False

@@ -133,14 +133,14 @@ def local_array_negative(x):
     x[0] = s[0]
 
 
-# ---- messages W5 is fixing (xfail until it lands) ---------------------------------------------
+# ---- messages W5 fixed (they were misleading) ---------------------------------------------
 
-@lang(ANY, match=r"^(?![\s\S]*device=True)[\s\S]*sum", xfail="W5: misleading np.sum hint")
+@lang(ANY, match=r"^(?![\s\S]*device=True)[\s\S]*sum")
 def np_sum_message_does_not_suggest_device_function(x):
     x[0] = np.sum(x)  # <- error
 
 
-@lang(ANY, match=r"^(?![\s\S]*'np\.empty' is 'np\.empty')", xfail="W5: \"'np.empty' is 'np.empty'\" message")
+@lang(ANY, match=r"^(?![\s\S]*'np\.empty' is 'np\.empty')")
 def np_empty_message_says_what_is_wrong(x):
     y = np.empty(4)  # <- error
     x[0] = y[0]
