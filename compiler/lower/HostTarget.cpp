@@ -141,9 +141,10 @@ public:
                  B.CreateGlobalStringPtr(File, "err.file", 0, &M),
                  B.CreateGlobalStringPtr(Message, "err.message", 0, &M),
                  B.getInt32(Line),
-                 B.getInt32(Kind == RaisedError::ZeroDivisionError ? 1
-                            : Kind == RaisedError::ValueError      ? 2
-                                                                   : 0)});
+                 B.getInt32(Kind == RaisedError::ZeroDivisionError   ? 1
+                            : Kind == RaisedError::ValueError        ? 2
+                            : Kind == RaisedError::UnboundLocalError ? 3
+                                                                     : 0)});
     auto *G = new llvm::GlobalVariable(M, SiteTy, true,
                                        llvm::GlobalValue::PrivateLinkage, Site,
                                        "err.site");

@@ -49,6 +49,12 @@ private:
       EdgeFrom.try_emplace({Term->parent, S}, Cx.b.GetInsertBlock());
   }
   std::vector<std::pair<const Instr *, llvm::PHINode *>> Phis;
+  // Checked mode: for each phi a read of a possibly unassigned local may
+  // see, an i1 phi "the local is assigned" (false where an Undef flows in).
+  std::map<const Instr *, llvm::PHINode *> BoundFlag;
+  std::set<const Instr *> NeedsBoundFlag;
+  void findBoundFlags();
+  llvm::Value *boundFlagOf(const Instr *V);
 
   void lowerBody();
   void lowerInstr(const Instr *I);
@@ -246,8 +252,54 @@ void Lowerer::lowerDeviceFunction(llvm::Function *LF) {
   lowerBody();
 }
 
-// Blocks in order, then the phis' incoming values.
+// The phis whose "assigned" flag a checked read needs: those that the
+// operands of CheckBound reach through phis (and the casts before them).
+void Lowerer::findBoundFlags() {
+  if (!Cx.opts.boundsCheck)
+    return;
+  auto Strip = [](const Instr *V) {
+    while (V->op == Op::Cast)
+      V = V->operands[0];
+    return V;
+  };
+  std::vector<const Instr *> Work;
+  for (const ir::Block *B : F.blocks)
+    for (const Instr *I : B->instrs)
+      if (I->op == Op::CheckBound) {
+        const Instr *V = Strip(I->operands[0]);
+        if (V->op == Op::Phi && NeedsBoundFlag.insert(V).second)
+          Work.push_back(V);
+      }
+  while (!Work.empty()) {
+    const Instr *P = Work.back();
+    Work.pop_back();
+    for (const Instr *O : P->operands) {
+      O = Strip(O);
+      if (O->op == Op::Phi && NeedsBoundFlag.insert(O).second)
+        Work.push_back(O);
+    }
+  }
+}
+
+// Whether local value V is assigned: false for Undef, the flag of a phi,
+// true for anything computed.
+llvm::Value *Lowerer::boundFlagOf(const Instr *V) {
+  while (V->op == Op::Cast)
+    V = V->operands[0];
+  if (V->op == Op::Undef)
+    return Cx.b.getFalse();
+  auto It = BoundFlag.find(V);
+  if (It == BoundFlag.end())
+    return Cx.b.getTrue();
+  return It->second;
+}
+
+// Blocks in order, then the phis' incoming values.  An Undef flowing into
+// a phi (a local unassigned on that path) is the type's zero: a defined
+// value, the same on every target (never LLVM undef, which optimizations
+// may resolve differently per use).
 void Lowerer::lowerBody() {
+  findBoundFlags();
   for (const ir::Block *B : F.blocks)
     BB[B] = llvm::BasicBlock::Create(Cx.ctx, "bb" + std::to_string(B->id),
                                      Cx.kernel);
@@ -260,10 +312,15 @@ void Lowerer::lowerBody() {
   for (auto [I, Phi] : Phis)
     for (size_t K = 0; K < I->operands.size(); ++K) {
       const Instr *V = I->operands[K];
-      llvm::Value *LV = V->op == Op::Undef ? llvm::UndefValue::get(Phi->getType())
-                                           : Cx.value(V);
+      llvm::Value *LV = V->op == Op::Undef
+                            ? llvm::Constant::getNullValue(Phi->getType())
+                            : Cx.value(V);
       Phi->addIncoming(LV, EdgeFrom.at({I->incoming[K], I->parent}));
     }
+  for (auto [I, Flag] : BoundFlag)
+    for (size_t K = 0; K < I->operands.size(); ++K)
+      Flag->addIncoming(boundFlagOf(I->operands[K]),
+                        EdgeFrom.at({I->incoming[K], I->parent}));
 }
 
 llvm::Value *Lowerer::lowerIntrinsic(const Instr *I, size_t FirstArg) {
@@ -316,11 +373,24 @@ void Lowerer::lowerInstr(const Instr *I) {
       R = Cx.constArray(I->ct, I->type);
     break;
   case Op::Phi: {
-    llvm::PHINode *P = B.CreatePHI(Cx.valueType(I->type), I->operands.size());
+    if (NeedsBoundFlag.count(I))
+      BoundFlag[I] = B.CreatePHI(B.getInt1Ty(), I->operands.size(),
+                                 I->str + ".assigned");
+    llvm::Type *PT = Cx.valueType(I->type);
+    if (!PT)
+      break; // a compile-time value: nothing at run time
+    llvm::PHINode *P = B.CreatePHI(PT, I->operands.size());
     Phis.push_back({I, P});
     R = P;
     break;
   }
+  case Op::CheckBound:
+    R = V(0);
+    if (Cx.opts.boundsCheck)
+      Cx.raiseIf(I, B.CreateNot(boundFlagOf(I->operands[0])),
+                 TargetHooks::RaisedError::UnboundLocalError,
+                 "local variable '" + I->str + "' is read before it is assigned");
+    break;
   case Op::BinOp: {
     auto K = bc::BinOpKind(I->index);
     if (Cx.opts.zeroDivisionCheck &&

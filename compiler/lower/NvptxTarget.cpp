@@ -160,6 +160,8 @@ public:
                                        ? "ZeroDivisionError: "
                                    : Kind == RaisedError::ValueError
                                        ? "ValueError: "
+                                   : Kind == RaisedError::UnboundLocalError
+                                       ? "UnboundLocalError: "
                                        : "IndexError: ") +
                        Message + " in kernel '" + Kernel + "' (" + File + ":" +
                        std::to_string(Line) + ")";

@@ -93,7 +93,12 @@ public:
   // the kernel and File:Line, and stop the thread; the caller ends the block
   // with `unreachable`.  NVPTX prints "ZeroDivisionError: <message> in kernel
   // ..." and traps; the host records it for the launch to raise.
-  enum class RaisedError : uint8_t { IndexError, ZeroDivisionError, ValueError };
+  enum class RaisedError : uint8_t {
+    IndexError,
+    ZeroDivisionError,
+    ValueError,
+    UnboundLocalError,
+  };
   virtual void raiseError(llvm::IRBuilder<> &B, RaisedError Kind,
                           const std::string &Message, const std::string &Kernel,
                           const std::string &File, int Line) = 0;
