@@ -52,10 +52,14 @@ public:
     for (unsigned K = 0; K < Params.size(); ++K) {
       llvm::Value *Slot = B.CreateConstInBoundsGEP1_64(Ptr, F->getArg(0), K);
       llvm::Value *P = B.CreateLoad(Ptr, Slot);
-      Values.push_back(B.CreateLoad(Params[K], P, "param" + std::to_string(K)));
+      Values.push_back(Params[K]->isStructTy()
+                           ? P // an aggregate: its address
+                           : B.CreateLoad(Params[K], P, "param" + std::to_string(K)));
     }
     return F;
   }
+
+  size_t maxKernelParamBytes() const override { return SIZE_MAX; }
 
   void finishKernel(llvm::Module &M, llvm::Function *K) override {}
 
