@@ -4,7 +4,9 @@
 #include "support/Diagnostics.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
+#include <memory>
 #include <set>
 
 namespace pcj::ssa {
@@ -17,8 +19,53 @@ namespace {
 // Marker for the NULL the call protocol pushes; never an operand.
 Instr *const kNull = reinterpret_cast<Instr *>(uintptr_t(1));
 
+// The locals of a state, in copy-on-write chunks: every CFG edge keeps a
+// state, so copying one and comparing two at a join cost O(locals / kChunk)
+// plus the chunks written since -- not O(locals) (a generated kernel of
+// thousands of statements has thousands of locals and blocks).
+class Locals {
+public:
+  static constexpr size_t kChunk = 64;
+  using Chunk = std::array<Instr *, kChunk>;
+
+  void resize(size_t N) {
+    Size = N;
+    Chunks.resize((N + kChunk - 1) / kChunk);
+    for (auto &C : Chunks)
+      if (!C)
+        C = std::make_shared<Chunk>();
+  }
+  size_t size() const { return Size; }
+  Instr *at(size_t K) const {
+    PCJ_ASSERT(K < Size, "local index out of range");
+    return (*Chunks[K / kChunk])[K % kChunk];
+  }
+  void set(size_t K, Instr *V) {
+    PCJ_ASSERT(K < Size, "local index out of range");
+    std::shared_ptr<Chunk> &C = Chunks[K / kChunk];
+    if (C.use_count() > 1)
+      C = std::make_shared<Chunk>(*C);
+    (*C)[K % kChunk] = V;
+  }
+  size_t numChunks() const { return Chunks.size(); }
+  const std::shared_ptr<Chunk> &chunk(size_t C) const { return Chunks[C]; }
+  void setChunk(size_t C, std::shared_ptr<Chunk> P) { Chunks[C] = std::move(P); }
+  bool operator==(const Locals &O) const {
+    if (Size != O.Size)
+      return false;
+    for (size_t C = 0; C < Chunks.size(); ++C)
+      if (Chunks[C] != O.Chunks[C] && *Chunks[C] != *O.Chunks[C])
+        return false;
+    return true;
+  }
+
+private:
+  std::vector<std::shared_ptr<Chunk>> Chunks;
+  size_t Size = 0;
+};
+
 struct State {
-  std::vector<Instr *> locals; // nullptr: never assigned on this path
+  Locals locals; // Undef: never assigned on this path
   std::vector<Instr *> stack;
 };
 
@@ -110,17 +157,18 @@ std::unique_ptr<ir::Function> Builder::run() {
   bc::Instr First = Code.instrs.front();
   First.line = Code.firstLineNo;
   State Init;
+  Init.locals.resize(Code.varnames.size());
   for (size_t K = 0; K < Code.varnames.size(); ++K) {
     Instr *U = emit(Entry, ir::Op::Undef, First);
     U->str = Code.varnames[K];
     UndefOfLocal.push_back(U);
-    Init.locals.push_back(U);
+    Init.locals.set(K, U);
   }
   for (int K = 0; K < Code.argCount; ++K) {
     Instr *A = emit(Entry, ir::Op::Arg, First);
     A->index = K;
     A->str = Code.varnames[K];
-    Init.locals[K] = A;
+    Init.locals.set(K, A);
   }
   EdgeState[{-1, 0}] = Init;
   Instr *J = emit(Entry, ir::Op::Jump, First);
@@ -167,7 +215,7 @@ State Builder::entryState(int BI) {
   const bc::Instr &At = Code.instrs[BB.begin];
   auto Merge = [&](bool IsStack, size_t Slot) -> Instr * {
     auto Get = [&](const State *S) {
-      return IsStack ? S->stack[Slot] : S->locals[Slot];
+      return IsStack ? S->stack[Slot] : S->locals.at(Slot);
     };
     Instr *V0 = Get(Known[0]);
     if (V0 == kNull) {
@@ -199,9 +247,27 @@ State Builder::entryState(int BI) {
     }
     return Phi;
   };
+  // Every edge known and carrying the same state (a block with one
+  // predecessor, most joins of locals): no phis, and no per-slot work.
+  bool Same = AllKnown;
+  for (const State *St : Known)
+    Same = Same && St->locals == Ref.locals && St->stack == Ref.stack;
+  if (Same)
+    return Ref;
   State S;
-  for (size_t K = 0; K < Ref.locals.size(); ++K)
-    S.locals.push_back(Merge(false, K));
+  S.locals.resize(Ref.locals.size());
+  for (size_t C = 0; C < Ref.locals.numChunks(); ++C) {
+    bool Shared = AllKnown;
+    for (const State *St : Known)
+      Shared = Shared && St->locals.chunk(C) == Ref.locals.chunk(C);
+    if (Shared) { // no local of this chunk differs: no phi
+      S.locals.setChunk(C, Ref.locals.chunk(C));
+      continue;
+    }
+    size_t End = std::min(Ref.locals.size(), (C + 1) * Locals::kChunk);
+    for (size_t K = C * Locals::kChunk; K < End; ++K)
+      S.locals.set(K, Merge(false, K));
+  }
   for (size_t K = 0; K < Ref.stack.size(); ++K)
     S.stack.push_back(Merge(true, K));
   return S;
@@ -300,13 +366,13 @@ void Builder::translateBlock(int BI) {
         // holds a bound value on this path.
         V = emit(B, ir::Op::CheckBound, I, {V});
         V->str = Code.varnames[I.arg];
-        S.locals[I.arg] = V;
+        S.locals.set(I.arg, V);
       }
       St.push_back(V);
       break;
     }
     case Op::STORE_FAST:
-      S.locals.at(I.arg) = Pop(I);
+      S.locals.set(I.arg, Pop(I));
       break;
     case Op::DELETE_FAST:
       unsupported(I, bc::unsupportedMessage(bc::UnsupportedKind::Delete));
