@@ -36,6 +36,8 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
   LO.ccMinor = O.ccMinor;
   LO.boundsCheck = O.boundsCheck;
   LO.zeroDivisionCheck = O.zeroDivisionCheck;
+  // Line tables where the GPU tools read them: lineinfo=True and debug=True.
+  LO.lineInfo = (O.lineInfo || O.boundsCheck) && O.backend == Backend::CUDA;
   LO.fastMath = O.fastMath;
   LO.fastMathFlags = O.fastMathFlags;
   LO.fmad = O.fmad;
@@ -79,7 +81,7 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
     NO.optLevel = O.optLevel;
     NO.fastMath = O.fastMath;
     NO.fmad = O.fmad;
-    NO.lineInfo = O.lineInfo;
+    NO.lineInfo = LO.lineInfo;
     NO.maxRegisters = O.maxRegisters;
     NO.maxThreadsPerBlock = O.maxThreadsPerBlock;
     NO.minBlocksPerSM = O.minBlocksPerSM;

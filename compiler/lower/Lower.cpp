@@ -4,6 +4,7 @@
 #include "lower/Lower.h"
 
 #include "lower/Arith.h"
+#include "lower/DebugInfo.h"
 #include "lower/Iterators.h"
 #include "lower/LowerContext.h"
 #include "stdlib/Registry.h"
@@ -28,8 +29,8 @@ namespace {
 class Lowerer {
 public:
   Lowerer(const ir::Function &F, llvm::Module &M, TargetHooks &T,
-          const LowerOptions &O)
-      : F(F), Cx(F, M, T, O) {}
+          const LowerOptions &O, DebugInfo *DI)
+      : F(F), Cx(F, M, T, O), DI(DI) {}
 
   // The kernel entry (parameters flattened per the kernel ABI).
   void lowerKernel(LowerResult &Out);
@@ -39,6 +40,8 @@ public:
 private:
   const ir::Function &F;
   LowerContext Cx;
+  DebugInfo *DI;                  // null: no line info
+  llvm::DISubprogram *SP = nullptr;
   std::map<const ir::Block *, llvm::BasicBlock *> BB;
   // (IR pred, IR succ) -> the LLVM block whose terminator takes that edge
   // (lowering may split a block: bounds checks, loops for **, iterators).
@@ -280,6 +283,8 @@ void Lowerer::lowerKernel(LowerResult &Out) {
   Cx.kernel = Cx.target.createKernel(Cx.module, Cx.opts.kernelName, ParamTys,
                                      Cx.b, Params);
   Cx.allocaBlock = Cx.b.GetInsertBlock();
+  if (DI)
+    SP = DI->subprogram(Cx.kernel, F);
   const auto &RO = Cx.opts.noAliasReadOnly;
   for (size_t K = 0; K < Out.abi.size(); ++K) {
     const AbiSlot &S = Out.abi[K];
@@ -301,6 +306,8 @@ void Lowerer::lowerDeviceFunction(llvm::Function *LF) {
   Cx.kernel = LF;
   Cx.target.beginDeviceFunction(LF, Cx.b, Params);
   Cx.allocaBlock = Cx.b.GetInsertBlock();
+  if (DI)
+    SP = DI->subprogram(LF, F);
   for (const ir::Block *B : F.blocks)
     for (const Instr *I : B->instrs)
       if (I->op == Op::Arg)
@@ -362,8 +369,11 @@ void Lowerer::lowerBody() {
   Cx.b.CreateBr(BB[F.blocks.front()]);
   for (const ir::Block *B : F.blocks) {
     Cx.b.SetInsertPoint(BB[B]);
-    for (const Instr *I : B->instrs)
+    for (const Instr *I : B->instrs) {
+      if (DI)
+        Cx.b.SetCurrentDebugLocation(DI->location(I->loc, SP));
       lowerInstr(I);
+    }
   }
   for (auto [I, Phi] : Phis)
     for (size_t K = 0; K < I->operands.size(); ++K) {
@@ -788,9 +798,14 @@ LowerResult lowerKernel(const ir::Function &F,
       LF->addFnAttr(llvm::Attribute::AlwaysInline);
     Decls.push_back(LF);
   }
+  std::unique_ptr<DebugInfo> DI;
+  if (O.lineInfo)
+    DI = std::make_unique<DebugInfo>(M, F.file ? *F.file : "<unknown>");
   for (size_t K = 0; K < Callees.size(); ++K)
-    Lowerer(*Callees[K].fn, M, *T, O).lowerDeviceFunction(Decls[K]);
-  Lowerer(F, M, *T, O).lowerKernel(Out);
+    Lowerer(*Callees[K].fn, M, *T, O, DI.get()).lowerDeviceFunction(Decls[K]);
+  Lowerer(F, M, *T, O, DI.get()).lowerKernel(Out);
+  if (DI)
+    DI->finalize();
   Out.usesBarriers = T->usesBarriers;
   Out.usesWarpOps = T->usesWarpOps;
   Out.usesGridSync = T->usesGridSync;

@@ -349,6 +349,14 @@ driver::CompileOptions compileOptions(DispatcherObject *D) {
   return CO;
 }
 
+// nvJitLink / the driver's JIT keep the PTX's line table (-lineinfo) for
+// kernels compiled with one (lineinfo=True, debug=True: Generate.cpp).
+rt::LinkOptions linkOptions(const driver::CompileOptions &CO) {
+  rt::LinkOptions LO;
+  LO.LineInfo = CO.lineInfo || CO.boundsCheck;
+  return LO;
+}
+
 // The image of S for the architecture of device Info: the first compile's,
 // or a new compile for another architecture (multi-GPU machines).
 const ArchImage &imageFor(DispatcherObject *D, Spec &S,
@@ -373,7 +381,7 @@ const ArchImage &imageFor(DispatcherObject *D, Spec &S,
   I->ccMajor = CO.ccMajor;
   I->ccMinor = CO.ccMinor;
   auto T0 = std::chrono::steady_clock::now();
-  I->image = rt::ptxToLoadable(Ptx, CO.ccMajor, CO.ccMinor);
+  I->image = rt::ptxToLoadable(Ptx, CO.ccMajor, CO.ccMinor, linkOptions(CO));
   driver::StageTiming Link{"load.link", std::chrono::duration<double, std::milli>(
                                             std::chrono::steady_clock::now() - T0)
                                             .count()};
@@ -400,7 +408,7 @@ DeviceFn &loadForDevice(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
   const ArchImage &I = imageFor(D, S, Ctx.info());
   DeviceFn New;
   auto T0 = std::chrono::steady_clock::now();
-  New.module = rt::loadModule(I.image);
+  New.module = rt::loadModule(I.image, linkOptions(compileOptions(D)));
   New.fn = New.module->function(S.result.kernelName);
   S.result.timings.push_back(
       {"load.module", std::chrono::duration<double, std::milli>(
