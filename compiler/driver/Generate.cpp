@@ -36,8 +36,9 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
   LO.ccMinor = O.ccMinor;
   LO.boundsCheck = O.boundsCheck;
   LO.zeroDivisionCheck = O.zeroDivisionCheck;
-  // Line tables where the GPU tools read them: lineinfo=True and debug=True.
-  LO.lineInfo = (O.lineInfo || O.boundsCheck) && O.backend == Backend::CUDA;
+  LO.unboundLocalCheck = O.unboundLocalCheck;
+  // Line tables where the GPU tools read them.
+  LO.lineInfo = O.lineInfo && O.backend == Backend::CUDA;
   LO.fastMath = O.fastMath;
   LO.fastMathFlags = O.fastMathFlags;
   LO.fmad = O.fmad;

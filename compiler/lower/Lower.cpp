@@ -318,7 +318,7 @@ void Lowerer::lowerDeviceFunction(llvm::Function *LF) {
 // The phis whose "assigned" flag a checked read needs: those that the
 // operands of CheckBound reach through phis (and the casts before them).
 void Lowerer::findBoundFlags() {
-  if (!Cx.opts.boundsCheck)
+  if (!Cx.opts.unboundLocalCheck)
     return;
   auto Strip = [](const Instr *V) {
     while (V->op == Op::Cast)
@@ -452,7 +452,7 @@ void Lowerer::lowerInstr(const Instr *I) {
   }
   case Op::CheckBound:
     R = V(0);
-    if (Cx.opts.boundsCheck)
+    if (Cx.opts.unboundLocalCheck)
       Cx.raiseIf(I, B.CreateNot(boundFlagOf(I->operands[0])),
                  TargetHooks::RaisedError::UnboundLocalError,
                  "local variable '" + I->str + "' is read before it is assigned");

@@ -340,7 +340,8 @@ driver::CompileOptions compileOptions(DispatcherObject *D) {
   CO.fmad = J.fmad;
   CO.boundsCheck = boundsChecked(J, CO.backend);
   CO.zeroDivisionCheck = J.debug;
-  CO.lineInfo = J.lineinfo;
+  CO.unboundLocalCheck = J.debug;
+  CO.lineInfo = J.lineinfo || J.debug; // debug=True has line info too
   CO.maxRegisters = J.maxRegisters;
   CO.maxThreadsPerBlock = J.maxThreads;
   CO.minBlocksPerSM = J.minBlocks;
@@ -350,10 +351,10 @@ driver::CompileOptions compileOptions(DispatcherObject *D) {
 }
 
 // nvJitLink / the driver's JIT keep the PTX's line table (-lineinfo) for
-// kernels compiled with one (lineinfo=True, debug=True: Generate.cpp).
+// kernels compiled with one (lineinfo=True, debug=True).
 rt::LinkOptions linkOptions(const driver::CompileOptions &CO) {
   rt::LinkOptions LO;
-  LO.LineInfo = CO.lineInfo || CO.boundsCheck;
+  LO.LineInfo = CO.lineInfo;
   return LO;
 }
 
@@ -1362,9 +1363,10 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
     CO.ccMinor = Minor;
     CO.optLevel = O.opt;
     CO.fastMath = O.fastmath;
-    CO.lineInfo = O.lineinfo;
+    CO.lineInfo = O.lineinfo || O.debug;
     CO.boundsCheck = boundsChecked(O, CO.backend);
     CO.zeroDivisionCheck = O.debug;
+    CO.unboundLocalCheck = O.debug;
     CO.maxRegisters = O.maxRegisters;
     CO.maxThreadsPerBlock = O.maxThreads;
     CO.minBlocksPerSM = O.minBlocks;
