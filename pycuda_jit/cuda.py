@@ -310,6 +310,8 @@ def compile_ptx_for_current_device(pyfunc, sig, **kwargs):
     return compile_ptx(pyfunc, sig, cc=dev.compute_capability, **kwargs)
 
 
-def link_ptx(ptx, cc=(9, 0)):
-    """PTX -> cubin bytes with nvJitLink (no GPU needed)."""
-    return core().link_ptx(ptx, cc[0], cc[1])
+def link_ptx(ptx, cc=(9, 0), lineinfo=False):
+    """PTX -> cubin bytes with nvJitLink (no GPU needed); ``lineinfo`` keeps
+    the PTX's line table (``.loc``) in the cubin, as kernels compiled with
+    ``lineinfo=True`` or ``debug=True`` are linked."""
+    return core().link_ptx(ptx, cc[0], cc[1], bool(lineinfo))

@@ -12,8 +12,8 @@ __all__ = [
     "SignatureError", "BytecodeError", "BackendError", "InternalCompilerError",
     "CudaDriverError", "CudaOutOfMemoryError", "CudaStickyError",
     "LaunchConfigError", "KernelError", "KernelIndexError", "KernelZeroDivisionError",
-    "KernelValueError", "KernelDeadlockError", "KernelTimeoutError", "ConstantIndexError",
-    "ConstantValueError",
+    "KernelValueError", "KernelUnboundLocalError", "KernelDeadlockError",
+    "KernelTimeoutError", "ConstantIndexError", "ConstantValueError",
     "CudaSupportError",
 ]
 
@@ -156,6 +156,11 @@ class KernelZeroDivisionError(KernelError, ZeroDivisionError):
 class KernelValueError(KernelError, ValueError):
     """A value an operation rejects, detected in checked mode (debug=True):
     ``range(a, b, step)`` with a step of 0."""
+
+
+class KernelUnboundLocalError(KernelError, UnboundLocalError):
+    """A local variable read on a path where it was never assigned, detected
+    in checked mode (debug=True)."""
 
 
 class KernelDeadlockError(KernelError):

@@ -226,6 +226,24 @@ void allowContractionInLinked(llvm::Module &M,
   }
 }
 
+// Bytes of parameter space the kernels' parameters take (the largest
+// kernel), laid out as ptxas does: each parameter at its alignment.
+uint64_t kernelParamBytes(const std::set<llvm::Function *> &Kernels) {
+  uint64_t Max = 0;
+  for (llvm::Function *F : Kernels) {
+    const llvm::DataLayout &DL = F->getParent()->getDataLayout();
+    uint64_t Off = 0;
+    for (llvm::Argument &A : F->args()) {
+      llvm::Type *T = A.hasByValAttr() ? A.getParamByValType() : A.getType();
+      uint64_t Align = A.hasByValAttr() ? A.getParamAlign().valueOrOne().value()
+                                        : DL.getABITypeAlign(T).value();
+      Off = (Off + Align - 1) / Align * Align + DL.getTypeAllocSize(T);
+    }
+    Max = std::max(Max, Off);
+  }
+  return Max;
+}
+
 bool hasReflectCalls(const llvm::Module &M) {
   const llvm::Function *R = M.getFunction("__nvvm_reflect");
   return R && !R->use_empty();
@@ -275,8 +293,11 @@ NvptxResult emitPtx(llvm::Module &M, const NvptxOptions &O) {
     Keep.insert(F->getName().str());
   detail::internalizeAllBut(M, Keep);
 
-  llvm::TargetMachine &TM =
-      nvptxTargetMachineForThread(O.ccMajor, O.ccMinor, O.optLevel, O.fastMath);
+  // More than 4352 bytes of kernel parameters need PTX ISA 8.1 (sm_70+:
+  // up to 32764 bytes); other kernels keep 7.8 and run on older drivers.
+  int PtxVersion = kernelParamBytes(Kernels) > 4352 ? 81 : 78;
+  llvm::TargetMachine &TM = nvptxTargetMachineForThread(
+      O.ccMajor, O.ccMinor, O.optLevel, O.fastMath, PtxVersion);
   auto T1 = detail::Clock::now();
   detail::runOptimizationPipeline(M, TM, O.optLevel, /*Vectorize=*/true);
   Diags.throwIfErrors("LLVM optimisation failed");

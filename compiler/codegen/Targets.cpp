@@ -149,7 +149,8 @@ void requireNvptxArch(int ccMajor, int ccMinor) {
 std::unique_ptr<llvm::TargetMachine> createNvptxTargetMachine(int ccMajor,
                                                               int ccMinor,
                                                               int optLevel,
-                                                              bool fastMath) {
+                                                              bool fastMath,
+                                                              int ptxVersion) {
   requireNvptxArch(ccMajor, ccMinor);
   const llvm::Target &T = lookupTarget(kNvptxTriple);
   llvm::TargetOptions Opts;
@@ -164,7 +165,8 @@ std::unique_ptr<llvm::TargetMachine> createNvptxTargetMachine(int ccMajor,
   // language emits (activemask, nanosleep, *.sync) is then available on
   // every architecture that has it in hardware.
   std::unique_ptr<llvm::TargetMachine> TM(T.createTargetMachine(
-      kNvptxTriple, nvptxArchName(ccMajor, ccMinor), "+ptx78", Opts, std::nullopt,
+      kNvptxTriple, nvptxArchName(ccMajor, ccMinor),
+      "+ptx" + std::to_string(std::max(78, ptxVersion)), Opts, std::nullopt,
       std::nullopt, codeGenLevel(optLevel)));
   if (!TM)
     backendError("could not create the NVPTX TargetMachine for " +
@@ -192,11 +194,14 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel,
 }
 
 llvm::TargetMachine &nvptxTargetMachineForThread(int ccMajor, int ccMinor,
-                                                 int optLevel, bool fastMath) {
+                                                 int optLevel, bool fastMath,
+                                                 int ptxVersion) {
   std::string Key = nvptxArchName(ccMajor, ccMinor) + "/O" +
-                    std::to_string(optLevel) + (fastMath ? "/fast" : "");
+                    std::to_string(optLevel) + (fastMath ? "/fast" : "") +
+                    "/ptx" + std::to_string(ptxVersion);
   return cachedForThread(Key, [&] {
-    return createNvptxTargetMachine(ccMajor, ccMinor, optLevel, fastMath);
+    return createNvptxTargetMachine(ccMajor, ccMinor, optLevel, fastMath,
+                                    ptxVersion);
   });
 }
 

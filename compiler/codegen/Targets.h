@@ -59,9 +59,12 @@ std::string hostTarget();
 // adds (FPOpFusion::Fast); otherwise only operations marked `contract` fuse
 // (FPOpFusion::Standard; see FuseMultiplyAdd.h).  Flush-to-zero is a
 // per-function attribute.
-// Throw CompileError(Backend) if LLVM cannot build one.
+// Throw CompileError(Backend) if LLVM cannot build one.  ptxVersion is the
+// PTX ISA version times ten: 78 (CUDA 11.8) unless a kernel needs more (81:
+// kernel parameters beyond 4352 bytes).
 std::unique_ptr<llvm::TargetMachine>
-createNvptxTargetMachine(int ccMajor, int ccMinor, int optLevel, bool fastMath);
+createNvptxTargetMachine(int ccMajor, int ccMinor, int optLevel, bool fastMath,
+                         int ptxVersion = 78);
 std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel,
                                                              bool fastMath);
 
@@ -69,7 +72,8 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel,
 // on first use, destroyed when the thread exits).  Never share the returned
 // reference with another thread.
 llvm::TargetMachine &nvptxTargetMachineForThread(int ccMajor, int ccMinor,
-                                                 int optLevel, bool fastMath);
+                                                 int optLevel, bool fastMath,
+                                                 int ptxVersion = 78);
 llvm::TargetMachine &hostTargetMachineForThread(int optLevel, bool fastMath);
 
 } // namespace pcj::codegen

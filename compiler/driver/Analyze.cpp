@@ -92,7 +92,8 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
   if (O.backend == Backend::CPU && O.hostTarget.empty())
     throw CompileError(ErrorKind::Internal, SourceLoc{},
                        "the CPU executor's target is not set (CompileOptions::hostTarget)");
-  bool IncludeLines = O.boundsCheck || O.zeroDivisionCheck || O.lineInfo;
+  bool IncludeLines = O.boundsCheck || O.zeroDivisionCheck ||
+                      O.unboundLocalCheck || O.lineInfo;
   AnalysisPtr A(new Analysis(R, IncludeLines));
   CompileResult &Out = A->result;
   Out.argTypes = ArgTypes;
@@ -136,7 +137,8 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
           std::to_string(O.fastMath) + "/" + std::to_string(O.fastMathFlags) +
           " fmad" + std::to_string(O.fmad) +
           " check" + std::to_string(O.boundsCheck) + " zdiv" +
-          std::to_string(O.zeroDivisionCheck) + " line" +
+          std::to_string(O.zeroDivisionCheck) + " unbound" +
+          std::to_string(O.unboundLocalCheck) + " line" +
           std::to_string(O.lineInfo) + " maxreg" + std::to_string(O.maxRegisters) +
           " bounds" + std::to_string(O.maxThreadsPerBlock) + "/" +
           std::to_string(O.minBlocksPerSM) + " noalias" +

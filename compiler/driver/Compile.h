@@ -51,7 +51,10 @@ struct CompileOptions {
   bool boundsCheck = false; // checked mode (debug=True): array, tuple indices
   // Checked mode (debug=True): ZeroDivisionError for / // % by zero.
   bool zeroDivisionCheck = false;
-  bool lineInfo = false;
+  // Checked mode (debug=True): UnboundLocalError where a local is read on a
+  // path that did not assign it (else the read gives zero of its type).
+  bool unboundLocalCheck = false;
+  bool lineInfo = false; // line tables (GPU): lineinfo=True, debug=True
   // CPU backend: the host CPU name and features (codegen::hostTarget()),
   // part of the cache key; compileKernel fills it when empty.
   std::string hostTarget;

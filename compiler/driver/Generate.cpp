@@ -36,6 +36,9 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
   LO.ccMinor = O.ccMinor;
   LO.boundsCheck = O.boundsCheck;
   LO.zeroDivisionCheck = O.zeroDivisionCheck;
+  LO.unboundLocalCheck = O.unboundLocalCheck;
+  // Line tables where the GPU tools read them.
+  LO.lineInfo = O.lineInfo && O.backend == Backend::CUDA;
   LO.fastMath = O.fastMath;
   LO.fastMathFlags = O.fastMathFlags;
   LO.fmad = O.fmad;
@@ -79,7 +82,7 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
     NO.optLevel = O.optLevel;
     NO.fastMath = O.fastMath;
     NO.fmad = O.fmad;
-    NO.lineInfo = O.lineInfo;
+    NO.lineInfo = LO.lineInfo;
     NO.maxRegisters = O.maxRegisters;
     NO.maxThreadsPerBlock = O.maxThreadsPerBlock;
     NO.minBlocksPerSM = O.minBlocksPerSM;

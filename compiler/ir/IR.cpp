@@ -279,6 +279,8 @@ struct Printer {
     }
     case Op::TupleGet:
       return S + " " + Ops() + ", " + std::to_string(I->index);
+    case Op::CheckBound:
+      return S + " " + Ops() + " \"" + I->str + "\"";
     case Op::Jump:
       return S + " " + blk(I->succs[0]);
     case Op::Branch:

@@ -60,7 +60,8 @@ struct Instr {
   types::TypeRef type = nullptr;
   bool weak = false;   // a Python literal (NEP 50 weak scalar)
   bool nonNegative = false; // an integer known >= 0 (transforms/NonNegative)
-  CTValue ct;          // Global/Deref/GetAttr of a module: what it names
+  CTValue ct;          // Global/Deref/GetAttr of a module, and phis and
+                       // checkbounds of those: what it names
   std::string intrinsic; // registry key when this op is an intrinsic use
   // The types operands are converted to before the operation (one per
   // operand; null = as is).  Filled by type inference, made explicit as

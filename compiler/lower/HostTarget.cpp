@@ -52,10 +52,14 @@ public:
     for (unsigned K = 0; K < Params.size(); ++K) {
       llvm::Value *Slot = B.CreateConstInBoundsGEP1_64(Ptr, F->getArg(0), K);
       llvm::Value *P = B.CreateLoad(Ptr, Slot);
-      Values.push_back(B.CreateLoad(Params[K], P, "param" + std::to_string(K)));
+      Values.push_back(Params[K]->isStructTy()
+                           ? P // an aggregate: its address
+                           : B.CreateLoad(Params[K], P, "param" + std::to_string(K)));
     }
     return F;
   }
+
+  size_t maxKernelParamBytes() const override { return SIZE_MAX; }
 
   void finishKernel(llvm::Module &M, llvm::Function *K) override {}
 
@@ -141,9 +145,10 @@ public:
                  B.CreateGlobalStringPtr(File, "err.file", 0, &M),
                  B.CreateGlobalStringPtr(Message, "err.message", 0, &M),
                  B.getInt32(Line),
-                 B.getInt32(Kind == RaisedError::ZeroDivisionError ? 1
-                            : Kind == RaisedError::ValueError      ? 2
-                                                                   : 0)});
+                 B.getInt32(Kind == RaisedError::ZeroDivisionError   ? 1
+                            : Kind == RaisedError::ValueError        ? 2
+                            : Kind == RaisedError::UnboundLocalError ? 3
+                                                                     : 0)});
     auto *G = new llvm::GlobalVariable(M, SiteTy, true,
                                        llvm::GlobalValue::PrivateLinkage, Site,
                                        "err.site");

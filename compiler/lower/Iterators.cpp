@@ -1,7 +1,8 @@
 // Iteration other than the plain `for i in range(...)`: over arrays (rows of
 // n-d arrays are views), tuples, ranges inside enumerate/zip, enumerate and
 // zip.  Every iterable has a length and an element at an index, so an
-// iterator is {i64 index, i64 length, iterable value} in an alloca:
+// iterator is {i64 index, i64 length, iterable value} in an alloca (for a
+// tuple: the address of its elements as an array, stored once):
 //
 //   for v in zip(a, range(2, 9, 3)):   ->   n = min(len(a), len(range))
 //                                           v = (a[i], 2 + 3 * i), i += 1
@@ -220,8 +221,9 @@ llvm::Value *arrayView(LowerContext &Cx, const ir::Instr *At, TypeRef ArrTy,
 }
 
 llvm::Type *iteratorStateType(LowerContext &Cx, TypeRef Iterable) {
-  return llvm::StructType::get(Cx.ctx, {Cx.b.getInt64Ty(), Cx.b.getInt64Ty(),
-                                        Cx.valueType(Iterable)});
+  llvm::Type *It = Iterable->isTuple() ? Cx.b.getPtrTy() // its elements, an array
+                                       : Cx.valueType(Iterable);
+  return llvm::StructType::get(Cx.ctx, {Cx.b.getInt64Ty(), Cx.b.getInt64Ty(), It});
 }
 
 } // namespace pcj::lower

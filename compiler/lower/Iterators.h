@@ -15,7 +15,7 @@ llvm::Value *iterLength(LowerContext &Cx, types::TypeRef T, llvm::Value *V);
 // The element at index Idx (i64, in range) of iterable T.
 llvm::Value *iterElement(LowerContext &Cx, const ir::Instr *At,
                          types::TypeRef T, llvm::Value *V, llvm::Value *Idx);
-// {i64 index, i64 length, iterable value}
+// {i64 index, i64 length, iterable value} (a tuple: ptr to its elements)
 llvm::Type *iteratorStateType(LowerContext &Cx, types::TypeRef Iterable);
 
 // A view of array A (type ArrTy) indexed by Idx (an int, a slice or a tuple

@@ -4,6 +4,7 @@
 #include "lower/Lower.h"
 
 #include "lower/Arith.h"
+#include "lower/DebugInfo.h"
 #include "lower/Iterators.h"
 #include "lower/LowerContext.h"
 #include "stdlib/Registry.h"
@@ -28,8 +29,8 @@ namespace {
 class Lowerer {
 public:
   Lowerer(const ir::Function &F, llvm::Module &M, TargetHooks &T,
-          const LowerOptions &O)
-      : F(F), Cx(F, M, T, O) {}
+          const LowerOptions &O, DebugInfo *DI)
+      : F(F), Cx(F, M, T, O), DI(DI) {}
 
   // The kernel entry (parameters flattened per the kernel ABI).
   void lowerKernel(LowerResult &Out);
@@ -39,6 +40,8 @@ public:
 private:
   const ir::Function &F;
   LowerContext Cx;
+  DebugInfo *DI;                  // null: no line info
+  llvm::DISubprogram *SP = nullptr;
   std::map<const ir::Block *, llvm::BasicBlock *> BB;
   // (IR pred, IR succ) -> the LLVM block whose terminator takes that edge
   // (lowering may split a block: bounds checks, loops for **, iterators).
@@ -49,13 +52,21 @@ private:
       EdgeFrom.try_emplace({Term->parent, S}, Cx.b.GetInsertBlock());
   }
   std::vector<std::pair<const Instr *, llvm::PHINode *>> Phis;
+  // Checked mode: for each phi a read of a possibly unassigned local may
+  // see, an i1 phi "the local is assigned" (false where an Undef flows in).
+  std::map<const Instr *, llvm::PHINode *> BoundFlag;
+  std::set<const Instr *> NeedsBoundFlag;
+  void findBoundFlags();
+  llvm::Value *boundFlagOf(const Instr *V);
 
   void lowerBody();
   void lowerInstr(const Instr *I);
   llvm::Value *lowerIntrinsic(const Instr *I, size_t FirstArg);
   std::vector<LowerContext::Index> indices(const Instr *Idx);
-  void buildParams(const std::vector<llvm::Value *> &Flat,
+  void buildParams(const std::vector<llvm::Value *> &Params,
                    const std::vector<AbiSlot> &Slots);
+  llvm::Value *tupleElement(const Instr *Tup, unsigned K);
+  llvm::Value *tupleAsArray(const Instr *Tup, TypeRef Elem);
 };
 
 // Alignment of an array element (numpy aligns complex to its parts).
@@ -167,9 +178,11 @@ bool constInt(const Instr *I, int64_t &Out) {
   return false;
 }
 
-void Lowerer::buildParams(const std::vector<llvm::Value *> &Flat,
+void Lowerer::buildParams(const std::vector<llvm::Value *> &Params,
                           const std::vector<AbiSlot> &Slots) {
-  // Rebuild each Python-level argument from its flattened slots.
+  // Rebuild each Python-level argument from its flattened slots; a tuple
+  // passed as one aggregate stays in its parameter.
+  std::vector<AbiParam> Kinds = kernelParams(Slots);
   size_t S = 0;
   std::function<llvm::Value *(TypeRef)> Build = [&](TypeRef T) -> llvm::Value * {
     if (T->isTuple()) {
@@ -179,27 +192,60 @@ void Lowerer::buildParams(const std::vector<llvm::Value *> &Flat,
       return Agg;
     }
     if (T->isArray()) {
-      llvm::Value *Data = Flat[S++];
+      llvm::Value *Data = Params[Slots[S++].param];
       std::vector<llvm::Value *> Shape, Strides;
       for (unsigned D = 0; D < T->ndim(); ++D)
-        Shape.push_back(Flat[S++]);
+        Shape.push_back(Params[Slots[S++].param]);
       for (unsigned D = 0; D < T->ndim(); ++D)
-        Strides.push_back(Flat[S++]);
+        Strides.push_back(Params[Slots[S++].param]);
       return Cx.makeArray(T, Data, Shape, Strides);
     }
     if (T->kind() == Kind::None)
       return Cx.none();
-    return Cx.fromMemory(Flat[S++], T);
+    return Cx.fromMemory(Params[Slots[S++].param], T);
   };
   for (const ir::Block *B : F.blocks)
     for (const Instr *I : B->instrs)
       if (I->op == Op::Arg) {
         // Args appear once each, in order, in the entry block.
         S = 0;
-        for (size_t K = 0; K < Slots.size() && Slots[K].arg < I->index; ++K)
-          S = K + 1;
-        Cx.setValue(I, Build(F.params[I->index].type));
+        while (S < Slots.size() && Slots[S].arg < I->index)
+          ++S;
+        TypeRef T = F.params[I->index].type;
+        if (S < Slots.size() && Slots[S].arg == unsigned(I->index) &&
+            Kinds[Slots[S].param].aggregate)
+          Cx.setTupleAddress(I, Params[Slots[S].param]);
+        else
+          Cx.setValue(I, Build(T));
       }
+}
+
+// Element K of a tuple: read in place for a tuple in memory.
+llvm::Value *Lowerer::tupleElement(const Instr *Tup, unsigned K) {
+  if (llvm::Value *Addr = Cx.tupleAddress(Tup))
+    return Cx.loadTupleElement(Addr, Tup->type, K);
+  return Cx.b.CreateExtractValue(Cx.value(Tup), {K});
+}
+
+// The address of the tuple's elements converted to Elem, as an array of
+// Elem's in-memory form: a tuple in memory whose elements are all Elem is
+// that array already; otherwise the elements are stored into an alloca.
+llvm::Value *Lowerer::tupleAsArray(const Instr *Tup, TypeRef Elem) {
+  TypeRef TT = Tup->type;
+  unsigned N = TT->elems().size();
+  llvm::Value *Addr = Cx.tupleAddress(Tup);
+  bool Uniform = std::all_of(TT->elems().begin(), TT->elems().end(),
+                             [&](TypeRef E) { return E == Elem; });
+  if (Addr && Uniform)
+    return Addr;
+  auto &B = Cx.b;
+  llvm::Type *MT = Cx.memoryType(Elem);
+  llvm::Type *AT = llvm::ArrayType::get(MT, N);
+  llvm::Value *Slot = Cx.entryAlloca(AT, "tuple");
+  for (unsigned K = 0; K < N; ++K)
+    B.CreateStore(Cx.toMemory(Cx.cast(tupleElement(Tup, K), TT->elems()[K], Elem), Elem),
+                  B.CreateConstInBoundsGEP2_64(AT, Slot, 0, K));
+  return Slot;
 }
 
 void Lowerer::lowerKernel(LowerResult &Out) {
@@ -207,29 +253,50 @@ void Lowerer::lowerKernel(LowerResult &Out) {
   for (const ir::Param &P : F.params)
     ArgTypes.push_back(P.type);
   Out.abi = flattenKernelParams(ArgTypes);
+  std::vector<AbiParam> Kinds = kernelParams(Out.abi);
+  std::vector<size_t> Offsets;
+  size_t Bytes = layoutParamBuffer(Out.abi, Offsets);
+  if (Bytes > Cx.target.maxKernelParamBytes())
+    throw CompileError(
+        ErrorKind::Unsupported, SourceLoc{F.file, F.firstLine, -1, -1},
+        "the arguments of kernel '" + F.qualname + "' take " +
+            std::to_string(Bytes) + " bytes of parameter space; this GPU "
+            "allows at most " + std::to_string(Cx.target.maxKernelParamBytes()),
+        "pass large data in a device array instead of a tuple");
+  // An aggregate parameter is the struct type of its tuple (passed by
+  // reference: the hooks give its address).
   std::vector<llvm::Type *> ParamTys;
-  for (const AbiSlot &S : Out.abi) {
-    if (S.kind == AbiSlot::Kind::Data)
+  for (const AbiParam &P : Kinds) {
+    const AbiSlot &S = Out.abi[P.firstSlot];
+    if (P.aggregate) {
+      llvm::Type *T = Cx.memoryType(F.params[S.arg].type);
+      PCJ_ASSERT(Cx.module.getDataLayout().getTypeAllocSize(T) == P.size,
+                 "aggregate parameter layout differs from the kernel ABI");
+      ParamTys.push_back(T);
+    } else if (S.kind == AbiSlot::Kind::Data) {
       ParamTys.push_back(Cx.b.getPtrTy(Cx.target.addrSpace(AddrSpace::Global)));
-    else
+    } else {
       ParamTys.push_back(Cx.memoryType(S.scalar));
+    }
   }
-  std::vector<llvm::Value *> Flat;
+  std::vector<llvm::Value *> Params;
   Cx.kernel = Cx.target.createKernel(Cx.module, Cx.opts.kernelName, ParamTys,
-                                     Cx.b, Flat);
+                                     Cx.b, Params);
   Cx.allocaBlock = Cx.b.GetInsertBlock();
+  if (DI)
+    SP = DI->subprogram(Cx.kernel, F);
   const auto &RO = Cx.opts.noAliasReadOnly;
   for (size_t K = 0; K < Out.abi.size(); ++K) {
     const AbiSlot &S = Out.abi[K];
     if (S.kind != AbiSlot::Kind::Data || !S.path.empty() ||
         S.arg >= RO.size() || !RO[S.arg])
       continue;
-    if (auto *A = llvm::dyn_cast<llvm::Argument>(Flat[K])) {
+    if (auto *A = llvm::dyn_cast<llvm::Argument>(Params[S.param])) {
       A->addAttr(llvm::Attribute::NoAlias);
       A->addAttr(llvm::Attribute::ReadOnly);
     }
   }
-  buildParams(Flat, Out.abi);
+  buildParams(Params, Out.abi);
   lowerBody();
   Cx.target.finishKernel(Cx.module, Cx.kernel);
 }
@@ -239,6 +306,8 @@ void Lowerer::lowerDeviceFunction(llvm::Function *LF) {
   Cx.kernel = LF;
   Cx.target.beginDeviceFunction(LF, Cx.b, Params);
   Cx.allocaBlock = Cx.b.GetInsertBlock();
+  if (DI)
+    SP = DI->subprogram(LF, F);
   for (const ir::Block *B : F.blocks)
     for (const Instr *I : B->instrs)
       if (I->op == Op::Arg)
@@ -246,24 +315,78 @@ void Lowerer::lowerDeviceFunction(llvm::Function *LF) {
   lowerBody();
 }
 
-// Blocks in order, then the phis' incoming values.
+// The phis whose "assigned" flag a checked read needs: those that the
+// operands of CheckBound reach through phis (and the casts before them).
+void Lowerer::findBoundFlags() {
+  if (!Cx.opts.unboundLocalCheck)
+    return;
+  auto Strip = [](const Instr *V) {
+    while (V->op == Op::Cast)
+      V = V->operands[0];
+    return V;
+  };
+  std::vector<const Instr *> Work;
+  for (const ir::Block *B : F.blocks)
+    for (const Instr *I : B->instrs)
+      if (I->op == Op::CheckBound) {
+        const Instr *V = Strip(I->operands[0]);
+        if (V->op == Op::Phi && NeedsBoundFlag.insert(V).second)
+          Work.push_back(V);
+      }
+  while (!Work.empty()) {
+    const Instr *P = Work.back();
+    Work.pop_back();
+    for (const Instr *O : P->operands) {
+      O = Strip(O);
+      if (O->op == Op::Phi && NeedsBoundFlag.insert(O).second)
+        Work.push_back(O);
+    }
+  }
+}
+
+// Whether local value V is assigned: false for Undef, the flag of a phi,
+// true for anything computed.
+llvm::Value *Lowerer::boundFlagOf(const Instr *V) {
+  while (V->op == Op::Cast)
+    V = V->operands[0];
+  if (V->op == Op::Undef)
+    return Cx.b.getFalse();
+  auto It = BoundFlag.find(V);
+  if (It == BoundFlag.end())
+    return Cx.b.getTrue();
+  return It->second;
+}
+
+// Blocks in order, then the phis' incoming values.  An Undef flowing into
+// a phi (a local unassigned on that path) is the type's zero: a defined
+// value, the same on every target (never LLVM undef, which optimizations
+// may resolve differently per use).
 void Lowerer::lowerBody() {
+  findBoundFlags();
   for (const ir::Block *B : F.blocks)
     BB[B] = llvm::BasicBlock::Create(Cx.ctx, "bb" + std::to_string(B->id),
                                      Cx.kernel);
   Cx.b.CreateBr(BB[F.blocks.front()]);
   for (const ir::Block *B : F.blocks) {
     Cx.b.SetInsertPoint(BB[B]);
-    for (const Instr *I : B->instrs)
+    for (const Instr *I : B->instrs) {
+      if (DI)
+        Cx.b.SetCurrentDebugLocation(DI->location(I->loc, SP));
       lowerInstr(I);
+    }
   }
   for (auto [I, Phi] : Phis)
     for (size_t K = 0; K < I->operands.size(); ++K) {
       const Instr *V = I->operands[K];
-      llvm::Value *LV = V->op == Op::Undef ? llvm::UndefValue::get(Phi->getType())
-                                           : Cx.value(V);
+      llvm::Value *LV = V->op == Op::Undef
+                            ? llvm::Constant::getNullValue(Phi->getType())
+                            : Cx.value(V);
       Phi->addIncoming(LV, EdgeFrom.at({I->incoming[K], I->parent}));
     }
+  for (auto [I, Flag] : BoundFlag)
+    for (size_t K = 0; K < I->operands.size(); ++K)
+      Flag->addIncoming(boundFlagOf(I->operands[K]),
+                        EdgeFrom.at({I->incoming[K], I->parent}));
 }
 
 llvm::Value *Lowerer::lowerIntrinsic(const Instr *I, size_t FirstArg) {
@@ -316,11 +439,24 @@ void Lowerer::lowerInstr(const Instr *I) {
       R = Cx.constArray(I->ct, I->type);
     break;
   case Op::Phi: {
-    llvm::PHINode *P = B.CreatePHI(Cx.valueType(I->type), I->operands.size());
+    if (NeedsBoundFlag.count(I))
+      BoundFlag[I] = B.CreatePHI(B.getInt1Ty(), I->operands.size(),
+                                 I->str + ".assigned");
+    llvm::Type *PT = Cx.valueType(I->type);
+    if (!PT)
+      break; // a compile-time value: nothing at run time
+    llvm::PHINode *P = B.CreatePHI(PT, I->operands.size());
     Phis.push_back({I, P});
     R = P;
     break;
   }
+  case Op::CheckBound:
+    R = V(0);
+    if (Cx.opts.unboundLocalCheck)
+      Cx.raiseIf(I, B.CreateNot(boundFlagOf(I->operands[0])),
+                 TargetHooks::RaisedError::UnboundLocalError,
+                 "local variable '" + I->str + "' is read before it is assigned");
+    break;
   case Op::BinOp: {
     auto K = bc::BinOpKind(I->index);
     if (Cx.opts.zeroDivisionCheck &&
@@ -370,7 +506,7 @@ void Lowerer::lowerInstr(const Instr *I) {
                                     llvm::Align(fieldAlign(T(0), F)));
       R = Cx.fromMemory(L, FT);
     } else if (T(0)->isTuple() && !T(0)->fields().empty()) {
-      R = B.CreateExtractValue(V(0), {unsigned(T(0)->fieldIndex(I->str))});
+      R = tupleElement(I->operands[0], unsigned(T(0)->fieldIndex(I->str)));
     } else if (!I->intrinsic.empty()) {
       const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic(I->intrinsic);
       if (Info->kind == stdlib::IntrinsicKind::Attr) // of a value, or of a namespace
@@ -433,18 +569,11 @@ void Lowerer::lowerInstr(const Instr *I) {
       auto *L = B.CreateAlignedLoad(MT, P, llvm::Align(elementAlign(OT->dtype())));
       R = Cx.fromMemory(L, OT->dtype());
     } else if (I->index >= 0) {
-      R = B.CreateExtractValue(V(0), {unsigned(I->index)});
-    } else { // dynamic index into a homogeneous tuple: spill to an array
+      R = tupleElement(I->operands[0], unsigned(I->index));
+    } else { // dynamic index into a homogeneous tuple: as an array
       // Python's wrap-around for negative indices; an index still out of
       // range raises IndexError in checked mode and reads zero otherwise.
       unsigned N = OT->elems().size();
-      llvm::Type *ET = Cx.valueType(I->type);
-      llvm::Type *AT = llvm::ArrayType::get(ET, N);
-      llvm::Value *Slot = Cx.entryAlloca(AT, "tuple");
-      for (unsigned K = 0; K < N; ++K)
-        B.CreateStore(Cx.cast(B.CreateExtractValue(V(0), {K}),
-                              OT->elems()[K], I->type),
-                      B.CreateConstInBoundsGEP2_64(AT, Slot, 0, K));
       llvm::Value *NV = B.getInt64(N);
       llvm::Value *Idx;
       if (T(1)->isInt() && !T(1)->isSigned()) {
@@ -458,10 +587,13 @@ void Lowerer::lowerInstr(const Instr *I) {
       if (Cx.opts.boundsCheck)
         Cx.raiseIf(I, B.CreateNot(InRange), TargetHooks::RaisedError::IndexError,
                    "tuple index out of range");
-      llvm::Value *P = B.CreateInBoundsGEP(
-          AT, Slot, {B.getInt64(0), B.CreateSelect(InRange, Idx, B.getInt64(0))});
-      R = B.CreateSelect(InRange, B.CreateLoad(ET, P),
-                         llvm::Constant::getNullValue(ET));
+      llvm::Type *MT = Cx.memoryType(I->type);
+      llvm::Value *Arr = tupleAsArray(I->operands[0], I->type);
+      llvm::Value *P =
+          B.CreateInBoundsGEP(llvm::ArrayType::get(MT, N), Arr,
+                              {B.getInt64(0), B.CreateSelect(InRange, Idx, B.getInt64(0))});
+      R = B.CreateSelect(InRange, Cx.fromMemory(B.CreateLoad(MT, P), I->type),
+                         llvm::Constant::getNullValue(Cx.valueType(I->type)));
     }
     break;
   }
@@ -506,15 +638,21 @@ void Lowerer::lowerInstr(const Instr *I) {
     break;
   }
   case Op::TupleGet:
-    R = Cx.valueType(I->type)
-            ? B.CreateExtractValue(V(0), {unsigned(I->index)})
-            : nullptr;
+    R = Cx.valueType(I->type) ? tupleElement(I->operands[0], unsigned(I->index))
+                              : nullptr;
     break;
   case Op::GetIter: {
     if (I->type->kind() == Kind::Iterator) {
       llvm::Type *ST = iteratorStateType(Cx, T(0));
       llvm::Value *Slot = Cx.entryAlloca(ST, "iter");
       B.CreateStore(B.getInt64(0), B.CreateStructGEP(ST, Slot, 0));
+      if (T(0)->isTuple()) { // the elements as an array in memory, once
+        B.CreateStore(B.getInt64(T(0)->elems().size()), B.CreateStructGEP(ST, Slot, 1));
+        B.CreateStore(tupleAsArray(I->operands[0], iterElementType(T(0))),
+                      B.CreateStructGEP(ST, Slot, 2));
+        R = Slot;
+        break;
+      }
       B.CreateStore(iterLength(Cx, T(0), V(0)), B.CreateStructGEP(ST, Slot, 1));
       B.CreateStore(V(0), B.CreateStructGEP(ST, Slot, 2));
       R = Slot;
@@ -552,9 +690,19 @@ void Lowerer::lowerInstr(const Instr *I) {
       EdgeFrom[{I->parent, I->succs[1]}] = B.GetInsertBlock();
       B.CreateCondBr(B.CreateICmpSLT(Idx, N), Next, BB.at(I->succs[1]));
       B.SetInsertPoint(Next);
-      llvm::Value *Iterable =
-          B.CreateLoad(Cx.valueType(It), B.CreateStructGEP(ST, Slot, 2));
-      Cx.setValue(I, iterElement(Cx, I, It, Iterable, Idx));
+      llvm::Value *Elem;
+      if (It->isTuple()) {
+        TypeRef E = iterElementType(It);
+        llvm::Value *Arr = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(ST, Slot, 2));
+        llvm::Type *MT = Cx.memoryType(E);
+        Elem = Cx.fromMemory(
+            B.CreateLoad(MT, B.CreateInBoundsGEP(MT, Arr, Idx)), E);
+      } else {
+        llvm::Value *Iterable =
+            B.CreateLoad(Cx.valueType(It), B.CreateStructGEP(ST, Slot, 2));
+        Elem = iterElement(Cx, I, It, Iterable, Idx);
+      }
+      Cx.setValue(I, Elem);
       B.CreateBr(Body);
       EdgeFrom[{I->parent, I->succs[0]}] = Next;
       return;
@@ -650,9 +798,14 @@ LowerResult lowerKernel(const ir::Function &F,
       LF->addFnAttr(llvm::Attribute::AlwaysInline);
     Decls.push_back(LF);
   }
+  std::unique_ptr<DebugInfo> DI;
+  if (O.lineInfo)
+    DI = std::make_unique<DebugInfo>(M, F.file ? *F.file : "<unknown>");
   for (size_t K = 0; K < Callees.size(); ++K)
-    Lowerer(*Callees[K].fn, M, *T, O).lowerDeviceFunction(Decls[K]);
-  Lowerer(F, M, *T, O).lowerKernel(Out);
+    Lowerer(*Callees[K].fn, M, *T, O, DI.get()).lowerDeviceFunction(Decls[K]);
+  Lowerer(F, M, *T, O, DI.get()).lowerKernel(Out);
+  if (DI)
+    DI->finalize();
   Out.usesBarriers = T->usesBarriers;
   Out.usesWarpOps = T->usesWarpOps;
   Out.usesGridSync = T->usesGridSync;

@@ -39,6 +39,8 @@ struct LowerOptions {
   int ccMajor = 9, ccMinor = 0; // NVPTX
   bool boundsCheck = false;     // checked mode: every array and tuple index
   bool zeroDivisionCheck = false; // checked mode: ZeroDivisionError
+  bool unboundLocalCheck = false; // checked mode: UnboundLocalError
+  bool lineInfo = false;        // line tables for the Python source (DebugInfo.h)
   bool fastMath = false;        // all relaxations
   unsigned fastMathFlags = 0;   // fastmath:: bits
   // Contraction allowed (fmad=True): float operations carry LLVM's

@@ -4,7 +4,8 @@
 //   bool            i1 (i8 in memory and parameters)
 //   intN / floatN   iN / half, float, double
 //   array           { ptr addrspace(AS) data, [N x i64] shape, [N x i64] strides }
-//   tuple           literal struct of the elements
+//   tuple           literal struct of the elements (a large tuple argument:
+//                   read in place from its parameter, see tupleAddress)
 //   range           { iN start, iN stop, iN step }
 //   range_iter      ptr to an alloca holding { iN cur, iN stop, iN step }
 //   none            {} (empty struct)
@@ -54,6 +55,19 @@ public:
   // To / from the in-memory representation (bool <-> i8).
   llvm::Value *toMemory(llvm::Value *V, types::TypeRef T);
   llvm::Value *fromMemory(llvm::Value *V, types::TypeRef T);
+  // ---- tuples in memory ----
+  // A large tuple argument stays in its kernel parameter (KernelABI.h):
+  // `Addr` points at its in-memory form (memoryType: a struct of the
+  // elements, bools as bytes).  Elements are read in place; value() loads
+  // the whole tuple (in the entry block) only for an operation that needs
+  // it as one value.
+  void setTupleAddress(const ir::Instr *I, llvm::Value *Addr);
+  llvm::Value *tupleAddress(const ir::Instr *I) const; // nullptr: none
+  // Element K of the tuple of type TupT in memory at Addr, as a value.
+  llvm::Value *loadTupleElement(llvm::Value *Addr, types::TypeRef TupT,
+                                unsigned K);
+  // A value of type T from its in-memory form at Addr (alignment Align).
+  llvm::Value *loadValue(llvm::Value *Addr, types::TypeRef T, unsigned Align);
   // An alloca in the entry block.
   llvm::AllocaInst *entryAlloca(llvm::Type *T, const std::string &Name,
                                 uint64_t Count = 1);
@@ -93,6 +107,7 @@ public:
 
 private:
   std::map<const ir::Instr *, llvm::Value *> Values;
+  std::map<const ir::Instr *, llvm::Value *> TupleAddrs;
 };
 
 } // namespace pcj::lower

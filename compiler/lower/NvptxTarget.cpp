@@ -29,12 +29,30 @@ public:
                                const std::vector<llvm::Type *> &Params,
                                llvm::IRBuilder<> &B,
                                std::vector<llvm::Value *> &Values) override {
-    auto *FT = llvm::FunctionType::get(B.getVoidTy(), Params, false);
+    // An aggregate is a byval pointer: `.param .align A .b8 p[size]`, read
+    // in place (ld.param) by NVPTXLowerArgs.
+    std::vector<llvm::Type *> Types;
+    for (llvm::Type *T : Params)
+      Types.push_back(T->isStructTy() ? B.getPtrTy() : T);
+    auto *FT = llvm::FunctionType::get(B.getVoidTy(), Types, false);
     auto *F = llvm::Function::Create(FT, llvm::Function::ExternalLinkage, Name, M);
+    for (unsigned K = 0; K < Params.size(); ++K) {
+      if (!Params[K]->isStructTy())
+        continue;
+      F->addParamAttr(K, llvm::Attribute::getWithByValType(M.getContext(), Params[K]));
+      F->addParamAttr(K, llvm::Attribute::getWithAlignment(
+                             M.getContext(), M.getDataLayout().getABITypeAlign(Params[K])));
+    }
     for (llvm::Argument &A : F->args())
       Values.push_back(&A);
     B.SetInsertPoint(llvm::BasicBlock::Create(M.getContext(), "entry", F));
     return F;
+  }
+
+  // PTX ISA 8.1 on sm_70+ (the backend raises the PTX version when a
+  // kernel needs it), 4352 bytes before.
+  size_t maxKernelParamBytes() const override {
+    return CcMajor >= 7 ? 32764 : 4352;
   }
 
   void finishKernel(llvm::Module &M, llvm::Function *K) override {
@@ -160,6 +178,8 @@ public:
                                        ? "ZeroDivisionError: "
                                    : Kind == RaisedError::ValueError
                                        ? "ValueError: "
+                                   : Kind == RaisedError::UnboundLocalError
+                                       ? "UnboundLocalError: "
                                        : "IndexError: ") +
                        Message + " in kernel '" + Kernel + "' (" + File + ":" +
                        std::to_string(Line) + ")";

@@ -23,11 +23,15 @@ public:
   virtual ~TargetHooks() = default;
 
   // Creates the kernel entry function in M and returns, positioned at its
-  // entry block, one value per flattened ABI parameter.
+  // entry block, one value per ABI parameter (types/KernelABI.h).  A struct
+  // parameter type is an aggregate passed by reference: its value is the
+  // address of the parameter's bytes (read-only).
   virtual llvm::Function *createKernel(llvm::Module &M, const std::string &Name,
                                        const std::vector<llvm::Type *> &Params,
                                        llvm::IRBuilder<> &B,
                                        std::vector<llvm::Value *> &ParamValues) = 0;
+  // The most bytes the kernel's parameters may take.
+  virtual size_t maxKernelParamBytes() const = 0;
   // Called once the kernel body is complete (annotations, attributes).
   virtual void finishKernel(llvm::Module &M, llvm::Function *Kernel) = 0;
   // Declares a device function (internal linkage); targets may append hidden
@@ -93,7 +97,12 @@ public:
   // the kernel and File:Line, and stop the thread; the caller ends the block
   // with `unreachable`.  NVPTX prints "ZeroDivisionError: <message> in kernel
   // ..." and traps; the host records it for the launch to raise.
-  enum class RaisedError : uint8_t { IndexError, ZeroDivisionError, ValueError };
+  enum class RaisedError : uint8_t {
+    IndexError,
+    ZeroDivisionError,
+    ValueError,
+    UnboundLocalError,
+  };
   virtual void raiseError(llvm::IRBuilder<> &B, RaisedError Kind,
                           const std::string &Message, const std::string &Kernel,
                           const std::string &File, int Line) = 0;

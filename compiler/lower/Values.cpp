@@ -3,6 +3,7 @@
 #include "lower/LowerContext.h"
 
 #include "support/Diagnostics.h"
+#include "types/KernelABI.h"
 
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/Support/Error.h>
@@ -117,6 +118,12 @@ llvm::Type *LowerContext::valueType(TypeRef T) {
 llvm::Type *LowerContext::memoryType(TypeRef T) {
   if (T->kind() == Kind::Record)
     return llvm::ArrayType::get(b.getInt8Ty(), T->byteSize());
+  if (T->isTuple()) { // laid out like types::abiSizeAlign
+    std::vector<llvm::Type *> E;
+    for (TypeRef X : T->elems())
+      E.push_back(memoryType(X));
+    return llvm::StructType::get(ctx, E);
+  }
   return T->isBool() ? b.getInt8Ty() : valueType(T);
 }
 
@@ -128,9 +135,62 @@ llvm::Value *LowerContext::recordField(llvm::Value *Rec, TypeRef RecTy,
 
 llvm::Value *LowerContext::value(const ir::Instr *I) {
   auto It = Values.find(I);
-  PCJ_ASSERT(It != Values.end(), std::string("value not lowered yet: ") +
-                                     ir::opName(I->op));
+  if (It == Values.end()) {
+    auto T = TupleAddrs.find(I);
+    PCJ_ASSERT(T != TupleAddrs.end(), std::string("value not lowered yet: ") +
+                                          ir::opName(I->op));
+    // A tuple in memory used as a value: load it once, in the entry block
+    // (its address is a parameter), for every use.
+    llvm::IRBuilderBase::InsertPointGuard Guard(b);
+    if (llvm::Instruction *Term = allocaBlock->getTerminator())
+      b.SetInsertPoint(Term);
+    else
+      b.SetInsertPoint(allocaBlock);
+    unsigned Size, Align;
+    types::abiSizeAlign(I->type, Size, Align);
+    It = Values.emplace(I, loadValue(T->second, I->type, Align)).first;
+  }
   return It->second;
+}
+
+void LowerContext::setTupleAddress(const ir::Instr *I, llvm::Value *Addr) {
+  TupleAddrs[I] = Addr;
+}
+
+llvm::Value *LowerContext::tupleAddress(const ir::Instr *I) const {
+  auto It = TupleAddrs.find(I);
+  return It == TupleAddrs.end() ? nullptr : It->second;
+}
+
+llvm::Value *LowerContext::loadTupleElement(llvm::Value *Addr, TypeRef TupT,
+                                            unsigned K) {
+  unsigned Size, Align;
+  types::abiSizeAlign(TupT->elems()[K], Size, Align);
+  llvm::Value *P = b.CreateStructGEP(memoryType(TupT), Addr, K);
+  return loadValue(P, TupT->elems()[K], Align);
+}
+
+// Whether a value of type T has the same form in memory (no bools).
+static bool sameInMemory(TypeRef T) {
+  if (T->isBool())
+    return false;
+  if (T->isTuple())
+    for (TypeRef E : T->elems())
+      if (!sameInMemory(E))
+        return false;
+  return true;
+}
+
+llvm::Value *LowerContext::loadValue(llvm::Value *Addr, TypeRef T,
+                                     unsigned Align) {
+  if (!T->isTuple() || sameInMemory(T)) // one load (of a whole struct too)
+    return fromMemory(
+        b.CreateAlignedLoad(memoryType(T), Addr, llvm::Align(std::max(1u, Align))),
+        T);
+  llvm::Value *Agg = llvm::UndefValue::get(valueType(T));
+  for (unsigned K = 0; K < T->elems().size(); ++K)
+    Agg = b.CreateInsertValue(Agg, loadTupleElement(Addr, T, K), {K});
+  return Agg;
 }
 
 llvm::Value *LowerContext::none() {

@@ -4,7 +4,9 @@
 #include "support/Diagnostics.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
+#include <memory>
 #include <set>
 
 namespace pcj::ssa {
@@ -17,8 +19,53 @@ namespace {
 // Marker for the NULL the call protocol pushes; never an operand.
 Instr *const kNull = reinterpret_cast<Instr *>(uintptr_t(1));
 
+// The locals of a state, in copy-on-write chunks: every CFG edge keeps a
+// state, so copying one and comparing two at a join cost O(locals / kChunk)
+// plus the chunks written since -- not O(locals) (a generated kernel of
+// thousands of statements has thousands of locals and blocks).
+class Locals {
+public:
+  static constexpr size_t kChunk = 64;
+  using Chunk = std::array<Instr *, kChunk>;
+
+  void resize(size_t N) {
+    Size = N;
+    Chunks.resize((N + kChunk - 1) / kChunk);
+    for (auto &C : Chunks)
+      if (!C)
+        C = std::make_shared<Chunk>();
+  }
+  size_t size() const { return Size; }
+  Instr *at(size_t K) const {
+    PCJ_ASSERT(K < Size, "local index out of range");
+    return (*Chunks[K / kChunk])[K % kChunk];
+  }
+  void set(size_t K, Instr *V) {
+    PCJ_ASSERT(K < Size, "local index out of range");
+    std::shared_ptr<Chunk> &C = Chunks[K / kChunk];
+    if (C.use_count() > 1)
+      C = std::make_shared<Chunk>(*C);
+    (*C)[K % kChunk] = V;
+  }
+  size_t numChunks() const { return Chunks.size(); }
+  const std::shared_ptr<Chunk> &chunk(size_t C) const { return Chunks[C]; }
+  void setChunk(size_t C, std::shared_ptr<Chunk> P) { Chunks[C] = std::move(P); }
+  bool operator==(const Locals &O) const {
+    if (Size != O.Size)
+      return false;
+    for (size_t C = 0; C < Chunks.size(); ++C)
+      if (Chunks[C] != O.Chunks[C] && *Chunks[C] != *O.Chunks[C])
+        return false;
+    return true;
+  }
+
+private:
+  std::vector<std::shared_ptr<Chunk>> Chunks;
+  size_t Size = 0;
+};
+
 struct State {
-  std::vector<Instr *> locals; // nullptr: never assigned on this path
+  Locals locals; // Undef: never assigned on this path
   std::vector<Instr *> stack;
 };
 
@@ -43,6 +90,7 @@ private:
   };
   std::vector<Pending> PendingPhis;
   std::vector<Instr *> UndefOfLocal; // one Undef per local, in the entry block
+  std::map<Instr *, size_t> LocalOfPhi; // phis of locals -> the local's slot
   ir::Block *Entry = nullptr;
 
   SourceLoc loc(const bc::Instr &I) const { return Code.loc(I); }
@@ -68,6 +116,7 @@ private:
   void completePendingPhis();
   void simplifyPhis();
   void checkUndefUses();
+  void replaceAll(std::map<Instr *, Instr *> &Repl);
 };
 
 std::unique_ptr<ir::Function> Builder::run() {
@@ -111,17 +160,18 @@ std::unique_ptr<ir::Function> Builder::run() {
   bc::Instr First = Code.instrs.front();
   First.line = Code.firstLineNo;
   State Init;
+  Init.locals.resize(Code.varnames.size());
   for (size_t K = 0; K < Code.varnames.size(); ++K) {
     Instr *U = emit(Entry, ir::Op::Undef, First);
     U->str = Code.varnames[K];
     UndefOfLocal.push_back(U);
-    Init.locals.push_back(U);
+    Init.locals.set(K, U);
   }
   for (int K = 0; K < Code.argCount; ++K) {
     Instr *A = emit(Entry, ir::Op::Arg, First);
     A->index = K;
     A->str = Code.varnames[K];
-    Init.locals[K] = A;
+    Init.locals.set(K, A);
   }
   EdgeState[{-1, 0}] = Init;
   Instr *J = emit(Entry, ir::Op::Jump, First);
@@ -215,7 +265,7 @@ State Builder::entryState(int BI) {
   const bc::Instr &At = Code.instrs[BB.begin];
   auto Merge = [&](bool IsStack, size_t Slot) -> Instr * {
     auto Get = [&](const State *S) {
-      return IsStack ? S->stack[Slot] : S->locals[Slot];
+      return IsStack ? S->stack[Slot] : S->locals.at(Slot);
     };
     Instr *V0 = Get(Known[0]);
     if (V0 == kNull) {
@@ -231,6 +281,10 @@ State Builder::entryState(int BI) {
     if (Same)
       return V0;
     Instr *Phi = F->insert(IB, nullptr, ir::Op::Phi, loc(At));
+    if (!IsStack) {
+      Phi->str = Code.varnames[Slot];
+      LocalOfPhi[Phi] = Slot;
+    }
     // Phis go first: move it before any non-phi (the block is empty now).
     if (AllKnown) {
       size_t K = 0;
@@ -243,9 +297,27 @@ State Builder::entryState(int BI) {
     }
     return Phi;
   };
+  // Every edge known and carrying the same state (a block with one
+  // predecessor, most joins of locals): no phis, and no per-slot work.
+  bool Same = AllKnown;
+  for (const State *St : Known)
+    Same = Same && St->locals == Ref.locals && St->stack == Ref.stack;
+  if (Same)
+    return Ref;
   State S;
-  for (size_t K = 0; K < Ref.locals.size(); ++K)
-    S.locals.push_back(Merge(false, K));
+  S.locals.resize(Ref.locals.size());
+  for (size_t C = 0; C < Ref.locals.numChunks(); ++C) {
+    bool Shared = AllKnown;
+    for (const State *St : Known)
+      Shared = Shared && St->locals.chunk(C) == Ref.locals.chunk(C);
+    if (Shared) { // no local of this chunk differs: no phi
+      S.locals.setChunk(C, Ref.locals.chunk(C));
+      continue;
+    }
+    size_t End = std::min(Ref.locals.size(), (C + 1) * Locals::kChunk);
+    for (size_t K = C * Locals::kChunk; K < End; ++K)
+      S.locals.set(K, Merge(false, K));
+  }
   for (size_t K = 0; K < Ref.stack.size(); ++K)
     S.stack.push_back(Merge(true, K));
   return S;
@@ -338,11 +410,19 @@ void Builder::translateBlock(int BI) {
         throw CompileError(ErrorKind::Name, loc(I),
                            "local variable '" + Code.varnames[I.arg] +
                                "' is used before it is assigned");
+      if (V->op == ir::Op::Phi) {
+        // The phi may merge "unassigned" on some path (known only once
+        // loops are closed): check the read; once it passed, the local
+        // holds a bound value on this path.
+        V = emit(B, ir::Op::CheckBound, I, {V});
+        V->str = Code.varnames[I.arg];
+        S.locals.set(I.arg, V);
+      }
       St.push_back(V);
       break;
     }
     case Op::STORE_FAST:
-      S.locals.at(I.arg) = Pop(I);
+      S.locals.set(I.arg, Pop(I));
       break;
     case Op::DELETE_FAST:
       reject(I);
@@ -546,52 +626,136 @@ void Builder::translateBlock(int BI) {
   J->succs = {IRBlock[BB.fallthrough]};
 }
 
-// Removes phis whose incoming values are all the same value (ignoring
-// self-references and "unassigned" markers), then phis nothing uses.
+// Rewrites every operand through Repl (chains resolved), in one pass.
+void Builder::replaceAll(std::map<Instr *, Instr *> &Repl) {
+  if (Repl.empty())
+    return;
+  for (ir::Block *B : F->blocks)
+    for (Instr *I : B->instrs)
+      for (Instr *&Op : I->operands)
+        for (auto It = Repl.find(Op); It != Repl.end(); It = Repl.find(Op))
+          Op = It->second;
+}
+
+// Phi simplification, each step linear in the phis' operands:
+//  1. a phi of a local that only "unassigned" markers reach (through other
+//     phis) becomes that local's Undef: the local is unbound on every path;
+//  2. a checkbound of a value no "unassigned" marker reaches goes: the local
+//     is assigned on every path to the read;
+//  3. a phi whose operands are one value (besides itself) becomes that
+//     value.  "Unassigned" counts as a value: a phi that merges it with a
+//     bound value stays, so that lowering can give the unbound path a value
+//     of its own (and checked mode its flag) -- the bound value need not
+//     dominate the phi;
+//  4. phis nothing but phis use are dropped.
 void Builder::simplifyPhis() {
-  bool Changed = true;
-  while (Changed) {
-    Changed = false;
-    for (ir::Block *B : F->blocks) {
-      for (size_t K = 0; K < B->instrs.size(); ++K) {
-        Instr *P = B->instrs[K];
-        if (P->op != ir::Op::Phi)
-          continue;
-        Instr *Same = nullptr;
-        bool Trivial = true, SawUndef = false;
-        for (Instr *V : P->operands) {
-          if (V == P || V == Same)
-            continue;
-          if (V->op == ir::Op::Undef) {
-            SawUndef = true;
-            continue;
-          }
-          if (Same) {
-            Trivial = false;
-            break;
-          }
-          Same = V;
-        }
-        if (!Trivial)
-          continue;
-        if (!Same) { // only undef flows in
-          for (Instr *V : P->operands)
-            if (V->op == ir::Op::Undef)
-              Same = V;
-          PCJ_ASSERT(Same || !SawUndef, "phi without values");
-          if (!Same)
-            continue;
-        }
-        F->replaceAllUses(P, Same);
-        B->instrs.erase(B->instrs.begin() + K);
-        --K;
-        Changed = true;
-      }
+  std::vector<Instr *> Phis;
+  for (ir::Block *B : F->blocks)
+    for (Instr *I : B->instrs)
+      if (I->op == ir::Op::Phi)
+        Phis.push_back(I);
+  std::map<Instr *, Instr *> Repl;
+  auto Find = [&](Instr *V) {
+    for (auto It = Repl.find(V); It != Repl.end(); It = Repl.find(V))
+      V = It->second;
+    return V;
+  };
+  // Users among phis, for the worklists: direct ones (what flows in), and
+  // those through a check (which step 2 may remove).
+  std::map<Instr *, std::vector<Instr *>> PhiUsers, CheckedPhiUsers;
+  for (Instr *P : Phis)
+    for (Instr *O : P->operands) {
+      if (O->op == ir::Op::Phi && O != P)
+        PhiUsers[O].push_back(P);
+      if (O->op == ir::Op::CheckBound && O->operands[0]->op == ir::Op::Phi)
+        CheckedPhiUsers[O->operands[0]].push_back(P);
     }
+  // Phis reached from the seeds through phi users.
+  auto Closure = [&](std::set<Instr *> &Set, std::vector<Instr *> Work) {
+    while (!Work.empty()) {
+      Instr *P = Work.back();
+      Work.pop_back();
+      for (Instr *U : PhiUsers[P])
+        if (!Repl.count(U) && Set.insert(U).second)
+          Work.push_back(U);
+    }
+  };
+
+  // 1. Phis some bound value reaches.
+  std::set<Instr *> MayBeBound;
+  std::vector<Instr *> Seeds;
+  for (Instr *P : Phis)
+    for (Instr *O : P->operands)
+      if (O->op != ir::Op::Phi && O->op != ir::Op::Undef) {
+        MayBeBound.insert(P);
+        Seeds.push_back(P);
+        break;
+      }
+  Closure(MayBeBound, Seeds);
+  for (Instr *P : Phis)
+    if (!MayBeBound.count(P)) {
+      auto It = LocalOfPhi.find(P);
+      PCJ_ASSERT(It != LocalOfPhi.end(), "a stack phi without values");
+      Repl[P] = UndefOfLocal[It->second];
+    }
+
+  // 2. Phis an "unassigned" marker reaches; checks of anything else go.
+  std::set<Instr *> MayBeUnbound;
+  Seeds.clear();
+  for (Instr *P : Phis)
+    if (!Repl.count(P))
+      for (Instr *O : P->operands)
+        if (Find(O)->op == ir::Op::Undef) {
+          MayBeUnbound.insert(P);
+          Seeds.push_back(P);
+          break;
+        }
+  Closure(MayBeUnbound, Seeds);
+  for (ir::Block *B : F->blocks)
+    for (Instr *I : B->instrs)
+      if (I->op == ir::Op::CheckBound) {
+        Instr *V = Find(I->operands[0]);
+        if (V->op == ir::Op::Undef)
+          throw CompileError(ErrorKind::Name, I->loc,
+                             "local variable '" + I->str +
+                                 "' is used before it is assigned");
+        if (!MayBeUnbound.count(V))
+          Repl[I] = V;
+      }
+
+  // 3. Trivial phis, through a worklist.
+  std::vector<Instr *> Work(Phis.rbegin(), Phis.rend());
+  while (!Work.empty()) {
+    Instr *P = Work.back();
+    Work.pop_back();
+    if (Repl.count(P))
+      continue;
+    Instr *Same = nullptr;
+    bool Trivial = true;
+    for (Instr *O : P->operands) {
+      O = Find(O);
+      if (O == P || O == Same)
+        continue;
+      if (Same) {
+        Trivial = false;
+        break;
+      }
+      Same = O;
+    }
+    if (!Trivial || !Same)
+      continue;
+    Repl[P] = Same;
+    for (auto *Users : {&PhiUsers[P], &CheckedPhiUsers[P]})
+      for (Instr *U : *Users)
+        if (!Repl.count(U))
+          Work.push_back(U);
   }
-  // Liveness: phis used (transitively) by non-phi instructions.
+  replaceAll(Repl);
+  for (ir::Block *B : F->blocks)
+    std::erase_if(B->instrs, [&](Instr *I) { return Repl.count(I) > 0; });
+
+  // 4. Liveness: phis used (transitively) by non-phi instructions.
   std::set<Instr *> Live;
-  std::vector<Instr *> Work;
   for (ir::Block *B : F->blocks)
     for (Instr *I : B->instrs)
       if (I->op != ir::Op::Phi)
@@ -611,17 +775,14 @@ void Builder::simplifyPhis() {
     });
 }
 
-// A value that is "unassigned" on every path is an error where it is used;
-// unused Undef markers are dropped.
+// Only phis and checks may see an "unassigned" marker; unused markers go.
 void Builder::checkUndefUses() {
   std::set<Instr *> Used;
   for (ir::Block *B : F->blocks)
     for (Instr *I : B->instrs)
       for (Instr *O : I->operands) {
-        if (O->op == ir::Op::Undef && I->op != ir::Op::Phi)
-          throw CompileError(ErrorKind::Name, I->loc,
-                             "local variable '" + O->str +
-                                 "' is used before it is assigned");
+        PCJ_ASSERT(O->op != ir::Op::Undef || I->op == ir::Op::Phi,
+                   "an unassigned local used without a check");
         Used.insert(O);
       }
   std::erase_if(Entry->instrs, [&](Instr *I) {

@@ -123,6 +123,8 @@ private:
           return false;
       return true;
     }
+    case Op::CheckBound: // unbound (checked mode off): lowered as zero
+      return nn(I->operands[0]);
     case Op::Cast:
       return nn(I->operands[0]) && I->type->isIntegral() &&
              (I->operands[0]->type->isIntegral());

@@ -52,6 +52,7 @@ private:
   bool inferSetItem(Instr *I);
   void recordStore(const Instr *I, TypeRef Rec, int F, const Instr *Val);
   TypeRef returnTypeSoFar();
+  void mergeCompileTimeValues(Instr *Phi);
   Typed applyIntrinsic(Instr *I, const stdlib::IntrinsicInfo &Info,
                        size_t FirstArg);
   TypeRef arrayIndexResult(const Instr *I, TypeRef Arr, TypeRef Idx);
@@ -540,6 +541,26 @@ bool Inferrer::inferDeviceCall(Instr *I, Typed &Out) {
   return true;
 }
 
+// A phi of a compile-time value (a module, a device function, a dtype...)
+// names what every path names; a local naming different things on
+// different paths cannot be compiled.
+void Inferrer::mergeCompileTimeValues(Instr *Phi) {
+  const Instr *First = nullptr;
+  for (const Instr *V : Phi->operands) {
+    if (!V->type)
+      continue;
+    if (!First) {
+      First = V;
+      continue;
+    }
+    if (V->ct.repr() != First->ct.repr())
+      fail(Phi, "a variable names different compile-time values on different "
+                "paths: " + First->ct.repr() + " and " + V->ct.repr(),
+           "assign it the same function, module or type on every path");
+  }
+  Phi->ct = First->ct;
+}
+
 bool Inferrer::infer(Instr *I, Typed &Out) {
   for (Instr *Op : I->operands)
     if (!Op->type && Op->op != ir::Op::Undef && I->op != ir::Op::Phi)
@@ -585,8 +606,17 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
     }
     if (!Any)
       return false;
+    if (!Acc.type->isRuntime())
+      mergeCompileTimeValues(I);
     Out = Acc;
     I->argTypes.assign(I->operands.size(), Acc.type);
+    return true;
+  }
+  case Op::CheckBound: {
+    Instr *V = I->operands[0];
+    Out = {V->type, V->weak};
+    I->ct = V->ct;
+    I->argTypes = {nullptr};
     return true;
   }
   case Op::BinOp:
@@ -868,10 +898,16 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
       if (I->op == Op::Return && !I->type)
         fail(I, "could not infer the type of the returned value (a recursive "
                 "call without a non-recursive return path?)");
+      if (!I->type && I->op == Op::CheckBound)
+        fail(I, "local variable '" + I->str +
+                    "' is used before any assignment to it can have run",
+             "assign it before this line on every path", ErrorKind::Name);
+    }
+  for (ir::Block *B : F.blocks)
+    for (Instr *I : B->instrs)
       if (!I->type && !I->isTerminator() && I->op != Op::Undef)
         fail(I, std::string("could not infer a type for this expression (") +
                     ir::opName(I->op) + ")");
-    }
   F.returnType = Ret ? Ret : noneTy();
   if (O.declaredReturn) { // an explicit signature's result type
     for (ir::Block *B : F.blocks)

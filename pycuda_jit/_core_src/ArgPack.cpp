@@ -631,7 +631,7 @@ void packArgs(const std::vector<AbiSlot> &Slots, const std::vector<size_t> &Offs
     const AbiSlot &S = Slots[K];
     const ArgValue &V = at(Args, S);
     char *Dst = Buf + Offsets[K];
-    Params[K] = Dst;
+    Params[S.param] = Dst - S.offset; // an aggregate: its first byte
     switch (S.kind) {
     case AbiSlot::Kind::Data:
       std::memcpy(Dst, &V.ptr, 8);

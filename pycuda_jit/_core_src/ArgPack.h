@@ -71,7 +71,8 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out);
 void syncArgStreams(const std::vector<ArgValue> &Args, rt::CUstream Stream);
 
 // Writes the flattened parameters of `Args` (converted to `ParamTypes`, the
-// specialization's signature) into Buf at Offsets; Params[i] points at slot i.
+// specialization's signature) into Buf at Offsets; Params[i] points at
+// kernel parameter i (a slot, or the first byte of an aggregate).
 void packArgs(const std::vector<types::AbiSlot> &Slots,
               const std::vector<size_t> &Offsets,
               const std::vector<types::TypeRef> &ParamTypes,

@@ -340,13 +340,22 @@ driver::CompileOptions compileOptions(DispatcherObject *D) {
   CO.fmad = J.fmad;
   CO.boundsCheck = boundsChecked(J, CO.backend);
   CO.zeroDivisionCheck = J.debug;
-  CO.lineInfo = J.lineinfo;
+  CO.unboundLocalCheck = J.debug;
+  CO.lineInfo = J.lineinfo || J.debug; // debug=True has line info too
   CO.maxRegisters = J.maxRegisters;
   CO.maxThreadsPerBlock = J.maxThreads;
   CO.minBlocksPerSM = J.minBlocks;
   CO.dumps = envDumps();
   CO.dumps.insert({"typed", "llvm"});
   return CO;
+}
+
+// nvJitLink / the driver's JIT keep the PTX's line table (-lineinfo) for
+// kernels compiled with one (lineinfo=True, debug=True).
+rt::LinkOptions linkOptions(const driver::CompileOptions &CO) {
+  rt::LinkOptions LO;
+  LO.LineInfo = CO.lineInfo;
+  return LO;
 }
 
 // The image of S for the architecture of device Info: the first compile's,
@@ -373,7 +382,7 @@ const ArchImage &imageFor(DispatcherObject *D, Spec &S,
   I->ccMajor = CO.ccMajor;
   I->ccMinor = CO.ccMinor;
   auto T0 = std::chrono::steady_clock::now();
-  I->image = rt::ptxToLoadable(Ptx, CO.ccMajor, CO.ccMinor);
+  I->image = rt::ptxToLoadable(Ptx, CO.ccMajor, CO.ccMinor, linkOptions(CO));
   driver::StageTiming Link{"load.link", std::chrono::duration<double, std::milli>(
                                             std::chrono::steady_clock::now() - T0)
                                             .count()};
@@ -400,7 +409,7 @@ DeviceFn &loadForDevice(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
   const ArchImage &I = imageFor(D, S, Ctx.info());
   DeviceFn New;
   auto T0 = std::chrono::steady_clock::now();
-  New.module = rt::loadModule(I.image);
+  New.module = rt::loadModule(I.image, linkOptions(compileOptions(D)));
   New.fn = New.module->function(S.result.kernelName);
   S.result.timings.push_back(
       {"load.module", std::chrono::duration<double, std::milli>(
@@ -1374,9 +1383,10 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
     CO.ccMinor = Minor;
     CO.optLevel = O.opt;
     CO.fastMath = O.fastmath;
-    CO.lineInfo = O.lineinfo;
+    CO.lineInfo = O.lineinfo || O.debug;
     CO.boundsCheck = boundsChecked(O, CO.backend);
     CO.zeroDivisionCheck = O.debug;
+    CO.unboundLocalCheck = O.debug;
     CO.maxRegisters = O.maxRegisters;
     CO.maxThreadsPerBlock = O.maxThreads;
     CO.minBlocksPerSM = O.minBlocks;

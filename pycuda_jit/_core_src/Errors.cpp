@@ -9,7 +9,8 @@
 //   LaunchConfigError       -> pycuda_jit.errors.LaunchConfigError
 //   BackendUnavailable      -> CudaSupportError
 //   cpu::KernelFault        -> KernelIndexError / KernelZeroDivisionError /
-//                              KernelValueError / KernelDeadlockError /
+//                              KernelValueError / KernelUnboundLocalError /
+//                              KernelDeadlockError /
 //                              KernelTimeoutError / KernelError (with the
 //                              failing source line); Interrupted ->
 //                              KeyboardInterrupt
@@ -146,6 +147,8 @@ PyObject *translateException() {
       Cls = "KernelZeroDivisionError";
     else if (E.kind() == rt::cpu::KernelFault::Kind::ValueError)
       Cls = "KernelValueError";
+    else if (E.kind() == rt::cpu::KernelFault::Kind::UnboundLocal)
+      Cls = "KernelUnboundLocalError";
     else if (E.kind() == rt::cpu::KernelFault::Kind::Deadlock)
       Cls = "KernelDeadlockError";
     else if (E.kind() == rt::cpu::KernelFault::Kind::Timeout)

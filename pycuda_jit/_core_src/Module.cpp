@@ -107,15 +107,19 @@ PyObject *pySynchronize(PyObject *, PyObject *) {
   });
 }
 
-// link_ptx(ptx, cc_major, cc_minor) -> bytes (cubin); needs nvJitLink, no GPU.
+// link_ptx(ptx, cc_major, cc_minor[, lineinfo]) -> bytes (cubin); needs
+// nvJitLink, no GPU.  lineinfo: keep the PTX's .loc line table (-lineinfo).
 PyObject *pyLinkPtx(PyObject *, PyObject *Args) {
   return guard([&]() -> PyObject * {
     const char *Ptx;
     Py_ssize_t N;
-    int Major, Minor;
-    if (!PyArg_ParseTuple(Args, "s#ii", &Ptx, &N, &Major, &Minor))
+    int Major, Minor, LineInfo = 0;
+    if (!PyArg_ParseTuple(Args, "s#ii|p", &Ptx, &N, &Major, &Minor, &LineInfo))
       return nullptr;
-    rt::LoadableImage Img = rt::ptxToLoadable(std::string(Ptx, N), Major, Minor);
+    rt::LinkOptions LO;
+    LO.LineInfo = LineInfo != 0;
+    rt::LoadableImage Img =
+        rt::ptxToLoadable(std::string(Ptx, N), Major, Minor, LO);
     if (!Img.isCubin()) {
       PyErr_Format(PyExc_RuntimeError, "nvJitLink is not available: %s",
                    Img.FallbackReason.c_str());

@@ -34,6 +34,8 @@ const char *kindName(KernelFault::Kind K) {
     return "ZeroDivisionError";
   case KernelFault::Kind::ValueError:
     return "ValueError";
+  case KernelFault::Kind::UnboundLocal:
+    return "UnboundLocalError";
   case KernelFault::Kind::Deadlock:
     return "Deadlock";
   case KernelFault::Kind::Raised:

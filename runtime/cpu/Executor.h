@@ -59,6 +59,7 @@ public:
     IndexError, // out-of-bounds index (a failed bounds check)
     ZeroDivision, // division or modulo by zero in checked mode
     ValueError, // a value an operation rejects in checked mode (range step 0)
+    UnboundLocal, // a read of an unassigned local in checked mode
     Deadlock,   // a barrier or warp operation that can never complete, or a
                 // warp operation used against its contract (mask mismatch)
     Raised,     // the kernel raised an exception (pcj_cpu_raise)

@@ -883,6 +883,7 @@ void pcj_cpu_error(pcj_thread_ctx *ctx, const pcj_error_site *site) {
     Kind K = !site                                  ? Kind::IndexError
              : site->kind == PCJ_ERROR_ZERO_DIVISION ? Kind::ZeroDivision
              : site->kind == PCJ_ERROR_VALUE         ? Kind::ValueError
+             : site->kind == PCJ_ERROR_UNBOUND_LOCAL ? Kind::UnboundLocal
                                                      : Kind::IndexError;
     std::string Message = site && site->message ? site->message : "error";
     const char *Kernel = site && site->kernel ? site->kernel : B.G->Name;

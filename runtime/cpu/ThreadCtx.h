@@ -42,11 +42,13 @@ struct pcj_index_site {
 };
 
 // A Python exception raised by a checked-mode test (debug=True) other than
-// an array bounds check: a tuple index out of range, a division by zero.
+// an array bounds check: a tuple index out of range, a division by zero, a
+// read of a local unassigned on the path taken.
 enum pcj_error_kind : int32_t {
   PCJ_ERROR_INDEX = 0,          // IndexError
   PCJ_ERROR_ZERO_DIVISION = 1,  // ZeroDivisionError
   PCJ_ERROR_VALUE = 2,          // ValueError (range() step 0)
+  PCJ_ERROR_UNBOUND_LOCAL = 3,  // UnboundLocalError
 };
 struct pcj_error_site {
   const char *kernel;  // kernel name

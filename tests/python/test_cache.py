@@ -106,6 +106,22 @@ def test_editing_an_unrelated_function_hits(dirs):
     assert r["cache"] == "hit"
 
 
+def test_lineinfo_is_part_of_the_key(dirs):
+    # Without bounds checks (they embed lines too) the lines matter only
+    # with lineinfo.
+    src, cache = dirs
+    unchecked = BASE.replace("cache=True", "cache=True, boundscheck=False")
+    write_module(src, unchecked)
+    run(src, cache)
+    lined = unchecked.replace("boundscheck=False", "boundscheck=False, lineinfo=True")
+    write_module(src, lined)
+    assert run(src, cache)["cache"] == "miss"
+    assert run(src, cache)["cache"] == "hit"
+    # With line info the kernel's lines are in the code: shifting them misses.
+    write_module(src, lined.replace("        return 1", "        x = 2\n        return x + 1"))
+    assert run(src, cache)["cache"] == "miss"
+
+
 def test_shifted_lines_miss_when_bounds_are_checked(dirs):
     # Bounds-check messages carry the line: code with checks depends on it.
     src, cache = dirs

@@ -1134,6 +1134,9 @@ const pcj_error_site kTupleSite = {"k", "file.py", "tuple index out of range",
                                    9, PCJ_ERROR_INDEX};
 const pcj_error_site kValueSite = {"k", "file.py", "range() arg 3 must not be zero",
                                    11, PCJ_ERROR_VALUE};
+const pcj_error_site kUnboundSite = {
+    "k", "file.py", "local variable 'total' is read before it is assigned", 13,
+    PCJ_ERROR_UNBOUND_LOCAL};
 
 void raisedErrorKernel(void **Args, pcj_thread_ctx *C) {
   const pcj_error_site *Site = arg<const pcj_error_site *>(Args, 0);
@@ -1156,6 +1159,9 @@ TEST(CpuExecutor, CheckedModeErrorsReportKindAndSite) {
       {&kValueSite, KernelFault::Kind::ValueError,
        "range() arg 3 must not be zero in kernel 'k' (file.py:11), thread "
        "(5, 0, 0) block (2, 0, 0)"},
+      {&kUnboundSite, KernelFault::Kind::UnboundLocal,
+       "local variable 'total' is read before it is assigned in kernel 'k' "
+       "(file.py:13), thread (5, 0, 0) block (2, 0, 0)"},
   };
   for (const Case &K : Cases) {
     const pcj_error_site *Site = K.Site;
@@ -1168,7 +1174,9 @@ TEST(CpuExecutor, CheckedModeErrorsReportKindAndSite) {
     EXPECT_STREQ(kindName(F->kind()),
                  K.Kind == KernelFault::Kind::ZeroDivision ? "ZeroDivisionError"
                  : K.Kind == KernelFault::Kind::ValueError ? "ValueError"
-                                                           : "IndexError");
+                 : K.Kind == KernelFault::Kind::UnboundLocal
+                     ? "UnboundLocalError"
+                     : "IndexError");
   }
 }
 

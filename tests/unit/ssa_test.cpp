@@ -244,6 +244,21 @@ dominators(const ir::Function &F) {
   return Dom;
 }
 
+// Whether an "unassigned" marker flows into V through phis.
+bool reachesUndef(const ir::Instr *V) {
+  std::set<const ir::Instr *> Seen;
+  std::vector<const ir::Instr *> Work{V};
+  while (!Work.empty()) {
+    const ir::Instr *X = Work.back();
+    Work.pop_back();
+    if (X->op == ir::Op::Undef)
+      return true;
+    if (X->op == ir::Op::Phi && Seen.insert(X).second)
+      Work.insert(Work.end(), X->operands.begin(), X->operands.end());
+  }
+  return false;
+}
+
 // Structural SSA properties beyond ir::verify.
 void checkWellFormed(const ir::Function &F, const BytecodeFixture &Fx) {
   std::string Text = F.print(false);
@@ -290,10 +305,11 @@ void checkWellFormed(const ir::Function &F, const BytecodeFixture &Fx) {
         std::multiset<const ir::Block *> P(B->preds.begin(), B->preds.end());
         EXPECT_EQ(In, P) << "phi %" << I->id << " edges != preds";
         // Not trivial: at least two different incoming values that are
-        // not the phi itself (the builder removes the others).
+        // not the phi itself (the builder removes the others); "unassigned"
+        // (undef) is one of them.
         std::set<const ir::Instr *> Vals;
         for (const ir::Instr *V : I->operands)
-          if (V != I && V->op != ir::Op::Undef)
+          if (V != I)
             Vals.insert(V);
         EXPECT_GE(Vals.size(), 2u) << "trivial phi %" << I->id;
         for (size_t E = 0; E < I->operands.size(); ++E) {
@@ -303,6 +319,11 @@ void checkWellFormed(const ir::Function &F, const BytecodeFixture &Fx) {
               << " does not dominate its edge";
         }
         continue;
+      }
+      if (I->op == ir::Op::CheckBound) {
+        EXPECT_TRUE(reachesUndef(I->operands[0]))
+            << "checkbound %" << I->id << " of a value assigned on every path";
+        EXPECT_FALSE(I->str.empty());
       }
       for (const ir::Instr *Op : I->operands) {
         EXPECT_NE(Op->op, ir::Op::Undef) << "%" << I->id << " uses an undef";

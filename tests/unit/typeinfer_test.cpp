@@ -165,6 +165,14 @@ const std::vector<Row> kRows = {
     {"bad_phi", TypingErr, TypingErr, TypingErr},       // (1, 2) or 3
     {"bad_loop_phi", TypingErr, TypingErr, TypingErr},  // 0, then (t, i)
     {"bad_return", TypingErr, TypingErr, TypingErr},    // 1.5 or (1, 2)
+    // Locals assigned on some paths: typed from their assignments.
+    {"unbound_after_loop", R("int64"), FloatErr, R("int32")},
+    {"unbound_branch", R("int64"), R("float64"), R("int32")},
+    {"unbound_nested", R("int64"), FloatErr, R("int32")},
+    {"unbound_prev", R("int64"), FloatErr, R("int32")},
+    {"unbound_for_else", R("int64"), FloatErr, R("int32")},
+    // x = x + 1: no assignment can run before the read.
+    {"unbound_never", NameErr, NameErr, NameErr},
 };
 
 // Supported samples without a row, and why.

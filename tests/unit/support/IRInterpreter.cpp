@@ -999,6 +999,9 @@ Value Interp::run(const std::vector<Value> &Args) {
       }
       case ir::Op::Phi:
         fail("phi after a non-phi");
+      case ir::Op::CheckBound: // Python's check on reading a local
+        set(I, operand(I, 0)); // raises UnboundLocalError for an undef
+        break;
       case ir::Op::BinOp:
         set(I, binop(int(I->index), operand(I, 0), operand(I, 1), O.typed));
         break;
