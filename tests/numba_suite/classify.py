@@ -90,6 +90,9 @@ _KNOWN = [
      "not yet: missing API: pickling kernels and device arrays"),
     (r"'dict' object has no attribute 'cache_hits'",
      "not yet: missing API: Kernel.stats.cache_hits / cache_misses"),
+    (r"'numpy.ndarray' object has no attribute '__cuda_array_interface__'",
+     "not yet: different behaviour: mapped_array() / managed_array() return numpy arrays "
+     "without __cuda_array_interface__"),
     (r"cannot be used by the CPU executor",
      "not yet: missing API: __cuda_array_interface__ objects on the CPU executor (issue 12 W4)"),
     (r"pcj_numba_layer\.missing\.(\w+Warning)",
@@ -158,7 +161,7 @@ def suggest(record):
         owner = _OWNERS.get(m.group(1) or m.group(2), m.group(1) or m.group(2))
         if owner == "cuda" and m.group(3) in ("cudadrv", "devicearray", "descriptor"):
             return "tests numba internals"  # numba-cuda's modules through the cuda namespace
-        if m.group(3).startswith("_"):
+        if m.group(3).startswith("_") and not m.group(3).startswith("__"):
             return "tests numba internals"  # numba's private attributes
         return f"not yet: missing API: {owner}.{m.group(3)}"
     m = re.search(r"(\w+)\(\) got (?:an )?unexpected (?:keyword argument|options):? '?([\w, ]+)", msg)

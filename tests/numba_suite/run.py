@@ -270,6 +270,23 @@ def print_summary(results, per_file, elapsed):
           ", ".join(f"{counts[s]} {s}" for s in STATUSES) + f"  ({elapsed:.0f} s)")
 
 
+def merge_into_previous(run, path):
+    """A run over some files replaces those files' results in the previous
+    run of the same backend and numba-cuda (so --check / --update-ledger can
+    follow a rerun of a few files)."""
+    if not run["partial"] or not os.path.exists(path):
+        return run
+    with open(path) as f:
+        old = json.load(f)
+    if (old.get("backend"), old.get("numba_cuda")) != (run["backend"], run["numba_cuda"]):
+        return run
+    rerun = set(run["files"])
+    results = {i: r for i, r in old["results"].items() if r.get("file") not in rerun}
+    results.update(run["results"])
+    print(f"== numba_suite: merged into the previous results of {len(old['files'])} files")
+    return dict(old, files=dict(old["files"], **run["files"]), results=results)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--python", help="an interpreter with numba-cuda installed (no venv, no install)")
@@ -316,9 +333,10 @@ def main():
         run = {"backend": args.backend, "numba_cuda": numba_cuda_version(py),
                "files": {rel: round(secs, 1) for rel, (_, secs) in per_file.items()},
                "partial": bool(args.files), "results": results}
+        print_summary(results, per_file, time.time() - t0)
+        run = merge_into_previous(run, os.path.join(args.work, "results.json"))
         with open(os.path.join(args.work, "results.json"), "w") as f:
             json.dump(run, f, indent=1, sort_keys=True)
-        print_summary(results, per_file, time.time() - t0)
     status = 0
     if args.check:
         status = ledger.check(run, args.ledger)

@@ -147,10 +147,10 @@ def pytest_runtest_logreport(report):
     st = _state.setdefault(report.nodeid, {"status": None, "message": "", "detail": ""})
     if report.failed:
         if st["status"] not in ("fail", "error"):
-            if report.when == "call" and getattr(report, "pcj_assertion", False):
-                st["status"] = "fail"
-            elif report.when == "call" and "Unexpected success" in report.longreprtext:
+            if report.when == "call" and "Unexpected success" in report.longreprtext:
                 st["status"] = "xpass"  # an expectedFailure whose assertions held
+            elif report.when == "call" and getattr(report, "pcj_assertion", False):
+                st["status"] = "fail"
             else:
                 st["status"] = "error"
             st["message"] = getattr(report, "pcj_message", "") or _first_line(report.longreprtext)
