@@ -231,6 +231,8 @@ def run_file(args, py, root, rel):
         if inflight is None:
             if not records or collected is None:
                 collect_error = collect_error or {"status": "error", "message": symptom, "touched": []}
+            else:
+                print(f"== numba_suite: {rel}: {symptom} after its last test", flush=True)
             break
         results[inflight] = {"id": inflight, "status": "error", "message": symptom,
                              "detail": "", "touched": [], "file": rel}

@@ -219,12 +219,8 @@ def import_source(name):
 class View(pytypes.ModuleType):
     """A numba module as test code sees it: attributes resolve by the table."""
 
-    def __init__(self, name):
-        super().__init__(name)
-        self.__dict__["_pcj_view"] = True
-
     def __getattr__(self, attr):
-        if attr.startswith("__") and attr.endswith("__") and attr not in ("__version__",):
+        if attr.startswith("__") and attr.endswith("__") and attr != "__version__":
             raise AttributeError(attr)
         return resolve_object(f"{self.__name__}.{attr}")
 
@@ -274,9 +270,11 @@ _LIBRARY_ROOTS = None
 
 
 def is_test_code(fullname, origin):
-    if any(fullname.startswith(p + ".") for p in TEST_PACKAGES):
+    """Test code: the test tree's modules, and modules outside every library
+    directory (those the tests write into temporary directories)."""
+    if fullname.startswith(tuple(p + "." for p in TEST_PACKAGES)):
         return True
-    if fullname.startswith(("numba.", "numba_cuda", "pycuda_jit", "pcj_numba")) or not origin:
+    if not origin:
         return False
     global _LIBRARY_ROOTS
     if _LIBRARY_ROOTS is None:
@@ -373,15 +371,8 @@ class _PatchFinder(importlib.abc.MetaPathFinder):
 
     def find_spec(self, fullname, path, target=None):
         patch = _PATCHES.get(fullname)
-        if patch is None:
-            return None
-        for finder in sys.meta_path:
-            if finder is self or finder is globals()["finder"] or not hasattr(finder, "find_spec"):
-                continue
-            spec = finder.find_spec(fullname, path, target)
-            if spec is not None:
-                break
-        else:
+        spec = patch and importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        if not spec:
             return None
         real_exec = spec.loader.exec_module
 
