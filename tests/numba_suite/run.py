@@ -31,6 +31,7 @@ sys.path.insert(0, BOOT)
 import ledger  # noqa: E402
 
 REQUIREMENTS = os.path.join(HERE, "requirements.txt")
+DEFAULT_LEDGER = os.path.join(HERE, "RESULTS.md")
 
 # Which of the wheel's test files run (paths under numba/cuda/tests).  All of
 # cudapy and doc_examples; of cudadrv, the files about public API (the rest
@@ -224,10 +225,10 @@ def run_file(args, py, root, rel):
             symptom = f"hang: the file's time limit ({args.timeout} s) ran out in this test"
         elif isinstance(rc, int) and rc < 0:
             symptom = f"crash: the process died ({_signal_name(rc)})"
-        elif rc not in (0, 1, 5):  # pytest: ok, tests failed, nothing collected
-            symptom = f"crash: pytest ended with status {rc}"
+        elif rc in (0, 1, 5) or (rc == 2 and collect_error is not None):
+            break  # pytest: ok, tests failed, nothing collected, a collection error
         else:
-            break
+            symptom = f"crash: pytest ended with status {rc}"
         if inflight is None:
             if not records or collected is None:
                 collect_error = collect_error or {"status": "error", "message": symptom, "touched": []}
@@ -298,7 +299,7 @@ def main():
     ap.add_argument("--timeout", type=int, default=180, help="seconds per file (default 180)")
     ap.add_argument("--reruns", type=int, default=2, help="reruns of a file after a crash/hang")
     ap.add_argument("--work", help="results and logs (default: build/numba_suite/<backend>)")
-    ap.add_argument("--ledger", default=os.path.join(HERE, "RESULTS.md"))
+    ap.add_argument("--ledger", default=DEFAULT_LEDGER)
     ap.add_argument("--check", action="store_true",
                     help="fail on a test that does not pass and has no ledger line")
     ap.add_argument("--update-ledger", action="store_true",
@@ -343,6 +344,9 @@ def main():
     if args.check:
         status = ledger.check(run, args.ledger)
     if args.update_ledger:
+        if run["backend"] != "cpu" and args.ledger == DEFAULT_LEDGER:
+            sys.exit("numba_suite: RESULTS.md is the CPU executor's ledger (CI checks it); "
+                     "give a GPU run its own --ledger, and its totals to the closing note")
         ledger.update(run, args.ledger)
     return status
 
