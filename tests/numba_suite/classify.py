@@ -83,9 +83,6 @@ _KNOWN = [
     (r"used before it is assigned", "not yet: different behaviour: a variable bound on some "
                                     "paths only is refused at compile time (issue 12 W3)"),
     # behaviour
-    (r"stage 'ptx' was not kept|'DeviceFunction' object has no attribute 'inspect_asm'",
-     "not yet: different behaviour: inspect_asm() needs PYCUDA_JIT_DUMP=ptx "
-     "(and device functions have none)"),
     (r"cannot pickle '(Kernel|DeviceNDArray)'",
      "not yet: missing API: pickling kernels and device arrays"),
     (r"'dict' object has no attribute 'cache_hits'",

@@ -51,6 +51,11 @@ def _escape(text):
     return text.replace("|", "\\|").replace("\n", " ").replace("`", "'")
 
 
+def _symptom(record):
+    """The symptom column: the first line of the error, as the table holds it."""
+    return record.get("message", "").replace("\n", " ").replace("`", "'")[:180]
+
+
 def read(path):
     """{test id: (status, reason, symptom)} and the closing note's text."""
     rows, note = {}, ""
@@ -129,8 +134,7 @@ def render(run, reasons, note):
         r = results[i]
         if r["status"] in PASSING:
             continue
-        out.append(f"| `{i}` | {r['status']} | {_escape(reasons[i])} | "
-                   f"{_escape(r.get('message', ''))[:180]} |")
+        out.append(f"| `{i}` | {r['status']} | {_escape(reasons[i])} | {_escape(_symptom(r))} |")
     out += ["", NOTE_HEAD, "", note.strip() or "(none yet)", ""]
     return "\n".join(out)
 
@@ -162,12 +166,15 @@ def check(run, path):
     bad = sorted(i for i, row in rows.items() if not valid_reason(row[1]))
     auto = sum(1 for row in rows.values() if row[1].endswith(AUTO))
     missing = sorted(i for i in rows if i not in results) if not run.get("partial") else []
+    changed = sorted(i for i, r in results.items() if i in rows and r["status"] not in PASSING
+                     and _symptom(r) != rows[i][2])
     print(f"\n== numba_suite check against {os.path.relpath(path)}")
     print(f"{'':<4}{'what':<58}{'tests':>6}")
     for label, items in (("FAIL not passing, no ledger line (regression or new)", unlisted),
                          ("FAIL ledger line with a reason outside the fixed list", bad),
                          ("note listed in the ledger but passing now", now_pass),
-                         ("note listed in the ledger but not run", missing)):
+                         ("note listed in the ledger but not run", missing),
+                         ("note symptom changed (is the reason still right?)", changed)):
         print(f"{'':<4}{label:<58}{len(items):>6}")
     if auto:
         print(f"{'':<4}{'note ledger reasons not reviewed yet ([auto])':<58}{auto:>6}")
@@ -176,6 +183,8 @@ def check(run, path):
         print(f"  unlisted  {i}  [{r['status']}] {r.get('message', '')[:120]}")
     for i in now_pass[:40]:
         print(f"  passes    {i}  (was: {rows[i][1]})")
+    for i in changed[:40]:
+        print(f"  changed   {i}  now: {_symptom(results[i])[:100]}  (reason: {rows[i][1][:60]})")
     if unlisted or bad:
         print("== numba_suite check FAILED: fix the regression, or give the test a ledger line "
               "(run.py --update-ledger, then review its reason)")
