@@ -253,6 +253,9 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         k = _kernel_class()(func, opts)
         for s in sigs:
             k.compile(s)
+        # As written, for `python -m pycuda_jit compile` and inspect_sass().
+        k._pcj_signature_strings = tuple(sigs)
+        k._pcj_options = opts
         return k
 
     if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple)):

@@ -8,6 +8,7 @@
 #include "CodeReader.h"
 #include "CompileReport.h"
 #include "KernelCache.h"
+#include "Log.h"
 #include "Resolver.h"
 #include "Streams.h"
 
@@ -511,6 +512,7 @@ std::map<std::string, std::string> recompileDumps(DispatcherObject *D, const Spe
 std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef> &Args,
                                   bool NoAlias = true) {
   warnOnFallback();
+  auto Start = std::chrono::steady_clock::now(); // for logCompile
   driver::CompileOptions CO = compileOptions(D);
   rt::Context *Ctx = nullptr;
   if (CO.backend == driver::Backend::CUDA) {
@@ -558,6 +560,10 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
   if (D->st->opts.cache && !Hit && S->cache == "miss")
     storeInCache(*S, Ctx != nullptr);
   printTimings(S->result, Hit ? "cache hit" : "compile");
+  logCompile(D->pyfunc, S->result.signature,
+             std::chrono::duration<double, std::milli>(
+                 std::chrono::steady_clock::now() - Start).count(),
+             S->loadPath, S->cache);
   return S;
 }
 
