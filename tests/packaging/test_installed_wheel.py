@@ -118,3 +118,11 @@ def test_missing_piece_names_the_wheel_to_install():
              check=False)
     assert r.returncode != 0
     assert "BackendError" in r.stderr and "pip install nvidia-nvvm" in r.stderr, r.stderr
+
+
+def test_inspect_sass_with_the_pip_nvdisasm():
+    k = cuda.jit(_sines)
+    k.compile("void(float32[::1], float32[::1])")
+    (sig, sass), = k.inspect_sass(cc=(9, 0)).items()
+    assert ".target\tsm_90" in sass
+    assert "EXIT" in sass and "S2R" in sass  # SASS instructions, not PTX
