@@ -91,6 +91,11 @@ def _backend():
             "requested": os.environ.get("PYCUDA_JIT_BACKEND", "auto")}
 
 
+def _profiling():
+    built_in, enabled = core().nvtx()
+    return {"nvtx_built_in": built_in, "nvtx_enabled": enabled}
+
+
 def _cache():
     c = core()
     d = c.cache_dir()
@@ -110,6 +115,7 @@ def report():
         "gpus": _section(_gpus),
         "backend": _section(_backend),
         "cache": _section(_cache),
+        "profiling": _section(_profiling),
         "environment": {k: v for k, v in sorted(os.environ.items())
                         if k.startswith("PYCUDA_JIT_") or k in ("CUDA_VISIBLE_DEVICES",)},
     }
@@ -195,6 +201,13 @@ def format_report(r):
         row("contents", f"{c['entries']} entries, {_mb(c['bytes'])}")
         row("for every kernel", "yes (PYCUDA_JIT_CACHE=1)" if c["enabled_for_all"]
             else "no (cache=True per kernel)")
+
+    pr = r["profiling"]
+    lines.append("Profiling")
+    if not failed(pr):
+        row("NVTX ranges", ("on (PYCUDA_JIT_NVTX=1)" if pr["nvtx_enabled"] else
+                            "off (PYCUDA_JIT_NVTX=1 turns them on)")
+            if pr["nvtx_built_in"] else "not built in (no NVTX headers at build time)")
 
     env = r["environment"]
     lines.append("Environment")

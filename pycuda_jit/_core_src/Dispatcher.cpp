@@ -9,6 +9,7 @@
 #include "CompileReport.h"
 #include "KernelCache.h"
 #include "Log.h"
+#include "Nvtx.h"
 #include "Resolver.h"
 #include "Streams.h"
 
@@ -513,6 +514,7 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
                                   bool NoAlias = true) {
   warnOnFallback();
   auto Start = std::chrono::steady_clock::now(); // for logCompile
+  NvtxRange Range("compile", D->pyfunc);
   driver::CompileOptions CO = compileOptions(D);
   rt::Context *Ctx = nullptr;
   if (CO.backend == driver::Backend::CUDA) {
@@ -1246,6 +1248,7 @@ bool onMainThread() {
 
 PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
   return guard([&]() -> PyObject * {
+    NvtxRange Range("launch", L->disp->pyfunc);
     DispatcherState *St = L->disp->st;
     if (N != St->nargs && St->nargs >= 0) [[unlikely]]
       argCountError(St, N);

@@ -1,6 +1,8 @@
 // Python face of the CUDA toolkit search (see ToolkitApi.h).
 #include "ToolkitApi.h"
 
+#include "Nvtx.h"
+
 #include "runtime/CudaDriver.h"
 #include "runtime/NvJitLink.h"
 #include "support/Toolkit.h"
@@ -125,7 +127,14 @@ PyObject *pyDriverReport(PyObject *, PyObject *) {
   });
 }
 
+// nvtx() -> (built in, enabled by PYCUDA_JIT_NVTX=1).
+PyObject *pyNvtx(PyObject *, PyObject *) {
+  return Py_BuildValue("(OO)", nvtxBuiltIn() ? Py_True : Py_False,
+                       nvtxEnabled() ? Py_True : Py_False);
+}
+
 PyMethodDef Methods[] = {
+    {"nvtx", pyNvtx, METH_NOARGS, "NVTX ranges: (built in, enabled)."},
     {"driver_report", pyDriverReport, METH_NOARGS,
      "The CUDA driver library: where, which version, or why not."},
     {"set_site_packages", pySetSitePackages, METH_O,

@@ -55,7 +55,7 @@ def test_info_sections_and_versions():
     import pycuda_jit
     r = info_json()
     for key in ("pycuda_jit", "python", "toolkit", "driver", "gpus", "backend", "cache",
-                "environment"):
+                "profiling", "environment"):
         assert key in r
     assert r["pycuda_jit"]["version"] == pycuda_jit.__version__
     assert r["pycuda_jit"]["build_id"].startswith(f"pycuda_jit-{pycuda_jit.__version__}+")
