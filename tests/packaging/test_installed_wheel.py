@@ -126,3 +126,40 @@ def test_inspect_sass_with_the_pip_nvdisasm():
     (sig, sass), = k.inspect_sass(cc=(9, 0)).items()
     assert ".target\tsm_90" in sass
     assert "EXIT" in sass and "S2R" in sass  # SASS instructions, not PTX
+
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "examples")
+
+
+def _mypy(*paths):
+    mypy = os.environ.get("PCJ_MYPY")
+    if not mypy:
+        pytest.fail("PCJ_MYPY (the mypy of .ci/requirements.txt) is not set; run through .ci/wheel")
+    return subprocess.run([mypy, "--python-executable", sys.executable, "--check-untyped-defs",
+                           "--no-incremental", *paths], capture_output=True, text=True)
+
+
+def test_examples_type_check_against_the_installed_stubs():
+    r = _mypy(EXAMPLES)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_type_checker_sees_the_kernel_side_names(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("from pycuda_jit import cuda\n"
+                   "@cuda.jit\n"
+                   "def k(x):\n"
+                   "    i = cuda.grid(1)\n"
+                   "    x[i] = cuda.threadIdx.w + cuda.atomic.add(x, 0, 1)\n"
+                   "    cuda.syncthreadz()\n"
+                   "    cuda.fp16.hadd(1, 2, 3)\n"
+                   "ptx: int = cuda.compile_ptx(k.py_func, 'void(float32[:])')[0]\n")
+    r = _mypy(str(bad))
+    out = r.stdout
+    assert r.returncode == 1, out
+    assert '"_Dim3" has no attribute "w"' in out
+    assert 'has no attribute "syncthreadz"' in out
+    assert 'Too many arguments for "hadd"' in out
+    assert 'expression has type "str", variable has type "int"' in out
+    assert out.count("error:") == 4, out
