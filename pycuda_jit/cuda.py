@@ -336,6 +336,7 @@ def compile_stages(pyfunc, sig, stages=("bytecode", "cfg", "ir", "typed", "llvm"
 
 
 def compile_ptx_for_current_device(pyfunc, sig, **kwargs):
+    """compile_ptx for the compute capability of the current device."""
     dev = get_current_device()
     return compile_ptx(pyfunc, sig, cc=dev.compute_capability, **kwargs)
 
