@@ -5,14 +5,17 @@ CUDA 13 wheels (pycuda_jit[cu13]), with the system toolkit hidden
 empty mount where the machine allows it).  Not collected by the in-tree
 test runs (tests/conftest.py puts the source tree first on sys.path).
 
-PCJ_EXPECT_GPU=1 (the H200 run) also launches a kernel on the GPU.
+PCJ_EXPECT_GPU=1 (the H200 run) also launches a kernel on the GPU;
+PCJ_WITHOUT_WHEELS names [cu13] wheels deliberately not installed there
+(comma-separated distribution names).
 """
 import json
 import math
 import os
 import subprocess
 import sys
-import sysconfig
+
+from importlib import metadata
 
 import numpy as np
 import pytest
@@ -20,7 +23,9 @@ import pytest
 import pycuda_jit
 from pycuda_jit import cuda
 
-SITE = sysconfig.get_paths()["purelib"]
+# Where pip put the distributions (site-packages, or a --target directory).
+SITE = os.path.normpath(str(metadata.distribution("pycuda_jit").locate_file("")))
+WITHOUT = {w for w in os.environ.get("PCJ_WITHOUT_WHEELS", "").split(",") if w}
 
 
 def _run(*args, env=None, check=True):
@@ -53,12 +58,17 @@ def test_system_toolkit_is_hidden():
 def test_info_finds_every_piece_in_the_pip_wheels():
     r = json.loads(_run("-m", "pycuda_jit", "info", "--json").stdout)
     pieces = {p["piece"]: p for p in r["toolkit"]["pieces"]}
-    wheels = {"nvJitLink": "pip nvidia-nvjitlink", "libdevice": "pip nvidia-nvvm",
-              "NVRTC": "pip nvidia-cuda-nvrtc", "nvdisasm": "pip nvidia-cuda-nvdisasm"}
-    for piece, origin in wheels.items():
+    wheels = {"nvJitLink": "nvidia-nvjitlink", "libdevice": "nvidia-nvvm",
+              "NVRTC": "nvidia-cuda-nvrtc", "nvdisasm": "nvidia-cuda-nvdisasm",
+              "cuobjdump": "nvidia-cuda-cuobjdump"}
+    for piece, dist in wheels.items():
         p = pieces[piece]
-        assert p["origin"] == origin, p
-        assert p["path"].startswith(os.path.join(SITE, "nvidia", "cu13")), p
+        if dist in WITHOUT:
+            assert p["path"] == "" and "pip install " + dist in p["hint"], p
+            continue
+        site = os.path.normpath(str(metadata.distribution(dist).locate_file("")))
+        assert p["origin"] == "pip " + dist, p
+        assert p["path"].startswith(os.path.join(site, "nvidia", "cu13")), p
     assert pieces["nvJitLink"]["version"].startswith("13.")
     assert r["pycuda_jit"]["version"] == pycuda_jit.__version__
     text = _run("-m", "pycuda_jit", "info").stdout
@@ -140,12 +150,12 @@ def _mypy(*paths):
                            "--no-incremental", *paths], capture_output=True, text=True)
 
 
-def test_examples_type_check_against_the_installed_stubs():
+def test_examples_typecheck_against_the_installed_stubs():
     r = _mypy(EXAMPLES)
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-def test_type_checker_sees_the_kernel_side_names(tmp_path):
+def test_typecheck_sees_the_kernel_side_names(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("from pycuda_jit import cuda\n"
                    "@cuda.jit\n"
