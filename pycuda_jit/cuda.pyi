@@ -124,7 +124,8 @@ def jit(func_or_sig: str | list[str] | tuple[str, ...] | None = None, *,
         fastmath: bool | Iterable[str] = False, opt: int | bool = 3,
         lineinfo: bool = False, cache: bool = False, inline: str | bool = "never",
         max_registers: int | None = None, launch_bounds: tuple[int, ...] | int | None = None,
-        fmad: bool | None = None) -> Callable[[Callable[..., Any]], Kernel]:
+        fmad: bool | None = None, boundscheck: bool | None = None,
+        cpu_timeout: float | None = None) -> Callable[[Callable[..., Any]], Kernel]:
     """``@cuda.jit(...)`` with options, or eagerly for signatures such as
     ``"void(float32[::1], float32)"``."""
 @overload

@@ -2,6 +2,7 @@
 every kernel-side name of the registry (cuda.threadIdx.x, cuda.atomic.add,
 cuda.fp16.hadd, ...), each with a docstring; py.typed marks the package."""
 import ast
+import inspect
 import os
 
 import pycuda_jit
@@ -82,3 +83,25 @@ def test_declared_names_exist_at_run_time():
         if name.startswith("_") or name in ("Kernel", "DeviceFunction"):
             continue
         assert name in dir(cuda), name
+
+
+def test_stub_parameters_match_the_functions():
+    # Every parameter a function takes at run time is declared in its stub
+    # (over all overloads), and the stub declares none it does not take.
+    checked = 0
+    for node in STUB.body:
+        if not isinstance(node, ast.FunctionDef) or node.name.startswith("_"):
+            continue
+        fn = getattr(cuda, node.name, None)
+        if not inspect.isfunction(fn):
+            continue  # kernel-side names: no Python signature
+        stub = set()
+        for other in STUB.body:
+            if isinstance(other, ast.FunctionDef) and other.name == node.name:
+                a = other.args
+                stub |= {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
+        real = {n for n, p in inspect.signature(fn).parameters.items()
+                if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)}
+        assert stub == real, (node.name, sorted(stub ^ real))
+        checked += 1
+    assert checked >= 6
