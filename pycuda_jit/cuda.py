@@ -162,8 +162,8 @@ def _kernel_class():
 
             def inspect_sass(self, signature=None, cc=None):
                 """SASS, the GPU's machine code (dict signature -> text
-                without a signature): the PTX for ``cc`` (default: the
-                current GPU's, or 9.0 on the CPU executor) linked by
+                without a signature): inspect_asm's PTX for ``cc`` (default:
+                the current GPU's, or 9.0 on the CPU executor) linked by
                 nvJitLink and disassembled by nvdisasm (or cuobjdump) from
                 the CUDA toolkit or NVIDIA's pip wheels
                 (``pip install nvidia-cuda-nvdisasm``)."""
@@ -171,13 +171,14 @@ def _kernel_class():
                 if cc is None:
                     cc = (get_current_device().compute_capability
                           if backend() == "cuda" else (9, 0))
+                cc = tuple(cc)
 
-                def sass(which):
-                    ptx = self._ptx(which, cc[0], cc[1])
+                def sass(ptx):
                     return disassemble(core().link_ptx(ptx, cc[0], cc[1]))
+                asm = self.inspect_asm(signature, cc)
                 if signature is not None:
-                    return sass(self._which(signature))
-                return {sig: sass(i) for i, sig in enumerate(self.signatures)}
+                    return sass(asm)
+                return {sig: sass(ptx) for sig, ptx in asm.items()}
 
             def inspect_types(self, signature=None):
                 """The typed IR: every value with its type."""

@@ -95,8 +95,10 @@ class Kernel:
     def inspect_llvm(self, signature: str | None = None) -> Any:
         """Optimized LLVM IR (dict signature -> text without a signature)."""
 
-    def inspect_asm(self, signature: str | None = None) -> Any:
-        """PTX on the CUDA backend (dict signature -> text without a signature)."""
+    def inspect_asm(self, signature: str | None = None,
+                    cc: tuple[int, int] | None = None) -> Any:
+        """PTX for the GPU the kernel runs on, or for ``cc`` (dict signature ->
+        text without a signature); needs no GPU."""
 
     def inspect_sass(self, signature: str | None = None,
                      cc: tuple[int, int] | None = None) -> Any:
@@ -104,7 +106,8 @@ class Kernel:
         without a signature); needs nvJitLink and nvdisasm (pip install
         nvidia-cuda-nvdisasm)."""
 
-    def inspect_stage(self, stage: str, signature: str | None = None) -> Any:
+    def inspect_stage(self, stage: str, signature: str | None = None,
+                      cc: tuple[int, int] | None = None) -> Any:
         """A kept stage dump: bytecode, cfg, ir, typed, llvm, llvm-opt, ptx."""
 
 class DeviceFunction:

@@ -932,38 +932,6 @@ PyObject *dispatcherDump(PyObject *Self, PyObject *Args) {
   });
 }
 
-// _ptx(which, cc_major, cc_minor) -> str: the PTX of a specialization for
-// sm_XY with the kernel's options, compiled anew (for inspect_sass(); the
-// CPU executor keeps no PTX, and the GPU's may be for another cc).
-PyObject *dispatcherPtx(PyObject *Self, PyObject *Args) {
-  return guard([&]() -> PyObject * {
-    PyObject *Which;
-    int Major, Minor;
-    if (!PyArg_ParseTuple(Args, "Oii", &Which, &Major, &Minor))
-      return nullptr;
-    auto *D = reinterpret_cast<DispatcherObject *>(Self);
-    std::vector<TypeRef> Key = specByIndex(D, Which)->key;
-    const JitOptions &J = D->st->opts;
-    driver::CompileOptions CO;
-    CO.backend = driver::Backend::CUDA;
-    CO.ccMajor = Major;
-    CO.ccMinor = Minor;
-    CO.optLevel = J.opt;
-    CO.fastMath = J.fastmath;
-    CO.fastMathFlags = J.fastmathFlags;
-    CO.fmad = J.fmad;
-    CO.boundsCheck = J.debug;
-    CO.lineInfo = J.lineinfo;
-    CO.maxRegisters = J.maxRegisters;
-    CO.maxThreadsPerBlock = J.maxThreads;
-    CO.minBlocksPerSM = J.minBlocks;
-    bc::RawCode Raw = readCode(D->pyfunc);
-    PyResolver R(D->pyfunc);
-    driver::CompileResult Res = compileWithPlugin(Raw, Key, R, CO);
-    return PyUnicode_FromStringAndSize(Res.ptx.data(), Py_ssize_t(Res.ptx.size()));
-  });
-}
-
 // _info(which=None) -> dict with name, signature, load path, timings, abi size
 PyObject *dispatcherInfo(PyObject *Self, PyObject *Args) {
   return guard([&]() -> PyObject * {
@@ -1136,7 +1104,6 @@ PyObject *dispatcherCall(PyObject *Self, PyObject *Args, PyObject *Kw) {
 PyMethodDef DispatcherMethods[] = {
     {"compile", dispatcherCompile, METH_O, "Compile for a signature string."},
     {"_dump", dispatcherDump, METH_VARARGS, "Text of a compile stage."},
-    {"_ptx", dispatcherPtx, METH_VARARGS, "PTX of a specialization for a cc."},
     {"_info", dispatcherInfo, METH_VARARGS, "Facts about a specialization."},
     {nullptr, nullptr, 0, nullptr}};
 

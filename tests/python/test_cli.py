@@ -58,7 +58,7 @@ def test_info_sections_and_versions():
                 "profiling", "environment"):
         assert key in r
     assert r["pycuda_jit"]["version"] == pycuda_jit.__version__
-    assert r["pycuda_jit"]["build_id"].startswith(f"pycuda_jit-{pycuda_jit.__version__}+")
+    assert r["pycuda_jit"]["build_id"].startswith(f"pycuda_jit-{pycuda_jit.__version__}/")
     assert r["python"]["version"] == ".".join(map(str, sys.version_info[:3]))
     assert r["backend"] == {"name": "cpu", "reason": "", "requested": "cpu"}
     assert r["environment"] == {"PYCUDA_JIT_BACKEND": "cpu"}

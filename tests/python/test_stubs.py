@@ -105,3 +105,20 @@ def test_stub_parameters_match_the_functions():
         assert stub == real, (node.name, sorted(stub ^ real))
         checked += 1
     assert checked >= 6
+
+
+def test_stub_kernel_methods_match_the_kernel_class():
+    cls = cuda._kernel_class()
+    checked = 0
+    for node in CLASSES["Kernel"].body:
+        if not isinstance(node, ast.FunctionDef) or node.name.startswith("_"):
+            continue
+        fn = inspect.getattr_static(cls, node.name, None)
+        if not inspect.isfunction(fn):
+            continue  # properties and C methods
+        a = node.args
+        stub = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} - {"self"}
+        real = set(list(inspect.signature(fn).parameters)[1:])
+        assert stub == real, (node.name, sorted(stub ^ real))
+        checked += 1
+    assert checked >= 5
