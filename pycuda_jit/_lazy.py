@@ -3,9 +3,33 @@ load LLVM or the CUDA driver."""
 _core = None
 
 
+def _site_packages():
+    """Every directory NVIDIA's pip wheels (nvidia/cu13/...) may sit in: the
+    interpreter's site-packages and the rest of sys.path (a --target or
+    PYTHONPATH install)."""
+    import os
+    import site
+    import sys
+    dirs = []
+    try:
+        dirs += site.getsitepackages()
+        dirs.append(site.getusersitepackages())
+    except AttributeError:  # a virtualenv's old site.py
+        pass
+    dirs += [p for p in sys.path if p]
+    seen = set()
+    out = []
+    for d in dirs:
+        if d not in seen and os.path.isdir(os.path.join(d, "nvidia")):
+            seen.add(d)
+            out.append(d)
+    return out
+
+
 def core():
     global _core
     if _core is None:
         from . import _core as mod
+        mod.set_site_packages(_site_packages())
         _core = mod
     return _core

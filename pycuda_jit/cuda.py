@@ -23,7 +23,7 @@ __all__ = [
     "legacy_default_stream", "per_thread_default_stream", "external_stream",
     "event", "event_elapsed_time", "gpus", "select_device", "get_current_device",
     "current_context", "list_devices", "close", "detect", "is_available",
-    "synchronize",
+    "synchronize", "profile_start", "profile_stop", "profiling",
 ]
 
 
@@ -64,6 +64,13 @@ def __getattr__(name):
     if f"cuda.{name}" in _intrinsic_keys():
         return _Intrinsic(f"cuda.{name}")
     raise AttributeError(f"module 'pycuda_jit.cuda' has no attribute '{name}'")
+
+
+def __dir__():
+    # The kernel-side names (threadIdx, grid, shared, atomic, ...) beside the
+    # module's own, for editors and dir(cuda).
+    kernel_side = {k.split(".")[1] for k in _intrinsic_keys() if k.startswith("cuda.")}
+    return sorted(set(globals()) | kernel_side)
 
 
 # ---- backend -----------------------------------------------------------------------
@@ -107,6 +114,7 @@ from .devices import (  # noqa: E402
 from .streams import (  # noqa: E402
     stream, default_stream, legacy_default_stream, per_thread_default_stream,
     external_stream, event, event_elapsed_time)
+from .profiling import profile_start, profile_stop, profiling  # noqa: E402
 from .memory import (  # noqa: E402
     to_device, device_array, device_array_like, pinned_array, pinned_array_like,
     mapped_array, mapped_array_like, managed_array, pinned, as_cuda_array,
@@ -151,6 +159,26 @@ def _kernel_class():
                 (``(major, minor)``; on the CPU executor (9, 0) by default).
                 Needs no GPU."""
                 return self._per_signature("ptx", signature, cc)
+
+            def inspect_sass(self, signature=None, cc=None):
+                """SASS, the GPU's machine code (dict signature -> text
+                without a signature): inspect_asm's PTX for ``cc`` (default:
+                the current GPU's, or 9.0 on the CPU executor) linked by
+                nvJitLink and disassembled by nvdisasm (or cuobjdump) from
+                the CUDA toolkit or NVIDIA's pip wheels
+                (``pip install nvidia-cuda-nvdisasm``)."""
+                from .profiling import disassemble
+                if cc is None:
+                    cc = (get_current_device().compute_capability
+                          if backend() == "cuda" else (9, 0))
+                cc = tuple(cc)
+
+                def sass(ptx):
+                    return disassemble(core().link_ptx(ptx, cc[0], cc[1]))
+                asm = self.inspect_asm(signature, cc)
+                if signature is not None:
+                    return sass(asm)
+                return {sig: sass(ptx) for sig, ptx in asm.items()}
 
             def inspect_types(self, signature=None):
                 """The typed IR: every value with its type."""
@@ -253,6 +281,9 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         k = _kernel_class()(func, opts)
         for s in sigs:
             k.compile(s)
+        # As written, for `python -m pycuda_jit compile` and inspect_sass().
+        k._pcj_signature_strings = tuple(sigs)
+        k._pcj_options = opts
         return k
 
     if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple)):
@@ -306,6 +337,7 @@ def compile_stages(pyfunc, sig, stages=("bytecode", "cfg", "ir", "typed", "llvm"
 
 
 def compile_ptx_for_current_device(pyfunc, sig, **kwargs):
+    """compile_ptx for the compute capability of the current device."""
     dev = get_current_device()
     return compile_ptx(pyfunc, sig, cc=dev.compute_capability, **kwargs)
 

@@ -99,7 +99,7 @@ class CudaSupportError(RuntimeError):
 
 
 class CudaDriverError(RuntimeError):
-    """A CUDA driver API call failed: ``code``, ``name`` (CUDA_ERROR_...), ``call``."""
+    """A CUDA driver API call failed: ``code``, ``name`` (``CUDA_ERROR_...``), ``call``."""
 
     def __init__(self, message, code=0, name="", call=""):
         self.code = code

@@ -253,4 +253,14 @@ Context &currentContext() {
 
 void synchronize() { currentContext().synchronize(); }
 
+void profilerStart() {
+  Context &C = currentContext();
+  check(C.api().cuProfilerStart(), "cuProfilerStart");
+}
+
+void profilerStop() {
+  Context &C = currentContext();
+  check(C.api().cuProfilerStop(), "cuProfilerStop");
+}
+
 } // namespace pcj::rt

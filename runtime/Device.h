@@ -122,6 +122,11 @@ Context &currentContext();
 /// currentContext().synchronize().
 void synchronize();
 
+/// cuProfilerStart / cuProfilerStop in the current context: what a profiler
+/// started with collection off (nsys --capture-range=cudaProfilerApi) records.
+void profilerStart();
+void profilerStop();
+
 /// The generation of device Ordinal's context (see Context::generation());
 /// 0 when it has never been created. No driver call, no lock.
 uint64_t contextGeneration(int Ordinal);

@@ -2,10 +2,11 @@
 // See NvJitLink.h.
 #include "runtime/NvJitLink.h"
 
+#include "support/Toolkit.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <dlfcn.h>
-#include <glob.h>
 #include <memory>
 #include <unistd.h>
 
@@ -64,64 +65,6 @@ std::string resultName(int Code) {
   X(nvJitLinkGetInfoLogSize, (nvJitLinkHandle, size_t *))                      \
   X(nvJitLinkGetInfoLog, (nvJitLinkHandle, char *))
 
-constexpr const char *kLibNames[] = {"libnvJitLink.so.13", "libnvJitLink.so"};
-
-void addDir(std::vector<std::string> &Out, const std::string &Dir) {
-  if (Dir.empty())
-    return;
-  for (const char *Name : kLibNames)
-    Out.push_back(Dir + "/" + Name);
-}
-
-void addGlob(std::vector<std::string> &Out, const std::string &Pattern) {
-  glob_t G;
-  if (glob(Pattern.c_str(), GLOB_NOSORT, nullptr, &G) == 0)
-    for (size_t I = 0; I < G.gl_pathc; ++I)
-      addDir(Out, G.gl_pathv[I]);
-  globfree(&G);
-}
-
-std::string envOr(const char *Name) {
-  const char *V = std::getenv(Name);
-  return V ? V : "";
-}
-
-// The directory holding the binary this code is linked into (the _core
-// extension, or a test executable).
-std::string ownDirectory() {
-  Dl_info Info;
-  if (!dladdr(reinterpret_cast<void *>(&ownDirectory), &Info) ||
-      !Info.dli_fname)
-    return "";
-  std::string P = Info.dli_fname;
-  size_t Slash = P.rfind('/');
-  return Slash == std::string::npos ? "." : P.substr(0, Slash);
-}
-
-// The pip wheel layouts: nvidia-nvjitlink 13.x (nvidia/cu13/lib) and 12.x
-// (nvidia/nvjitlink/lib), under one site-packages directory.
-void addSitePackages(std::vector<std::string> &Out, const std::string &Site) {
-  addDir(Out, Site + "/nvidia/cu13/lib");
-  addDir(Out, Site + "/nvidia/nvjitlink/lib");
-}
-
-void addPythonPrefix(std::vector<std::string> &Out, const std::string &Prefix) {
-  if (Prefix.empty())
-    return;
-  for (const char *Kind : {"site-packages", "dist-packages"}) {
-    std::string Base = Prefix + "/lib/python3*/" + Kind;
-    addGlob(Out, Base + "/nvidia/cu13/lib");
-    addGlob(Out, Base + "/nvidia/nvjitlink/lib");
-  }
-}
-
-bool isDirectory(const std::string &P) {
-  glob_t G;
-  bool Dir = glob((P + "/").c_str(), GLOB_MARK, nullptr, &G) == 0;
-  globfree(&G);
-  return Dir;
-}
-
 // Destroys an nvJitLink handle on every exit path.
 struct HandleGuard {
   const NvJitLink::Api &Fns;
@@ -149,31 +92,8 @@ LinkError::LinkError(int Code, const std::string &Message, std::string Log)
 
 std::vector<std::string> NvJitLink::defaultCandidates() {
   std::vector<std::string> Out;
-  std::string Override = envOr("PYCUDA_JIT_NVJITLINK");
-  if (!Override.empty()) {
-    if (isDirectory(Override))
-      addDir(Out, Override);
-    else
-      Out.push_back(Override);
-    return Out;
-  }
-  for (const char *Var : {"CUDA_HOME", "CUDA_PATH"}) {
-    std::string Root = envOr(Var);
-    if (!Root.empty())
-      addDir(Out, Root + "/lib64");
-  }
-  std::string Own = ownDirectory();
-  if (!Own.empty())
-    addSitePackages(Out, Own + "/..");
-  addPythonPrefix(Out, envOr("VIRTUAL_ENV"));
-  addPythonPrefix(Out, envOr("CONDA_PREFIX"));
-  std::string Conda = envOr("CONDA_PREFIX");
-  if (!Conda.empty())
-    addDir(Out, Conda + "/lib");
-  Out.push_back("libnvJitLink.so.13");
-  addDir(Out, "/usr/local/cuda/lib64");
-  addGlob(Out, "/usr/local/cuda-13*/lib64");
-  Out.push_back("libnvJitLink.so");
+  for (ToolkitCandidate &C : searchToolkit(ToolkitPiece::NvJitLink).Candidates)
+    Out.push_back(std::move(C.Path));
   return Out;
 }
 
@@ -215,8 +135,8 @@ NvJitLink::NvJitLink(const std::vector<std::string> &Candidates) {
   }
   Error = "nvJitLink not found; tried:" +
           (Tried.empty() ? std::string(" nothing") : Tried) +
-          "\nset PYCUDA_JIT_NVJITLINK=/path/to/libnvJitLink.so.13 (PTX is "
-          "JIT-compiled by the driver meanwhile)";
+          "\n" + toolkitInstallHint(ToolkitPiece::NvJitLink) +
+          " (PTX is JIT-compiled by the driver meanwhile)";
 }
 
 NvJitLink::~NvJitLink() {

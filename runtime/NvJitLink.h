@@ -6,16 +6,9 @@
 // Compile.h).
 //
 // The process-wide library (NvJitLink::process()) is found on first use by
-// trying, in order (each directory for libnvJitLink.so.13, then .so):
-//   1. $PYCUDA_JIT_NVJITLINK: a library file or a directory; when set, it is
-//      the only place tried (so a bogus value disables nvJitLink);
-//   2. $CUDA_HOME/lib64, $CUDA_PATH/lib64;
-//   3. pip's wheels: nvidia/cu13/lib and nvidia/nvjitlink/lib in the
-//      site-packages that holds this binary, then under $VIRTUAL_ENV and
-//      $CONDA_PREFIX (lib/python3*/site-packages), and $CONDA_PREFIX/lib;
-//   4. libnvJitLink.so.13 through the dynamic loader's search path;
-//   5. /usr/local/cuda/lib64, /usr/local/cuda-13*/lib64;
-//   6. libnvJitLink.so through the dynamic loader's search path.
+// trying the candidates of support/Toolkit.h (PYCUDA_JIT_NVJITLINK alone if
+// set; else CUDA_HOME/CUDA_PATH, NVIDIA's pip wheels, then the system) in
+// order, libnvJitLink.so.13 before libnvJitLink.so in each place.
 // We call the plain exported names (nvJitLinkCreate...), not the versioned
 // __nvJitLinkCreate_13_0 that nvJitLink.h's inline wrappers use, so that any
 // 12.x/13.x library works.

@@ -2,18 +2,10 @@
 // the bitcode library behind every `__nv_*` math function (__nv_expf,
 // __nv_sin, ...).
 //
-// Search order (first hit wins):
-//   1. $PYCUDA_JIT_LIBDEVICE: the .bc file or a directory holding it.  When
-//      set, nothing else is searched (a wrong override is an error, never a
-//      silent fallback).
-//   2. $CUDA_HOME/nvvm/libdevice, $CUDA_PATH/nvvm/libdevice
-//   3. /usr/local/cuda/nvvm/libdevice
-//   4. <dir of nvcc on $PATH>/../nvvm/libdevice
-//   5. pip wheels, nvidia/cuda_nvcc/nvvm/libdevice (CUDA 12) or
-//      nvidia/cu13/nvvm/libdevice (CUDA 13), under each site-packages
-//      directory in $PYCUDA_JIT_SITE_PACKAGES (os.pathsep separated), given
-//      to setLibdeviceSitePackages(), or derived from the prefix given to
-//      setLibdevicePythonPrefix() (<prefix>/lib/python3.*/site-packages).
+// Where it is looked for: support/Toolkit.h (PYCUDA_JIT_LIBDEVICE alone if
+// set; else CUDA_HOME/CUDA_PATH, the nvidia-nvvm pip wheel (CUDA 13:
+// nvidia/cu13/nvvm/libdevice; CUDA 12: nvidia/cuda_nvcc/nvvm/libdevice),
+// then /usr/local/cuda* and the toolkit of the nvcc on $PATH).
 //
 // The file is read at most once per process (per path) and kept in memory;
 // each compile that needs it parses it LAZILY and links only the functions
@@ -33,12 +25,9 @@ namespace pcj::codegen {
 
 // The environment variable that names libdevice explicitly.
 inline constexpr const char *kLibdeviceEnv = "PYCUDA_JIT_LIBDEVICE";
-// os.pathsep-separated site-packages directories to search for pip wheels.
+// os.pathsep-separated site-packages directories to search for pip wheels
+// (read by support/Toolkit.cpp).
 inline constexpr const char *kSitePackagesEnv = "PYCUDA_JIT_SITE_PACKAGES";
-
-// Extra places to look, set once by the Python glue (thread-safe).
-void setLibdeviceSitePackages(std::vector<std::string> Dirs);
-void setLibdevicePythonPrefix(std::string SysPrefix);
 
 struct LibdeviceSearch {
   std::string path;                  // empty if not found

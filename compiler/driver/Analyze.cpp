@@ -238,7 +238,7 @@ std::string compilerBuildId(const std::string &FrontendId, const std::string &Co
   }
   char Hex[17];
   snprintf(Hex, sizeof Hex, "%016llx", (unsigned long long)H);
-  return "pycuda_jit-0.1.0/frontend-" + FrontendId + "/codegen-" +
+  return "pycuda_jit-" PCJ_VERSION "/frontend-" + FrontendId + "/codegen-" +
          (CodegenId.empty() ? std::string("none") : CodegenId) + "/cpu-abi-" +
          std::to_string(rt::cpu::kCpuAbiVersion) + "/llvm-" LLVM_VERSION_STRING
          "/registry-" + Hex;

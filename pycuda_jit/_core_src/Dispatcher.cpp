@@ -8,6 +8,8 @@
 #include "CodeReader.h"
 #include "CompileReport.h"
 #include "KernelCache.h"
+#include "Log.h"
+#include "Nvtx.h"
 #include "Resolver.h"
 #include "Streams.h"
 
@@ -520,6 +522,8 @@ std::map<std::string, std::string> recompileDumps(DispatcherObject *D, const Spe
 std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef> &Args,
                                   bool NoAlias = true) {
   warnOnFallback();
+  auto Start = std::chrono::steady_clock::now(); // for logCompile
+  NvtxRange Range("compile", D->pyfunc);
   driver::CompileOptions CO = compileOptions(D);
   rt::Context *Ctx = nullptr;
   if (CO.backend == driver::Backend::CUDA) {
@@ -567,6 +571,10 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
   if (D->st->opts.cache && !Hit && S->cache == "miss")
     storeInCache(*S, Ctx != nullptr);
   printTimings(S->result, Hit ? "cache hit" : "compile");
+  logCompile(D->pyfunc, S->result.signature,
+             std::chrono::duration<double, std::milli>(
+                 std::chrono::steady_clock::now() - Start).count(),
+             S->loadPath, S->cache);
   return S;
 }
 
@@ -1236,6 +1244,7 @@ bool onMainThread() {
 
 PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
   return guard([&]() -> PyObject * {
+    NvtxRange Range("launch", L->disp->pyfunc);
     DispatcherState *St = L->disp->st;
     if (N != St->nargs && St->nargs >= 0) [[unlikely]]
       argCountError(St, N);

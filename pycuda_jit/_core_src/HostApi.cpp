@@ -198,6 +198,24 @@ PyObject *pyClose(PyObject *, PyObject *) {
   });
 }
 
+// profile_start() / profile_stop(): cuProfilerStart/Stop on the current
+// device; nothing on the CPU executor (there is no CUDA profiler to tell).
+PyObject *pyProfileStart(PyObject *, PyObject *) {
+  return guard([&]() -> PyObject * {
+    if (cuda())
+      rt::profilerStart();
+    Py_RETURN_NONE;
+  });
+}
+
+PyObject *pyProfileStop(PyObject *, PyObject *) {
+  return guard([&]() -> PyObject * {
+    if (cuda())
+      rt::profilerStop();
+    Py_RETURN_NONE;
+  });
+}
+
 // mem_info() -> (free, total) bytes of the current device (of the host on
 // the CPU executor).
 PyObject *pyResetDevice(PyObject *, PyObject *Arg) {
@@ -356,6 +374,8 @@ PyMethodDef Methods[] = {
     {"select_device", pySelectDevice, METH_O, nullptr},
     {"current_device", pyCurrentDevice, METH_NOARGS, nullptr},
     {"close", pyClose, METH_NOARGS, nullptr},
+    {"profile_start", pyProfileStart, METH_NOARGS, nullptr},
+    {"profile_stop", pyProfileStop, METH_NOARGS, nullptr},
     {"reset_device", pyResetDevice, METH_O, nullptr},
     {"mem_info", pyMemInfo, METH_NOARGS, nullptr},
     {"memory_stats", pyMemoryStats, METH_NOARGS, nullptr},

@@ -9,6 +9,7 @@
 #include "Glue.h"
 #include "HostApi.h"
 #include "Streams.h"
+#include "ToolkitApi.h"
 
 #include "CodegenPlugin.h"
 #include "driver/Compile.h"
@@ -210,7 +211,8 @@ extern "C" __attribute__((visibility("default"))) PyObject *PyInit__core() {
   ErrorsModule = PyImport_ImportModule("pycuda_jit.errors");
   if (!ErrorsModule || !addDeviceArrayTypes(M) || !addDispatcherTypes(M) ||
       !addStreamTypes(M) || !addDLPackTypes(M) ||
-      PyModule_AddFunctions(M, hostApiMethods()) < 0) {
+      PyModule_AddFunctions(M, hostApiMethods()) < 0 ||
+      PyModule_AddFunctions(M, toolkitMethods()) < 0) {
     Py_DECREF(M);
     return nullptr;
   }
