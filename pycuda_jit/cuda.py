@@ -58,9 +58,21 @@ def _intrinsic_keys():
     return _keys
 
 
+# Libraries written on top of the kernel language, imported on first use:
+# name -> (module, attribute or None for the module itself).
+_LIBRARIES = {
+    "random": ("random", None),
+}
+
+
 def __getattr__(name):
     if name.startswith("_"):
         raise AttributeError(name)
+    if name in _LIBRARIES:
+        import importlib
+        module, attr = _LIBRARIES[name]
+        module = importlib.import_module(f"{__package__}.{module}")
+        return module if attr is None else getattr(module, attr)
     if f"cuda.{name}" in _intrinsic_keys():
         return _Intrinsic(f"cuda.{name}")
     raise AttributeError(f"module 'pycuda_jit.cuda' has no attribute '{name}'")
