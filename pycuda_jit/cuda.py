@@ -62,6 +62,10 @@ def _intrinsic_keys():
 # name -> (module, attribute or None for the module itself).
 _LIBRARIES = {
     "random": ("random", None),
+    "vectorize": ("ufunc", "vectorize"),
+    "guvectorize": ("ufunc", "guvectorize"),
+    "reduce": ("reduction", "reduce"),
+    "Reduce": ("reduction", "Reduce"),
 }
 
 
