@@ -58,6 +58,10 @@ def _intrinsic_keys():
     return _keys
 
 
+# Submodules numba-cuda users import by name (``from pycuda_jit.cuda.random
+# import ...``) live in _cuda/ and stand for the package's own modules.
+__path__ = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "_cuda")]
+
 # Libraries written on top of the kernel language, imported on first use:
 # name -> (module, attribute or None for the module itself).
 _LIBRARIES = {

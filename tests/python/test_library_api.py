@@ -1,6 +1,7 @@
 """The surface of the libraries numba-cuda users import: cuda.random,
 vectorize/guvectorize (pycuda_jit.* and cuda.*), cuda.reduce/Reduce.
 Nothing here launches a kernel."""
+import importlib
 import warnings
 
 import pytest
@@ -18,6 +19,10 @@ def test_names_numba_users_import():
     assert cuda.guvectorize is pycuda_jit.guvectorize
     assert cuda.reduce is cuda.Reduce
     from pycuda_jit.cuda import random, vectorize  # noqa: F401
+    # numba-cuda users write `from numba.cuda.random import ...`.
+    from pycuda_jit.cuda.random import create_xoroshiro128p_states  # noqa: F401
+    assert importlib.import_module("pycuda_jit.cuda.random") is random
+    assert importlib.import_module("pycuda_jit.random") is random
     for name in ("create_xoroshiro128p_states", "init_xoroshiro128p_states",
                  "xoroshiro128p_uniform_float32", "xoroshiro128p_uniform_float64",
                  "xoroshiro128p_normal_float32", "xoroshiro128p_normal_float64",
