@@ -248,6 +248,8 @@ class UFunc:
         self.nin = len(next(iter(self._types)))
         self.nout = 1
         self.nargs = self.nin + 1
+        self._no_scalars = (False,) * self.nin
+        self._DeviceNDArray = _devicearray().DeviceNDArray
 
     def _add(self, sig):
         ret, args, text = _parse_signature(sig)
@@ -317,7 +319,32 @@ class UFunc:
 
     # -- calls
 
+    def _launch_1d(self, args, out, stream):
+        """The common case in few steps: 1-d device arrays of one length and
+        exactly a signature's dtypes, a device array ``out`` of its result
+        type.  None when the call is not of that kind."""
+        shape = out.shape
+        if len(shape) != 1 or len(args) != self.nin:
+            return None
+        for a in args:
+            if type(a) is not self._DeviceNDArray or a.shape != shape:
+                return None
+        found = self._types.get(tuple(a.dtype for a in args))
+        if found is None or found[0] != out.dtype:
+            return None
+        kernel = self._kernels.get((found[1], self._no_scalars, 1))
+        if kernel is None:
+            kernel = self._kernel(found[1], self._no_scalars, 1)
+        n = shape[0]
+        if n:
+            kernel[_blocks(n, _THREADS), _THREADS, stream](*args, out)
+        return out
+
     def __call__(self, *args, out=None, stream=0, **kws):
+        if type(out) is self._DeviceNDArray and not kws:
+            done = self._launch_1d(args, out, stream)
+            if done is not None:
+                return done
         if kws:
             raise TypeError(f"{self.__name__}() got unexpected keyword arguments: "
                             f"{', '.join(sorted(kws))} (a GPU ufunc takes out= and stream=)")

@@ -277,3 +277,21 @@ def test_gufunc_argument_errors():
         f(arr, np.arange(4, dtype=np.int32))
     with pytest.raises(ValueError, match="output shape mismatch"):
         f(arr, arr, out=np.zeros(4, np.int32))
+
+
+def test_one_dimensional_device_calls_with_out(rng):
+    # The short path for 1-d device arrays with out=: contiguous and strided
+    # views, and the checks it leaves to the general path.
+    a = rng.random(1000)
+    d = cuda.to_device(a)
+    out = cuda.to_device(poisoned(1000, np.float64))
+    assert vadd(d, d, out=out) is out
+    np.testing.assert_array_equal(out.copy_to_host(), a + a)
+    half = cuda.to_device(poisoned(500, np.float64))
+    vadd(d[::2], d[1::2], out=half)
+    np.testing.assert_array_equal(half.copy_to_host(), a[::2] + a[1::2])
+    with pytest.raises(TypeError, match="dtype"):
+        vadd(d, d, out=cuda.device_array(1000, np.float32))
+    with pytest.raises(ValueError, match="shape"):
+        vadd(d, d, out=half)
+    assert vadd(d[:0], d[:0], out=half[:0]).shape == (0,)
