@@ -35,6 +35,7 @@ def _reduce_kernel(op, dtype):
     (combined with init first when use_init and there is one block)."""
     T = dtype.type
     WARPS, K, TILE = _WARPS, _PER_LANE, _TILE
+    assert K == 8, "the full-tile loads below are written out for 8 per lane"
     PADDED = TILE + K  # one padding element per 32 avoids bank conflicts
 
     @cuda.jit(device=True, inline="always")
@@ -74,24 +75,48 @@ def _reduce_kernel(op, dtype):
             base = t * TILE
             count = n - base
             if t < full_tiles:
-                for j in range(K):
-                    stage[warp, j * 33 + lane] = arr[base + j * 32 + lane]
+                # Eight loads in flight before the first store.
+                src = base + lane
+                x0 = arr[src]
+                x1 = arr[src + 32]
+                x2 = arr[src + 64]
+                x3 = arr[src + 96]
+                x4 = arr[src + 128]
+                x5 = arr[src + 160]
+                x6 = arr[src + 192]
+                x7 = arr[src + 224]
+                stage[warp, lane] = x0
+                stage[warp, lane + 33] = x1
+                stage[warp, lane + 66] = x2
+                stage[warp, lane + 99] = x3
+                stage[warp, lane + 132] = x4
+                stage[warp, lane + 165] = x5
+                stage[warp, lane + 198] = x6
+                stage[warp, lane + 231] = x7
+                cuda.syncwarp()
+                row = lane * K + (lane >> 2)  # element lane * K, padded
+                v = stage[warp, row]
+                for k in range(1, K):
+                    v = combine(v, stage[warp, row + k])
+                lanes[warp, lane] = v
+                cuda.syncwarp()
+                v = warp_tree(lanes, warp, lane, 32)
             else:
                 for j in range(K):
                     if j * 32 + lane < count:
                         stage[warp, j * 33 + lane] = arr[base + j * 32 + lane]
-            cuda.syncwarp()
-            first = lane * K
-            mine = min(K, count - first)
-            v = T(0)
-            if mine > 0:
-                row = first + (lane >> 2)  # lane * K + k, padded
-                v = stage[warp, row]
-                for k in range(1, mine):
-                    v = combine(v, stage[warp, row + k])
-            lanes[warp, lane] = v
-            cuda.syncwarp()
-            v = warp_tree(lanes, warp, lane, (min(count, TILE) + K - 1) // K)
+                cuda.syncwarp()
+                first = lane * K
+                mine = min(K, count - first)
+                v = T(0)
+                if mine > 0:
+                    row = first + (lane >> 2)
+                    v = stage[warp, row]
+                    for k in range(1, mine):
+                        v = combine(v, stage[warp, row + k])
+                lanes[warp, lane] = v
+                cuda.syncwarp()
+                v = warp_tree(lanes, warp, lane, (count + K - 1) // K)
             if lane == 0:
                 acc = combine(acc, v) if has else v
                 has = True
