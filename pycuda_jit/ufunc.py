@@ -420,7 +420,7 @@ class UFunc:
             kernel = self._kernel(text, scalars, ndim)
             kernel[_blocks(n, _THREADS), _THREADS, stream](*call)
         if out_dev is not None:
-            return out_dev if out is out_dev else out
+            return out_dev  # a foreign out comes back as our view of it, as in numba-cuda
         if out_host is not None:
             return _finish(result, out_host, stream)
         if any_device:
@@ -629,11 +629,14 @@ class GUFunc:
 
         loop_shape, pinned, symbols = self._schedule([tuple(a.shape) for a in inputs])
         out_shapes = [loop_shape + tuple(symbols[s] for s in dims) for dims in self._out]
-        for o, shape in zip(outs, out_shapes):
-            if o is not None and tuple(o.shape) != shape:
-                raise ValueError(f"output shape mismatch: {tuple(o.shape)}, expected {shape}")
-            if o is not None and not isinstance(o, np.ndarray) and _as_device(o) is None:
+        for o, od, shape in zip(outs, out_devs, out_shapes):
+            if o is None:
+                continue
+            if od is None and not isinstance(o, np.ndarray):
                 raise TypeError(f"out must be an array, not {type(o).__name__}")
+            have = tuple((od if od is not None else o).shape)
+            if have != shape:
+                raise ValueError(f"output shape mismatch: {have}, expected {shape}")
 
         # Device arrays of every argument, with the loop dimensions first
         # (one, of size 1, when there are none).
@@ -660,7 +663,7 @@ class GUFunc:
         final = []
         for o, od, r in zip(outs, out_devs, results):
             if od is not None:
-                final.append(o if o is od else od)
+                final.append(od)
             elif o is not None:
                 final.append(_finish(r, o, stream))
             elif any_device:

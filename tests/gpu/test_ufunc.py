@@ -114,8 +114,22 @@ def test_cuda_array_interface_inputs_are_used_in_place(rng):
     a = rng.random(64)
     d = cuda.to_device(a)
     out = cuda.device_array(64)
-    vadd(Interface(d), 1.0, out=Interface(out))
+    returned = vadd(Interface(d), 1.0, out=Interface(out))
     np.testing.assert_array_equal(out.copy_to_host(), a + 1)
+    # A foreign out comes back as a device array viewing it (numba-cuda's).
+    assert isinstance(returned, DeviceNDArray)
+    assert returned.device_ctypes_pointer_value == out.device_ctypes_pointer_value
+    returned = vadd(a, 2.0, out=Interface(out))
+    np.testing.assert_array_equal(returned.copy_to_host(), a + 2)
+
+    @guvectorize(["void(float64, float64, float64[:])"], "(),()->()")
+    def gadd(x, y, res):
+        res[0] = x + y
+
+    returned = gadd(a, np.float64(7), out=Interface(out))
+    assert returned.device_ctypes_pointer_value == out.device_ctypes_pointer_value
+    np.testing.assert_array_equal(returned.copy_to_host(), a + 7)
+    np.testing.assert_array_equal(gadd(Interface(d), np.float64(1)).copy_to_host(), a + 1)
 
 
 def test_strided_views_and_tuples(rng):
