@@ -139,13 +139,18 @@ def _reduce_kernel(op, dtype):
     return reduce_kernel
 
 
+_blocks_per_device = {}
+
+
 def _max_blocks():
-    """Blocks of the first pass: enough to fill the GPU (the CPU executor
-    runs blocks on a few threads)."""
-    if cuda.backend() != "cuda":
-        return 16
+    """Blocks of the first pass: as many as the device keeps resident (on
+    the CPU executor its "multiprocessors" are the worker threads)."""
     dev = cuda.get_current_device()
-    return dev.MULTIPROCESSOR_COUNT * max(1, dev.MAX_THREADS_PER_MULTI_PROCESSOR // _THREADS)
+    blocks = _blocks_per_device.get(dev.id)
+    if blocks is None:
+        per_sm = max(1, dev.MAX_THREADS_PER_MULTIPROCESSOR // _THREADS)
+        blocks = _blocks_per_device[dev.id] = dev.MULTIPROCESSOR_COUNT * per_sm
+    return blocks
 
 
 def _device_input(arr, stream):
