@@ -290,7 +290,14 @@ def test_kernels_reach_the_library_through_cuda_random():
 
 # ---- against numba-cuda itself -----------------------------------------------------------
 
+def numba_shim():
+    # numba-cuda 0.30.4 uses numpy.row_stack, which NumPy 2.5 removed.
+    if not hasattr(np, "row_stack"):
+        np.row_stack = np.vstack
+
+
 def test_states_equal_numba_cuda_host_init(rng):
+    numba_shim()
     nbr = pytest.importorskip("numba.cuda.random")
     for seed, start, n in [(0, 0, 5), (1, 4, 17), (int(rng.integers(0, 2**62)), 2, 130)]:
         want = np.empty(n, nbr.xoroshiro128p_dtype)
@@ -303,6 +310,8 @@ def test_states_equal_numba_cuda_host_init(rng):
 NUMBA_SCRIPT = r"""
 import json, sys
 import numpy as np
+if not hasattr(np, "row_stack"):
+    np.row_stack = np.vstack  # numba-cuda 0.30.4 on NumPy 2.5
 from numba import cuda
 from numba.cuda.random import (create_xoroshiro128p_states, xoroshiro128p_uniform_float32,
     xoroshiro128p_uniform_float64, xoroshiro128p_normal_float32, xoroshiro128p_normal_float64)
@@ -319,10 +328,10 @@ def k(states, f32, f64, n32, n64):
 
 n, count, seed, start = json.loads(sys.argv[1])
 states = create_xoroshiro128p_states(n, seed=seed, subsequence_start=start)
+initial = states.copy_to_host().view(np.uint64)
 outs = [np.zeros((n, count), t) for t in (np.float32, np.float64, np.float32, np.float64)]
 k[(n + 127) // 128, 128](states, *outs)
-np.savez(sys.argv[2], states=states.copy_to_host().view(np.uint64), f32=outs[0], f64=outs[1],
-         n32=outs[2], n64=outs[3])
+np.savez(sys.argv[2], states=initial, f32=outs[0], f64=outs[1], n32=outs[2], n64=outs[3])
 """
 
 
@@ -342,7 +351,8 @@ def test_streams_bit_identical_to_numba_cuda_on_the_gpu(hardware, tmp_path):
     the same states and the same floats, normals included (libdevice's
     logf/cosf/log/cos on both sides)."""
     python = os.environ.get("PCJ_NUMBA_PYTHON", sys.executable)
-    probe = subprocess.run([python, "-c", "import numba.cuda.random"], capture_output=True)
+    probe = subprocess.run([python, "-c", "import numpy as np; np.row_stack = np.vstack; "
+                            "import numba.cuda.random"], capture_output=True)
     if probe.returncode != 0:
         pytest.skip("numba-cuda is not importable (set PCJ_NUMBA_PYTHON to a Python that has it)")
     n, count, seed, start = 4096, 16, 12345, 7
