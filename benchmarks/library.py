@@ -50,10 +50,12 @@ def hand_written(a, b, out):
 ours_ufunc = vectorize(["float32(float32, float32)"])(axpb)
 
 
-def timed(fn, sync, repeat):
-    """Median seconds of fn() followed by sync()."""
-    fn()
-    sync()
+def timed(fn, sync, repeat, warm=True):
+    """Median seconds of fn() followed by sync() (after one unmeasured call
+    when ``warm``)."""
+    if warm:
+        fn()
+        sync()
     runs = []
     for _ in range(repeat):
         t0 = time.perf_counter()
@@ -199,14 +201,14 @@ def main():
     create_xoroshiro128p_states(16, seed=3)  # compile
     row(results, "random", f"ours create_xoroshiro128p_states({states_n}) (device init)",
         timed(lambda: states.__setitem__("ours", create_xoroshiro128p_states(states_n, seed=3)),
-              sync, 1 if not args.smoke else repeat), states_n)
+              sync, 1 if not args.smoke else repeat, warm=False), states_n)
     same = None
     if nb is not None:
         from numba.cuda.random import create_xoroshiro128p_states as nb_create
         nb_create(16, seed=3)  # compile
         row(results, "random", f"numba-cuda create_xoroshiro128p_states({states_n}) (host init)",
             timed(lambda: states.__setitem__("numba", nb_create(states_n, seed=3)),
-                  nb.synchronize, 1), states_n)
+                  nb.synchronize, 1, warm=False), states_n)
         same = bool(np.array_equal(states["ours"].copy_to_host().view(np.uint64),
                                    states["numba"].copy_to_host().view(np.uint64)))
     else:

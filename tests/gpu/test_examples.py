@@ -19,3 +19,13 @@ def test_example_runs(name, backend):
                           capture_output=True, text=True, env=env, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip(), "the example prints its result"
+
+
+def test_library_benchmark_smoke_run(backend):
+    """benchmarks/library.py --smoke: every variant runs and checks its result."""
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               PYCUDA_JIT_BACKEND=backend)
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "library.py"),
+                           "--smoke"], capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "checks: hand-written True, vectorize True" in proc.stdout
