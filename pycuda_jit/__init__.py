@@ -15,3 +15,12 @@ from .errors import *  # noqa: F401,F403
 from . import cuda
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    # GPU ufuncs (numba's numba.vectorize / numba.guvectorize with
+    # target="cuda"), imported on first use.
+    if name in ("vectorize", "guvectorize"):
+        from . import ufunc
+        return getattr(ufunc, name)
+    raise AttributeError(f"module 'pycuda_jit' has no attribute '{name}'")

@@ -58,9 +58,29 @@ def _intrinsic_keys():
     return _keys
 
 
+# Submodules numba-cuda users import by name (``from pycuda_jit.cuda.random
+# import ...``) live in _cuda/ and stand for the package's own modules.
+__path__ = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "_cuda")]
+
+# Libraries written on top of the kernel language, imported on first use:
+# name -> (module, attribute or None for the module itself).
+_LIBRARIES = {
+    "random": ("random", None),
+    "vectorize": ("ufunc", "vectorize"),
+    "guvectorize": ("ufunc", "guvectorize"),
+    "reduce": ("reduction", "reduce"),
+    "Reduce": ("reduction", "Reduce"),
+}
+
+
 def __getattr__(name):
     if name.startswith("_"):
         raise AttributeError(name)
+    if name in _LIBRARIES:
+        import importlib
+        module, attr = _LIBRARIES[name]
+        module = importlib.import_module(f"{__package__}.{module}")
+        return module if attr is None else getattr(module, attr)
     if f"cuda.{name}" in _intrinsic_keys():
         return _Intrinsic(f"cuda.{name}")
     raise AttributeError(f"module 'pycuda_jit.cuda' has no attribute '{name}'")
