@@ -153,8 +153,9 @@ def compile_stages(pyfunc: Callable[..., Any], sig: str,
                    **options: Any) -> dict[str, str]:
     """Compile for the GPU and return ``{stage: text}`` for the requested stages."""
 
-def link_ptx(ptx: str, cc: tuple[int, int] = (9, 0)) -> bytes:
-    """PTX -> cubin with nvJitLink (no GPU needed)."""
+def link_ptx(ptx: str, cc: tuple[int, int] = (9, 0), lineinfo: bool = False) -> bytes:
+    """PTX -> cubin with nvJitLink (no GPU needed); ``lineinfo`` keeps the
+    PTX's line table (``.loc``) in the cubin."""
 
 def backend() -> Literal["cuda", "cpu"]:
     """Where kernels run: ``PYCUDA_JIT_BACKEND=cuda|cpu|auto``."""

@@ -47,7 +47,7 @@ def test_lineinfo_names_the_python_file_and_lines():
     assert lines <= body | {line_of(kernel, "def kernel"), line_of(halve, "return v * 0.5")}
     # The device function has its own subprogram at its own lines.
     llvm = d["llvm"]
-    assert re.search(r'DISubprogram\(name: "halve".*line: %d,' % line_of(halve, "@cuda.jit"), llvm)
+    assert re.search(r'DISubprogram\(name: "halve".*line: %d,' % line_of(halve, "def halve"), llvm)
     assert "DILocation(line: %d, column: 12," % line_of(halve, "return v") in llvm
     # nvJitLink takes it, keeping the line table (-lineinfo).
     cubin = cuda.link_ptx(d["ptx"], lineinfo=True)
