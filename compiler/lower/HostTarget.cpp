@@ -39,7 +39,7 @@ constexpr unsigned kDynSharedBytesOffset = offsetof(pcj_thread_ctx, dynSharedByt
 class HostTarget : public TargetHooks {
 public:
   llvm::Function *createKernel(llvm::Module &M, const std::string &Name,
-                               const std::vector<llvm::Type *> &Params,
+                               const std::vector<KernelParam> &Params,
                                llvm::IRBuilder<> &B,
                                std::vector<llvm::Value *> &Values) override {
     llvm::Type *Ptr = B.getPtrTy();
@@ -52,9 +52,9 @@ public:
     for (unsigned K = 0; K < Params.size(); ++K) {
       llvm::Value *Slot = B.CreateConstInBoundsGEP1_64(Ptr, F->getArg(0), K);
       llvm::Value *P = B.CreateLoad(Ptr, Slot);
-      Values.push_back(Params[K]->isStructTy()
+      Values.push_back(Params[K].aggregate
                            ? P // an aggregate: its address
-                           : B.CreateLoad(Params[K], P, "param" + std::to_string(K)));
+                           : B.CreateLoad(Params[K].type, P, "param" + std::to_string(K)));
     }
     return F;
   }

@@ -265,18 +265,18 @@ void Lowerer::lowerKernel(LowerResult &Out) {
         "pass large data in a device array instead of a tuple");
   // An aggregate parameter is the struct type of its tuple (passed by
   // reference: the hooks give its address).
-  std::vector<llvm::Type *> ParamTys;
+  std::vector<TargetHooks::KernelParam> ParamTys;
   for (const AbiParam &P : Kinds) {
     const AbiSlot &S = Out.abi[P.firstSlot];
     if (P.aggregate) {
       llvm::Type *T = Cx.memoryType(F.params[S.arg].type);
       PCJ_ASSERT(Cx.module.getDataLayout().getTypeAllocSize(T) == P.size,
                  "aggregate parameter layout differs from the kernel ABI");
-      ParamTys.push_back(T);
+      ParamTys.push_back({T, true});
     } else if (S.kind == AbiSlot::Kind::Data) {
-      ParamTys.push_back(Cx.b.getPtrTy(Cx.target.addrSpace(AddrSpace::Global)));
+      ParamTys.push_back({Cx.b.getPtrTy(Cx.target.addrSpace(AddrSpace::Global)), false});
     } else {
-      ParamTys.push_back(Cx.memoryType(S.scalar));
+      ParamTys.push_back({Cx.memoryType(S.scalar), false});
     }
   }
   std::vector<llvm::Value *> Params;

@@ -26,22 +26,23 @@ namespace {
 class NvptxTarget : public TargetHooks {
 public:
   llvm::Function *createKernel(llvm::Module &M, const std::string &Name,
-                               const std::vector<llvm::Type *> &Params,
+                               const std::vector<KernelParam> &Params,
                                llvm::IRBuilder<> &B,
                                std::vector<llvm::Value *> &Values) override {
     // An aggregate is a byval pointer: `.param .align A .b8 p[size]`, read
     // in place (ld.param) by NVPTXLowerArgs.
     std::vector<llvm::Type *> Types;
-    for (llvm::Type *T : Params)
-      Types.push_back(T->isStructTy() ? B.getPtrTy() : T);
+    for (const KernelParam &P : Params)
+      Types.push_back(P.aggregate ? B.getPtrTy() : P.type);
     auto *FT = llvm::FunctionType::get(B.getVoidTy(), Types, false);
     auto *F = llvm::Function::Create(FT, llvm::Function::ExternalLinkage, Name, M);
     for (unsigned K = 0; K < Params.size(); ++K) {
-      if (!Params[K]->isStructTy())
+      if (!Params[K].aggregate)
         continue;
-      F->addParamAttr(K, llvm::Attribute::getWithByValType(M.getContext(), Params[K]));
+      llvm::Type *T = Params[K].type;
+      F->addParamAttr(K, llvm::Attribute::getWithByValType(M.getContext(), T));
       F->addParamAttr(K, llvm::Attribute::getWithAlignment(
-                             M.getContext(), M.getDataLayout().getABITypeAlign(Params[K])));
+                             M.getContext(), M.getDataLayout().getABITypeAlign(T)));
     }
     for (llvm::Argument &A : F->args())
       Values.push_back(&A);

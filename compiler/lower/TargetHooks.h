@@ -22,12 +22,19 @@ class TargetHooks {
 public:
   virtual ~TargetHooks() = default;
 
+  // A kernel parameter as the entry function takes it: a value of `type`,
+  // or, when `aggregate` (a large tuple argument, types/KernelABI.h), the
+  // bytes of a `type` passed by reference.  A struct type alone says
+  // nothing: a complex scalar is a struct passed by value.
+  struct KernelParam {
+    llvm::Type *type = nullptr;
+    bool aggregate = false;
+  };
   // Creates the kernel entry function in M and returns, positioned at its
-  // entry block, one value per ABI parameter (types/KernelABI.h).  A struct
-  // parameter type is an aggregate passed by reference: its value is the
-  // address of the parameter's bytes (read-only).
+  // entry block, one value per ABI parameter: the value, or for an
+  // aggregate the address of the parameter's bytes (read-only).
   virtual llvm::Function *createKernel(llvm::Module &M, const std::string &Name,
-                                       const std::vector<llvm::Type *> &Params,
+                                       const std::vector<KernelParam> &Params,
                                        llvm::IRBuilder<> &B,
                                        std::vector<llvm::Value *> &ParamValues) = 0;
   // The most bytes the kernel's parameters may take.

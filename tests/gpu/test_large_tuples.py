@@ -116,3 +116,30 @@ def test_large_parameters_assemble(backend):
     assert len(params) == 5, params  # the tuple is one parameter
     assert "ld.param.f32" in ptx  # indexed in place
     assert len(cuda.link_ptx(ptx)) > 0
+
+
+@cuda.jit(device=True)
+def mul_add(a, b, c):
+    return a * b + c
+
+
+@cuda.jit
+def complex_scalars(x, out, c, t, big):
+    i = cuda.grid(1)
+    if i < x.size:
+        # c (a complex scalar: a struct, but passed by value) reaches a
+        # device function as it is, as do the elements of a small tuple and
+        # of a large one (passed as one aggregate, by reference).
+        out[i] = mul_add(x[i], c, t[1]) + big[i % len(big)] - c
+
+
+def test_complex_scalar_arguments_are_values_not_aggregates(rng):
+    n = 64
+    x = rng.standard_normal(n) + 1j * rng.standard_normal(n)
+    c = np.complex128(rng.standard_normal() + 1j * rng.standard_normal())
+    t = (np.complex128(0.5 - 2j), np.complex128(-1.25 + 0.75j))
+    big = tuple(np.complex128(k - 0.5j * k) for k in range(40))  # > 32 slots
+    out = poisoned(n, np.complex128)
+    complex_scalars[1, n](x, out, c, t, big)
+    want = x * c + t[1] + np.array(big)[np.arange(n) % len(big)] - c
+    np.testing.assert_allclose(out, want, rtol=1e-15, atol=1e-14)
