@@ -165,8 +165,11 @@ types::TypeRef tupleOfScalars(const std::vector<CTValue> &Elems) {
 PyResolver::PyResolver(PyObject *Func) : Func(Func) {}
 
 CTValue PyResolver::classify(PyObject *O) {
-  if (O == Py_None || PyBool_Check(O) || PyLong_Check(O) || PyFloat_Check(O) ||
-      PyComplex_Check(O) || PyUnicode_Check(O))
+  // Python scalars are weak (NEP 50).  np.float64 and np.complex128 are
+  // subclasses of float and complex but strong: they take the numpy-scalar
+  // path below, as every other numpy scalar does.
+  if (O == Py_None || PyBool_Check(O) || PyLong_Check(O) || PyFloat_CheckExact(O) ||
+      PyComplex_CheckExact(O) || PyUnicode_Check(O))
     return CTValue::constant(readConst(O));
   if (PyTuple_Check(O)) {
     bc::ConstValue T;
@@ -255,6 +258,9 @@ CTValue PyResolver::classify(PyObject *O) {
       }
     }
   }
+  // Other subclasses of float and complex: their value, weak.
+  if (PyFloat_Check(O) || PyComplex_Check(O))
+    return CTValue::constant(readConst(O));
   if (getAttrOpt(O, "__cuda_array_interface__"))
     return CTValue::unsupported("a device array (global device arrays are "
                                 "not supported in kernels; pass it as an "

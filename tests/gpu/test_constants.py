@@ -206,6 +206,37 @@ def test_numpy_scalars_in_tuples_keep_their_dtypes(backend):
     np.testing.assert_array_equal(out, np.array(want, dtype=np.float64))
 
 
+TENTH64 = np.float64(0.1)          # subclasses of Python float / complex,
+ROT64 = np.complex128(0.6 + 0.8j)  # but strong numpy scalars (NEP 50)
+
+
+@cuda.jit
+def strong_float64_globals(x, z, out, outz):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = x[i] * TENTH64      # float32 * float64 scalar: float64
+        outz[i] = z[i] * ROT64       # complex64 * complex128 scalar: complex128
+        out[i + x.size] = x[i] * (TENTH64, 1)[0]
+
+
+def test_numpy_float64_and_complex128_globals_are_strong(backend, rng):
+    # np.float64 and np.complex128 are subclasses of Python's float and
+    # complex: they were frozen as weak Python scalars, so x * TENTH64 was
+    # computed in float32 (with 0.1 rounded to float32).  Seen as
+    # cuda.random's normal_float64 differing from numba-cuda on the H200.
+    n = 64
+    x = rng.standard_normal(n).astype(np.float32)
+    z = (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(np.complex64)
+    out, outz = poisoned(2 * n, np.float64), poisoned(n, np.complex128)
+    strong_float64_globals[1, n](x, z, out, outz)
+    # NumPy 2 promotes to float64 / complex128 (NumPy 1's value-based
+    # casting would not: spelled out).
+    want = x.astype(np.float64) * TENTH64
+    np.testing.assert_array_equal(out, np.concatenate([want, want]))
+    np.testing.assert_allclose(outz, z.astype(np.complex128) * ROT64,
+                               rtol=1e-15)  # complex64 would be 1e-7 off
+
+
 def range_checked_body(steps, out):
     i = cuda.grid(1)
     if i < steps.size:
