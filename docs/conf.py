@@ -1,7 +1,7 @@
 # Sphinx configuration of the documentation site (.ci/docs builds it with
 # warnings as errors).  Markdown pages through myst-parser; the API reference
 # from the package's docstrings (autodoc) and, for the kernel-side names that
-# exist only in the type stub, from pycuda_jit/cuda.pyi (_ext/intrinsics.py).
+# exist only in the type stub, from pycuda_jit/cuda/__init__.pyi (_ext/intrinsics.py).
 import os
 import sys
 

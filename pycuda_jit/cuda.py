@@ -90,7 +90,7 @@ def __dir__():
     # The kernel-side names (threadIdx, grid, shared, atomic, ...) beside the
     # module's own, for editors and dir(cuda).
     kernel_side = {k.split(".")[1] for k in _intrinsic_keys() if k.startswith("cuda.")}
-    return sorted(set(globals()) | kernel_side)
+    return sorted(set(globals()) | kernel_side | set(_LIBRARIES))
 
 
 # ---- backend -----------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """Sphinx extension: writes intrinsics.md (the kernel-side names) from the
-type stub pycuda_jit/cuda.pyi before the build reads the sources, so the
+type stub pycuda_jit/cuda/__init__.pyi before the build reads the sources, so the
 reference cannot drift from the stub, which tests/python/test_stubs.py checks
 against the compiler's registry."""
 import ast
@@ -42,7 +42,7 @@ def render(stub_path):
             doc = nxt.value.value if isinstance(nxt, ast.Expr) else ""
             rows.append((f"cuda.{node.target.id}: {ast.unparse(node.annotation)}", doc))
     out = ["# Kernel-side names", "",
-           "Generated from `pycuda_jit/cuda.pyi`.  These names have a meaning only "
+           "Generated from `pycuda_jit/cuda/__init__.pyi`.  These names have a meaning only "
            "inside `@cuda.jit` kernels and device functions; calling them on the "
            "host is an error.  `_Dim3` has the attributes `x`, `y`, `z`.", "",
            "| name | meaning |", "|---|---|"]
@@ -61,7 +61,7 @@ def render(stub_path):
 def _generate(app, config=None):
     root = os.path.dirname(app.srcdir.rstrip("/")) if isinstance(app.srcdir, str) else \
         str(app.srcdir.parent)
-    text = render(os.path.join(root, "pycuda_jit", "cuda.pyi"))
+    text = render(os.path.join(root, "pycuda_jit", "cuda", "__init__.pyi"))
     target = os.path.join(str(app.srcdir), "intrinsics.md")
     if not os.path.exists(target) or open(target).read() != text:
         with open(target, "w") as f:

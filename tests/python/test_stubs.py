@@ -1,4 +1,4 @@
-"""pycuda_jit/cuda.pyi covers every public name: the module's __all__, and
+"""pycuda_jit/cuda/__init__.pyi covers every public name: the module's __all__, and
 every kernel-side name of the registry (cuda.threadIdx.x, cuda.atomic.add,
 cuda.fp16.hadd, ...), each with a docstring; py.typed marks the package."""
 import ast
@@ -10,7 +10,7 @@ from pycuda_jit import cuda
 from pycuda_jit._lazy import core
 
 PKG = os.path.dirname(pycuda_jit.__file__)
-STUB = ast.parse(open(os.path.join(PKG, "cuda.pyi")).read())
+STUB = ast.parse(open(os.path.join(PKG, "cuda", "__init__.pyi")).read())
 
 
 def _docstring_after(body, i):

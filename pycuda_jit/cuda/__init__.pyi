@@ -12,7 +12,7 @@ from typing import Any, Literal, TypeVar, overload
 
 import numpy as np
 
-from .devices import (
+from ..devices import (
     close as close,
     current_context as current_context,
     detect as detect,
@@ -23,7 +23,7 @@ from .devices import (
     select_device as select_device,
     synchronize as synchronize,
 )
-from .memory import (
+from ..memory import (
     as_cuda_array as as_cuda_array,
     defer_cleanup as defer_cleanup,
     device_array as device_array,
@@ -39,12 +39,12 @@ from .memory import (
     pinned_array_like as pinned_array_like,
     to_device as to_device,
 )
-from .profiling import (
+from ..profiling import (
     profile_start as profile_start,
     profile_stop as profile_stop,
     profiling as profiling,
 )
-from .streams import (
+from ..streams import (
     default_stream as default_stream,
     event as event,
     event_elapsed_time as event_elapsed_time,
@@ -53,6 +53,8 @@ from .streams import (
     per_thread_default_stream as per_thread_default_stream,
     stream as stream,
 )
+
+from . import random as random
 
 __all__: list[str]
 
@@ -488,3 +490,26 @@ class _Fp16Namespace:
 
 fp16: _Fp16Namespace
 """``cuda.fp16.hadd(a, b)`` and the other float16 functions."""
+
+
+# ---- libraries written in the kernel language ---------------------------------
+
+def vectorize(ftylist_or_function: Any = (), target: str = "cuda", identity: Any = None,
+              cache: bool = False, **options: Any) -> Any:
+    """Make a GPU ufunc: ``@vectorize(["float32(float32, float32)", ...])``
+    (NumPy broadcasting, scalars, ``out=``, ``stream=``; ``.reduce`` of
+    binary ufuncs)."""
+
+def guvectorize(*args: Any, target: str = "cuda", identity: Any = None,
+                cache: bool = False, **options: Any) -> Any:
+    """Make a generalized GPU ufunc: ``@guvectorize(signatures, "(n)->()")``."""
+
+class Reduce:
+    """``Reduce(op)(arr, size=None, res=None, init=0, stream=0)``: reduce a
+    1-d host or device array with an associative binary function."""
+
+    def __init__(self, functor: Callable[..., Any]) -> None: ...
+    def __call__(self, arr: Any, size: int | None = None, res: Any = None,
+                 init: Any = 0, stream: Any = 0) -> Any: ...
+
+reduce = Reduce
