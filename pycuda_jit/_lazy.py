@@ -4,19 +4,19 @@ _core = None
 
 
 def _site_packages():
-    """Every directory NVIDIA's pip wheels (nvidia/cu13/...) may sit in: the
-    interpreter's site-packages and the rest of sys.path (a --target or
-    PYTHONPATH install)."""
+    """Every directory NVIDIA's pip wheels (nvidia/cu13/...) may sit in, in
+    the order Python imports from them: sys.path (so a --target or
+    PYTHONPATH install comes before site-packages, as its Python packages
+    do), then the interpreter's site directories not on it."""
     import os
     import site
     import sys
-    dirs = []
+    dirs = [p for p in sys.path if p]
     try:
         dirs += site.getsitepackages()
         dirs.append(site.getusersitepackages())
     except AttributeError:  # a virtualenv's old site.py
         pass
-    dirs += [p for p in sys.path if p]
     seen = set()
     out = []
     for d in dirs:
