@@ -17,6 +17,8 @@
 
 #include <llvm/IR/Intrinsics.h>
 
+#include <optional>
+
 namespace pcj::lower {
 
 using namespace types;
@@ -223,6 +225,13 @@ llvm::Value *lowerBinOp(LowerContext &Cx, const ir::Instr *At, BinOpKind K,
     return B.CreateFPTrunc(R, A->getType());
   }
   bool F = T->isFloat();
+  // + - * and constant powers are source arithmetic (may contract); the
+  // steps of //, % and run-time powers are not.
+  std::optional<SourceArithmetic> Source;
+  if (K == BinOpKind::Add || K == BinOpKind::Sub || K == BinOpKind::Mul ||
+      (K == BinOpKind::Pow && ConstExponent && *ConstExponent >= 0 &&
+       *ConstExponent <= 16))
+    Source.emplace(Cx);
   switch (K) {
   case BinOpKind::Add:
     return F ? B.CreateFAdd(A, Bv) : B.CreateAdd(A, Bv);

@@ -20,6 +20,8 @@
 
 #include <llvm/IR/Intrinsics.h>
 
+#include <optional>
+
 namespace pcj::lower {
 
 using namespace types;
@@ -215,6 +217,14 @@ llvm::Value *complexBinOp(LowerContext &Cx, const ir::Instr *At,
   ComplexParts P(Cx, T);
   llvm::Value *A0 = complexRe(Cx, A), *A1 = complexIm(Cx, A);
   llvm::Value *B0 = complexRe(Cx, B), *B1 = complexIm(Cx, B);
+  // + - * and constant powers are source arithmetic (docs/language.md: the
+  // parts of z * w fuse); division and other powers are not.
+  std::optional<SourceArithmetic> Source;
+  if (K == bc::BinOpKind::Add || K == bc::BinOpKind::Sub ||
+      K == bc::BinOpKind::Mul ||
+      (K == bc::BinOpKind::Pow && ConstExponent && *ConstExponent >= 0 &&
+       *ConstExponent <= 100))
+    Source.emplace(Cx);
   switch (K) {
   case bc::BinOpKind::Add:
     return P.make(Bd.CreateFAdd(A0, B0), Bd.CreateFAdd(A1, B1));

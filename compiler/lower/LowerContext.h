@@ -24,6 +24,22 @@
 
 namespace pcj::lower {
 
+class LowerContext;
+
+// While it lives, the float operations built by Cx.b are source arithmetic:
+// they carry `contract` when contraction is on (fmad=True), so codegen's
+// FuseMultiplyAdd may fuse them by the rule of docs/language.md.  Everything
+// a lowering builds outside such a scope (the steps of %, //, complex
+// division, round(), cmath, ...) carries no `contract` and is never fused:
+//   { SourceArithmetic S(Cx); return Cx.b.CreateFMul(A, B); }   // a * b
+class SourceArithmetic {
+public:
+  explicit SourceArithmetic(LowerContext &Cx);
+
+private:
+  llvm::IRBuilder<>::FastMathFlagGuard Saved;
+};
+
 class LowerContext {
 public:
   LowerContext(const ir::Function &F, llvm::Module &M, TargetHooks &T,

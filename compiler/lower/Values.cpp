@@ -17,13 +17,15 @@ LowerContext::LowerContext(const ir::Function &F, llvm::Module &M,
                            TargetHooks &T, const LowerOptions &O)
     : fn(F), module(M), ctx(M.getContext()), target(T), opts(O), b(ctx) {
   // Like nvcc's default (--fmad=true): a * b + c may become one fma (which
-  // ones is decided by codegen's FuseMultiplyAdd, for both targets alike).
-  // fastmath=True allows every relaxation (reassociation, no NaN/Inf, ...).
+  // ones is decided by codegen's FuseMultiplyAdd, for both targets alike);
+  // only source arithmetic carries `contract` (SourceArithmetic), unless
+  // fastmath allows contracting everything.  fastmath=True allows every
+  // relaxation (reassociation, no NaN/Inf, ...).
   llvm::FastMathFlags FMF;
-  FMF.setAllowContract(O.fmad);
+  unsigned Relax = O.fastMathFlags;
+  FMF.setAllowContract((Relax & fastmath::Contract) != 0);
   if (O.fastMath)
     FMF.setFast();
-  unsigned Relax = O.fastMathFlags;
   if (Relax & fastmath::Afn)
     FMF.setApproxFunc();
   if (Relax & fastmath::Arcp)
@@ -37,6 +39,14 @@ LowerContext::LowerContext(const ir::Function &F, llvm::Module &M,
   if (Relax & fastmath::Reassoc)
     FMF.setAllowReassoc();
   b.setFastMathFlags(FMF);
+}
+
+SourceArithmetic::SourceArithmetic(LowerContext &Cx) : Saved(Cx.b) {
+  if (!Cx.opts.fmad)
+    return;
+  llvm::FastMathFlags FMF = Cx.b.getFastMathFlags();
+  FMF.setAllowContract(true);
+  Cx.b.setFastMathFlags(FMF);
 }
 
 void LowerContext::fail(const ir::Instr *I, const std::string &Msg) const {

@@ -7,6 +7,8 @@
 
 #include <llvm/IR/Intrinsics.h>
 
+#include <optional>
+
 namespace pcj::stdlib::lowering {
 
 using namespace types;
@@ -17,6 +19,10 @@ llvm::Value *lowerFp16(const LoweringRequest &R) {
   const std::string Op = R.info.sdata;
   const std::vector<llvm::Value *> &A = R.args;
   using llvm::Intrinsic::ID;
+  // hadd/hsub/hmul may contract, like CUDA's __hadd/__hsub/__hmul.
+  std::optional<lower::SourceArithmetic> Source;
+  if (Op == "add" || Op == "sub" || Op == "mul")
+    Source.emplace(Cx);
   if (Op == "add")
     return B.CreateFAdd(A[0], A[1]);
   if (Op == "sub")

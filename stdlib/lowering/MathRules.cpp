@@ -89,6 +89,7 @@ llvm::Value *lowerFloatClass(const LoweringRequest &R) {
 llvm::Value *lowerScale(const LoweringRequest &R) {
   llvm::Value *C =
       llvm::ConstantFP::get(R.args[0]->getType(), std::strtod(R.info.sdata, nullptr));
+  lower::SourceArithmetic Source(R.cx); // a product (docs/language.md)
   return R.cx.b.CreateFMul(R.args[0], C);
 }
 
@@ -173,6 +174,7 @@ llvm::Value *lowerNpSign(const LoweringRequest &R) {
 llvm::Value *lowerNpSquare(const LoweringRequest &R) {
   auto &B = R.cx.b;
   llvm::Value *X = R.args[0];
+  lower::SourceArithmetic Source(R.cx); // a product (docs/language.md)
   return R.instr.type->isFloat() ? B.CreateFMul(X, X) : B.CreateMul(X, X);
 }
 

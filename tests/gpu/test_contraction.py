@@ -319,3 +319,66 @@ def test_float16_fma_rounds_once(backend, rng):
     assert want[0] == np.float16(1 + 2 ** -10)  # the double-rounding trap, rounded once
     assert_bits_equal(out[0], want, "hfma")
     assert_bits_equal(out[1], want, "hadd(hmul)")
+
+
+# ---- the steps of other operations never fuse --------------------------------------
+
+def internal_steps(x, y, z, w, e, out, cout):
+    i = cuda.grid(1)
+    if i < x.size:
+        p = x[i] * y[i]                  # a product, used by operations that are no sums
+        out[0, i] = x[i] % p
+        out[1, i] = p // x[i]
+        q, r = divmod(p, y[i])
+        out[2, i] = q
+        out[3, i] = r
+        c = z[i] * w[i]
+        cout[0, i] = z[i] / w[i]         # complex division
+        cout[1, i] = c / z[i]
+        cout[2, i] = z[i] ** e[i]        # run-time power with an integral exponent
+        cout[3, i] = z[i] ** -3          # negative constant power: 1 / (z*z*z)
+
+
+k_internal_fused = cuda.jit(internal_steps)
+k_internal_separate = cuda.jit(fmad=False)(internal_steps)
+
+
+@pytest.mark.parametrize("fmad", [True, False])
+def test_steps_of_other_operations_never_fuse(backend, rng, fmad):
+    # Python's float %, //, divmod and complex /, ** (Smith's division, the
+    # squaring loop for integral exponents) round every step; so must ours,
+    # with contraction on or off: only source-level sums of products fuse.
+    n = 512
+    x, y = inputs(rng, np.float64, n, k=2)
+    x[x == 0] = 1.5
+    y[y == 0] = -0.75
+    zr, zi, wr, wi = inputs(rng, np.float64, n, k=4)
+    z, w = zr + 1j * zi, wr + 1j * wi
+    z[z == 0], w[w == 0] = 1 + 1j, 2 - 1j
+    e = (rng.integers(-9, 10, n) + 0j).astype(np.complex128)
+    out = poisoned((4, n), np.float64)
+    cout = np.full((4, n), complex(np.nan, np.nan))  # poisoned
+    kern = k_internal_fused if fmad else k_internal_separate
+    kern[(n + 127) // 128, 128](x, y, z, w, e, out, cout)
+    xs, ys, zs, ws, es = x.tolist(), y.tolist(), z.tolist(), w.tolist(), e.tolist()
+    ps = [a * b for a, b in zip(xs, ys)]
+    cs = [a * b for a, b in zip(zs, ws)]
+    if fmad:  # the complex product itself fuses (the left product of each part)
+        f = np.float64
+        cs = [complex(fma(f(a.real), f(b.real), -f(a.imag * b.imag)),
+                      fma(f(a.real), f(b.imag), f(a.imag * b.real))) for a, b in zip(zs, ws)]
+    want = np.array([[a % p for a, p in zip(xs, ps)],
+                     [p // a for a, p in zip(xs, ps)],
+                     [divmod(p, b)[0] for p, b in zip(ps, ys)],
+                     [divmod(p, b)[1] for p, b in zip(ps, ys)]])
+    cwant = np.array([[a / b for a, b in zip(zs, ws)],
+                      [c / a for c, a in zip(cs, zs)],
+                      [a ** int(k.real) for a, k in zip(zs, es)],
+                      [a ** -3 for a in zs]])
+    names = ["x % (x*y)", "(x*y) // x", "divmod(x*y, y)[0]", "divmod(x*y, y)[1]"]
+    for row, what in enumerate(names):
+        assert_bits_equal(out[row], want[row], what)
+    cnames = ["z / w", "(z*w) / z", "z ** e", "z ** -3"]
+    for row, what in enumerate(cnames):
+        assert_bits_equal(cout[row].real.copy(), cwant[row].real.copy(), what + " (real)")
+        assert_bits_equal(cout[row].imag.copy(), cwant[row].imag.copy(), what + " (imag)")

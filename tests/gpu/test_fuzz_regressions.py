@@ -142,8 +142,6 @@ def test_loop_carried_type_is_not_widened_by_a_stale_first_guess(rng):
     np.testing.assert_array_equal(out, want)
 
 
-@pytest.mark.xfail(strict=True, reason="W7: contraction fuses a product into the additions "
-                   "inside float % and // (x % (a*b) is not an addition in the source)")
 def test_contraction_stays_out_of_floor_division_and_modulo(rng):
     # fuzz seed 11 kernel 252: 3 % (-97 * (7 / 21.0)) gave -29.333333333333332,
     # NumPy and Python -29.33333333333333: the lowering of % computes
