@@ -316,22 +316,29 @@ def _evaluate(e, env, row):
         return r
     if k == "cmp":
         left = evaluate_expr(e.args[0], env, row)
+        first_false = None
         for op, x in zip(e.op, e.args[1:]):
             right = evaluate_expr(x, env, row)
             r = S.compare(op, left, right, row)
             if r is None:
                 raise Stop(op)
             if not r.v:
-                return r
+                if not env.get("$all_paths"):
+                    return r
+                first_false = first_false or r
             left = right
-        return r
+        return first_false or r
     if k == "logic":
         a = evaluate_expr(e.args[0], env, row)
-        pick = a if (S.truth(a) if e.op == "or" else not S.truth(a)) else \
-            evaluate_expr(e.args[1], env, row)
+        short = S.truth(a) if e.op == "or" else not S.truth(a)
+        if env.get("$all_paths"):
+            _untaken(e.args[1], env, row)
+        pick = a if short else evaluate_expr(e.args[1], env, row)
         return _to_phi(pick, e, row)
     if k == "ifexp":
         c = evaluate_expr(e.args[0], env, row)
+        if env.get("$all_paths"):
+            _untaken(e.args[2 if S.truth(c) else 1], env, row)
         pick = evaluate_expr(e.args[1] if S.truth(c) else e.args[2], env, row)
         return _to_phi(pick, e, row)
     if k == "call":
@@ -350,6 +357,14 @@ def _evaluate(e, env, row):
     raise AssertionError(k)
 
 
+def _untaken(e, env, row):
+    """Evaluates e for its topics only (all_paths: an operand not taken)."""
+    try:
+        evaluate_expr(e, env, row)
+    except Stop:
+        pass
+
+
 def _to_phi(v, e, row):
     """A value arriving at a phi of type e.t."""
     if v.t == e.t:
@@ -358,10 +373,15 @@ def _to_phi(v, e, row):
     return Val(e.t, r.v, e.weak)
 
 
-def evaluate(prog, inputs, r):
-    """Outputs of row r: {(dtype, slot): Val}, and the row's topics."""
+def evaluate(prog, inputs, r, all_paths=False):
+    """Outputs of row r: {(dtype, slot): Val}, and the row's topics.
+
+    all_paths: also walk the branches and loop bodies row r does not take
+    (each if both ways, each loop at least once): the topics of everything
+    the compiler sees, for weak ints it rejects even in dead code; the
+    outputs are then meaningless."""
     row = S.Row()
-    env = {"$inputs": inputs, "$row": r}
+    env = {"$inputs": inputs, "$row": r, "$all_paths": all_paths}
     out = {}
 
     class Break(Exception):
@@ -389,11 +409,18 @@ def evaluate(prog, inputs, r):
                 t, slot = st.name
                 v = evaluate_expr(st.expr, env, row)
                 out[(t, slot)] = S.convert(Val(v.t, v.v), t, row) if v.t != t else v
+            elif st.kind == "if" and all_paths:
+                evaluate_expr(st.expr, env, row)
+                for arm in (st.body, st.orelse or []):
+                    try:
+                        run(arm)
+                    except (Break, Continue):
+                        pass
             elif st.kind == "if":
                 c = evaluate_expr(st.expr, env, row)
                 run(st.body if S.truth(c) else (st.orelse or []))
             elif st.kind == "for":
-                for j in range(st.n):
+                for j in range(max(st.n, 1) if all_paths else st.n):
                     env[st.name] = Val(I64, j, True)
                     try:
                         run(st.body)

@@ -126,15 +126,17 @@ def convert(x, t, row, explicit=False):
 
     explicit: a conversion the program asked for (np.int8(x), int(x)):
     float -> int saturates, NaN -> 0 (the documented rule; topic
-    'float-to-int' when it had to).  Implicit conversions of weak values
-    that do not fit the strong type are topic 'weak-int-range'."""
+    'float-to-int' when it had to).  Conversions of weak ints that do not
+    fit the integer type, implicit or explicit, are topic 'weak-int-range'
+    (a compile error by the rules: runner.make() draws such programs
+    again)."""
     f = x.t
     v = x.v
     if t.kind == "b":
         return Val(t, int(bool(v != 0)))
     if is_integral(t):
         if is_integral(f):
-            if x.weak and not explicit:
+            if x.weak:  # explicit too: np.uint8(-1) is an error (NumPy 2)
                 lo, hi = int_range(t)
                 if not lo <= v <= hi:
                     row.note("weak-int-range")

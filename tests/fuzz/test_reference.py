@@ -118,3 +118,18 @@ def test_generator_keeps_products_out_of_additions():
                 if x.kind == "bin" and x.op in "+-" and x.t.kind in "fc":
                     assert not (x.args[0].prod or x.args[1].prod)
                 stack.extend(x.args)
+
+
+def test_generated_programs_convert_no_out_of_range_python_int():
+    # An out-of-range Python int is a compile error (docs/language.md, NEP
+    # 50): make() draws again rather than emit one, so no row is skipped.
+    from tests.fuzz.runner import weak_int_out_of_range
+    redrawn = 0
+    for k in range(60):
+        prog, inputs = make(3, k, rows=4)
+        assert not weak_int_out_of_range(prog, inputs)
+        rng = np.random.default_rng([3, k])
+        first = Generator(rng)
+        p0 = first.program()
+        redrawn += weak_int_out_of_range(p0, first.inputs(p0, 4))
+    assert redrawn > 0  # the generator does emit them, make() redraws

@@ -9,8 +9,6 @@ xfail(strict=True), which start passing at the same moment).
 """
 
 OPEN = {
-    # W1: Python int constants that do not fit the other operand (NEP 50).
-    "weak-int-range": "W1: Python int constants that do not fit",
 }
 
 # Rows the fuzzer does not judge: never compared.
