@@ -13,7 +13,7 @@ __all__ = [
     "CudaDriverError", "CudaOutOfMemoryError", "CudaStickyError",
     "LaunchConfigError", "KernelError", "KernelIndexError", "KernelZeroDivisionError",
     "KernelValueError", "KernelUnboundLocalError", "KernelDeadlockError",
-    "KernelTimeoutError", "ConstantIndexError", "ConstantValueError",
+    "KernelTimeoutError", "KernelRecursionError", "ConstantIndexError", "ConstantValueError",
     "CudaSupportError",
 ]
 
@@ -165,6 +165,13 @@ class KernelUnboundLocalError(KernelError, UnboundLocalError):
 
 class KernelDeadlockError(KernelError):
     """A barrier that part of a block never reaches."""
+
+
+class KernelRecursionError(KernelError, RecursionError):
+    """A recursive device function ran out of stack on the CPU executor
+    (each CUDA thread has PYCUDA_JIT_CPU_STACK_KB, 64 KiB by default, in
+    kernels with barriers or warp operations; the host thread's stack
+    otherwise).  The launch stops; the process stays usable."""
 
 
 class KernelTimeoutError(KernelError, TimeoutError):

@@ -137,24 +137,31 @@ public:
                   const std::string &Message, const std::string &Kernel,
                   const std::string &File, int Line) override {
     llvm::Module &M = *B.GetInsertBlock()->getModule();
-    llvm::Type *Ptr = B.getPtrTy(), *I32 = B.getInt32Ty();
-    // pcj_error_site (runtime/cpu/ThreadCtx.h); kind: pcj_error_kind.
-    auto *SiteTy = llvm::StructType::get(M.getContext(), {Ptr, Ptr, Ptr, I32, I32});
-    llvm::Constant *Site = llvm::ConstantStruct::get(
-        SiteTy, {B.CreateGlobalStringPtr(Kernel, "err.kernel", 0, &M),
-                 B.CreateGlobalStringPtr(File, "err.file", 0, &M),
-                 B.CreateGlobalStringPtr(Message, "err.message", 0, &M),
-                 B.getInt32(Line),
-                 B.getInt32(Kind == RaisedError::ZeroDivisionError   ? 1
-                            : Kind == RaisedError::ValueError        ? 2
-                            : Kind == RaisedError::UnboundLocalError ? 3
-                                                                     : 0)});
-    auto *G = new llvm::GlobalVariable(M, SiteTy, true,
-                                       llvm::GlobalValue::PrivateLinkage, Site,
-                                       "err.site");
+    llvm::Constant *G =
+        errorSite(B, Kernel, File, Message, Line,
+                  Kind == RaisedError::ZeroDivisionError   ? PCJ_ERROR_ZERO_DIVISION
+                  : Kind == RaisedError::ValueError        ? PCJ_ERROR_VALUE
+                  : Kind == RaisedError::UnboundLocalError ? PCJ_ERROR_UNBOUND_LOCAL
+                                                           : PCJ_ERROR_INDEX);
+    llvm::Type *Ptr = B.getPtrTy();
     llvm::FunctionCallee Fn = M.getOrInsertFunction(
         "pcj_cpu_error", llvm::FunctionType::get(B.getVoidTy(), {Ptr, Ptr}, false));
     B.CreateCall(Fn, {Ctx, G})->setDoesNotReturn();
+  }
+
+  // call void @pcj_cpu_check_stack(ptr %ctx, ptr @err.site): returns while
+  // the thread's stack has room; else records a RecursionError naming the
+  // function and ends the thread.
+  void recursionCheck(llvm::IRBuilder<> &B, const std::string &Function,
+                      const std::string &File, int Line) override {
+    llvm::Module &M = *B.GetInsertBlock()->getModule();
+    llvm::Constant *G = errorSite(B, Function, File,
+                                  "maximum recursion depth exceeded", Line,
+                                  PCJ_ERROR_RECURSION);
+    llvm::Type *Ptr = B.getPtrTy();
+    llvm::FunctionCallee Fn = M.getOrInsertFunction(
+        "pcj_cpu_check_stack", llvm::FunctionType::get(B.getVoidTy(), {Ptr, Ptr}, false));
+    B.CreateCall(Fn, {Ctx, G});
   }
 
   // llvm.fpto[su]i.sat: exactly cvt.rzi's saturation and NaN -> 0.
@@ -373,6 +380,24 @@ public:
   }
 
 private:
+  // A constant pcj_error_site (runtime/cpu/ThreadCtx.h).
+  static llvm::Constant *errorSite(llvm::IRBuilder<> &B, const std::string &Kernel,
+                                   const std::string &File,
+                                   const std::string &Message, int Line,
+                                   pcj_error_kind Kind) {
+    llvm::Module &M = *B.GetInsertBlock()->getModule();
+    llvm::Type *Ptr = B.getPtrTy(), *I32 = B.getInt32Ty();
+    auto *SiteTy = llvm::StructType::get(M.getContext(), {Ptr, Ptr, Ptr, I32, I32});
+    llvm::Constant *Site = llvm::ConstantStruct::get(
+        SiteTy, {B.CreateGlobalStringPtr(Kernel, "err.kernel", 0, &M),
+                 B.CreateGlobalStringPtr(File, "err.file", 0, &M),
+                 B.CreateGlobalStringPtr(Message, "err.message", 0, &M),
+                 B.getInt32(Line), B.getInt32(Kind)});
+    return new llvm::GlobalVariable(M, SiteTy, true,
+                                    llvm::GlobalValue::PrivateLinkage, Site,
+                                    "err.site");
+  }
+
   static llvm::FunctionCallee runtimeFn(llvm::IRBuilder<> &B, const char *Name,
                                         llvm::Type *Ret,
                                         std::vector<llvm::Type *> Params) {

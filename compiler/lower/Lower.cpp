@@ -308,10 +308,17 @@ void Lowerer::lowerDeviceFunction(llvm::Function *LF) {
   Cx.allocaBlock = Cx.b.GetInsertBlock();
   if (DI)
     SP = DI->subprogram(LF, F);
+  bool CallsItself = false;
   for (const ir::Block *B : F.blocks)
-    for (const Instr *I : B->instrs)
+    for (const Instr *I : B->instrs) {
       if (I->op == Op::Arg)
         Cx.setValue(I, Params.at(I->index));
+      CallsItself |= I->op == Op::Call && I->intrinsic.empty() &&
+                     I->str == LF->getName();
+    }
+  if (CallsItself) // the host stops a recursion that would overflow its stack
+    Cx.target.recursionCheck(Cx.b, F.qualname, F.file ? *F.file : "<unknown>",
+                             F.firstLine);
   lowerBody();
 }
 

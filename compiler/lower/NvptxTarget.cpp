@@ -171,6 +171,9 @@ public:
     B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
   }
 
+  void recursionCheck(llvm::IRBuilder<> &, const std::string &,
+                      const std::string &, int) override {}
+
   void raiseError(llvm::IRBuilder<> &B, RaisedError Kind,
                   const std::string &Message, const std::string &Kernel,
                   const std::string &File, int Line) override {

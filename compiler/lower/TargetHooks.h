@@ -113,6 +113,13 @@ public:
   virtual void raiseError(llvm::IRBuilder<> &B, RaisedError Kind,
                           const std::string &Message, const std::string &Kernel,
                           const std::string &File, int Line) = 0;
+  // At the entry of a device function that calls itself (`Function`,
+  // defined at File:Line): the host ends the thread with a RecursionError
+  // when its stack is nearly used up (runtime/cpu: pcj_cpu_check_stack),
+  // instead of overflowing it; NVPTX adds nothing (the GPU's stack is the
+  // driver's).
+  virtual void recursionCheck(llvm::IRBuilder<> &B, const std::string &Function,
+                              const std::string &File, int Line) = 0;
 
   // ---- CUDA device intrinsics (stdlib/lowering/{Sync,Atomic,Warp}Rules.cpp)
   // Memory spaces.  The dynamic shared memory of the launch (every

@@ -11,7 +11,8 @@
 //   cpu::KernelFault        -> KernelIndexError / KernelZeroDivisionError /
 //                              KernelValueError / KernelUnboundLocalError /
 //                              KernelDeadlockError /
-//                              KernelTimeoutError / KernelError (with the
+//                              KernelTimeoutError / KernelRecursionError /
+//                              KernelError (with the
 //                              failing source line); Interrupted ->
 //                              KeyboardInterrupt
 //   std::bad_alloc          -> MemoryError
@@ -153,6 +154,8 @@ PyObject *translateException() {
       Cls = "KernelDeadlockError";
     else if (E.kind() == rt::cpu::KernelFault::Kind::Timeout)
       Cls = "KernelTimeoutError";
+    else if (E.kind() == rt::cpu::KernelFault::Kind::Recursion)
+      Cls = "KernelRecursionError";
     else if (E.kind() == rt::cpu::KernelFault::Kind::Interrupted) {
       PyErr_SetString(PyExc_KeyboardInterrupt, E.what());
       return nullptr;

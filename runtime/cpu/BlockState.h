@@ -102,6 +102,7 @@ struct WarpOp {
 struct ThreadSlot {
   pcj_thread_ctx Ctx;
   FiberContext Fiber;
+  FiberStack Stack; // the fiber's stack (pcj_cpu_check_stack)
   ThreadState State = ThreadState::Ready;
   bool LeadGrid = false; // resumed to wait for the grid on the block's behalf
   int32_t BarrierSite = 0;

@@ -44,6 +44,8 @@ const char *kindName(KernelFault::Kind K) {
     return "Interrupted";
   case KernelFault::Kind::Timeout:
     return "Timeout";
+  case KernelFault::Kind::Recursion:
+    return "RecursionError";
   }
   return "?";
 }
@@ -234,6 +236,7 @@ void runFiberBlock(Block &B, WorkerResources &R, const pcj_thread_ctx &Proto) {
     S.LeadGrid = false;
     S.BarrierSite = 0;
     S.BarrierLine = 0;
+    S.Stack = Stacks[I];
     fiberInit(S.Fiber, Stacks[I], &fiberMain, &S);
     B.RunQueue[I] = I;
   }
@@ -576,6 +579,7 @@ std::span<const RuntimeSymbol> runtimeSymbols() {
   X(pcj_cpu_vprintf)                                                           \
   X(pcj_cpu_index_error)                                                       \
   X(pcj_cpu_error)                                                             \
+  X(pcj_cpu_check_stack)                                                       \
   X(pcj_cpu_raise)                                                             \
   X(pcj_cpu_poll)                                                              \
   X(pcj_cpu_stop_requests)

@@ -65,6 +65,7 @@ public:
     Raised,     // the kernel raised an exception (pcj_cpu_raise)
     Interrupted, // SIGINT arrived during an interruptible launch
     Timeout,     // the launch ran past its time limit
+    Recursion,   // a recursive device function ran out of stack
   };
 
   KernelFault(Kind K, const std::string &Message, Dims Thread, Dims Block,

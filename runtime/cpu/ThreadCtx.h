@@ -49,6 +49,7 @@ enum pcj_error_kind : int32_t {
   PCJ_ERROR_ZERO_DIVISION = 1,  // ZeroDivisionError
   PCJ_ERROR_VALUE = 2,          // ValueError (range() step 0)
   PCJ_ERROR_UNBOUND_LOCAL = 3,  // UnboundLocalError
+  PCJ_ERROR_RECURSION = 4,      // RecursionError (pcj_cpu_check_stack)
 };
 struct pcj_error_site {
   const char *kernel;  // kernel name
@@ -107,6 +108,11 @@ int32_t pcj_cpu_vprintf(const char *fmt, const void *args);
                                       int32_t ndim, int32_t axis);
 // Checked mode: raise the site's exception and terminate this thread.
 [[noreturn]] void pcj_cpu_error(pcj_thread_ctx *ctx, const pcj_error_site *site);
+// At the entry of a device function that calls itself: returns while the
+// calling thread's stack (its fiber's, or the OS thread's) has room for a
+// few more frames; else records a RecursionError for `site` (kernel: the
+// function) and terminates this thread.
+void pcj_cpu_check_stack(pcj_thread_ctx *ctx, const pcj_error_site *site);
 // Terminate this thread with an error message (e.g. an exception raised in
 // the kernel); the launch reports the first one.
 [[noreturn]] void pcj_cpu_raise(pcj_thread_ctx *ctx, const char *message);
@@ -119,7 +125,7 @@ void pcj_cpu_poll(void);
 }
 
 namespace pcj::rt::cpu {
-constexpr int kCpuAbiVersion = 4;
+constexpr int kCpuAbiVersion = 5;
 static_assert(offsetof(pcj_thread_ctx, laneid) == 48, "ABI");
 static_assert(offsetof(pcj_thread_ctx, shared) == 56, "ABI");
 static_assert(offsetof(pcj_thread_ctx, dynShared) == 64, "ABI");

@@ -1419,9 +1419,10 @@ TEST(CpuExecutor, ForkedChildCanLaunch) {
 
 TEST(CpuExecutor, RuntimeSymbolTable) {
   auto Symbols = runtimeSymbols();
-  // ThreadCtx.h: 17 runtime functions and the stop word.
-  EXPECT_EQ(Symbols.size(), 18u);
-  bool SawPrintf = false, SawError = false, SawStopWord = false;
+  // ThreadCtx.h: 18 runtime functions and the stop word.
+  EXPECT_EQ(Symbols.size(), 19u);
+  bool SawPrintf = false, SawError = false, SawStopWord = false,
+       SawStackCheck = false;
   for (const RuntimeSymbol &S : Symbols) {
     EXPECT_NE(S.address, nullptr) << S.name;
     if (std::string(S.name) == "pcj_cpu_vprintf") {
@@ -1432,6 +1433,10 @@ TEST(CpuExecutor, RuntimeSymbolTable) {
       SawError = true;
       EXPECT_EQ(S.address, reinterpret_cast<void *>(&pcj_cpu_error));
     }
+    if (std::string(S.name) == "pcj_cpu_check_stack") {
+      SawStackCheck = true;
+      EXPECT_EQ(S.address, reinterpret_cast<void *>(&pcj_cpu_check_stack));
+    }
     if (std::string(S.name) == "pcj_cpu_stop_requests") {
       SawStopWord = true;
       EXPECT_EQ(S.address, reinterpret_cast<void *>(&pcj_cpu_stop_requests));
@@ -1440,6 +1445,7 @@ TEST(CpuExecutor, RuntimeSymbolTable) {
   EXPECT_TRUE(SawPrintf);
   EXPECT_TRUE(SawError);
   EXPECT_TRUE(SawStopWord);
+  EXPECT_TRUE(SawStackCheck);
 }
 
 } // namespace
