@@ -115,9 +115,48 @@ bool evaluate(const Instr *I, const std::vector<BigInt> &Args,
   return true;
 }
 
+// divmod(a, b)[k] (GetItem with a constant k) or `q, r = divmod(a, b)`
+// (TupleGet of a two-element unpack) of Python int constants a, b (b != 0):
+// the Python int of that element (a tuple's elements are typed, so the pair
+// itself stays a tuple of int64).
+bool foldDivmodItem(Instr *I) {
+  int64_t Index;
+  if (I->op == Op::TupleGet && I->operands.size() == 1 && I->str == "2") {
+    Index = I->index;
+  } else if (I->op == Op::GetItem && I->operands.size() == 2) {
+    const bc::ConstValue *K = ir::pythonIntValue(I->operands[1]);
+    if (!K || !K->isSmallInt())
+      return false;
+    Index = K->i;
+  } else {
+    return false;
+  }
+  const Instr *Call = I->operands[0];
+  if (Index < -2 || Index > 1 || Call->op != Op::Call ||
+      Call->intrinsic != "divmod" || Call->operands.size() != 3 ||
+      !Call->kwnames.empty())
+    return false;
+  BigInt A, B, R;
+  const bc::ConstValue *VA = ir::pythonIntValue(Call->operands[1]);
+  const bc::ConstValue *VB = ir::pythonIntValue(Call->operands[2]);
+  if (!VA || !VB || !toBig(*VA, A) || !toBig(*VB, B))
+    return false;
+  bool Quotient = Index == 0 || Index == -2;
+  if (!BigInt::floorDivMod(A, B, Quotient ? &R : nullptr,
+                           Quotient ? nullptr : &R))
+    return false; // b == 0: the kernel's run-time semantics
+  I->op = Op::Const;
+  I->cval = fromBig(R);
+  I->operands.clear();
+  I->argTypes.clear();
+  return true;
+}
+
 } // namespace
 
 bool foldPythonIntOp(Instr *I) {
+  if (I->op == Op::GetItem || I->op == Op::TupleGet)
+    return foldDivmodItem(I);
   if (I->op != Op::BinOp && I->op != Op::Unary && I->op != Op::Compare)
     return false;
   std::vector<BigInt> Args;

@@ -76,8 +76,6 @@ def test_float16_power(rng):
     assert ok.all(), (a[~ok], b[~ok], out[~ok], want[~ok])
 
 
-@pytest.mark.xfail(strict=True, reason="unowned (reported): divmod() of Python ints gives typed "
-                   "int64 elements, not Python ints (weak); a fix needs weak tuple elements in typing")
 def test_divmod_of_python_ints_is_weak():
     # fuzz seed 7 kernel 33: divmod(v, 64)[1] >> a with a uint64 failed to
     # compile ("int64 and uint64"); in Python/NumPy 2 divmod(100, 64)[1] is
@@ -93,6 +91,27 @@ def test_divmod_of_python_ints_is_weak():
     out = poisoned(8, np.uint64)
     k[1, 8](a, out)
     np.testing.assert_array_equal(out, np.uint64(36) >> a)
+
+    # unpacked, negative operands (Python's floor rules), both elements: each
+    # takes the array's type (uint8 / int8 arithmetic wraps; int64 would not)
+    @cuda.jit
+    def k2(a, b, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            q, r = divmod(-100, 7)  # -15, 5
+            t = divmod(100, -7)     # -15, -5
+            out[0, i] = q + b[i]
+            out[1, i] = r + a[i]
+            out[2, i] = t[0] * b[i]
+            out[3, i] = t[-1] * b[i]
+
+    a8 = np.array([0, 1, 100, 200, 250, 251, 254, 255], np.uint8)
+    b8 = np.array([-128, -100, -9, 0, 9, 100, 120, 127], np.int8)
+    out16 = poisoned((4, 8), np.int16)
+    k2[1, 8](a8, b8, out16)
+    want = np.array([np.int8(-15) + b8, np.uint8(5) + a8, np.int8(-15) * b8,
+                     np.int8(-5) * b8]).astype(np.int16)
+    np.testing.assert_array_equal(out16, want)
 
 
 def test_accumulator_type_settles_before_errors(rng):
