@@ -139,7 +139,12 @@ bool readStoredScalar(PyObject *O, TypeRef T, ArgValue &Out) {
 // The value of a numpy scalar of known type, through the number protocol.
 void readNumpyScalar(PyObject *O, TypeRef T, ArgValue &Out) {
   Out.type = T;
-  if (T->isFloat()) {
+  if (T->isComplex()) { // complex(O): numpy's complex64 (complex128 is a complex)
+    Ref C = check(PyObject_CallFunctionObjArgs(
+        reinterpret_cast<PyObject *>(&PyComplex_Type), O, nullptr));
+    Out.f = PyComplex_RealAsDouble(C.get());
+    Out.fi = PyComplex_ImagAsDouble(C.get());
+  } else if (T->isFloat()) {
     Out.f = PyFloat_AsDouble(O);
   } else if (T->isBool()) {
     int B = PyObject_IsTrue(O);
@@ -501,7 +506,7 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
       Ref DT = getAttr(O, "dtype");
       Ref Name = getAttr(DT.get(), "name");
       TypeRef T = scalarFromName(str(Name.get()));
-      if (!T || T->isComplex())
+      if (!T)
         typeError(Index, "numpy scalars of dtype " + str(Name.get()) +
                              " are not supported");
       readNumpyScalar(O, T, Out);

@@ -181,3 +181,33 @@ def test_failed_compile_of_the_aliasing_variant_leaves_the_kernel_usable(hardwar
     scaled_copy[1, 256](x, out)  # the lock and the specialization still work
     np.testing.assert_array_equal(out.copy_to_host(), x.copy_to_host() * 3.0)
     assert len(scaled_copy.signatures) == 1
+
+
+@cuda.jit
+def complex_args(z, t, big, out):
+    i = cuda.grid(1)
+    if i < out.shape[1]:
+        out[0, i] = z * i
+        out[1, i] = t[0] * t[1] + i
+        out[2, i] = big[i % 40] + big[-1]
+
+
+@pytest.mark.parametrize("kind", ["complex", "complex64", "complex128"])
+def test_complex_scalars_as_arguments(backend, rng, kind):
+    # Python complex numbers and NumPy's complex64/complex128 scalars pass
+    # by value, alone, in a tuple, and in a tuple large enough to be passed
+    # by reference (a complex scalar parameter was once taken for such a
+    # tuple and read from a wrong address: garbage, or a crash).
+    ct = {"complex": complex, "complex64": np.complex64, "complex128": np.complex128}[kind]
+    parts = rng.uniform(-4, 4, (42, 2))
+    vals = [ct(complex(re, im)) for re, im in parts]
+    z, t, big = vals[0], (vals[1], np.float32(2.5)), tuple(vals[2:42])
+    out = np.full((3, 64), complex(np.nan, np.nan), np.complex128)
+    complex_args[1, 64](z, t, big, out)
+    i = np.arange(64)
+    w = np.complex64 if ct is np.complex64 else np.complex128
+    bigw = np.array(big, w)
+    want = [w(z) * i.astype(w), w(t[0]) * w(t[1]) + i, bigw[i % 40] + bigw[-1]]
+    tol = 1e-5 if w is np.complex64 else 1e-12
+    for row in range(3):
+        np.testing.assert_allclose(out[row], want[row], rtol=tol, atol=tol)
