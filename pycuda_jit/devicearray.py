@@ -83,6 +83,12 @@ class DeviceNDArray(_core.DeviceArray):
             return
         src = np.asarray(ary)
         if src.dtype != self.dtype:
+            # An array of another dtype is refused (numba-cuda too); values
+            # assigned with d[...] = v, lists and scalars are converted.
+            if not _broadcast and (isinstance(ary, np.ndarray)
+                                   or hasattr(ary, "__array_interface__")):
+                raise TypeError(f"copy_to_device: dtype '{src.dtype.str}' does not match "
+                                f"the device array's '{self.dtype.str}'")
             src = src.astype(self.dtype)
         if src.shape != self.shape:
             if _broadcast:

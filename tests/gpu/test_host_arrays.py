@@ -105,6 +105,14 @@ def test_copy_to_device_from_host_and_device(backend, rng):
         d.copy_to_host(np.zeros((30, 40)))
     with pytest.raises(TypeError, match="dtype"):
         d.copy_to_host(np.zeros((40, 30), np.float32))
+    # a host array of another dtype is refused too (numba-cuda: TypeError
+    # "incompatible dtype"), not converted; the device array keeps its data
+    for other in (a.astype(np.float32), a.astype(np.int64), a.astype(np.complex128)):
+        with pytest.raises(TypeError, match="dtype"):
+            d.copy_to_device(other)
+    np.testing.assert_array_equal(d.copy_to_host(), a)
+    d[:] = a.astype(np.float32)  # assignment converts, like NumPy's
+    np.testing.assert_array_equal(d.copy_to_host(), a.astype(np.float32))
     ro = np.zeros((40, 30))
     ro.flags.writeable = False
     with pytest.raises(ValueError, match="read-only"):
