@@ -131,6 +131,8 @@ public:
                            llvm::Type *ElemTy, uint64_t Count,
                            const std::string &Name) override {
     auto *AT = llvm::ArrayType::get(ElemTy, Count);
+    staticSharedBytes = (staticSharedBytes + 15) / 16 * 16 +
+                        M.getDataLayout().getTypeAllocSize(AT);
     auto *G = new llvm::GlobalVariable(
         M, AT, false, llvm::GlobalValue::InternalLinkage,
         llvm::UndefValue::get(AT), Name, nullptr,

@@ -178,8 +178,15 @@ public:
   bool usesBarriers = false;
   bool usesWarpOps = false;   // shuffles, votes, match, syncwarp (CPU: fibers)
   bool usesGridSync = false;  // cooperative launch required
+  // Bytes of static shared memory of the module's shared arrays, each at a
+  // 16-byte aligned offset (sharedArray adds to it; both targets).
   size_t staticSharedBytes = 0;
 };
+
+// The static shared memory a block may have (CUDA: 48 KiB on every GPU;
+// more needs dynamic shared memory and an opt-in).  The lowering of
+// cuda.shared.array refuses more, on both targets alike.
+constexpr size_t kMaxStaticSharedBytes = 48 * 1024;
 
 std::unique_ptr<TargetHooks> makeNvptxTarget(const LowerOptions &O);
 std::unique_ptr<TargetHooks> makeHostTarget(const LowerOptions &O);

@@ -83,6 +83,17 @@ static llvm::Value *fixedArray(const LoweringRequest &R, bool Shared) {
   llvm::Value *Data =
       Shared ? Cx.target.sharedArray(Cx.module, Cx.b, ET, Count, Name)
              : Cx.entryAlloca(ET, Name, Count);
+  if (Shared && Cx.target.staticSharedBytes > lower::kMaxStaticSharedBytes)
+    throw CompileError(
+        ErrorKind::Unsupported, R.instr.loc,
+        "the kernel's static shared arrays (cuda.shared.array) take " +
+            std::to_string(Cx.target.staticSharedBytes) +
+            " bytes with this one; a block may have at most " +
+            std::to_string(lower::kMaxStaticSharedBytes) +
+            " bytes (48 KiB) of static shared memory",
+        "for more, use dynamic shared memory: cuda.shared.array(0, dtype), "
+        "sized by the launch's fourth parameter (kernel[grid, block, stream, "
+        "bytes])");
   if (!Shared)
     llvm::cast<llvm::AllocaInst>(Data)->setAlignment(llvm::Align(16));
   std::vector<llvm::Value *> ShapeV, StrideV;

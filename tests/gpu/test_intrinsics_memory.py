@@ -227,3 +227,43 @@ def test_dtype_spellings(backend):
     out = poisoned(1, np.float64)
     k_dtype_spellings[1, 1](out)
     assert out[0] == 0.5 + (40000 - 65536) + 7 + 44
+
+
+@cuda.jit
+def k_shared_48k(x, out):
+    s = cuda.shared.array(6144, np.float64)  # 49152 bytes: the limit exactly
+    t = cuda.threadIdx.x
+    for j in range(t, 6144, cuda.blockDim.x):
+        s[j] = x[j] * 2.0
+    cuda.syncthreads()
+    for j in range(t, 6144, cuda.blockDim.x):
+        out[j] = s[6143 - j]
+
+
+@cuda.jit(device=True)
+def stage_in_shared(x):
+    s = cuda.shared.array(1024, np.float32)  # +4096 bytes: past the limit
+    s[cuda.threadIdx.x] = x
+    return s[0]
+
+
+def k_shared_over(x, out):
+    s = cuda.shared.array(6000, np.float64)  # 48000 bytes: fits alone
+    s[cuda.threadIdx.x] = x[0]
+    out[0] = stage_in_shared(s[0])
+
+
+def test_static_shared_memory_limit(backend, rng):
+    # 48 KiB of static shared memory per block, as CUDA allows: the CPU
+    # executor refuses more at compile time like the GPU path (which ptxas
+    # refused with "uses too much shared data", reported as a compiler bug).
+    x = rng.standard_normal(6144)
+    out = poisoned(6144, np.float64)
+    k_shared_48k[1, 256](x, out)
+    np.testing.assert_array_equal(out, (x * 2.0)[::-1])
+    from pycuda_jit import errors
+    with pytest.raises(errors.UnsupportedError, match=r"take 52096 bytes.*at most 49152") as e:
+        cuda.jit(k_shared_over)[1, 32](np.ones(1), np.zeros(1))
+    # it points at the array that crossed the limit (in lowering order)
+    assert e.value.file == __file__ and e.value.line > 0, str(e.value)
+    assert "cuda.shared.array(" in str(e.value), str(e.value)

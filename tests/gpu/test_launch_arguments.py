@@ -211,3 +211,21 @@ def test_complex_scalars_as_arguments(backend, rng, kind):
     tol = 1e-5 if w is np.complex64 else 1e-12
     for row in range(3):
         np.testing.assert_allclose(out[row], want[row], rtol=tol, atol=tol)
+
+
+def test_read_only_cuda_array_interface_objects_are_refused(backend):
+    # A __cuda_array_interface__ whose data tuple says read-only, for a
+    # parameter the kernel writes: refused like a read-only NumPy array.
+    d = cuda.to_device(poisoned(300, np.float64))
+
+    class ReadOnlyDeviceView:
+        def __init__(self, arr):
+            cai = dict(arr.__cuda_array_interface__)
+            cai["data"] = (cai["data"][0], True)
+            self.__cuda_array_interface__ = cai
+
+    with pytest.raises(errors.TypingError, match=r"argument 3 \('out'\) is a read-only array"):
+        axpy[2, 256](2.0, np.ones(300), ReadOnlyDeviceView(d))
+    assert np.isnan(d.copy_to_host()).all()
+    axpy[2, 256](2.0, np.ones(300), d)  # the same memory, writable
+    np.testing.assert_array_equal(d.copy_to_host(), 2.0 + np.arange(300))
