@@ -10,7 +10,8 @@
 //    in float32 and rounded once, as NumPy does); ** with a small constant
 //    integer exponent becomes multiplications;
 //  - checked mode (debug=True) raises ZeroDivisionError instead
-//    (checkDivisor).
+//    (checkDivisor), also for an integer 0 ** n, n < 0 (checkPowerBase;
+//    unchecked it gives 0).
 #include "lower/Arith.h"
 
 #include "support/Diagnostics.h"
@@ -210,6 +211,19 @@ void checkDivisor(LowerContext &Cx, const ir::Instr *At, BinOpKind K,
     IsZero = B.CreateICmpEQ(Divisor, llvm::ConstantInt::get(Divisor->getType(), 0));
   }
   Cx.raiseIf(At, IsZero, TargetHooks::RaisedError::ZeroDivisionError, Msg);
+}
+
+void checkPowerBase(LowerContext &Cx, const ir::Instr *At, TypeRef T,
+                    llvm::Value *Base, llvm::Value *Exponent) {
+  if (!T->isInt() || !T->isSigned())
+    return; // an unsigned exponent is never negative; floats give inf
+  auto &B = Cx.b;
+  llvm::Value *Zero = llvm::ConstantInt::get(Base->getType(), 0);
+  Cx.raiseIf(At,
+             B.CreateAnd(B.CreateICmpEQ(Base, Zero),
+                         B.CreateICmpSLT(Exponent, Zero)),
+             TargetHooks::RaisedError::ZeroDivisionError,
+             "0 cannot be raised to a negative power");
 }
 
 llvm::Value *lowerBinOp(LowerContext &Cx, const ir::Instr *At, BinOpKind K,

@@ -17,6 +17,10 @@ llvm::Value *lowerBinOp(LowerContext &Cx, const ir::Instr *At,
 void checkDivisor(LowerContext &Cx, const ir::Instr *At, bc::BinOpKind K,
                   bool Divmod, types::TypeRef T, llvm::Value *Divisor,
                   bool IntOperands);
+// Checked mode: ZeroDivisionError for an integer 0 ** n with n < 0 (as
+// CPython and numba-cuda's debug mode); Base and Exponent are of type T.
+void checkPowerBase(LowerContext &Cx, const ir::Instr *At, types::TypeRef T,
+                    llvm::Value *Base, llvm::Value *Exponent);
 llvm::Value *lowerCompare(LowerContext &Cx, bc::CmpKind K, types::TypeRef T,
                           llvm::Value *A, llvm::Value *B);
 llvm::Value *lowerUnary(LowerContext &Cx, ir::UnaryKind K, types::TypeRef T,

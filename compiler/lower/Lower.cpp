@@ -472,6 +472,8 @@ void Lowerer::lowerInstr(const Instr *I) {
       checkDivisor(Cx, I, K, false, I->type, V(1),
                    uncast(I->operands[0])->type->isIntegral() &&
                        uncast(I->operands[1])->type->isIntegral());
+    if (Cx.opts.zeroDivisionCheck && K == bc::BinOpKind::Pow)
+      checkPowerBase(Cx, I, I->type, V(0), V(1));
     int64_t E = 0;
     bool HasE = K == bc::BinOpKind::Pow && constInt(I->operands[1], E);
     R = lowerBinOp(Cx, I, bc::BinOpKind(I->index), I->type, V(0), V(1),

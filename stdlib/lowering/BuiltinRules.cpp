@@ -158,6 +158,8 @@ llvm::Value *lowerPow(const LoweringRequest &R) {
     bool Const = X->op == ir::Op::Const && X->cval.isSmallInt();
     if (Const)
       E = X->cval.i;
+    if (Cx.opts.zeroDivisionCheck)
+      lower::checkPowerBase(Cx, &R.instr, R.instr.type, R.args[0], R.args[1]);
     return lower::lowerBinOp(Cx, &R.instr, bc::BinOpKind::Pow, R.instr.type,
                              R.args[0], R.args[1], Const ? &E : nullptr);
   }

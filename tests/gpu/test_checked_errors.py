@@ -117,6 +117,41 @@ def test_complex_division_by_zero(backend):
     assert out[3] == -0.5 - 0.5j
 
 
+def power_kernel(debug):
+    @cuda.jit(debug=debug)
+    def power(a, b, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[0, i] = a[i] ** b[i]
+            out[1, i] = pow(a[i], -2)
+    return power
+
+
+@pytest.mark.parametrize("dt", [np.int64, np.int32, np.int8])
+def test_zero_to_a_negative_power_raises_in_checked_mode(backend, dt):
+    # numba-cuda's debug mode (its "python" error model) raises
+    # ZeroDivisionError("0 cannot be raised to a negative power") for an
+    # integer 0 ** n, n < 0, as CPython does; unchecked, a negative
+    # exponent gives 0 except for bases 1 and -1 (docs/language.md).
+    a = np.array([2, -1, 1, 3, 0], dt)
+    b = np.array([-1, -3, -5, 2, 3], dt)
+    want = np.array([[0, -1, 1, 9, 0], [0, 1, 1, 0, 0]], dt)
+    for debug in (False, True):  # no zero base: the same either way
+        out = poisoned((2, 4), dt)
+        power_kernel(debug)[1, 4](a[:4], b[:4], out)
+        np.testing.assert_array_equal(out, want[:, :4])
+    out = poisoned((2, 5), dt)
+    power_kernel(False)[1, 5](a, np.array([-1, -3, -5, 2, -3], dt), out)
+    np.testing.assert_array_equal(out[0], [0, -1, 1, 9, 0])
+    cpu_only(backend)
+    for b4 in (np.array([-1, -3, -5, 2, -3], dt), np.array([-1, -3, -5, 2, 3], dt)):
+        with pytest.raises(errors.KernelZeroDivisionError,
+                           match="0 cannot be raised to a negative power") as e:
+            power_kernel(True)[1, 5](a, b4, poisoned((2, 5), dt))
+        # the first: a[4] ** b[4]; the second: pow(a[4], -2)
+        assert e.value.line > 0 and THIS_FILE in e.value.file
+
+
 def test_debug_environment_variable_checks_division(backend, monkeypatch):
     cpu_only(backend)
     monkeypatch.setenv("PYCUDA_JIT_DEBUG", "1")
