@@ -45,6 +45,7 @@ private:
   bool inferGetAttr(Instr *I, Typed &Out);
   bool inferCall(Instr *I, Typed &Out);
   bool inferDeviceCall(Instr *I, Typed &Out);
+  bool rewriteOperatorCall(Instr *I, const stdlib::IntrinsicInfo &Info);
   void bindArguments(Instr *I, const CalleeParams &P);
   bool inferBinOp(Instr *I, Typed &Out);
   bool inferCompare(Instr *I, Typed &Out);
@@ -200,6 +201,13 @@ bool Inferrer::inferCall(Instr *I, Typed &Out) {
   if (T->kind() == Kind::Intrinsic) {
     const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic(T->name());
     PCJ_ASSERT(Info, "unknown intrinsic " + T->name());
+    if (Info->kind == stdlib::IntrinsicKind::Operator) {
+      if (!rewriteOperatorCall(I, *Info))
+        fail(I, T->name() + "() takes " + std::to_string(Info->idata) +
+                    " positional argument" + (Info->idata == 1 ? "" : "s") +
+                    " in kernels");
+      return infer(I, Out);
+    }
     if (Info->kind != stdlib::IntrinsicKind::Func)
       fail(I, "'" + T->name() + "' is not callable");
     Out = applyIntrinsic(I, *Info, 1);
@@ -559,6 +567,37 @@ void Inferrer::mergeCompileTimeValues(Instr *Phi) {
            "assign it the same function, module or type on every path");
   }
   Phi->ct = First->ct;
+}
+
+// operator.add(a, b) -> the instruction `a + b` (registry rows of kind
+// Operator: IData the arity, SData the operator as the IR prints it).
+// False when the call does not have exactly that many positional arguments.
+bool Inferrer::rewriteOperatorCall(Instr *I, const stdlib::IntrinsicInfo &Info) {
+  size_t N = I->operands.size() - 1;
+  if (!I->kwnames.empty() || N != size_t(Info.idata))
+    return false;
+  std::string Sym = Info.sdata;
+  auto Rewrite = [&](Op NewOp, unsigned Index) {
+    I->operands.erase(I->operands.begin());
+    I->op = NewOp;
+    I->index = Index;
+    return true;
+  };
+  if (N == 1) {
+    for (unsigned K = 0; K <= unsigned(ir::UnaryKind::Invert); ++K)
+      if (Sym == ir::unarySymbol(ir::UnaryKind(K)))
+        return Rewrite(Op::Unary, K);
+  } else {
+    for (unsigned K = 0; K <= unsigned(bc::BinOpKind::MatMul); ++K)
+      if (Sym == bc::binOpSymbol(bc::BinOpKind(K)))
+        return Rewrite(Op::BinOp, K);
+    for (unsigned K = 0; K <= unsigned(bc::CmpKind::Ge); ++K)
+      if (Sym == bc::cmpSymbol(bc::CmpKind(K)))
+        return Rewrite(Op::Compare, K);
+  }
+  PCJ_ASSERT(false, "operator row " + std::string(Info.key) +
+                        " names no operator: " + Sym);
+  return false;
 }
 
 bool Inferrer::infer(Instr *I, Typed &Out) {

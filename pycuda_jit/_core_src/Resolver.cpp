@@ -24,24 +24,33 @@ std::string canonicalModule(const std::string &Name) {
     return "cuda";
   if (Name == "numpy")
     return "np";
+  if (Name == "_operator") // where operator.add & co. say they live
+    return "operator";
   return Name;
 }
 
-// The modules whose functions kernels know by name (math.sin, np.sqrt):
-// "NumPy", "math" or "cmath" for a module of theirs, else empty.
+// The modules whose functions kernels know by name (math.sin, np.sqrt,
+// operator.add): "NumPy", "math", "cmath" or "operator" for a module of
+// theirs, else empty.
 std::string libraryOf(const std::string &Module) {
   if (Module == "numpy" || Module.rfind("numpy.", 0) == 0)
     return "NumPy";
   if (Module == "math" || Module == "cmath")
     return Module;
+  if (Module == "operator" || Module == "_operator")
+    return "operator";
   return "";
 }
 
 // A function (or class) of NumPy, math or cmath that is not in the registry.
 CTValue unsupportedLibraryName(const std::string &Library, const std::string &Module,
                                const std::string &Name, bool IsClass) {
-  std::string Full = Module + "." + Name;
-  std::string What = (Library == "NumPy" ? "a NumPy " : "a " + Library + " ") +
+  std::string Full = canonicalModule(Module) + "." + Name;
+  if (Library == "NumPy")
+    Full = Module + "." + Name;
+  std::string What = (Library == "NumPy"      ? "a NumPy "
+                      : Library == "operator" ? "an operator "
+                                              : "a " + Library + " ") +
                      (IsClass ? "class" : "function");
   if (Library != "NumPy")
     return CTValue::unsupported(What, Full + " is not supported in kernels; the " +
