@@ -162,6 +162,14 @@ def _kernel_class():
         class Kernel(base):
             """A @cuda.jit kernel; launch with kernel[griddim, blockdim](*args)."""
 
+            # Called from another kernel, a kernel is a device function
+            # (as in numba-cuda): the compiler's resolver reads this.
+            # (_pcj_device_function_ marks device functions only: the AOT
+            # tool and cuda.reduce tell them from kernels by it.)
+            @property
+            def _pcj_kernel_function_(self):
+                return self.py_func
+
             def compile(self, signature):
                 """Compile for a signature: a string, a signature object
                 (``void(float32[:], int32)``) or a tuple of argument types."""

@@ -30,7 +30,8 @@ struct ArgInfo {
   bool weak = false;
   const ir::Instr *instr = nullptr;
   // The argument's value when it is a compile-time constant (a literal, a
-  // frozen global, or a tuple of those), else false.
+  // frozen global, a constant a device function was called with, or a
+  // tuple of those), else false.
   bool constant(bc::ConstValue &Out) const;
 };
 

@@ -45,6 +45,7 @@ private:
   bool inferGetAttr(Instr *I, Typed &Out);
   bool inferCall(Instr *I, Typed &Out);
   bool inferDeviceCall(Instr *I, Typed &Out);
+  ir::CTValue compileTimeArg(const Instr *A);
   bool rewriteOperatorCall(Instr *I, const stdlib::IntrinsicInfo &Info);
   void bindArguments(Instr *I, const CalleeParams &P);
   bool inferBinOp(Instr *I, Typed &Out);
@@ -530,15 +531,19 @@ bool Inferrer::inferDeviceCall(Instr *I, Typed &Out) {
     I->index = 1;
   }
   std::vector<TypeRef> ArgTypes;
+  std::vector<ir::CTValue> Values;
   for (size_t K = 1; K < I->operands.size(); ++K) {
     TypeRef T = I->operands[K]->type;
     if (!T)
       return false;
-    if (!T->isRuntime())
-      fail(I, "cannot pass a " + T->str() + " to a device function");
+    Values.push_back(compileTimeArg(I->operands[K]));
+    if (!T->isRuntime() && Values.back().kind == ir::CTValue::Kind::Invalid)
+      fail(I, "cannot pass a " + T->str() + " to a device function",
+           "device functions take numbers, arrays, tuples, and values known "
+           "at compile time (constants, dtypes, intrinsics, device functions)");
     ArgTypes.push_back(T);
   }
-  CallSpec Spec = O.callees->specialize(Fn, ArgTypes, I->loc);
+  CallSpec Spec = O.callees->specialize(Fn, ArgTypes, Values, I->loc);
   if (!Spec.ret)
     return false; // recursion still being inferred
   I->str = Spec.symbol;
@@ -567,6 +572,31 @@ void Inferrer::mergeCompileTimeValues(Instr *Phi) {
            "assign it the same function, module or type on every path");
   }
   Phi->ct = First->ct;
+}
+
+// A device-function argument's value when the compiler knows it: a
+// constant (literal, frozen global, tuple of those), or a compile-time-only
+// value (a dtype, an intrinsic, a device function, a module, a namedtuple
+// class).  Invalid for run-time values and for what cannot be passed.
+ir::CTValue Inferrer::compileTimeArg(const Instr *A) {
+  bc::ConstValue C;
+  if (stdlib::ArgInfo{A->type, A->weak, A}.constant(C))
+    return ir::CTValue::constant(C);
+  if (A->type->isRuntime())
+    return ir::CTValue::invalid();
+  if (A->ct.kind != ir::CTValue::Kind::Invalid &&
+      A->ct.kind != ir::CTValue::Kind::Unsupported)
+    return A->ct;
+  switch (A->type->kind()) { // registry names (cuda.atomic.add) carry no ct
+  case Kind::Intrinsic:
+    return ir::CTValue::intrinsic(A->type->name());
+  case Kind::DType:
+    return ir::CTValue::dtype(A->type->inner());
+  case Kind::TupleClass:
+    return ir::CTValue::tupleClass(A->type->name(), A->type->fields());
+  default:
+    return ir::CTValue::invalid();
+  }
 }
 
 // operator.add(a, b) -> the instruction `a + b` (registry rows of kind
@@ -607,6 +637,8 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
   foldPythonIntOp(I); // exact Python int arithmetic on constants
   switch (I->op) {
   case Op::Arg:
+    if (size_t(I->index) < O.argValues.size())
+      I->ct = O.argValues[I->index]; // a compile-time value the caller passed
     Out = {Args.at(I->index), false};
     return true;
   case Op::Const:
@@ -850,7 +882,9 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
   Args = ArgTypes;
   for (size_t K = 0; K < Args.size(); ++K) {
     F.params[K].type = Args[K];
-    if (!Args[K]->isRuntime())
+    bool Known = K < O.argValues.size() &&
+                 O.argValues[K].kind != ir::CTValue::Kind::Invalid;
+    if (!Args[K]->isRuntime() && !Known) // compile-time values: device functions
       throw CompileError(ErrorKind::Signature,
                          SourceLoc{F.file, F.firstLine, -1, -1},
                          "argument '" + F.params[K].name + "' has type " +

@@ -72,6 +72,16 @@ CTValue unsupportedLibraryName(const std::string &Library, const std::string &Mo
                    "NumPy's scalar math functions (np.sqrt, np.sin, ...) work");
 }
 
+// The Python function behind something kernels call as a device function:
+// a @cuda.jit(device=True) function (_pcj_device_function_) or a kernel
+// (_pcj_kernel_function_; numba-cuda lets kernels call kernels).  Null for
+// anything else.
+Ref calleeFunction(PyObject *O) {
+  if (Ref F = getAttrOpt(O, "_pcj_device_function_"))
+    return F;
+  return getAttrOpt(O, "_pcj_kernel_function_");
+}
+
 CTValue fromBuiltinName(const std::string &Name) {
   if (stdlib::lookupIntrinsic(Name))
     return CTValue::intrinsic(Name);
@@ -219,8 +229,9 @@ CTValue PyResolver::classify(PyObject *O) {
   std::string TN = typeName(O);
   if (Ref Key = getAttrOpt(O, "_pcj_intrinsic_"))
     return CTValue::intrinsic(str(Key.get()));
-  // @cuda.jit(device=True) functions (pycuda_jit.cuda.DeviceFunction).
-  if (Ref PyFunc = getAttrOpt(O, "_pcj_device_function_")) {
+  // @cuda.jit(device=True) functions (pycuda_jit.cuda.DeviceFunction), and
+  // kernels, which other kernels call as device functions.
+  if (Ref PyFunc = calleeFunction(O)) {
     Ref Qual = getAttrOpt(PyFunc.get(), "__qualname__");
     return CTValue::function(Qual ? str(Qual.get()) : "?", uintptr_t(O));
   }
@@ -323,7 +334,8 @@ ir::CalleeInfo PyResolver::callee(const CTValue &Fn) {
   // The DeviceFunction object is alive: a global or closure cell of a
   // function being compiled refers to it.
   PyObject *Dev = reinterpret_cast<PyObject *>(Fn.handle);
-  Ref PyFunc = getAttr(Dev, "_pcj_device_function_");
+  Ref PyFunc = calleeFunction(Dev);
+  PCJ_ASSERT(PyFunc, "a device function without its Python function");
   ir::CalleeInfo Info;
   Info.code = readCode(PyFunc.get());
   Info.resolver = std::make_unique<PyResolver>(PyFunc.get());
