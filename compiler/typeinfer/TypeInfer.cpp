@@ -47,6 +47,8 @@ private:
   bool inferDeviceCall(Instr *I, Typed &Out);
   ir::CTValue compileTimeArg(const Instr *A);
   bool rewriteOperatorCall(Instr *I, const stdlib::IntrinsicInfo &Info);
+  bool knownCondition(const Instr *C, bool &Value);
+  bool pruneConstantBranch(Instr *I);
   void bindArguments(Instr *I, const CalleeParams &P);
   bool inferBinOp(Instr *I, Typed &Out);
   bool inferCompare(Instr *I, Typed &Out);
@@ -630,6 +632,71 @@ bool Inferrer::rewriteOperatorCall(Instr *I, const stdlib::IntrinsicInfo &Info) 
   return false;
 }
 
+// The truth value of a branch condition known at compile time: a constant
+// (a literal, a frozen global, a constant a device function was called
+// with), `x is None` (decided by x's type), and `not` of those.
+bool Inferrer::knownCondition(const Instr *C, bool &Value) {
+  bool Negate = false;
+  while (C->op == Op::Truth ||
+         (C->op == Op::Unary && ir::UnaryKind(C->index) == ir::UnaryKind::Not)) {
+    Negate ^= C->op == Op::Unary;
+    C = C->operands[0];
+  }
+  if (!C->type)
+    return false;
+  bool T = false;
+  if (C->op == Op::Is) { // typed only as a comparison with None
+    TypeRef A = C->operands[0]->type, B = C->operands[1]->type;
+    if (!A || !B)
+      return false;
+    T = (A == B) != (C->index != 0);
+  } else {
+    bc::ConstValue V;
+    if (!stdlib::ArgInfo{C->type, C->weak, C}.constant(V))
+      return false;
+    using K = bc::ConstValue::Kind;
+    switch (V.kind) {
+    case K::None:
+      T = false;
+      break;
+    case K::Bool:
+      T = V.b;
+      break;
+    case K::Int:
+      T = V.bigInt || V.i != 0;
+      break;
+    case K::Float:
+      T = V.f != 0;
+      break;
+    case K::Complex:
+      T = V.f != 0 || V.imag != 0;
+      break;
+    case K::Tuple:
+      T = !V.elems.empty();
+      break;
+    default:
+      return false;
+    }
+  }
+  Value = T != Negate;
+  return true;
+}
+
+// A branch whose condition is known takes one way only: it becomes a jump,
+// and the code it skips is dropped untyped (as numba prunes branches on
+// literal arguments), so a flag passed to a device function selects code
+// (`if wrap: idx = ...` need not type when wrap is False).
+bool Inferrer::pruneConstantBranch(Instr *I) {
+  bool Value = false;
+  if (!knownCondition(I->operands[0], Value))
+    return false;
+  ir::Block *Taken = I->succs[Value ? 0 : 1];
+  I->op = Op::Jump;
+  I->operands.clear();
+  I->succs = {Taken};
+  return true;
+}
+
 bool Inferrer::infer(Instr *I, Typed &Out) {
   for (Instr *Op : I->operands)
     if (!Op->type && Op->op != ir::Op::Undef && I->op != ir::Op::Phi)
@@ -908,10 +975,15 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
     Pending.reset();
     PCJ_ASSERT(++Rounds < 1000, "type inference does not converge");
     const Instr *Restart = nullptr;
-    for (size_t BI = 0; BI < F.blocks.size() && !Restart; ++BI) {
+    bool Pruned = false;
+    for (size_t BI = 0; BI < F.blocks.size() && !Restart && !Pruned; ++BI) {
       ir::Block *B = F.blocks[BI];
       for (size_t K = 0; K < B->instrs.size(); ++K) { // may insert constants
         Instr *I = B->instrs[K];
+        if (I->op == Op::Branch && pruneConstantBranch(I)) {
+          Pruned = true;
+          break;
+        }
         Typed T;
         try {
           if (!infer(I, T))
@@ -945,6 +1017,11 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
           Changed = true;
         }
       }
+    }
+    if (Pruned) { // drop what became unreachable, then type again
+      F.recomputeCFG();
+      Changed = true;
+      continue;
     }
     if (Restart) {
       ++Restarts;

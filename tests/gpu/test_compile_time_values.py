@@ -229,3 +229,52 @@ def test_distinct_values_give_distinct_cache_keys():
         keys.add(k.stats["cache_key"])
         results.append(out[0])
     assert results == [9.0, 3.0, 2.0] and len(keys) == 3
+
+
+# ---- branches on values known at compile time ---------------------------------------
+
+@cuda.jit(device=True)
+def put(out, v, wrap, scale):
+    t = cuda.threadIdx.x
+    idx = (np.int32(t), np.int32(1))
+    if wrap:  # (int64, float64): does not unify with (int32, int32)
+        idx = (t % out.shape[0], 0.5)
+    if scale is None:
+        out[idx[0], 0] = v
+    else:
+        out[idx[0], 0] = v * scale
+    out[idx[0], 1] = idx[1]
+
+
+@cuda.jit
+def flags(out1, out2, out3):
+    put(out1, 1.5, False, None)
+    put(out2, 1.5, False, 4.0)
+    put(out3, 2.5, True, None)
+
+
+def test_branches_on_constant_arguments_are_pruned():
+    # numba-cuda's idiom (atomic_binary_2dim_shared(..., neg_idx=False)): a
+    # flag passed in selects code, and the code not taken is never typed.
+    outs = [poisoned((8, 2), np.float64) for _ in range(3)]
+    flags[1, 8](*outs)
+    np.testing.assert_array_equal(outs[0], [[1.5, 1.0]] * 8)
+    np.testing.assert_array_equal(outs[1], [[6.0, 1.0]] * 8)
+    np.testing.assert_array_equal(outs[2], [[2.5, 0.5]] * 8)
+
+
+CHECKS = False
+
+
+@cuda.jit
+def dead_debug_code(out):
+    if CHECKS:
+        out[0] = "checks on"   # not a number: only an error if compiled
+    if not CHECKS:
+        out[0] = 7.0
+
+
+def test_code_under_a_false_global_is_not_compiled():
+    out = poisoned(1, np.float64)
+    dead_debug_code[1, 1](out)
+    assert out[0] == 7.0
