@@ -23,7 +23,7 @@ import re
 __all__ = [
     "Type", "Number", "Boolean", "Integer", "Float", "Complex", "NoneType",
     "Array", "BaseTuple", "UniTuple", "Tuple", "NamedUniTuple", "NamedTuple",
-    "Record", "Signature", "signature", "typeof", "from_dtype",
+    "Record", "Signature", "signature", "typeof", "from_dtype", "as_dtype",
     "boolean", "bool_", "b1",
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8",
@@ -409,6 +409,19 @@ def from_dtype(dtype):
     except ValueError as e:
         raise TypeError(f"the dtype {dt} has no kernel type: {e}") from None
     return _from_description(desc[1], dtype=dt)
+
+
+def as_dtype(t):
+    """The NumPy dtype of a scalar or record type object (numba's
+    numpy_support.as_dtype)."""
+    if isinstance(t, Record):
+        if t.dtype is None:
+            raise TypeError(f"{t} was not made from a NumPy dtype")
+        return t.dtype
+    if isinstance(t, Number):
+        import numpy as np
+        return np.dtype(t._pcj_dtype_)
+    raise TypeError(f"the type {t} has no NumPy dtype")
 
 
 def typeof(value):

@@ -120,6 +120,15 @@ def test_from_dtype():
         from_dtype(np.dtype([("a", np.float32, (3,))]))
 
 
+def test_as_dtype_inverts_from_dtype():
+    for dt in ("f2", "f4", "f8", "c8", "c16", "i1", "u2", "i4", "u8", "?"):
+        assert types.as_dtype(from_dtype(np.dtype(dt))) == np.dtype(dt)
+    rec_dt = np.dtype([("x", np.float64), ("n", np.int8)], align=True)
+    assert types.as_dtype(from_dtype(rec_dt)) == rec_dt
+    with pytest.raises(TypeError):
+        types.as_dtype(float32[:])
+
+
 Point = collections.namedtuple("Point", "x y")
 
 
