@@ -279,6 +279,8 @@ class BaseTuple(Type):
 
 
 class UniTuple(BaseTuple):
+    """``UniTuple(dtype, count)``: ``count`` elements of one type."""
+
     def __init__(self, dtype, count):
         self.dtype = dtype
         self.types = (dtype,) * int(count)
@@ -374,6 +376,7 @@ class Signature:
 
 
 def signature(return_type, *args):
+    """``signature(void, float32[:], int32)`` is ``void(float32[:], int32)``."""
     return Signature(return_type, args)
 
 
