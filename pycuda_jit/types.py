@@ -33,6 +33,8 @@ __all__ = [
     "float16", "float32", "float64", "f2", "f4", "f8", "float_", "double",
     "complex64", "complex128", "c8", "c16",
     "none", "void",
+    "signed_domain", "unsigned_domain", "integer_domain", "real_domain",
+    "complex_domain", "number_domain",
 ]
 
 
@@ -464,3 +466,12 @@ def _from_description(d, dtype=None):
         fields = {n: (_from_description(t), o) for n, t, o in d[1]}
         return Record(fields, d[2], d[3], dtype)
     raise ValueError(f"unknown type description {d!r}")
+
+
+# numba's sets of number types (float16 and bool belong to none of them).
+signed_domain = frozenset({int8, int16, int32, int64})
+unsigned_domain = frozenset({uint8, uint16, uint32, uint64})
+integer_domain = signed_domain | unsigned_domain
+real_domain = frozenset({float32, float64})
+complex_domain = frozenset({complex64, complex128})
+number_domain = integer_domain | real_domain | complex_domain

@@ -26,6 +26,9 @@ public:
       S.args.push_back(type());
       while (skipWs(), peek() == ',') {
         ++Pos;
+        skipWs();
+        if (peek() == ')') // "void(int64,)", as numba reads it
+          break;
         S.args.push_back(type());
       }
     }

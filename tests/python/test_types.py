@@ -30,6 +30,17 @@ def test_names_are_numbas():
     assert repr(float32(float32, float32)) == "(float32, float32) -> float32"
 
 
+def test_domains_are_numbas():
+    assert types.signed_domain == {int8, types.int16, int32, int64}
+    assert types.unsigned_domain == {types.uint8, types.uint16, types.uint32, uint64}
+    assert types.integer_domain == types.signed_domain | types.unsigned_domain
+    assert types.real_domain == {float32, float64}
+    assert types.complex_domain == {types.complex64, complex128}
+    assert types.number_domain == (types.integer_domain | types.real_domain
+                                   | types.complex_domain)
+    assert float16 not in types.number_domain and boolean not in types.number_domain
+
+
 def test_aliases_are_the_same_objects():
     assert types.intp is types.int64 and types.uintp is types.uint64
     assert types.void is types.none and types.b1 is types.boolean is types.bool_

@@ -24,6 +24,16 @@ TEST(Signature, ArraysAndLayouts) {
   EXPECT_EQ(parseType("(int32,)"), tupleTy({int32Ty()}));
 }
 
+TEST(Signature, ArgumentListsMayEndInAComma) {
+  // numba reads "void(int64,)" (a one-element tuple's spelling) as "void(int64)".
+  Signature S = parseSignature("void(int64,)");
+  ASSERT_EQ(S.args.size(), 1u);
+  EXPECT_EQ(S.args[0], intTy(64));
+  EXPECT_EQ(parseSignature("(float32[:], int32 , )").args.size(), 2u);
+  EXPECT_THROW(parseSignature("void(,)"), CompileError);
+  EXPECT_THROW(parseSignature("void(int64,,)"), CompileError);
+}
+
 TEST(Signature, RecordsReadBackFromTheirPrintedName) {
   TypeRef R = sampleRecord();
   EXPECT_EQ(R->str(), "Record(x: float64 @0, n: int8 @8, z: complex64 @12; "
