@@ -303,7 +303,8 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     stops a CPU-executor launch that runs longer with KernelTimeoutError;
     Ctrl-C stops one with KeyboardInterrupt.
     ``device=True`` makes a device function, callable from kernels and other
-    device functions (``inline="always"`` forces inlining).  ``cache=True``
+    device functions (``inline="always"`` forces inlining, also of a kernel
+    that another kernel calls).  ``cache=True``
     (or ``PYCUDA_JIT_CACHE=1``) keeps compiled kernels on disk, keyed by
     everything they depend on.  ``fastmath`` is True or a set of LLVM flags
     (contract, afn, arcp, nsz, ninf, nnan, reassoc); ``max_registers`` and
@@ -331,6 +332,9 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         # As written, for `python -m pycuda_jit compile` and inspect_sass().
         k._pcj_signature_strings = tuple(sigs)
         k._pcj_options = opts
+        # Called from another kernel (as a device function), it is inlined
+        # there with inline="always" or True, as in numba-cuda.
+        k._pcj_inline_ = "always" if inline in (True, "always") else "never"
         return k
 
     if (callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple))

@@ -62,3 +62,26 @@ def test_compile_time_arguments_assemble():
     ptx, _ = cuda.compile_ptx(kernel, SIG)
     cubin = cuda.link_ptx(ptx)
     assert cubin[:4] == b"\x7fELF"
+
+
+@cuda.jit(inline="always")
+def set_zero_inlined(a):
+    a[0] = 0
+
+
+@cuda.jit
+def set_zero_called(a):
+    a[0] = 0
+
+
+def test_a_kernel_called_from_a_kernel_keeps_its_inline_option():
+    # numba-cuda inlines a kernel compiled with inline="always" (or True)
+    # where another kernel calls it; without the option it stays a call.
+    def caller(a):
+        set_zero_inlined(a)
+        set_zero_called(a)
+
+    funcs = device_functions(cuda.compile_ptx(caller, "void(int32[::1])", opt=0)[0])
+    assert [n for n in funcs if n.startswith("set_zero")] == [
+        n for n in funcs if n.startswith("set_zero_called")], funcs
+    assert any(n.startswith("set_zero_called") for n in funcs), funcs
