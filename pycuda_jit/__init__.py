@@ -9,9 +9,19 @@
             out[i] = a * x[i] + y[i]
 
     saxpy[blocks, threads](2.0, d_x, d_y, d_out)
+
+Type objects (``from pycuda_jit import float32, void, types``) spell
+signatures as numba does: ``@cuda.jit(void(float32[:], float32))``.
 """
 from . import errors
 from .errors import *  # noqa: F401,F403
+from . import types
+from .types import (  # noqa: F401  type objects, as `from numba import float32, void`
+    typeof, from_dtype, boolean, bool_, b1, int8, int16, int32, int64, uint8, uint16,
+    uint32, uint64, i1, i2, i4, i8, u1, u2, u4, u8, intp, uintp, intc, uintc, ssize_t,
+    size_t, char, uchar, byte, short, ushort, int_, uint, long_, ulong, longlong,
+    ulonglong, float16, float32, float64, f2, f4, f8, float_, double, complex64,
+    complex128, c8, c16, none, void)
 from . import cuda
 
 __version__ = "0.1.0"

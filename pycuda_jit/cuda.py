@@ -11,7 +11,14 @@ import sys
 import warnings
 
 from . import errors
+from . import types
+from . import types as _types
 from ._lazy import core
+from .types import (  # noqa: F401  numba-cuda exports the type objects here too
+    boolean, bool_, b1, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+    i1, i2, i4, i8, u1, u2, u4, u8, intp, uintp, intc, uintc, float16, float32,
+    float64, f2, f4, f8, complex64, complex128, c8, c16, void, none, from_dtype,
+    typeof)
 
 __all__ = [
     "jit", "compile_ptx", "compile_ptx_for_current_device", "backend",
@@ -155,7 +162,27 @@ def _kernel_class():
         class Kernel(base):
             """A @cuda.jit kernel; launch with kernel[griddim, blockdim](*args)."""
 
+            # Called from another kernel, a kernel is a device function
+            # (as in numba-cuda): the compiler's resolver reads this.
+            # (_pcj_device_function_ marks device functions only: the AOT
+            # tool and cuda.reduce tell them from kernels by it.)
+            @property
+            def _pcj_kernel_function_(self):
+                return self.py_func
+
+            def compile(self, signature):
+                """Compile for a signature: a string, a signature object
+                (``void(float32[:], int32)``) or a tuple of argument types."""
+                return super().compile(_types.signature_text(signature))
+
             def _which(self, signature):
+                # A signature object or a tuple of argument types names the
+                # specialization by its signature text.
+                if isinstance(signature, _types.Signature):
+                    signature = signature.args
+                if isinstance(signature, tuple) and all(
+                        isinstance(t, _types.Type) for t in signature):
+                    return "(" + ", ".join(map(str, signature)) + ") -> none"
                 return None if signature is None else str(signature)
 
             def _per_signature(self, stage, signature, cc=None):
@@ -276,7 +303,8 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     stops a CPU-executor launch that runs longer with KernelTimeoutError;
     Ctrl-C stops one with KeyboardInterrupt.
     ``device=True`` makes a device function, callable from kernels and other
-    device functions (``inline="always"`` forces inlining).  ``cache=True``
+    device functions (``inline="always"`` forces inlining, also of a kernel
+    that another kernel calls).  ``cache=True``
     (or ``PYCUDA_JIT_CACHE=1``) keeps compiled kernels on disk, keyed by
     everything they depend on.  ``fastmath`` is True or a set of LLVM flags
     (contract, afn, arcp, nsz, ninf, nnan, reassoc); ``max_registers`` and
@@ -304,37 +332,46 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         # As written, for `python -m pycuda_jit compile` and inspect_sass().
         k._pcj_signature_strings = tuple(sigs)
         k._pcj_options = opts
+        # Called from another kernel (as a device function), it is inlined
+        # there with inline="always" or True, as in numba-cuda.
+        k._pcj_inline_ = "always" if inline in (True, "always") else "never"
         return k
 
-    if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple)):
+    if (callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple))
+            and not isinstance(func_or_sig, _types.Type)):
         return build(func_or_sig, [])
     sigs = _signature_list(func_or_sig)
     return lambda func: build(func, sigs)
 
 
-def _signature_list(func_or_sig):
-    if func_or_sig is None:
+def _signature_list(spec):
+    """cuda.jit's signature argument as a list of signature texts: None, a
+    string, a signature object, a tuple of argument types, or a list of
+    those."""
+    if spec is None:
         return []
-    if isinstance(func_or_sig, str):
-        return [func_or_sig]
-    if isinstance(func_or_sig, (list, tuple)):
-        sigs = list(func_or_sig)
-        if not all(isinstance(s, str) for s in sigs):
-            raise TypeError("signatures must be strings such as 'void(float32[:])'")
-        return sigs
-    raise TypeError(f"cuda.jit() expects a function or signature string, not {type(func_or_sig).__name__}")
+    if isinstance(spec, list) or (isinstance(spec, tuple) and spec
+                                  and all(isinstance(s, str) for s in spec)):
+        return [_types.signature_text(s) for s in spec]
+    try:
+        return [_types.signature_text(spec)]
+    except TypeError:
+        raise TypeError("cuda.jit() expects a function, a signature ('void(float32[:])', "
+                        "void(float32[:]) or a tuple of argument types) or a list of "
+                        f"signatures, not {spec!r}") from None
 
 
 def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False,
                 fastmath=False, cc=None, opt=True, abi=None, fmad=None):
-    """Compile ``pyfunc`` for ``sig`` to PTX; needs no GPU.  Returns (ptx, resty)."""
+    """Compile ``pyfunc`` for ``sig`` (a string, a signature object or a tuple of
+    argument types) to PTX; needs no GPU.  Returns (ptx, return type)."""
     if device:
         raise errors.UnsupportedError("device functions are not supported yet")
     cc = cc or (9, 0)
-    ptx, _name, _dumps = core().compile_ptx(pyfunc, sig, cc[0], cc[1],
-                                            _options(debug, fastmath, opt, lineinfo,
-                                                     fmad=fmad))
-    return ptx, "none"
+    ptx, _name, _dumps = core().compile_ptx(pyfunc, _types.signature_text(sig), cc[0],
+                                            cc[1], _options(debug, fastmath, opt,
+                                                            lineinfo, fmad=fmad))
+    return ptx, _types.none
 
 
 def compile_stages(pyfunc, sig, stages=("bytecode", "cfg", "ir", "typed", "llvm", "llvm-opt", "ptx"),
@@ -352,7 +389,8 @@ def compile_stages(pyfunc, sig, stages=("bytecode", "cfg", "ir", "typed", "llvm"
     opts["assume_noalias"] = bool(options.pop("assume_noalias", False))
     if options:
         raise TypeError(f"unexpected options: {', '.join(options)}")
-    _ptx, _name, dumps = core().compile_ptx(pyfunc, sig, cc[0], cc[1], opts, list(stages))
+    _ptx, _name, dumps = core().compile_ptx(pyfunc, _types.signature_text(sig), cc[0],
+                                            cc[1], opts, list(stages))
     return {s: dumps[s] for s in stages if s in dumps}
 
 

@@ -12,7 +12,10 @@
 
 namespace pcj::stdlib {
 
-enum class IntrinsicKind : uint8_t { Namespace, Attr, Func };
+// Operator: a function that is a Python operator (operator.add): type
+// inference turns its calls into the operator's instruction (IData: arity,
+// SData: the operator's symbol, "+", "<", "~"); its rules are never called.
+enum class IntrinsicKind : uint8_t { Namespace, Attr, Func, Operator };
 
 enum class IntrinsicId : uint16_t {
 #define PCJ_INTRINSIC(Id, Key, Kind, Typing, Lowering, IData, SData) Id,
@@ -27,7 +30,8 @@ struct ArgInfo {
   bool weak = false;
   const ir::Instr *instr = nullptr;
   // The argument's value when it is a compile-time constant (a literal, a
-  // frozen global, or a tuple of those), else false.
+  // frozen global, a constant a device function was called with, or a
+  // tuple of those), else false.
   bool constant(bc::ConstValue &Out) const;
 };
 

@@ -65,7 +65,7 @@ public:
   struct Spec {
     std::string key, identity, symbol;
     std::string codeFingerprint; // of the callee's bytecode (cache keys)
-    std::string argSignature;    // "(int64, float32)" 
+    std::string argSignature;    // "(int64, float32 = const 2.0)" 
     std::unique_ptr<ir::Resolver> resolver;
     Typed typed;
     types::TypeRef provisional = nullptr;
@@ -93,13 +93,43 @@ public:
 
   typeinfer::CallSpec specialize(const ir::CTValue &Fn,
                                  const std::vector<types::TypeRef> &ArgTypes,
+                                 const std::vector<ir::CTValue> &ArgValues,
                                  const SourceLoc &At) override {
     ir::CalleeInfo Info = Root.callee(Fn);
     types::Signature Sig{nullptr, ArgTypes};
-    if (!Info.signatures.empty())
+    std::vector<ir::CTValue> Values = ArgValues;
+    if (!Info.signatures.empty()) {
+      // An explicit signature fixes the parameter types: the arguments
+      // convert to them, and the callee knows no value.
       Sig = chooseSignature(Fn, Info.signatures, ArgTypes, At);
+      Values.assign(ArgTypes.size(), ir::CTValue::invalid());
+    }
     const std::vector<types::TypeRef> &Args = Sig.args;
-    std::string Key = Info.identity + Sig.str();
+    // One specialization per argument types and compile-time values.  The
+    // key tells device functions apart by identity (this process); the
+    // printed signature (cache keys) by name, their code listed separately.
+    std::string KeyArgs = "(", Printed = "(", TypesOnly = Info.identity + "(";
+    for (size_t K = 0; K < Args.size(); ++K) {
+      std::string Sep = K ? ", " : "";
+      TypesOnly += Sep + Args[K]->str();
+      KeyArgs += Sep + Args[K]->str();
+      Printed += Sep + Args[K]->str();
+      const ir::CTValue &V = Values[K];
+      if (V.kind == ir::CTValue::Kind::Invalid)
+        continue;
+      if (V.kind == ir::CTValue::Kind::Const) // other values: the type says it
+        Printed += " = " + V.value.repr();
+      KeyArgs += " = " + V.repr();
+      if (V.kind == ir::CTValue::Kind::Function || V.kind == ir::CTValue::Kind::Module)
+        KeyArgs += "@" + std::to_string(V.handle);
+    }
+    KeyArgs += ")";
+    Printed += ")";
+    if (Sig.ret) { // a declared return type is part of the specialization
+      KeyArgs += " -> " + Sig.ret->str();
+      Printed += " -> " + Sig.ret->str();
+    }
+    std::string Key = Info.identity + KeyArgs;
     auto It = Specs.find(Key);
     if (It != Specs.end()) {
       Spec &S = *It->second;
@@ -111,12 +141,15 @@ public:
                            "argument types can recurse");
       return {S.done ? S.typed.fn->returnType : S.provisional, S.symbol, Args};
     }
-    for (const std::string &P : InProgress)
-      if (P.rfind(Info.identity + "(", 0) == 0)
+    // Recursion with the same types but other values (`f(x, 3)` calling
+    // `f(x, n - 1)`) is another specialization, not recursion.
+    TypesOnly += ")";
+    for (const std::string &P : InProgressTypes)
+      if (P.rfind(Info.identity + "(", 0) == 0 && P != TypesOnly)
         throw CompileError(ErrorKind::Unsupported, At,
                            "device function '" + Fn.name +
                                "' calls itself with different argument types " +
-                               Sig.str(),
+                               Printed,
                            "recursion needs the same argument types on every call");
     if (InProgress.size() > 64)
       throw CompileError(ErrorKind::Unsupported, At,
@@ -128,10 +161,11 @@ public:
     Ref.inlineAlways = Info.inlineAlways;
     Ref.symbol = lower::mangleKernelName(Info.code.qualname, Key);
     Ref.codeFingerprint = codeFingerprint(Info.code, IncludeLines);
-    Ref.argSignature = Sig.str();
+    Ref.argSignature = Printed;
     Ref.resolver = std::move(Info.resolver);
     Specs.emplace(Key, std::move(S));
     InProgress.push_back(Key);
+    InProgressTypes.push_back(TypesOnly);
     Names.push_back(Fn.name);
     typeinfer::Options TO;
     TO.isKernel = false;
@@ -139,8 +173,10 @@ public:
     TO.provisionalReturn = &Ref.provisional;
     if (Sig.ret)
       TO.declaredReturn = Sig.ret == types::voidTy() ? types::noneTy() : Sig.ret;
+    TO.argValues = Values;
     Ref.typed = frontend(Info.code, Args, *Ref.resolver, TO, nullptr, {}, nullptr);
     InProgress.pop_back();
+    InProgressTypes.pop_back();
     Names.pop_back();
     Ref.done = true;
     order.push_back(&Ref);
@@ -173,7 +209,7 @@ private:
     throw CompileError(ErrorKind::Typing, At, Msg);
   }
   std::map<std::string, std::unique_ptr<Spec>> Specs;
-  std::vector<std::string> InProgress, Names;
+  std::vector<std::string> InProgress, InProgressTypes, Names;
 
   std::string chain(const std::string &Last) const {
     std::string S;

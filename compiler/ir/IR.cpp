@@ -186,13 +186,15 @@ void Function::recomputeCFG() {
     for (Block *S : B->succs())
       if (std::find(S->preds.begin(), S->preds.end(), B) == S->preds.end())
         S->preds.push_back(B);
-  // Phis lose incoming edges from blocks that became unreachable.
+  // Phis lose incoming edges that are gone: from blocks that became
+  // unreachable, or whose branch became a jump elsewhere.
   for (Block *B : RPO)
     for (Instr *I : B->instrs) {
       if (I->op != Op::Phi)
         continue;
       for (size_t K = 0; K < I->incoming.size();) {
-        if (!Seen.count(I->incoming[K])) {
+        if (std::find(B->preds.begin(), B->preds.end(), I->incoming[K]) ==
+            B->preds.end()) {
           I->incoming.erase(I->incoming.begin() + K);
           I->operands.erase(I->operands.begin() + K);
         } else {

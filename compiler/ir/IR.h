@@ -61,7 +61,9 @@ struct Instr {
   bool weak = false;   // a Python literal (NEP 50 weak scalar)
   bool nonNegative = false; // an integer known >= 0 (transforms/NonNegative)
   CTValue ct;          // Global/Deref/GetAttr of a module, and phis and
-                       // checkbounds of those: what it names
+                       // checkbounds of those: what it names; Arg of a
+                       // device function: the compile-time value its caller
+                       // passed (Invalid: known at run time)
   std::string intrinsic; // registry key when this op is an intrinsic use
   // The types operands are converted to before the operation (one per
   // operand; null = as is).  Filled by type inference, made explicit as

@@ -161,7 +161,7 @@ bool constInt(const Instr *I, int64_t &Out) {
   const bc::ConstValue *C = nullptr;
   if (I->op == Op::Const)
     C = &I->cval;
-  else if ((I->op == Op::Global || I->op == Op::Deref) &&
+  else if ((I->op == Op::Global || I->op == Op::Deref || I->op == Op::Arg) &&
            I->ct.kind == ir::CTValue::Kind::Const)
     C = &I->ct.value;
   if (!C)
@@ -308,13 +308,24 @@ void Lowerer::lowerDeviceFunction(llvm::Function *LF) {
   Cx.allocaBlock = Cx.b.GetInsertBlock();
   if (DI)
     SP = DI->subprogram(LF, F);
+  // Parameters holding only compile-time values (a dtype, an intrinsic, a
+  // device function) have no LLVM parameter; one the caller passed a
+  // constant for is that constant here.
+  std::vector<llvm::Value *> ByArg;
+  size_t Next = 0;
+  for (const ir::Param &P : F.params)
+    ByArg.push_back(Cx.valueType(P.type) ? Params.at(Next++) : nullptr);
   bool CallsItself = false;
   for (const ir::Block *B : F.blocks)
     for (const Instr *I : B->instrs) {
-      if (I->op == Op::Arg)
-        Cx.setValue(I, Params.at(I->index));
       CallsItself |= I->op == Op::Call && I->intrinsic.empty() &&
                      I->str == LF->getName();
+      if (I->op != Op::Arg)
+        continue;
+      if (I->ct.kind == ir::CTValue::Kind::Const && Cx.valueType(I->type))
+        Cx.setValue(I, Cx.constant(I, I->ct.value, I->type));
+      else
+        Cx.setValue(I, ByArg.at(I->index));
     }
   if (CallsItself) // the host stops a recursion that would overflow its stack
     Cx.target.recursionCheck(Cx.b, F.qualname, F.file ? *F.file : "<unknown>",
@@ -540,7 +551,8 @@ void Lowerer::lowerInstr(const Instr *I) {
       PCJ_ASSERT(Callee, "device function " + I->str + " was not declared");
       std::vector<llvm::Value *> Args;
       for (size_t K = 1; K < I->operands.size(); ++K)
-        Args.push_back(V(K));
+        if (Cx.valueType(T(K))) // compile-time values are not passed
+          Args.push_back(V(K));
       for (llvm::Value *H : Cx.target.hiddenCallArgs())
         Args.push_back(H);
       llvm::Value *Call = B.CreateCall(Callee, Args);
@@ -798,7 +810,8 @@ LowerResult lowerKernel(const ir::Function &F,
     LowerContext Types(*D.fn, M, *T, O);
     std::vector<llvm::Type *> Params;
     for (const ir::Param &P : D.fn->params)
-      Params.push_back(Types.valueType(P.type));
+      if (llvm::Type *PT = Types.valueType(P.type)) // not compile-time only
+        Params.push_back(PT);
     llvm::Type *Ret = D.fn->returnType->kind() == Kind::None
                           ? llvm::Type::getVoidTy(M.getContext())
                           : Types.valueType(D.fn->returnType);

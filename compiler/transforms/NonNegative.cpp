@@ -16,7 +16,8 @@ bool constantInt(const Instr *I, int64_t &Out) {
   const bc::ConstValue *C = nullptr;
   if (I->op == Op::Const)
     C = &I->cval;
-  else if ((I->op == Op::Global || I->op == Op::Deref || I->op == Op::GetAttr) &&
+  else if ((I->op == Op::Global || I->op == Op::Deref || I->op == Op::GetAttr ||
+            I->op == Op::Arg) &&
            I->ct.kind == ir::CTValue::Kind::Const)
     C = &I->ct.value;
   if (!C)

@@ -45,6 +45,10 @@ private:
   bool inferGetAttr(Instr *I, Typed &Out);
   bool inferCall(Instr *I, Typed &Out);
   bool inferDeviceCall(Instr *I, Typed &Out);
+  ir::CTValue compileTimeArg(const Instr *A);
+  bool rewriteOperatorCall(Instr *I, const stdlib::IntrinsicInfo &Info);
+  bool knownCondition(const Instr *C, bool &Value);
+  bool pruneConstantBranch(Instr *I);
   void bindArguments(Instr *I, const CalleeParams &P);
   bool inferBinOp(Instr *I, Typed &Out);
   bool inferCompare(Instr *I, Typed &Out);
@@ -200,6 +204,13 @@ bool Inferrer::inferCall(Instr *I, Typed &Out) {
   if (T->kind() == Kind::Intrinsic) {
     const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic(T->name());
     PCJ_ASSERT(Info, "unknown intrinsic " + T->name());
+    if (Info->kind == stdlib::IntrinsicKind::Operator) {
+      if (!rewriteOperatorCall(I, *Info))
+        fail(I, T->name() + "() takes " + std::to_string(Info->idata) +
+                    " positional argument" + (Info->idata == 1 ? "" : "s") +
+                    " in kernels");
+      return infer(I, Out);
+    }
     if (Info->kind != stdlib::IntrinsicKind::Func)
       fail(I, "'" + T->name() + "' is not callable");
     Out = applyIntrinsic(I, *Info, 1);
@@ -522,15 +533,19 @@ bool Inferrer::inferDeviceCall(Instr *I, Typed &Out) {
     I->index = 1;
   }
   std::vector<TypeRef> ArgTypes;
+  std::vector<ir::CTValue> Values;
   for (size_t K = 1; K < I->operands.size(); ++K) {
     TypeRef T = I->operands[K]->type;
     if (!T)
       return false;
-    if (!T->isRuntime())
-      fail(I, "cannot pass a " + T->str() + " to a device function");
+    Values.push_back(compileTimeArg(I->operands[K]));
+    if (!T->isRuntime() && Values.back().kind == ir::CTValue::Kind::Invalid)
+      fail(I, "cannot pass a " + T->str() + " to a device function",
+           "device functions take numbers, arrays, tuples, and values known "
+           "at compile time (constants, dtypes, intrinsics, device functions)");
     ArgTypes.push_back(T);
   }
-  CallSpec Spec = O.callees->specialize(Fn, ArgTypes, I->loc);
+  CallSpec Spec = O.callees->specialize(Fn, ArgTypes, Values, I->loc);
   if (!Spec.ret)
     return false; // recursion still being inferred
   I->str = Spec.symbol;
@@ -561,6 +576,127 @@ void Inferrer::mergeCompileTimeValues(Instr *Phi) {
   Phi->ct = First->ct;
 }
 
+// A device-function argument's value when the compiler knows it: a
+// constant (literal, frozen global, tuple of those), or a compile-time-only
+// value (a dtype, an intrinsic, a device function, a module, a namedtuple
+// class).  Invalid for run-time values and for what cannot be passed.
+ir::CTValue Inferrer::compileTimeArg(const Instr *A) {
+  bc::ConstValue C;
+  if (stdlib::ArgInfo{A->type, A->weak, A}.constant(C))
+    return ir::CTValue::constant(C);
+  if (A->type->isRuntime())
+    return ir::CTValue::invalid();
+  if (A->ct.kind != ir::CTValue::Kind::Invalid &&
+      A->ct.kind != ir::CTValue::Kind::Unsupported)
+    return A->ct;
+  switch (A->type->kind()) { // registry names (cuda.atomic.add) carry no ct
+  case Kind::Intrinsic:
+    return ir::CTValue::intrinsic(A->type->name());
+  case Kind::DType:
+    return ir::CTValue::dtype(A->type->inner());
+  case Kind::TupleClass:
+    return ir::CTValue::tupleClass(A->type->name(), A->type->fields());
+  default:
+    return ir::CTValue::invalid();
+  }
+}
+
+// operator.add(a, b) -> the instruction `a + b` (registry rows of kind
+// Operator: IData the arity, SData the operator as the IR prints it).
+// False when the call does not have exactly that many positional arguments.
+bool Inferrer::rewriteOperatorCall(Instr *I, const stdlib::IntrinsicInfo &Info) {
+  size_t N = I->operands.size() - 1;
+  if (!I->kwnames.empty() || N != size_t(Info.idata))
+    return false;
+  std::string Sym = Info.sdata;
+  auto Rewrite = [&](Op NewOp, unsigned Index) {
+    I->operands.erase(I->operands.begin());
+    I->op = NewOp;
+    I->index = Index;
+    return true;
+  };
+  if (N == 1) {
+    for (unsigned K = 0; K <= unsigned(ir::UnaryKind::Invert); ++K)
+      if (Sym == ir::unarySymbol(ir::UnaryKind(K)))
+        return Rewrite(Op::Unary, K);
+  } else {
+    for (unsigned K = 0; K <= unsigned(bc::BinOpKind::MatMul); ++K)
+      if (Sym == bc::binOpSymbol(bc::BinOpKind(K)))
+        return Rewrite(Op::BinOp, K);
+    for (unsigned K = 0; K <= unsigned(bc::CmpKind::Ge); ++K)
+      if (Sym == bc::cmpSymbol(bc::CmpKind(K)))
+        return Rewrite(Op::Compare, K);
+  }
+  PCJ_ASSERT(false, "operator row " + std::string(Info.key) +
+                        " names no operator: " + Sym);
+  return false;
+}
+
+// The truth value of a branch condition known at compile time: a constant
+// (a literal, a frozen global, a constant a device function was called
+// with), `x is None` (decided by x's type), and `not` of those.
+bool Inferrer::knownCondition(const Instr *C, bool &Value) {
+  bool Negate = false;
+  while (C->op == Op::Truth ||
+         (C->op == Op::Unary && ir::UnaryKind(C->index) == ir::UnaryKind::Not)) {
+    Negate ^= C->op == Op::Unary;
+    C = C->operands[0];
+  }
+  if (!C->type)
+    return false;
+  bool T = false;
+  if (C->op == Op::Is) { // typed only as a comparison with None
+    TypeRef A = C->operands[0]->type, B = C->operands[1]->type;
+    if (!A || !B)
+      return false;
+    T = (A == B) != (C->index != 0);
+  } else {
+    bc::ConstValue V;
+    if (!stdlib::ArgInfo{C->type, C->weak, C}.constant(V))
+      return false;
+    using K = bc::ConstValue::Kind;
+    switch (V.kind) {
+    case K::None:
+      T = false;
+      break;
+    case K::Bool:
+      T = V.b;
+      break;
+    case K::Int:
+      T = V.bigInt || V.i != 0;
+      break;
+    case K::Float:
+      T = V.f != 0;
+      break;
+    case K::Complex:
+      T = V.f != 0 || V.imag != 0;
+      break;
+    case K::Tuple:
+      T = !V.elems.empty();
+      break;
+    default:
+      return false;
+    }
+  }
+  Value = T != Negate;
+  return true;
+}
+
+// A branch whose condition is known takes one way only: it becomes a jump,
+// and the code it skips is dropped untyped (as numba prunes branches on
+// literal arguments), so a flag passed to a device function selects code
+// (`if wrap: idx = ...` need not type when wrap is False).
+bool Inferrer::pruneConstantBranch(Instr *I) {
+  bool Value = false;
+  if (!knownCondition(I->operands[0], Value))
+    return false;
+  ir::Block *Taken = I->succs[Value ? 0 : 1];
+  I->op = Op::Jump;
+  I->operands.clear();
+  I->succs = {Taken};
+  return true;
+}
+
 bool Inferrer::infer(Instr *I, Typed &Out) {
   for (Instr *Op : I->operands)
     if (!Op->type && Op->op != ir::Op::Undef && I->op != ir::Op::Phi)
@@ -568,6 +704,8 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
   foldPythonIntOp(I); // exact Python int arithmetic on constants
   switch (I->op) {
   case Op::Arg:
+    if (size_t(I->index) < O.argValues.size())
+      I->ct = O.argValues[I->index]; // a compile-time value the caller passed
     Out = {Args.at(I->index), false};
     return true;
   case Op::Const:
@@ -811,7 +949,9 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
   Args = ArgTypes;
   for (size_t K = 0; K < Args.size(); ++K) {
     F.params[K].type = Args[K];
-    if (!Args[K]->isRuntime())
+    bool Known = K < O.argValues.size() &&
+                 O.argValues[K].kind != ir::CTValue::Kind::Invalid;
+    if (!Args[K]->isRuntime() && !Known) // compile-time values: device functions
       throw CompileError(ErrorKind::Signature,
                          SourceLoc{F.file, F.firstLine, -1, -1},
                          "argument '" + F.params[K].name + "' has type " +
@@ -835,10 +975,15 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
     Pending.reset();
     PCJ_ASSERT(++Rounds < 1000, "type inference does not converge");
     const Instr *Restart = nullptr;
-    for (size_t BI = 0; BI < F.blocks.size() && !Restart; ++BI) {
+    bool Pruned = false;
+    for (size_t BI = 0; BI < F.blocks.size() && !Restart && !Pruned; ++BI) {
       ir::Block *B = F.blocks[BI];
       for (size_t K = 0; K < B->instrs.size(); ++K) { // may insert constants
         Instr *I = B->instrs[K];
+        if (I->op == Op::Branch && pruneConstantBranch(I)) {
+          Pruned = true;
+          break;
+        }
         Typed T;
         try {
           if (!infer(I, T))
@@ -872,6 +1017,11 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
           Changed = true;
         }
       }
+    }
+    if (Pruned) { // drop what became unreachable, then type again
+      F.recomputeCFG();
+      Changed = true;
+      continue;
     }
     if (Restart) {
       ++Restarts;

@@ -41,8 +41,14 @@ class CalleeTyper {
 public:
   virtual ~CalleeTyper() = default;
   virtual CalleeParams parameters(const ir::CTValue &Fn, const SourceLoc &At) = 0;
+  // Values[K] is argument K's compile-time value, or Invalid when it is
+  // only known at run time.  The specialization is per types and values:
+  // a constant (`f(x, 32)`), a dtype (`f(x, np.float32)`), an intrinsic
+  // (`f(a, cuda.atomic.add)`) or a device function (`f(op, ...)`) passed
+  // in is known to the callee's typing as a global would be.
   virtual CallSpec specialize(const ir::CTValue &Fn,
                               const std::vector<types::TypeRef> &Args,
+                              const std::vector<ir::CTValue> &Values,
                               const SourceLoc &At) = 0;
 };
 
@@ -55,6 +61,9 @@ struct Options {
   // A device function's declared return type (explicit signature): every
   // return converts to it.  Null: inferred.
   types::TypeRef declaredReturn = nullptr;
+  // Device functions: the compile-time value of each parameter the caller
+  // passed one for (Invalid: a run-time value); the Arg gets it as `ct`.
+  std::vector<ir::CTValue> argValues;
 };
 
 // Every global / closure / attribute resolution made, in order (for cache

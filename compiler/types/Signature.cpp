@@ -26,6 +26,9 @@ public:
       S.args.push_back(type());
       while (skipWs(), peek() == ',') {
         ++Pos;
+        skipWs();
+        if (peek() == ')') // "void(int64,)", as numba reads it
+          break;
         S.args.push_back(type());
       }
     }
@@ -68,6 +71,69 @@ private:
       fail("unexpected trailing text");
   }
 
+  // An unsigned decimal number.
+  uint64_t number() {
+    skipWs();
+    size_t Start = Pos;
+    while (Pos < Text.size() && std::isdigit((unsigned char)Text[Pos]))
+      ++Pos;
+    if (Start == Pos || Pos - Start > 18)
+      fail("expected a number");
+    return std::stoull(Text.substr(Start, Pos - Start));
+  }
+
+  std::string identifier() {
+    skipWs();
+    size_t Start = Pos;
+    while (Pos < Text.size() &&
+           (std::isalnum((unsigned char)Text[Pos]) || Text[Pos] == '_'))
+      ++Pos;
+    return Text.substr(Start, Pos - Start);
+  }
+
+  void keyword(const char *Word) {
+    if (identifier() != Word)
+      fail(std::string("expected '") + Word + "'");
+  }
+
+  // After "Record": "(x: float64 @0, n: int8 @8; 16 bytes, align 8)", the
+  // spelling Type::str() prints.  Fields are scalars inside the record.
+  TypeRef record() {
+    expect('(');
+    std::vector<std::string> Names;
+    std::vector<TypeRef> Types;
+    std::vector<uint64_t> Offsets;
+    do {
+      std::string N = identifier();
+      if (N.empty())
+        fail("expected a field name");
+      expect(':');
+      TypeRef T = type();
+      if (!T->isNumeric())
+        fail("record fields must be numbers or bools, not " + T->str());
+      expect('@');
+      uint64_t Off = number();
+      Names.push_back(N);
+      Types.push_back(T);
+      Offsets.push_back(Off);
+      skipWs();
+    } while (peek() == ',' && (++Pos, true));
+    expect(';');
+    uint64_t Size = number();
+    keyword("bytes");
+    expect(',');
+    keyword("align");
+    uint64_t Align = number();
+    expect(')');
+    if (Align == 0 || Align > 16 || (Align & (Align - 1)) || Size % Align)
+      fail("a record's alignment must be a power of two up to 16 dividing its size");
+    for (size_t K = 0; K < Names.size(); ++K)
+      if (Offsets[K] + Types[K]->byteSize() > Size)
+        fail("field '" + Names[K] + "' does not fit in the record's " +
+             std::to_string(Size) + " bytes");
+    return recordTy(Names, Types, Offsets, unsigned(Size), unsigned(Align));
+  }
+
   TypeRef type() {
     skipWs();
     if (peek() == '(') { // tuple
@@ -95,7 +161,8 @@ private:
     if (Name.empty())
       fail("expected a type name");
     TypeRef Scalar = Name == "void" || Name == "none" ? voidTy()
-                                                      : scalarFromName(Name);
+                     : Name == "Record"                 ? record()
+                                                        : scalarFromName(Name);
     if (!Scalar)
       fail("unknown type '" + Name + "'");
     skipWs();

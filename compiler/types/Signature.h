@@ -1,7 +1,7 @@
 // Kernel signatures: "void(float32[:], float32[:], float32)".
 //
 // Grammar (numba-compatible subset):
-//   sig     := [rettype] '(' [arg (',' arg)*] ')'
+//   sig     := [rettype] '(' [arg (',' arg)* [',']] ')'   ("void(int64,)" too)
 //   arg     := scalar | scalar '[' dims ']' | '(' arg, ... ')' (tuple)
 //   dims    := dim (',' dim)*     dim := ':' | '::1'
 //   '::1' on the last dim -> C layout, on the first -> F, else A.

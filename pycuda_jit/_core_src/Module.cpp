@@ -10,6 +10,7 @@
 #include "HostApi.h"
 #include "Streams.h"
 #include "ToolkitApi.h"
+#include "TypeOf.h"
 
 #include "CodegenPlugin.h"
 #include "driver/Compile.h"
@@ -183,6 +184,8 @@ PyMethodDef Methods[] = {
     {"intrinsic_keys", pyIntrinsicKeys, METH_NOARGS, "Registry keys."},
     {"build_id", pyBuildId, METH_NOARGS, "Compiler build id."},
     {"parse_signature", pyParseSignature, METH_O, "Check a signature string."},
+    {"type_of", pyTypeOf, METH_O,
+     "The kernel type of a value (as an argument), described as Python data."},
     {"compile_ptx", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(compilePtx)),
      METH_VARARGS | METH_KEYWORDS, "Compile a function to PTX."},
     {"link_ptx", pyLinkPtx, METH_VARARGS, "PTX -> cubin with nvJitLink."},

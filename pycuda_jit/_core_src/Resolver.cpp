@@ -24,24 +24,33 @@ std::string canonicalModule(const std::string &Name) {
     return "cuda";
   if (Name == "numpy")
     return "np";
+  if (Name == "_operator") // where operator.add & co. say they live
+    return "operator";
   return Name;
 }
 
-// The modules whose functions kernels know by name (math.sin, np.sqrt):
-// "NumPy", "math" or "cmath" for a module of theirs, else empty.
+// The modules whose functions kernels know by name (math.sin, np.sqrt,
+// operator.add): "NumPy", "math", "cmath" or "operator" for a module of
+// theirs, else empty.
 std::string libraryOf(const std::string &Module) {
   if (Module == "numpy" || Module.rfind("numpy.", 0) == 0)
     return "NumPy";
   if (Module == "math" || Module == "cmath")
     return Module;
+  if (Module == "operator" || Module == "_operator")
+    return "operator";
   return "";
 }
 
 // A function (or class) of NumPy, math or cmath that is not in the registry.
 CTValue unsupportedLibraryName(const std::string &Library, const std::string &Module,
                                const std::string &Name, bool IsClass) {
-  std::string Full = Module + "." + Name;
-  std::string What = (Library == "NumPy" ? "a NumPy " : "a " + Library + " ") +
+  std::string Full = canonicalModule(Module) + "." + Name;
+  if (Library == "NumPy")
+    Full = Module + "." + Name;
+  std::string What = (Library == "NumPy"      ? "a NumPy "
+                      : Library == "operator" ? "an operator "
+                                              : "a " + Library + " ") +
                      (IsClass ? "class" : "function");
   if (Library != "NumPy")
     return CTValue::unsupported(What, Full + " is not supported in kernels; the " +
@@ -61,6 +70,16 @@ CTValue unsupportedLibraryName(const std::string &Library, const std::string &Mo
       What, Full + " and the other NumPy array functions (np.sum, np.dot, ...) are "
                    "not supported in kernels: loop over the elements instead; "
                    "NumPy's scalar math functions (np.sqrt, np.sin, ...) work");
+}
+
+// The Python function behind something kernels call as a device function:
+// a @cuda.jit(device=True) function (_pcj_device_function_) or a kernel
+// (_pcj_kernel_function_; numba-cuda lets kernels call kernels).  Null for
+// anything else.
+Ref calleeFunction(PyObject *O) {
+  if (Ref F = getAttrOpt(O, "_pcj_device_function_"))
+    return F;
+  return getAttrOpt(O, "_pcj_kernel_function_");
 }
 
 CTValue fromBuiltinName(const std::string &Name) {
@@ -210,8 +229,9 @@ CTValue PyResolver::classify(PyObject *O) {
   std::string TN = typeName(O);
   if (Ref Key = getAttrOpt(O, "_pcj_intrinsic_"))
     return CTValue::intrinsic(str(Key.get()));
-  // @cuda.jit(device=True) functions (pycuda_jit.cuda.DeviceFunction).
-  if (Ref PyFunc = getAttrOpt(O, "_pcj_device_function_")) {
+  // @cuda.jit(device=True) functions (pycuda_jit.cuda.DeviceFunction), and
+  // kernels, which other kernels call as device functions.
+  if (Ref PyFunc = calleeFunction(O)) {
     Ref Qual = getAttrOpt(PyFunc.get(), "__qualname__");
     return CTValue::function(Qual ? str(Qual.get()) : "?", uintptr_t(O));
   }
@@ -314,7 +334,8 @@ ir::CalleeInfo PyResolver::callee(const CTValue &Fn) {
   // The DeviceFunction object is alive: a global or closure cell of a
   // function being compiled refers to it.
   PyObject *Dev = reinterpret_cast<PyObject *>(Fn.handle);
-  Ref PyFunc = getAttr(Dev, "_pcj_device_function_");
+  Ref PyFunc = calleeFunction(Dev);
+  PCJ_ASSERT(PyFunc, "a device function without its Python function");
   ir::CalleeInfo Info;
   Info.code = readCode(PyFunc.get());
   Info.resolver = std::make_unique<PyResolver>(PyFunc.get());

@@ -44,6 +44,48 @@ from ..profiling import (
     profile_stop as profile_stop,
     profiling as profiling,
 )
+from .. import types as types
+from ..types import (
+    Signature as _Signature,
+    Type as _Type,
+    b1 as b1,
+    bool_ as bool_,
+    boolean as boolean,
+    c8 as c8,
+    c16 as c16,
+    complex64 as complex64,
+    complex128 as complex128,
+    f2 as f2,
+    f4 as f4,
+    f8 as f8,
+    float16 as float16,
+    float32 as float32,
+    float64 as float64,
+    from_dtype as from_dtype,
+    i1 as i1,
+    i2 as i2,
+    i4 as i4,
+    i8 as i8,
+    int8 as int8,
+    int16 as int16,
+    int32 as int32,
+    int64 as int64,
+    intc as intc,
+    intp as intp,
+    none as none,
+    typeof as typeof,
+    u1 as u1,
+    u2 as u2,
+    u4 as u4,
+    u8 as u8,
+    uint8 as uint8,
+    uint16 as uint16,
+    uint32 as uint32,
+    uint64 as uint64,
+    uintc as uintc,
+    uintp as uintp,
+    void as void,
+)
 from ..streams import (
     default_stream as default_stream,
     event as event,
@@ -63,6 +105,9 @@ _Shape = int | tuple[int, ...]
 _DType = Any  # a NumPy dtype, scalar type (np.float32) or its name
 _Half = Any   # a float16 value
 _Dims = int | tuple[int] | tuple[int, int] | tuple[int, int, int]
+# A signature: "void(float32[::1], int32)", void(float32[::1], int32) (a
+# type object's call) or a tuple of argument types (float32[::1], int32).
+_Sig = str | _Signature | tuple[_Type, ...]
 
 # ---- compilation ------------------------------------------------------------
 
@@ -88,8 +133,9 @@ class Kernel:
     def __call__(self, *args: Any) -> None:
         """Launches with the dimensions of the last configuration."""
 
-    def compile(self, signature: str) -> None:
-        """Compiles for ``signature`` (e.g. ``"void(float32[::1], float32)"``) now."""
+    def compile(self, signature: _Sig) -> None:
+        """Compiles for ``signature`` (e.g. ``"void(float32[::1], float32)"``,
+        ``void(float32[::1], float32)`` or ``(float32[::1], float32)``) now."""
 
     def inspect_types(self, signature: str | None = None) -> Any:
         """The typed IR (dict signature -> text without a signature)."""
@@ -124,7 +170,7 @@ class DeviceFunction:
 def jit(func_or_sig: Callable[..., Any], /) -> Kernel:
     """Compile a Python function into a CUDA kernel (lazily, per argument types)."""
 @overload
-def jit(func_or_sig: str | list[str] | tuple[str, ...] | None = None, *,
+def jit(func_or_sig: _Sig | list[_Sig] | tuple[str, ...] | None = None, *,
         device: Literal[False] = False, debug: bool = False,
         fastmath: bool | Iterable[str] = False, opt: int | bool = 3,
         lineinfo: bool = False, cache: bool = False, inline: str | bool = "never",
@@ -134,23 +180,24 @@ def jit(func_or_sig: str | list[str] | tuple[str, ...] | None = None, *,
     """``@cuda.jit(...)`` with options, or eagerly for signatures such as
     ``"void(float32[::1], float32)"``."""
 @overload
-def jit(func_or_sig: str | list[str] | tuple[str, ...] | None = None, *,
+def jit(func_or_sig: _Sig | list[_Sig] | tuple[str, ...] | None = None, *,
         device: Literal[True], inline: str | bool = "never",
         **options: Any) -> Callable[[Callable[..., Any]], DeviceFunction]:
     """``@cuda.jit(device=True)``: a device function."""
 
-def compile_ptx(pyfunc: Callable[..., Any], sig: str, debug: bool = False,
+def compile_ptx(pyfunc: Callable[..., Any], sig: _Sig, debug: bool = False,
                 lineinfo: bool = False, device: bool = False,
                 fastmath: bool | Iterable[str] = False, cc: tuple[int, int] | None = None,
                 opt: bool | int = True, abi: Any = None,
-                fmad: bool | None = None) -> tuple[str, str]:
-    """Compile ``pyfunc`` for ``sig`` to PTX (no GPU needed): ``(ptx, "none")``."""
+                fmad: bool | None = None) -> tuple[str, _Type]:
+    """Compile ``pyfunc`` for ``sig`` to PTX (no GPU needed): ``(ptx, return
+    type)``, the return type a type object (``types.none`` for a kernel)."""
 
-def compile_ptx_for_current_device(pyfunc: Callable[..., Any], sig: str,
-                                   **kwargs: Any) -> tuple[str, str]:
+def compile_ptx_for_current_device(pyfunc: Callable[..., Any], sig: _Sig,
+                                   **kwargs: Any) -> tuple[str, _Type]:
     """compile_ptx for the current GPU's compute capability."""
 
-def compile_stages(pyfunc: Callable[..., Any], sig: str,
+def compile_stages(pyfunc: Callable[..., Any], sig: _Sig,
                    stages: Iterable[str] = ..., cc: tuple[int, int] = (9, 0),
                    **options: Any) -> dict[str, str]:
     """Compile for the GPU and return ``{stage: text}`` for the requested stages."""

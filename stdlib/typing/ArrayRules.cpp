@@ -14,4 +14,12 @@ TypingResult typeArrayAttr(const TypingRequest &R) {
   }
 }
 
+TypingResult typeArrayDtype(const TypingRequest &R) {
+  TypeRef D = R.args[0].type->dtype();
+  if (D->kind() == Kind::Record)
+    R.fail("the dtype of an array of records cannot be used as a value in "
+           "kernels yet");
+  return {dtypeTy(D)};
+}
+
 } // namespace pcj::stdlib::rules

@@ -50,6 +50,7 @@ bool ArgInfo::constant(bc::ConstValue &Out) const {
   case ir::Op::Global:
   case ir::Op::Deref:
   case ir::Op::GetAttr:
+  case ir::Op::Arg: // a device function's parameter its caller passed a constant for
     if (instr->ct.kind != ir::CTValue::Kind::Const)
       return false;
     Out = instr->ct.value;

@@ -299,17 +299,19 @@ def device_uses_try(x):
 def ping(n):
     if n <= 0:
         return 0
-    return pong(n - 1)
+    return pong(n - 1)  # <- error
 
 
 @cuda.jit(device=True)
 def pong(n):
     if n <= 0:
         return 1
-    return ping(n - 1)  # <- error
+    return ping(n - 1)
 
 
-@lang((TypingError, UnsupportedError), match="recurs", marker_in=[pong])
+# ping(3) is specialized on the constant 3; pong(n - 1) and the ping it calls
+# take a run-time int64, so the cycle closes at ping's call to pong.
+@lang((TypingError, UnsupportedError), match="recurs", marker_in=[ping])
 def mutual_recursion(x):
     x[0] = ping(3)
 

@@ -19,7 +19,7 @@ SIG = "void(float32, float32[::1], float32[::1], float32[::1])"
 
 def test_compile_ptx_needs_no_gpu():
     ptx, resty = cuda.compile_ptx(saxpy, SIG)
-    assert resty == "none"
+    assert str(resty) == "none"
     assert ".target sm_90" in ptx
     assert re.search(r"\.visible \.entry saxpy_[0-9a-f]{8}\(", ptx)
     # 1 scalar + 3 arrays x (data, shape, stride)

@@ -66,6 +66,8 @@ RULES = [
      "pycuda_jit.cuda.compile_ptx_for_current_device", "public compile API"),
     ("numba.cuda.np.numpy_support.from_dtype", OURS, "pycuda_jit.from_dtype",
      "numba.from_dtype: type objects"),
+    ("numba.cuda.np.numpy_support.as_dtype", OURS, "pycuda_jit.types.as_dtype",
+     "the NumPy dtype of a type object"),
     ("numba.cuda.np.numpy_support.carray", OURS, "pycuda_jit.carray", "numba.carray"),
     ("numba.cuda.np.numpy_support.farray", OURS, "pycuda_jit.farray", "numba.farray"),
     ("numba.cuda.misc.special.literal_unroll", OURS, "pycuda_jit.literal_unroll",

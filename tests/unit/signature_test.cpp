@@ -1,0 +1,72 @@
+// Tests for the signature parser (compiler/types/Signature.cpp): every type
+// a signature can name reads back from the spelling Type::str() or numba's
+// shorthand gives, and malformed text is a Signature error at a position.
+#include "support/Diagnostics.h"
+#include "types/Signature.h"
+
+#include <gtest/gtest.h>
+
+namespace pcj::types {
+namespace {
+
+TypeRef sampleRecord() {
+  return recordTy({"x", "n", "z"}, {float64Ty(), intTy(8), complexTy(64)},
+                  {0, 8, 12}, 24, 4);
+}
+
+TEST(Signature, ArraysAndLayouts) {
+  EXPECT_EQ(parseType("float32[:]"), arrayTy(float32Ty(), 1, Layout::A));
+  EXPECT_EQ(parseType("float32[::1]"), arrayTy(float32Ty(), 1, Layout::C));
+  EXPECT_EQ(parseType("int8[:, ::1]"), arrayTy(intTy(8), 2, Layout::C));
+  EXPECT_EQ(parseType("int8[::1, :, :]"), arrayTy(intTy(8), 3, Layout::F));
+  EXPECT_EQ(parseType("(int32, float64[:])"),
+            tupleTy({int32Ty(), arrayTy(float64Ty(), 1, Layout::A)}));
+  EXPECT_EQ(parseType("(int32,)"), tupleTy({int32Ty()}));
+}
+
+TEST(Signature, ArgumentListsMayEndInAComma) {
+  // numba reads "void(int64,)" (a one-element tuple's spelling) as "void(int64)".
+  Signature S = parseSignature("void(int64,)");
+  ASSERT_EQ(S.args.size(), 1u);
+  EXPECT_EQ(S.args[0], intTy(64));
+  EXPECT_EQ(parseSignature("(float32[:], int32 , )").args.size(), 2u);
+  EXPECT_THROW(parseSignature("void(,)"), CompileError);
+  EXPECT_THROW(parseSignature("void(int64,,)"), CompileError);
+}
+
+TEST(Signature, RecordsReadBackFromTheirPrintedName) {
+  TypeRef R = sampleRecord();
+  EXPECT_EQ(R->str(), "Record(x: float64 @0, n: int8 @8, z: complex64 @12; "
+                      "24 bytes, align 4)");
+  EXPECT_EQ(parseType(R->str()), R);
+  TypeRef A = arrayTy(R, 2, Layout::C);
+  EXPECT_EQ(parseType(R->str() + "[:, ::1]"), A);
+  Signature S = parseSignature("void(" + R->str() + "[:], int32)");
+  ASSERT_EQ(S.args.size(), 2u);
+  EXPECT_EQ(S.args[0], arrayTy(R, 1, Layout::A));
+  EXPECT_EQ(S.ret, voidTy());
+}
+
+void expectError(const std::string &Text, const std::string &Part) {
+  try {
+    parseType(Text);
+    ADD_FAILURE() << Text << " parsed";
+  } catch (const CompileError &E) {
+    EXPECT_EQ(E.kind(), ErrorKind::Signature);
+    EXPECT_NE(std::string(E.what()).find(Part), std::string::npos)
+        << E.what();
+  }
+}
+
+TEST(Signature, MalformedRecordsAreErrors) {
+  expectError("Record(x: float64 @0; 8 bytes, align 3)", "power of two");
+  expectError("Record(x: float64 @4; 8 bytes, align 8)", "does not fit");
+  expectError("Record(x: float64[:] @0; 8 bytes, align 8)", "numbers or bools");
+  expectError("Record(x: float64 @0; 8 bites, align 8)", "expected 'bytes'");
+  expectError("Record(x float64 @0; 8 bytes, align 8)", "expected ':'");
+  expectError("Record(: float64 @0; 8 bytes, align 8)", "expected a field name");
+  expectError("Record(x: float64 @; 8 bytes, align 8)", "expected a number");
+}
+
+} // namespace
+} // namespace pcj::types
