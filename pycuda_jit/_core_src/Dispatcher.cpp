@@ -16,6 +16,7 @@
 #include "CodegenPlugin.h"
 #include "driver/Compile.h"
 #include "codegen/HostBackend.h"
+#include "runtime/CacheLock.h"
 #include "runtime/Compile.h"
 #include "runtime/Device.h"
 #include "runtime/Launch.h"
@@ -545,6 +546,18 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
     S->images.clear();
     S->cache = "miss";
   }
+  // Compile once per machine: another process may be compiling this entry.
+  std::unique_ptr<rt::CacheLock> Lock;
+  if (D->st->opts.cache && !Hit && S->cache == "miss") {
+    std::string Note;
+    if (awaitCacheEntry(S->cacheKey, Lock, Note)) {
+      Hit = loadFromCache(*S, *A, Ctx, CO.ccMajor, CO.ccMinor) &&
+            (!Ctx || loadCachedImage(D, *S, *Ctx));
+      if (!Hit)
+        S->images.clear();
+    }
+    S->cache = (Hit ? "hit" : "miss") + Note;
+  }
   if (!Hit) {
     S->result = codegenPlugin().generateKernel(std::move(A), CO);
     printDumps(S->result);
@@ -568,7 +581,7 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
     S->cpu.usesWarpOps = S->result.usesWarpOps;
     S->cpu.staticSharedBytes = S->result.staticSharedBytes;
   }
-  if (D->st->opts.cache && !Hit && S->cache == "miss")
+  if (D->st->opts.cache && !Hit && S->cache.rfind("miss", 0) == 0)
     storeInCache(*S, Ctx != nullptr);
   printTimings(S->result, Hit ? "cache hit" : "compile");
   logCompile(D->pyfunc, S->result.signature,
