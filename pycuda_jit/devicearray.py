@@ -79,6 +79,14 @@ class DeviceNDArray(_core.DeviceArray):
         into this array."""
         if isinstance(ary, _core.DeviceArray) or (
                 not isinstance(ary, np.ndarray) and hasattr(ary, "__cuda_array_interface__")):
+            if (isinstance(ary, _core.DeviceArray) and ary.device_id != self.device_id
+                    and not (ary.is_c_contiguous() and self.is_c_contiguous())):
+                # Between devices, other layouts go through the host.
+                ary = ary.copy_to_host(stream=stream)
+                if stream:
+                    stream.synchronize()
+                self._copy_from_host(ary, stream)
+                return
             self._copy_from_device(ary, stream)
             return
         src = np.asarray(ary)

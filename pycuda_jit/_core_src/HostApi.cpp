@@ -85,10 +85,11 @@ PyObject *pyDeviceInfo(PyObject *, PyObject *Args) {
         throw PythonError{};
     };
     if (!Gpu && !cuda()) {
-      if (Ordinal != 0) {
+      if (Ordinal < 0 || Ordinal >= backendDeviceCount()) {
         PyErr_Format(PyExc_IndexError,
-                     "device %d does not exist; the CPU executor is device 0",
-                     Ordinal);
+                     "device %d does not exist; the CPU executor has %d "
+                     "device(s) (PYCUDA_JIT_CPU_DEVICES)",
+                     Ordinal, backendDeviceCount());
         return nullptr;
       }
       Set("name", PyUnicode_FromString(kCpuDeviceName));
@@ -142,11 +143,12 @@ PyObject *pyDeviceAttribute(PyObject *, PyObject *Args) {
   });
 }
 
-// device_count() -> GPUs the driver sees (the CPU executor counts 1 when it
-// is the backend); cuda_device_count() -> GPUs only (0 without a driver).
+// device_count() -> GPUs the driver sees (the CPU executor's virtual devices
+// when it is the backend, PYCUDA_JIT_CPU_DEVICES, default 1);
+// cuda_device_count() -> GPUs only (0 without a driver).
 PyObject *pyDeviceCount(PyObject *, PyObject *) {
   return guard([&]() -> PyObject * {
-    return PyLong_FromLong(cuda() ? rt::deviceCount() : 1);
+    return PyLong_FromLong(backendDeviceCount());
   });
 }
 
@@ -159,29 +161,14 @@ PyObject *pySelectDevice(PyObject *, PyObject *Arg) {
     long Ordinal = PyLong_AsLong(Arg);
     if (Ordinal == -1 && PyErr_Occurred())
       return nullptr;
-    if (!cuda()) {
-      if (Ordinal != 0) {
-        PyErr_Format(PyExc_IndexError,
-                     "device %ld does not exist; the CPU executor is device 0",
-                     Ordinal);
-        return nullptr;
-      }
-      Py_RETURN_NONE;
-    }
-    if (Ordinal < 0 || Ordinal >= rt::deviceCount()) {
-      PyErr_Format(PyExc_IndexError, "CUDA device %ld does not exist; this "
-                   "machine has %d device(s)", Ordinal, rt::deviceCount());
-      return nullptr;
-    }
-    rt::setCurrentDevice(int(Ordinal));
-    rt::currentContext(); // make it current now
+    backendSelectDevice(Ordinal);
     Py_RETURN_NONE;
   });
 }
 
 PyObject *pyCurrentDevice(PyObject *, PyObject *) {
   return guard([&]() -> PyObject * {
-    return PyLong_FromLong(cuda() ? rt::currentDevice() : 0);
+    return PyLong_FromLong(backendCurrentDevice());
   });
 }
 
