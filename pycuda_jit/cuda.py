@@ -214,6 +214,11 @@ def _kernel_class():
                 """Facts about the last specialization: timings, load path..."""
                 return self._info()
 
+            def __reduce__(self):
+                """Pickles by reference or by value (pycuda_jit/serialize.py)."""
+                from . import serialize
+                return serialize.reduce_kernel(self)
+
             def __repr__(self):
                 return f"<pycuda_jit kernel {self.py_func.__qualname__}>"
 
@@ -257,6 +262,10 @@ class DeviceFunction:
         raise RuntimeError(f"device function '{self.__qualname__}' can only be called from a "
                            "kernel or another device function")
 
+    def __reduce__(self):
+        from . import serialize
+        return serialize.reduce_device_function(self)
+
     def __repr__(self):
         return f"<pycuda_jit device function {self.__qualname__}>"
 
@@ -296,20 +305,23 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         return lambda func: DeviceFunction(func, inline, sigs)
     opts = _options(debug, fastmath, opt, lineinfo, cache, max_registers, launch_bounds,
                     fmad, boundscheck, cpu_timeout)
-
-    def build(func, sigs):
-        k = _kernel_class()(func, opts)
-        for s in sigs:
-            k.compile(s)
-        # As written, for `python -m pycuda_jit compile` and inspect_sass().
-        k._pcj_signature_strings = tuple(sigs)
-        k._pcj_options = opts
-        return k
-
     if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple)):
-        return build(func_or_sig, [])
+        return _build_kernel(func_or_sig, opts, [])
     sigs = _signature_list(func_or_sig)
-    return lambda func: build(func, sigs)
+    return lambda func: _build_kernel(func, opts, sigs)
+
+
+def _build_kernel(func, opts, sigs):
+    """A kernel for ``func`` with the options of _options(); the explicit
+    signatures compiled now."""
+    k = _kernel_class()(func, opts)
+    for s in sigs:
+        k.compile(s)
+    # As written, for `python -m pycuda_jit compile`, inspect_sass() and
+    # pickling by value (serialize.py).
+    k._pcj_signature_strings = tuple(sigs)
+    k._pcj_options = opts
+    return k
 
 
 def _signature_list(func_or_sig):

@@ -102,6 +102,11 @@ class DeviceNDArray(_core.DeviceArray):
                                  f"match the device array's {self.shape}")
         self._copy_from_host(src, stream)
 
+    def __reduce__(self):
+        """Pickles as a host copy of the contents (pycuda_jit/serialize.py)."""
+        from . import serialize
+        return serialize.reduce_device_array(self)
+
     def __repr__(self):
         return (f"<DeviceNDArray shape={self.shape} dtype={self.dtype} "
                 f"layout={self._layout}>")
