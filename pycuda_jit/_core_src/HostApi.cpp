@@ -13,6 +13,7 @@
 #include "runtime/StridedCopy.h"
 #include "runtime/cpu/Executor.h"
 
+#include <cstring>
 #include <unistd.h>
 
 namespace pcj::py {
@@ -353,7 +354,62 @@ PyObject *pyCaiImport(PyObject *, PyObject *Args) {
   });
 }
 
+// ---- CUDA IPC -----------------------------------------------------------------------
+
+void requireCudaForIpc() {
+  if (!cuda())
+    throw BackendUnavailable(
+        "CUDA IPC handles need a GPU; on the CPU executor pickle the array "
+        "(a copy) or share host memory (multiprocessing.shared_memory)");
+}
+
+// ipc_handle(base) -> bytes: the IPC handle of the allocation at base.
+PyObject *pyIpcHandle(PyObject *, PyObject *Arg) {
+  return guard([&]() -> PyObject * {
+    unsigned long long P = PyLong_AsUnsignedLongLong(Arg);
+    if (PyErr_Occurred())
+      return nullptr;
+    requireCudaForIpc();
+    rt::CUipcMemHandle H = rt::ipcMemHandle(P);
+    return PyBytes_FromStringAndSize(H.reserved, sizeof H.reserved);
+  });
+}
+
+// ipc_open(handle: bytes) -> the address where it is mapped in the current
+// context; ipc_close(address) unmaps it.
+PyObject *pyIpcOpen(PyObject *, PyObject *Arg) {
+  return guard([&]() -> PyObject * {
+    char *Data = nullptr;
+    Py_ssize_t Len = 0;
+    if (PyBytes_AsStringAndSize(Arg, &Data, &Len) < 0)
+      return nullptr;
+    rt::CUipcMemHandle H{};
+    if (Len != Py_ssize_t(sizeof H.reserved)) {
+      PyErr_Format(PyExc_ValueError, "an IPC handle has %zu bytes, not %zd",
+                   sizeof H.reserved, Len);
+      return nullptr;
+    }
+    requireCudaForIpc();
+    std::memcpy(H.reserved, Data, sizeof H.reserved);
+    return PyLong_FromUnsignedLongLong(rt::openIpcMemory(H));
+  });
+}
+
+PyObject *pyIpcClose(PyObject *, PyObject *Arg) {
+  return guard([&]() -> PyObject * {
+    unsigned long long P = PyLong_AsUnsignedLongLong(Arg);
+    if (PyErr_Occurred())
+      return nullptr;
+    requireCudaForIpc();
+    rt::closeIpcMemory(P);
+    Py_RETURN_NONE;
+  });
+}
+
 PyMethodDef Methods[] = {
+    {"ipc_handle", pyIpcHandle, METH_O, nullptr},
+    {"ipc_open", pyIpcOpen, METH_O, nullptr},
+    {"ipc_close", pyIpcClose, METH_O, nullptr},
     {"device_info", pyDeviceInfo, METH_VARARGS, nullptr},
     {"device_attribute", pyDeviceAttribute, METH_VARARGS, nullptr},
     {"device_count", pyDeviceCount, METH_NOARGS, nullptr},
