@@ -3,6 +3,7 @@ at the same time compile it once (a lock file beside the entry,
 runtime/CacheLock.cpp); the others wait and load it.  Stale locks are broken;
 a lock that stays makes a waiter compile on its own after
 PYCUDA_JIT_CACHE_LOCK_TIMEOUT."""
+import math
 import multiprocessing
 import os
 import pathlib
@@ -121,9 +122,13 @@ def test_stale_and_held_locks(tmp_path):
     # A live holder (this test's process) that never publishes: the waiter
     # waits until the lock is PYCUDA_JIT_CACHE_LOCK_TIMEOUT old, then takes
     # it for stuck, breaks it and compiles.
+    # (The lock's mtime, its age's origin, is set to a whole second not
+    # before now, so a coarse filesystem clock cannot make it look older.)
     entry.unlink()
-    lock.write_text(f"{os.getpid()} {socket.gethostname()} {int(time.time())}\n")
     t0 = time.monotonic()
+    made = math.ceil(time.time())
+    lock.write_text(f"{os.getpid()} {socket.gethostname()} {made}\n")
+    os.utime(lock, (made, made))
     status, _ = _run_in_subprocess(tmp_path, {"PYCUDA_JIT_CACHE_LOCK_TIMEOUT": "1.5"})
     assert status.startswith(f"miss (broke a stale compile lock: pid {os.getpid()} on host "), \
         status
