@@ -12,9 +12,11 @@ Each block is a 5-point Jacobi smoothing step over the block plus a halo of
 one cell that `map_overlap` attaches.  On a GPU machine the blocks are
 CuPy arrays when CuPy is installed (the kernel takes them zero-copy),
 otherwise NumPy arrays, copied to the worker's GPU for the launch; without a
-GPU they run on the CPU executor.  Workers spread over the GPUs: worker k
-uses device k % len(cuda.gpus) (on the CPU executor, its virtual devices,
-PYCUDA_JIT_CPU_DEVICES).
+GPU they run on the CPU executor.  Workers spread NumPy blocks over the
+GPUs: worker k uses device k % len(cuda.gpus) (on the CPU executor, its
+virtual devices, PYCUDA_JIT_CPU_DEVICES); a CuPy block is processed on the
+device CuPy allocated it on (give each worker its own GPU with dask-cuda's
+LocalCUDACluster, which sets CUDA_VISIBLE_DEVICES per worker).
 """
 import argparse
 import os
@@ -52,7 +54,10 @@ def _worker_device():
 def smooth_block(block):
     """One block (with its halo) through the kernel; same array type back."""
     warnings.simplefilter("ignore", RuntimeWarning)  # the no-GPU notice, once per worker
-    cuda.select_device(_worker_device())
+    if isinstance(block, np.ndarray):
+        cuda.select_device(_worker_device())
+    else:  # a CuPy block runs on the device CuPy put it on
+        cuda.select_device(block.device.id)
     block = np.ascontiguousarray(block) if isinstance(block, np.ndarray) else block
     out = np.empty_like(block) if isinstance(block, np.ndarray) else block.copy()
     threads = (16, 16)
