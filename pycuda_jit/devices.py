@@ -101,7 +101,8 @@ class Context:
 
 
 class _DeviceList:
-    """``cuda.gpus``: the devices, indexable and iterable; ``.current``."""
+    """``cuda.gpus``: the devices, indexable (a slice gives a list) and
+    iterable; ``.current``."""
 
     def __init__(self):
         self._devices = {}
@@ -111,6 +112,8 @@ class _DeviceList:
 
     def __getitem__(self, i):
         n = len(self)
+        if isinstance(i, slice):  # a list of devices, as numba-cuda gives
+            return [self[k] for k in range(*i.indices(n))]
         if not isinstance(i, int) or not -n <= i < n:
             raise IndexError(f"device {i} does not exist; there are {n}")
         i %= n

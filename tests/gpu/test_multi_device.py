@@ -178,3 +178,12 @@ def test_with_device_restores_each_threads_own_previous_device(devices):
     for t in ts:
         t.join(120)
     assert after == {"a": 0, "b": 2}
+
+
+def test_gpus_slices_are_lists_of_devices(devices):
+    # numba-cuda's cuda.gpus is list-like: a slice gives a list of devices.
+    assert cuda.gpus[1:] == devices[1:]
+    assert cuda.gpus[::-1] == devices[::-1]
+    assert cuda.gpus[len(devices):] == []
+    with cuda.gpus[1:][0]:
+        assert cuda.get_current_device().id == 1
