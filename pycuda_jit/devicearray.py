@@ -149,8 +149,9 @@ class IpcHandle:
     """A device array's memory, named for other processes of the node (CUDA
     IPC).  Pickle it to them; there ``handle.open()`` (or ``with handle as
     array:``) gives a DeviceNDArray over the same memory on the current
-    device, until ``handle.close()``.  The exporting process must keep its
-    array alive meanwhile; the opening process must be another one."""
+    device, until ``handle.close()``; opening it again before that is a
+    ValueError.  The exporting process must keep its array alive meanwhile;
+    the opening process must be another one."""
 
     def __init__(self, handle, shape, strides, dtype, offset, source_pid):
         self.handle = bytes(handle)
@@ -165,8 +166,9 @@ class IpcHandle:
         if self.source_pid == os.getpid():
             raise ValueError("an IPC handle is opened by another process; this one "
                              "exported it and can use the array itself")
-        if self._mapping is None:
-            self._mapping = _IpcMapping(self.handle)
+        if self._mapping is not None:  # numba-cuda's rule: one open at a time
+            raise ValueError("IpcHandle is already opened; close it first")
+        self._mapping = _IpcMapping(self.handle)
         return DeviceNDArray(self.shape, self.strides, self.dtype, self._mapping,
                              self._mapping.ptr + self.offset)
 

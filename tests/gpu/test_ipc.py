@@ -26,6 +26,16 @@ def _child(blob, queue):
             seen = arr.copy_to_host()
             negate[(4, 4), (8, 8)](arr)
             cuda.synchronize()
+            try:  # one open at a time (numba-cuda's rule)
+                handle.open()
+                queue.put(("error", "a second open() did not raise"))
+                return
+            except ValueError as e:
+                if "already opened" not in str(e):
+                    raise
+        again = handle.open()  # closed by the with: opens again
+        handle.close()
+        del again
         queue.put(("ok", seen))
     except Exception as e:  # reported to the parent
         queue.put(("error", repr(e)))
