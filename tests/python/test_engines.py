@@ -2,10 +2,11 @@
 dask.distributed cluster of 4 worker processes, examples/mpi_halo.py on 2
 and 4 mpi4py ranks; each compares its result with NumPy (--check).
 
-They run on the CPU executor (PYCUDA_JIT_BACKEND=cpu, two virtual devices
-per machine so that workers and ranks select different devices), with a
-fresh disk cache shared by the processes.  On the GPU machine run the same
-examples by hand (README "Many GPUs and processes")."""
+They run on the CPU executor (two virtual devices, so that workers and
+ranks select different devices), with a fresh disk cache shared by the
+processes; with PYCUDA_JIT_BACKEND=cuda set, on the GPUs (as the GPU
+machine runs them: PYCUDA_JIT_BACKEND=cuda python3 -m pytest
+tests/python/test_engines.py)."""
 import os
 import pathlib
 import shutil
@@ -15,11 +16,20 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+BACKEND = "cuda" if os.environ.get("PYCUDA_JIT_BACKEND") == "cuda" else "cpu"
+
+
+def _devices():
+    """How many devices the examples' processes see."""
+    if BACKEND == "cpu":
+        return 2
+    from pycuda_jit import cuda
+    return len(cuda.gpus)
 
 
 def _env(tmp_path):
     env = dict(os.environ)
-    env.update(PYCUDA_JIT_BACKEND="cpu", PYCUDA_JIT_CPU_DEVICES="2",
+    env.update(PYCUDA_JIT_BACKEND=BACKEND, PYCUDA_JIT_CPU_DEVICES="2",
                PYCUDA_JIT_CACHE_DIR=str(tmp_path / "cache"),
                PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""),
                OMPI_MCA_rmaps_base_oversubscribe="1")
@@ -40,11 +50,11 @@ def test_dask_stencil_on_four_worker_processes(tmp_path):
     assert lines[-1] == "ok", r.stdout
     workers = [l for l in lines if l.startswith("  worker pid")]
     assert len(workers) == 4, r.stdout
-    # The workers ran the kernel on the CPU executor (the scheduler spreads
+    # The workers ran the kernel on the backend (the scheduler spreads
     # the blocks; a worker may get none); between them and the client (where
     # Dask may call the function to learn its result type) it was compiled
     # once: the other statuses are disk-cache hits.
-    assert all("backend cpu" in w for w in workers), r.stdout
+    assert all(f"backend {BACKEND}" in w for w in workers), r.stdout
     ran = [w for w in workers if "not run" not in w]
     assert len(ran) >= 2, r.stdout
     client = [l for l in lines if l.startswith("  client pid")]
@@ -75,6 +85,7 @@ def test_mpi_halo_exchange(tmp_path, ranks):
     assert lines[-1] == "ok", r.stdout
     rank_lines = [l for l in lines if l.startswith("  rank ")]
     assert len(rank_lines) == ranks
-    # Ranks take devices round-robin (two virtual devices here).
+    # Ranks take devices round-robin.
+    n = _devices()
     for k, line in enumerate(rank_lines):
-        assert line.startswith(f"  rank {k}: cpu device {k % 2},"), line
+        assert line.startswith(f"  rank {k}: {BACKEND} device {k % n},"), line
