@@ -107,14 +107,13 @@ class DeviceNDArray(_core.DeviceArray):
     def get_ipc_handle(self):
         """An IpcHandle (picklable) through which another process of this
         node maps this array's device memory, zero-copy (CUDA IPC; GPU
-        only).  Keep this array alive while others use the memory."""
-        owner = self._owner
-        if not isinstance(owner, _core.Allocation):
-            raise ValueError("get_ipc_handle: only arrays whose memory pycuda_jit "
-                             "allocated (cuda.device_array, to_device...) have IPC handles")
-        handle = _core.ipc_handle(owner.ptr)
-        return IpcHandle(handle, self.shape, self.strides, self.dtype,
-                         self.device_ctypes_pointer_value - owner.ptr, os.getpid())
+        only).  Any array in cuMemAlloc memory has one, views and other
+        libraries' arrays (cuda.as_cuda_array) included.  Keep this array
+        alive while others use the memory."""
+        ptr = self.device_ctypes_pointer_value
+        handle, base = _core.ipc_handle(ptr)  # the allocation that holds ptr
+        return IpcHandle(handle, self.shape, self.strides, self.dtype, ptr - base,
+                         os.getpid())
 
     def __reduce__(self):
         """Pickles as a host copy of the contents (pycuda_jit/serialize.py)."""

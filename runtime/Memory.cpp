@@ -269,9 +269,12 @@ void copyDeviceToDevice(CUdeviceptr Dst, CUdeviceptr Src, size_t Bytes) {
   check(currentContext().api().cuMemcpyDtoD(Dst, Src, Bytes), "cuMemcpyDtoD");
 }
 
-CUipcMemHandle ipcMemHandle(CUdeviceptr Base) {
+CUipcMemHandle ipcMemHandle(CUdeviceptr Ptr, CUdeviceptr &Base) {
+  const CudaApi &Cu = currentContext().api();
+  size_t Size = 0;
+  check(Cu.cuMemGetAddressRange(&Base, &Size, Ptr), "cuMemGetAddressRange");
   CUipcMemHandle H{};
-  check(currentContext().api().cuIpcGetMemHandle(&H, Base), "cuIpcGetMemHandle");
+  check(Cu.cuIpcGetMemHandle(&H, Base), "cuIpcGetMemHandle");
   return H;
 }
 

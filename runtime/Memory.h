@@ -83,10 +83,11 @@ void copyDeviceToHost(void *Dst, CUdeviceptr Src, size_t Bytes);
 void copyDeviceToDevice(CUdeviceptr Dst, CUdeviceptr Src, size_t Bytes);
 void memsetD8(CUdeviceptr Dst, unsigned char Value, size_t Bytes);
 /// CUDA IPC: the handle another process of this node opens to use the
-/// allocation that starts at Base (cuMemAlloc memory, not a pointer inside
-/// it); opening maps it into the current context (peer access enabled as
-/// needed) until closeIpcMemory.  A process cannot open its own handles.
-CUipcMemHandle ipcMemHandle(CUdeviceptr Base);
+/// cuMemAlloc allocation that contains Ptr (whoever made it: another
+/// library's memory too), whose start it stores in Base; opening maps the
+/// allocation into the current context (peer access enabled as needed)
+/// until closeIpcMemory.  A process cannot open its own handles.
+CUipcMemHandle ipcMemHandle(CUdeviceptr Ptr, CUdeviceptr &Base);
 CUdeviceptr openIpcMemory(const CUipcMemHandle &Handle);
 void closeIpcMemory(CUdeviceptr Ptr);
 

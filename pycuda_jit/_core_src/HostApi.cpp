@@ -363,15 +363,18 @@ void requireCudaForIpc() {
         "(a copy) or share host memory (multiprocessing.shared_memory)");
 }
 
-// ipc_handle(base) -> bytes: the IPC handle of the allocation at base.
+// ipc_handle(ptr) -> (bytes, base): the IPC handle of the allocation that
+// contains ptr, and where that allocation starts.
 PyObject *pyIpcHandle(PyObject *, PyObject *Arg) {
   return guard([&]() -> PyObject * {
     unsigned long long P = PyLong_AsUnsignedLongLong(Arg);
     if (PyErr_Occurred())
       return nullptr;
     requireCudaForIpc();
-    rt::CUipcMemHandle H = rt::ipcMemHandle(P);
-    return PyBytes_FromStringAndSize(H.reserved, sizeof H.reserved);
+    rt::CUdeviceptr Base = 0;
+    rt::CUipcMemHandle H = rt::ipcMemHandle(P, Base);
+    return Py_BuildValue("(y#K)", H.reserved, Py_ssize_t(sizeof H.reserved),
+                         static_cast<unsigned long long>(Base));
   });
 }
 
