@@ -241,6 +241,11 @@ def _kernel_class():
                 """Facts about the last specialization: timings, load path..."""
                 return self._info()
 
+            def __reduce__(self):
+                """Pickles by reference or by value (pycuda_jit/serialize.py)."""
+                from . import serialize
+                return serialize.reduce_kernel(self)
+
             def __repr__(self):
                 return f"<pycuda_jit kernel {self.py_func.__qualname__}>"
 
@@ -284,6 +289,10 @@ class DeviceFunction:
         raise RuntimeError(f"device function '{self.__qualname__}' can only be called from a "
                            "kernel or another device function")
 
+    def __reduce__(self):
+        from . import serialize
+        return serialize.reduce_device_function(self)
+
     def __repr__(self):
         return f"<pycuda_jit device function {self.__qualname__}>"
 
@@ -324,24 +333,28 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         return lambda func: DeviceFunction(func, inline, sigs)
     opts = _options(debug, fastmath, opt, lineinfo, cache, max_registers, launch_bounds,
                     fmad, boundscheck, cpu_timeout)
-
-    def build(func, sigs):
-        k = _kernel_class()(func, opts)
-        for s in sigs:
-            k.compile(s)
-        # As written, for `python -m pycuda_jit compile` and inspect_sass().
-        k._pcj_signature_strings = tuple(sigs)
-        k._pcj_options = opts
-        # Called from another kernel (as a device function), it is inlined
-        # there with inline="always" or True, as in numba-cuda.
-        k._pcj_inline_ = "always" if inline in (True, "always") else "never"
-        return k
-
+    inline_mode = "always" if inline in (True, "always") else "never"
     if (callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple))
             and not isinstance(func_or_sig, _types.Type)):
-        return build(func_or_sig, [])
+        return _build_kernel(func_or_sig, opts, [], inline_mode)
     sigs = _signature_list(func_or_sig)
-    return lambda func: build(func, sigs)
+    return lambda func: _build_kernel(func, opts, sigs, inline_mode)
+
+
+def _build_kernel(func, opts, sigs, inline="never"):
+    """A kernel for ``func`` with the options of _options(); the explicit
+    signatures compiled now."""
+    k = _kernel_class()(func, opts)
+    for s in sigs:
+        k.compile(s)
+    # As written, for `python -m pycuda_jit compile`, inspect_sass() and
+    # pickling by value (serialize.py).
+    k._pcj_signature_strings = tuple(sigs)
+    k._pcj_options = opts
+    # Called from another kernel (as a device function), it is inlined
+    # there with inline="always" or True, as in numba-cuda.
+    k._pcj_inline_ = inline
+    return k
 
 
 def _signature_list(spec):

@@ -8,6 +8,8 @@ strided copies.  This module adds numpy dtypes and numpy array creation.  On
 the CPU executor, device memory is host memory and everything behaves the
 same.
 """
+import os
+
 import numpy as np
 
 from ._lazy import core
@@ -79,6 +81,14 @@ class DeviceNDArray(_core.DeviceArray):
         into this array."""
         if isinstance(ary, _core.DeviceArray) or (
                 not isinstance(ary, np.ndarray) and hasattr(ary, "__cuda_array_interface__")):
+            if (isinstance(ary, _core.DeviceArray) and ary.device_id != self.device_id
+                    and not (ary.is_c_contiguous() and self.is_c_contiguous())):
+                # Between devices, other layouts go through the host.
+                ary = ary.copy_to_host(stream=stream)
+                if stream:
+                    stream.synchronize()
+                self._copy_from_host(ary, stream)
+                return
             self._copy_from_device(ary, stream)
             return
         src = np.asarray(ary)
@@ -100,9 +110,93 @@ class DeviceNDArray(_core.DeviceArray):
                                  f"match the device array's {self.shape}")
         self._copy_from_host(src, stream)
 
+    def get_ipc_handle(self):
+        """An IpcHandle (picklable) through which another process of this
+        node maps this array's device memory, zero-copy (CUDA IPC; GPU
+        only).  Any array in cuMemAlloc memory has one, views and other
+        libraries' arrays (cuda.as_cuda_array) included.  Keep this array
+        alive while others use the memory."""
+        ptr = self.device_ctypes_pointer_value
+        handle, base = _core.ipc_handle(ptr)  # the allocation that holds ptr
+        return IpcHandle(handle, self.shape, self.strides, self.dtype, ptr - base,
+                         os.getpid())
+
+    def __reduce__(self):
+        """Pickles as a host copy of the contents (pycuda_jit/serialize.py)."""
+        from . import serialize
+        return serialize.reduce_device_array(self)
+
     def __repr__(self):
         return (f"<DeviceNDArray shape={self.shape} dtype={self.dtype} "
                 f"layout={self._layout}>")
+
+
+class _IpcMapping:
+    """Another process's device memory mapped here; unmapped when collected
+    (or by IpcHandle.close)."""
+
+    def __init__(self, handle):
+        self.ptr = _core.ipc_open(handle)
+
+    def close(self):
+        ptr, self.ptr = self.ptr, 0
+        if ptr:
+            _core.ipc_close(ptr)
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+class IpcHandle:
+    """A device array's memory, named for other processes of the node (CUDA
+    IPC).  Pickle it to them; there ``handle.open()`` (or ``with handle as
+    array:``) gives a DeviceNDArray over the same memory on the current
+    device, until ``handle.close()``; opening it again before that is a
+    ValueError.  The exporting process must keep its array alive meanwhile;
+    the opening process must be another one."""
+
+    def __init__(self, handle, shape, strides, dtype, offset, source_pid):
+        self.handle = bytes(handle)
+        self.shape = tuple(shape)
+        self.strides = tuple(strides)
+        self.dtype = np.dtype(dtype)
+        self.offset = int(offset)
+        self.source_pid = int(source_pid)
+        self._mapping = None
+
+    def open(self):
+        if self.source_pid == os.getpid():
+            raise ValueError("an IPC handle is opened by another process; this one "
+                             "exported it and can use the array itself")
+        if self._mapping is not None:  # numba-cuda's rule: one open at a time
+            raise ValueError("IpcHandle is already opened; close it first")
+        self._mapping = _IpcMapping(self.handle)
+        return DeviceNDArray(self.shape, self.strides, self.dtype, self._mapping,
+                             self._mapping.ptr + self.offset)
+
+    def close(self):
+        if self._mapping is not None:
+            self._mapping.close()
+            self._mapping = None
+
+    def __enter__(self):
+        return self.open()
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_mapping"] = None
+        return state
+
+    def __repr__(self):
+        return (f"<IpcHandle shape={self.shape} dtype={self.dtype} "
+                f"from pid {self.source_pid}>")
 
 
 # ---- creation --------------------------------------------------------------------------------

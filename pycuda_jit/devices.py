@@ -1,12 +1,14 @@
 """Host API: devices and contexts (numba-cuda names).
 
 Device attributes are read in C++ (runtime/Device.cpp, through
-pycuda_jit/_core_src/HostApi.cpp).  On the CPU executor there is one pseudo
-device, "pycuda_jit CPU executor", whose attributes are the launch limits it
-enforces (those of current NVIDIA GPUs) and whose multiprocessors are its
-worker threads.
+pycuda_jit/_core_src/HostApi.cpp).  On the CPU executor there are
+PYCUDA_JIT_CPU_DEVICES (default 1) virtual devices, each "pycuda_jit CPU
+executor", whose attributes are the launch limits it enforces (those of
+current NVIDIA GPUs) and whose multiprocessors are its worker threads.  The
+current device is per thread (`with cuda.gpus[i]:`, select_device).
 """
 import collections
+import threading
 
 from ._lazy import core
 
@@ -35,7 +37,15 @@ class Device:
         self.name = info["name"]
         self.compute_capability = tuple(info["compute_capability"])
         self.total_memory = info["total_memory"]
-        self._previous = []
+        # Per thread: the devices current before each `with self:` entered
+        # (device selection is per thread, and threads share Device objects).
+        self._previous = threading.local()
+
+    def _stack(self):
+        stack = getattr(self._previous, "stack", None)
+        if stack is None:
+            stack = self._previous.stack = []
+        return stack
 
     def __getattr__(self, name):
         if name.startswith("_") or not name.isupper():
@@ -50,12 +60,12 @@ class Device:
         core().reset_device(self.id)
 
     def __enter__(self):
-        self._previous.append(core().current_device())
+        self._stack().append(core().current_device())
         select_device(self.id)
         return self
 
     def __exit__(self, *exc):
-        core().select_device(self._previous.pop())
+        core().select_device(self._stack().pop())
         return False
 
     def __eq__(self, other):
@@ -91,7 +101,8 @@ class Context:
 
 
 class _DeviceList:
-    """``cuda.gpus``: the devices, indexable and iterable; ``.current``."""
+    """``cuda.gpus``: the devices, indexable (a slice gives a list) and
+    iterable; ``.current``."""
 
     def __init__(self):
         self._devices = {}
@@ -101,6 +112,8 @@ class _DeviceList:
 
     def __getitem__(self, i):
         n = len(self)
+        if isinstance(i, slice):  # a list of devices, as numba-cuda gives
+            return [self[k] for k in range(*i.indices(n))]
         if not isinstance(i, int) or not -n <= i < n:
             raise IndexError(f"device {i} does not exist; there are {n}")
         i %= n

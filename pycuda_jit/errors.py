@@ -11,9 +11,10 @@ __all__ = [
     "CompileError", "UnsupportedError", "TypingError", "NameResolutionError",
     "SignatureError", "BytecodeError", "BackendError", "InternalCompilerError",
     "CudaDriverError", "CudaOutOfMemoryError", "CudaStickyError",
-    "LaunchConfigError", "KernelError", "KernelIndexError", "KernelZeroDivisionError",
-    "KernelValueError", "KernelUnboundLocalError", "KernelDeadlockError",
-    "KernelTimeoutError", "KernelRecursionError", "ConstantIndexError", "ConstantValueError",
+    "LaunchConfigError", "DeviceMismatchError", "KernelError", "KernelIndexError",
+    "KernelZeroDivisionError", "KernelValueError", "KernelUnboundLocalError",
+    "KernelDeadlockError", "KernelTimeoutError", "KernelRecursionError",
+    "ConstantIndexError", "ConstantValueError",
     "CudaSupportError",
 ]
 
@@ -120,6 +121,12 @@ class CudaStickyError(CudaDriverError):
 
 class LaunchConfigError(ValueError):
     """The launch configuration exceeds the device's limits."""
+
+
+class DeviceMismatchError(ValueError):
+    """A launch got an array that lives on another device than the current
+    one (``with cuda.gpus[i]:`` / ``select_device``); the message names both
+    devices."""
 
 
 class KernelError(RuntimeError):

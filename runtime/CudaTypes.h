@@ -245,6 +245,14 @@ struct CUDA_MEMCPY2D {
   size_t Height;
 };
 
+/// cuda.h's CUipcMemHandle: an opaque name for an allocation that another
+/// process of the node can open (CU_IPC_HANDLE_SIZE bytes).
+struct CUipcMemHandle {
+  char reserved[64];
+};
+// CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS (cuIpcOpenMemHandle's only flag):
+inline constexpr unsigned kIpcMemLazyEnablePeerAccess = 0x1;
+
 // ---- pointer attributes (cuPointerGetAttribute) -----------------------------
 enum CUpointer_attribute : int {
   CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2, // a CUmemorytype

@@ -269,6 +269,40 @@ void copyDeviceToDevice(CUdeviceptr Dst, CUdeviceptr Src, size_t Bytes) {
   check(currentContext().api().cuMemcpyDtoD(Dst, Src, Bytes), "cuMemcpyDtoD");
 }
 
+CUipcMemHandle ipcMemHandle(CUdeviceptr Ptr, CUdeviceptr &Base) {
+  const CudaApi &Cu = currentContext().api();
+  size_t Size = 0;
+  check(Cu.cuMemGetAddressRange(&Base, &Size, Ptr), "cuMemGetAddressRange");
+  CUipcMemHandle H{};
+  check(Cu.cuIpcGetMemHandle(&H, Base), "cuIpcGetMemHandle");
+  return H;
+}
+
+CUdeviceptr openIpcMemory(const CUipcMemHandle &Handle) {
+  CUdeviceptr P = 0;
+  check(currentContext().api().cuIpcOpenMemHandle(&P, Handle,
+                                                  kIpcMemLazyEnablePeerAccess),
+        "cuIpcOpenMemHandle");
+  return P;
+}
+
+void closeIpcMemory(CUdeviceptr Ptr) {
+  check(currentContext().api().cuIpcCloseMemHandle(Ptr), "cuIpcCloseMemHandle");
+}
+
+void copyPeer(CUdeviceptr Dst, int DstDevice, CUdeviceptr Src, int SrcDevice,
+              size_t Bytes, CUstream Stream, bool Async) {
+  if (Bytes == 0)
+    return;
+  CUcontext To = primaryContext(DstDevice).handle();
+  CUcontext From = primaryContext(SrcDevice).handle();
+  const CudaApi &Cu = currentContext().api();
+  if (Async)
+    check(Cu.cuMemcpyPeerAsync(Dst, To, Src, From, Bytes, Stream), "cuMemcpyPeerAsync");
+  else
+    check(Cu.cuMemcpyPeer(Dst, To, Src, From, Bytes), "cuMemcpyPeer");
+}
+
 void memsetD8(CUdeviceptr Dst, unsigned char Value, size_t Bytes) {
   if (Bytes == 0)
     return;

@@ -82,6 +82,20 @@ void copyHostToDevice(CUdeviceptr Dst, const void *Src, size_t Bytes);
 void copyDeviceToHost(void *Dst, CUdeviceptr Src, size_t Bytes);
 void copyDeviceToDevice(CUdeviceptr Dst, CUdeviceptr Src, size_t Bytes);
 void memsetD8(CUdeviceptr Dst, unsigned char Value, size_t Bytes);
+/// CUDA IPC: the handle another process of this node opens to use the
+/// cuMemAlloc allocation that contains Ptr (whoever made it: another
+/// library's memory too), whose start it stores in Base; opening maps the
+/// allocation into the current context (peer access enabled as needed)
+/// until closeIpcMemory.  A process cannot open its own handles.
+CUipcMemHandle ipcMemHandle(CUdeviceptr Ptr, CUdeviceptr &Base);
+CUdeviceptr openIpcMemory(const CUipcMemHandle &Handle);
+void closeIpcMemory(CUdeviceptr Ptr);
+
+/// Copies between the memories of two devices (cuMemcpyPeer; no peer access
+/// needed: the driver stages the copy when the devices cannot reach each
+/// other), on Stream (of either device) when Async.
+void copyPeer(CUdeviceptr Dst, int DstDevice, CUdeviceptr Src, int SrcDevice,
+              size_t Bytes, CUstream Stream, bool Async);
 
 /// Asynchronous copies on Stream; Host should be pinned (pinnedAlloc).
 void copyHostToDeviceAsync(CUdeviceptr Dst, const void *Src, size_t Bytes,

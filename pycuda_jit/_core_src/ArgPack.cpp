@@ -426,6 +426,7 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
                    ("kernel argument " + std::to_string(Index + 1)).c_str());
     Out.type = D->type;
     Out.ptr = D->ptr;
+    Out.device = D->device;
     Out.ndim = D->ndim;
     std::memcpy(Out.shape, D->shape, sizeof(int64_t) * D->ndim);
     std::memcpy(Out.strides, D->strides, sizeof(int64_t) * D->ndim);
@@ -534,6 +535,38 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
   }
   typeError(Index, "kernels cannot take a " + typeName(O) +
                        " (pass device arrays, numpy arrays, numbers or tuples)");
+}
+
+namespace {
+// The first array in V (tuples searched) that lives on another device.
+const ArgValue *foreignDeviceArray(const ArgValue &V, int Device) {
+  if (V.device >= 0 && V.device != Device)
+    return &V;
+  for (const ArgValue &E : V.elems)
+    if (const ArgValue *F = foreignDeviceArray(E, Device))
+      return F;
+  return nullptr;
+}
+} // namespace
+
+void checkArgDevices(const std::vector<ArgValue> &Args, int Device) {
+  for (size_t K = 0; K < Args.size(); ++K) {
+    const ArgValue *F = foreignDeviceArray(Args[K], Device);
+    if (!F)
+      continue;
+    std::string Msg =
+        "kernel argument " + std::to_string(K + 1) + " is an array on device " +
+        std::to_string(F->device) + ", but the kernel is launched on device " +
+        std::to_string(Device) + " (the current device): launch it under `with "
+        "cuda.gpus[" + std::to_string(F->device) + "]:`, or copy the array to "
+        "device " + std::to_string(Device) + " first (cuda.device_array_like(a) "
+        "then .copy_to_device(a) there)";
+    Ref Cls(errorsModule() ? PyObject_GetAttrString(errorsModule(), "DeviceMismatchError")
+                           : nullptr);
+    PyErr_Clear();
+    PyErr_SetString(Cls ? Cls.get() : PyExc_ValueError, Msg.c_str());
+    throw PythonError{};
+  }
 }
 
 namespace {

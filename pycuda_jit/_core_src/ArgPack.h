@@ -33,6 +33,7 @@ struct ArgValue {
   types::TypeRef type = nullptr;
   // arrays
   uint64_t ptr = 0;
+  int device = -1; // our device array's device (-1: another kind of array)
   int ndim = 0;
   int64_t shape[kMaxDims] = {};
   int64_t strides[kMaxDims] = {};
@@ -65,6 +66,10 @@ struct ArgValue {
 // Fills Out from a Python argument; throws PythonError (TypeError) for
 // values kernels cannot take.  `Index` is the 0-based position, for messages.
 void classifyArg(PyObject *O, int Index, ArgValue &Out);
+
+// Raises DeviceMismatchError when an array of Args (our device arrays,
+// tuples searched) lives on another device than Device, the launch's.
+void checkArgDevices(const std::vector<ArgValue> &Args, int Device);
 
 // Orders work on Stream after every CUDA-array-interface stream field in
 // Args (the protocol's synchronization; CUDA backend).

@@ -109,6 +109,74 @@ void warnOnFallback() {
     throw PythonError{};
 }
 
+// ---- devices -------------------------------------------------------------------
+
+namespace {
+constexpr int kMaxCpuDevices = 64;
+thread_local int CpuDevice = 0;
+
+// PYCUDA_JIT_CPU_DEVICES, read once: the count, or 0 with Bad set.
+int cpuDeviceCount(std::string &Bad) {
+  static std::string Problem;
+  static const int Count = [] {
+    const char *Env = std::getenv("PYCUDA_JIT_CPU_DEVICES");
+    if (!Env || !*Env)
+      return 1;
+    char *End = nullptr;
+    long N = std::strtol(Env, &End, 10);
+    if (*End != '\0' || N < 1 || N > kMaxCpuDevices) {
+      Problem = std::string("PYCUDA_JIT_CPU_DEVICES must be a number of devices "
+                            "from 1 to 64, not '") +
+                Env + "'";
+      return 0;
+    }
+    return int(N);
+  }();
+  Bad = Problem;
+  return Count;
+}
+
+int cpuDevices() {
+  std::string Bad;
+  int N = cpuDeviceCount(Bad);
+  if (N == 0) {
+    PyErr_SetString(PyExc_ValueError, Bad.c_str());
+    throw PythonError{};
+  }
+  return N;
+}
+} // namespace
+
+int backendDeviceCount() {
+  return backend() == BackendKind::CUDA ? rt::deviceCount() : cpuDevices();
+}
+
+int backendCurrentDevice() {
+  return backend() == BackendKind::CUDA ? rt::currentDevice() : CpuDevice;
+}
+
+void backendSelectDevice(long Ordinal) {
+  int N = backendDeviceCount();
+  if (Ordinal < 0 || Ordinal >= N) {
+    if (backend() == BackendKind::CUDA)
+      PyErr_Format(PyExc_IndexError,
+                   "CUDA device %ld does not exist; this machine has %d device(s)",
+                   Ordinal, N);
+    else
+      PyErr_Format(PyExc_IndexError,
+                   "device %ld does not exist; the CPU executor has %d device(s) "
+                   "(PYCUDA_JIT_CPU_DEVICES)",
+                   Ordinal, N);
+    throw PythonError{};
+  }
+  if (backend() != BackendKind::CUDA) {
+    CpuDevice = int(Ordinal);
+    return;
+  }
+  rt::setCurrentDevice(int(Ordinal));
+  rt::currentContext(); // make it current now
+}
+
 // ---- device memory -------------------------------------------------------------
 
 DeviceBlock allocDevice(size_t Bytes, bool Managed, bool AttachGlobal) {
@@ -122,6 +190,7 @@ DeviceBlock allocDevice(size_t Bytes, bool Managed, bool AttachGlobal) {
   } else {
     B.ptr = uint64_t(cpuAlloc(N));
     B.gen = cpuGeneration();
+    B.device = CpuDevice;
   }
   Counters &K = counters();
   ++K.live;
@@ -277,6 +346,7 @@ HostBlock allocHost(size_t Bytes, HostKind Kind, bool Portable,
   } else {
     B.ptr = uint64_t(cpuAlloc(B.bytes));
     B.devPtr = Kind == HostKind::Pinned ? 0 : B.ptr;
+    B.device = CpuDevice;
   }
   if (B.devPtr) {
     HostRanges &R = hostRanges();

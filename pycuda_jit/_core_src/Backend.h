@@ -41,10 +41,28 @@ const std::string &backendFallbackReason();
 // is a kernel launch.  Throws PythonError if the warning is made an error.
 void warnOnFallback();
 
+// ---- devices -------------------------------------------------------------------
+
+// The devices kernels run on: the GPUs, or on the CPU executor
+// PYCUDA_JIT_CPU_DEVICES virtual devices (default 1, at most 64), so that
+// multi-GPU code runs without GPUs.  Each virtual device has its own
+// memory in the sense that matters to programs: an allocation remembers the
+// device it was made on (DeviceBlock::device), and a launch refuses an
+// array of another device as a GPU would need peer access for it; the
+// compiled host code is shared.  A bad PYCUDA_JIT_CPU_DEVICES raises
+// ValueError (PythonError).
+int backendDeviceCount();
+// The calling thread's device (0 until selected).
+int backendCurrentDevice();
+// Selects the calling thread's device; IndexError (PythonError) for an
+// ordinal that does not exist.
+void backendSelectDevice(long Ordinal);
+
 // ---- device memory -------------------------------------------------------------
 
-// An allocation and the context it belongs to (device, generation; on the
-// CPU executor device 0 and cpuGeneration()).
+// An allocation and the context it belongs to (device: the GPU, or the CPU
+// executor's virtual device; generation: the context's, cpuGeneration() on
+// the CPU executor).
 struct DeviceBlock {
   uint64_t ptr = 0;
   int device = 0;

@@ -287,8 +287,8 @@ int deviceArrayInit(PyObject *Self, PyObject *Args, PyObject *Kw) {
     auto *A = reinterpret_cast<AllocationObject *>(Owner);
     D->device = A->device;
     D->gen = A->gen;
-  } else {
-    D->device = 0;
+  } else { // another library's memory: its device is not checked
+    D->device = -1;
     D->gen = 0;
   }
   D->type = types::arrayTy(
@@ -359,7 +359,7 @@ int setStream(PyObject *O, PyObject *V, void *) {
 }
 PyObject *getDeviceId(PyObject *O, void *) {
   auto *D = self(O);
-  return PyLong_FromLong(D->gen ? D->device : rt::currentDevice());
+  return PyLong_FromLong(D->device >= 0 ? D->device : backendCurrentDevice());
 }
 
 // __cuda_array_interface__ (version 3).
@@ -694,6 +694,22 @@ PyObject *deviceArrayCopyFromDevice(PyObject *O, PyObject *Args) {
     requireSameLayout(D, V, "copy_to_device");
     rt::CUstream S = streamHandle(Stream);
     bool Async = !isDefaultStreamArg(Stream);
+    int From = isDeviceArray(Other) ? self(Other)->device : -1;
+    if (From >= 0 && D->device >= 0 && From != D->device &&
+        backend() == BackendKind::CUDA) {
+      // Between two GPUs' memories (the Python layer sends other layouts
+      // through the host).
+      if (!isContiguous(D, true) || !isContiguous(self(Other), true)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "copy_to_device between devices needs C-contiguous arrays");
+        return nullptr;
+      }
+      size_t Bytes = size_t(elementCount(D) * D->itemsize);
+      uint64_t Dst = D->ptr, SrcPtr = V.ptr;
+      int To = D->device;
+      withoutGil([&] { rt::copyPeer(Dst, To, SrcPtr, From, Bytes, S, Async); });
+      Py_RETURN_NONE;
+    }
     rt::StridedRegion Src{V.ptr, V.ndim, V.shape, V.strides, true};
     rt::StridedRegion Dst = deviceRegion(D);
     size_t Item = size_t(D->itemsize);

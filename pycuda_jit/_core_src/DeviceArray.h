@@ -49,7 +49,7 @@ struct DeviceArrayObject {
   char typestr[8];           // numpy typestr, e.g. "<f4"
   int64_t itemsize;
   PyObject *stream; // the array's stream (nullptr: the default stream, 0)
-  int device;       // of the owning Allocation
+  int device;       // of the owning Allocation; -1: not ours (not checked)
   uint64_t gen;     // its context generation; 0: not ours, not checked
 };
 

@@ -16,6 +16,7 @@
 #include "CodegenPlugin.h"
 #include "driver/Compile.h"
 #include "codegen/HostBackend.h"
+#include "runtime/CacheLock.h"
 #include "runtime/Compile.h"
 #include "runtime/Device.h"
 #include "runtime/Launch.h"
@@ -422,6 +423,15 @@ DeviceFn &loadForDevice(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
   return F;
 }
 
+// The CPU executor's kernels run on every virtual device from the same
+// host code; S.devices records where they ran (kernel.stats["devices"]).
+void noteCpuDevice(DispatcherObject *D, Spec &S, int Device) {
+  std::lock_guard<std::mutex> L(D->st->mu);
+  if (S.devices.size() <= size_t(Device))
+    S.devices.resize(Device + 1);
+  S.devices[Device].gen = 1;
+}
+
 // Which array arguments a noalias specialization must check at launch.
 void planAliasCheck(Spec &S) {
   if (!S.noAlias)
@@ -545,6 +555,18 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
     S->images.clear();
     S->cache = "miss";
   }
+  // Compile once per machine: another process may be compiling this entry.
+  std::unique_ptr<rt::CacheLock> Lock;
+  if (D->st->opts.cache && !Hit && S->cache == "miss") {
+    std::string Note;
+    if (awaitCacheEntry(S->cacheKey, Lock, Note)) {
+      Hit = loadFromCache(*S, *A, Ctx, CO.ccMajor, CO.ccMinor) &&
+            (!Ctx || loadCachedImage(D, *S, *Ctx));
+      if (!Hit)
+        S->images.clear();
+    }
+    S->cache = (Hit ? "hit" : "miss") + Note;
+  }
   if (!Hit) {
     S->result = codegenPlugin().generateKernel(std::move(A), CO);
     printDumps(S->result);
@@ -568,7 +590,7 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
     S->cpu.usesWarpOps = S->result.usesWarpOps;
     S->cpu.staticSharedBytes = S->result.staticSharedBytes;
   }
-  if (D->st->opts.cache && !Hit && S->cache == "miss")
+  if (D->st->opts.cache && !Hit && S->cache.rfind("miss", 0) == 0)
     storeInCache(*S, Ctx != nullptr);
   printTimings(S->result, Hit ? "cache hit" : "compile");
   logCompile(D->pyfunc, S->result.signature,
@@ -974,8 +996,18 @@ PyObject *dispatcherInfo(PyObject *Self, PyObject *Args) {
         Ref Idx(PyLong_FromSize_t(K));
         PyList_Append(ReadOnly.get(), Idx.get());
       }
+    // The devices the kernel is loaded on (CUDA) or ran on (CPU executor).
+    Ref Devices(PyList_New(0));
+    {
+      std::lock_guard<std::mutex> L(reinterpret_cast<DispatcherObject *>(Self)->st->mu);
+      for (size_t K = 0; K < S->devices.size(); ++K)
+        if (S->devices[K].gen) {
+          Ref Idx(PyLong_FromSize_t(K));
+          PyList_Append(Devices.get(), Idx.get());
+        }
+    }
     return Py_BuildValue(
-        "{s:s,s:s,s:s,s:s,s:O,s:d,s:n,s:O,s:O,s:s,s:s,s:O,s:O}", "name",
+        "{s:s,s:s,s:s,s:s,s:O,s:d,s:n,s:O,s:O,s:s,s:s,s:O,s:O,s:O}", "name",
         S->result.kernelName.c_str(), "signature", S->result.signature.c_str(),
         "load_path", S->loadPath.c_str(), "backend",
         S->loadPath.rfind("host-jit", 0) == 0 ? "cpu" : "cuda", "timings_ms",
@@ -983,7 +1015,7 @@ PyObject *dispatcherInfo(PyObject *Self, PyObject *Args) {
         "resolutions", Resolutions.get(), "uses_barriers",
         S->result.usesBarriers ? Py_True : Py_False, "cache", S->cache.c_str(),
         "cache_key", S->cacheKey.c_str(), "readonly_args", ReadOnly.get(),
-        "noalias", S->noAlias ? Py_True : Py_False);
+        "noalias", S->noAlias ? Py_True : Py_False, "devices", Devices.get());
   });
 }
 
@@ -1263,6 +1295,11 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
     rt::Context *Ctx = BK == BackendKind::CUDA ? &rt::currentContext() : nullptr;
     rt::validateLaunchConfig(Ctx ? Ctx->limits() : rt::kCpuLaunchLimits,
                              L->grid, L->block, L->shared);
+    // Another device's array: refused (a GPU would need peer access).
+    static const bool ManyDevices = backendDeviceCount() > 1;
+    int Device = Ctx ? Ctx->device() : backendCurrentDevice();
+    if (ManyDevices) [[unlikely]]
+      checkArgDevices(Vals, Device);
     Spec *S = specialize(L->disp, Vals);
     refuseReadOnlyWrites(*S, Vals);
     if (!S->roArrays.empty()) [[unlikely]]
@@ -1295,6 +1332,8 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
       else
         rt::launchKernel(Fn, L->grid, L->block, L->shared, L->stream, Params);
     } else {
+      if (size_t(Device) >= S->devices.size() || !S->devices[Device].gen) [[unlikely]]
+        noteCpuDevice(L->disp, *S, Device);
       rt::cpu::Dims G{L->grid.x, L->grid.y, L->grid.z};
       rt::cpu::Dims B{L->block.x, L->block.y, L->block.z};
       // Ctrl-C stops launches from the main thread (where Python raises

@@ -13,6 +13,7 @@
 #include "runtime/StridedCopy.h"
 #include "runtime/cpu/Executor.h"
 
+#include <cstring>
 #include <unistd.h>
 
 namespace pcj::py {
@@ -85,10 +86,11 @@ PyObject *pyDeviceInfo(PyObject *, PyObject *Args) {
         throw PythonError{};
     };
     if (!Gpu && !cuda()) {
-      if (Ordinal != 0) {
+      if (Ordinal < 0 || Ordinal >= backendDeviceCount()) {
         PyErr_Format(PyExc_IndexError,
-                     "device %d does not exist; the CPU executor is device 0",
-                     Ordinal);
+                     "device %d does not exist; the CPU executor has %d "
+                     "device(s) (PYCUDA_JIT_CPU_DEVICES)",
+                     Ordinal, backendDeviceCount());
         return nullptr;
       }
       Set("name", PyUnicode_FromString(kCpuDeviceName));
@@ -142,11 +144,12 @@ PyObject *pyDeviceAttribute(PyObject *, PyObject *Args) {
   });
 }
 
-// device_count() -> GPUs the driver sees (the CPU executor counts 1 when it
-// is the backend); cuda_device_count() -> GPUs only (0 without a driver).
+// device_count() -> GPUs the driver sees (the CPU executor's virtual devices
+// when it is the backend, PYCUDA_JIT_CPU_DEVICES, default 1);
+// cuda_device_count() -> GPUs only (0 without a driver).
 PyObject *pyDeviceCount(PyObject *, PyObject *) {
   return guard([&]() -> PyObject * {
-    return PyLong_FromLong(cuda() ? rt::deviceCount() : 1);
+    return PyLong_FromLong(backendDeviceCount());
   });
 }
 
@@ -159,29 +162,14 @@ PyObject *pySelectDevice(PyObject *, PyObject *Arg) {
     long Ordinal = PyLong_AsLong(Arg);
     if (Ordinal == -1 && PyErr_Occurred())
       return nullptr;
-    if (!cuda()) {
-      if (Ordinal != 0) {
-        PyErr_Format(PyExc_IndexError,
-                     "device %ld does not exist; the CPU executor is device 0",
-                     Ordinal);
-        return nullptr;
-      }
-      Py_RETURN_NONE;
-    }
-    if (Ordinal < 0 || Ordinal >= rt::deviceCount()) {
-      PyErr_Format(PyExc_IndexError, "CUDA device %ld does not exist; this "
-                   "machine has %d device(s)", Ordinal, rt::deviceCount());
-      return nullptr;
-    }
-    rt::setCurrentDevice(int(Ordinal));
-    rt::currentContext(); // make it current now
+    backendSelectDevice(Ordinal);
     Py_RETURN_NONE;
   });
 }
 
 PyObject *pyCurrentDevice(PyObject *, PyObject *) {
   return guard([&]() -> PyObject * {
-    return PyLong_FromLong(cuda() ? rt::currentDevice() : 0);
+    return PyLong_FromLong(backendCurrentDevice());
   });
 }
 
@@ -366,7 +354,65 @@ PyObject *pyCaiImport(PyObject *, PyObject *Args) {
   });
 }
 
+// ---- CUDA IPC -----------------------------------------------------------------------
+
+void requireCudaForIpc() {
+  if (!cuda())
+    throw BackendUnavailable(
+        "CUDA IPC handles need a GPU; on the CPU executor pickle the array "
+        "(a copy) or share host memory (multiprocessing.shared_memory)");
+}
+
+// ipc_handle(ptr) -> (bytes, base): the IPC handle of the allocation that
+// contains ptr, and where that allocation starts.
+PyObject *pyIpcHandle(PyObject *, PyObject *Arg) {
+  return guard([&]() -> PyObject * {
+    unsigned long long P = PyLong_AsUnsignedLongLong(Arg);
+    if (PyErr_Occurred())
+      return nullptr;
+    requireCudaForIpc();
+    rt::CUdeviceptr Base = 0;
+    rt::CUipcMemHandle H = rt::ipcMemHandle(P, Base);
+    return Py_BuildValue("(y#K)", H.reserved, Py_ssize_t(sizeof H.reserved),
+                         static_cast<unsigned long long>(Base));
+  });
+}
+
+// ipc_open(handle: bytes) -> the address where it is mapped in the current
+// context; ipc_close(address) unmaps it.
+PyObject *pyIpcOpen(PyObject *, PyObject *Arg) {
+  return guard([&]() -> PyObject * {
+    char *Data = nullptr;
+    Py_ssize_t Len = 0;
+    if (PyBytes_AsStringAndSize(Arg, &Data, &Len) < 0)
+      return nullptr;
+    rt::CUipcMemHandle H{};
+    if (Len != Py_ssize_t(sizeof H.reserved)) {
+      PyErr_Format(PyExc_ValueError, "an IPC handle has %zu bytes, not %zd",
+                   sizeof H.reserved, Len);
+      return nullptr;
+    }
+    requireCudaForIpc();
+    std::memcpy(H.reserved, Data, sizeof H.reserved);
+    return PyLong_FromUnsignedLongLong(rt::openIpcMemory(H));
+  });
+}
+
+PyObject *pyIpcClose(PyObject *, PyObject *Arg) {
+  return guard([&]() -> PyObject * {
+    unsigned long long P = PyLong_AsUnsignedLongLong(Arg);
+    if (PyErr_Occurred())
+      return nullptr;
+    requireCudaForIpc();
+    rt::closeIpcMemory(P);
+    Py_RETURN_NONE;
+  });
+}
+
 PyMethodDef Methods[] = {
+    {"ipc_handle", pyIpcHandle, METH_O, nullptr},
+    {"ipc_open", pyIpcOpen, METH_O, nullptr},
+    {"ipc_close", pyIpcClose, METH_O, nullptr},
     {"device_info", pyDeviceInfo, METH_VARARGS, nullptr},
     {"device_attribute", pyDeviceAttribute, METH_VARARGS, nullptr},
     {"device_count", pyDeviceCount, METH_NOARGS, nullptr},

@@ -2,12 +2,17 @@
 #include "KernelCache.h"
 
 #include "CodegenPlugin.h"
+#include "Glue.h"
 
 #include "codegen/HostBackend.h" // HostResult::object
+#include "runtime/CacheLock.h"
 #include "runtime/DiskCache.h"
 #include "support/Diagnostics.h"
 
 #include <chrono>
+#include <cstdlib>
+#include <sys/stat.h>
+#include <thread>
 
 namespace pcj::py {
 
@@ -85,6 +90,76 @@ std::string storeCachedKernel(const std::string &Key, const driver::CompileResul
   rt::DiskCache C(rt::DiskCache::defaultDir());
   std::string Why;
   return C.store(E, &Why) ? "" : Why;
+}
+
+namespace {
+
+// PYCUDA_JIT_CACHE_LOCK_TIMEOUT (seconds > 0), else 600.
+double lockTimeout() {
+  const char *Env = std::getenv("PYCUDA_JIT_CACHE_LOCK_TIMEOUT");
+  if (!Env || !*Env)
+    return 600;
+  char *End = nullptr;
+  double T = std::strtod(Env, &End);
+  if (*End != '\0' || !(T > 0)) {
+    PyErr_Format(PyExc_ValueError,
+                 "PYCUDA_JIT_CACHE_LOCK_TIMEOUT must be a positive number of "
+                 "seconds, not '%s'",
+                 Env);
+    throw PythonError{};
+  }
+  return T;
+}
+
+} // namespace
+
+bool awaitCacheEntry(const std::string &Key, std::unique_ptr<rt::CacheLock> &Lock,
+                     std::string &Note) {
+  rt::DiskCache C(rt::DiskCache::defaultDir());
+  rt::LockPolicy P;
+  P.staleSeconds = lockTimeout();
+  P.waitSeconds = 2 * P.staleSeconds;
+  std::string Entry = C.pathFor(Key);
+  auto L = std::make_unique<rt::CacheLock>(Entry.substr(0, Entry.size() - 5) + ".lock");
+  int Sleeps = 0;
+  rt::WaitHooks H;
+  H.ready = [&] {
+    struct stat St;
+    return ::stat(Entry.c_str(), &St) == 0;
+  };
+  H.sleep = [&](double Seconds) {
+    ++Sleeps;
+    Py_BEGIN_ALLOW_THREADS
+    std::this_thread::sleep_for(std::chrono::duration<double>(Seconds));
+    Py_END_ALLOW_THREADS
+    if (PyErr_CheckSignals() != 0)
+      throw PythonError{};
+  };
+  auto T0 = std::chrono::steady_clock::now();
+  rt::LockWait W = rt::waitForEntryOrLock(*L, H, P);
+  long Ms = long(std::chrono::duration<double, std::milli>(
+                     std::chrono::steady_clock::now() - T0)
+                     .count());
+  std::string Who = L->holder().empty() ? "another process" : L->holder();
+  switch (W) {
+  case rt::LockWait::Held:
+    if (L->brokenStale())
+      Note = " (broke a stale compile lock: " + Who + ")";
+    Lock = std::move(L);
+    return false;
+  case rt::LockWait::Ready:
+    if (Sleeps)
+      Note = " (waited " + std::to_string(Ms) + " ms for the compile of " + Who + ")";
+    return true;
+  case rt::LockWait::TimedOut:
+    Note = " (compiled without the lock: waited " + std::to_string(Ms) +
+           " ms for " + Who + ")";
+    return false;
+  case rt::LockWait::Unavailable:
+    Note = " (no compile lock: cannot create " + L->path() + ")";
+    return false;
+  }
+  return false;
 }
 
 } // namespace pcj::py

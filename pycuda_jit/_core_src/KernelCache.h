@@ -10,11 +10,15 @@
 #include "driver/Compile.h"
 #include "runtime/Compile.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 
 namespace pcj::driver {
 struct Analysis;
+}
+namespace pcj::rt {
+class CacheLock;
 }
 
 namespace pcj::py {
@@ -36,5 +40,17 @@ std::optional<CachedKernel> loadCachedKernel(const std::string &Key,
 // cubin; else its host object).  Returns "" or why it was not stored.
 std::string storeCachedKernel(const std::string &Key, const driver::CompileResult &R,
                               bool Cuda, const rt::LoadableImage *Image);
+
+// Compile once per machine (runtime/CacheLock.h), after a miss of Key:
+// waits, with the GIL released, until another process publishes the entry
+// (true: load it again) or this process holds the entry's lock (false, Lock
+// set: compile, store, then drop Lock).  False without a lock when waiting
+// timed out or no lock can be made (compile anyway).  Note gets what
+// happened for the kernel's cache status (" (waited 12 ms for ...)").
+// PYCUDA_JIT_CACHE_LOCK_TIMEOUT: the age in seconds of a stale lock, which
+// is broken (default 600; a waiter gives up after twice that).  A signal
+// (Ctrl-C) stops the wait: PythonError.
+bool awaitCacheEntry(const std::string &Key, std::unique_ptr<rt::CacheLock> &Lock,
+                     std::string &Note);
 
 } // namespace pcj::py

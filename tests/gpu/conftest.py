@@ -4,13 +4,18 @@ executor (PYCUDA_JIT_BACKEND=cpu), which runs the same compiled code.
 Tests that genuinely need hardware use the `hardware` fixture, which skips
 with the reason on the CPU executor.
 """
+import os
 import warnings
 import zlib
 
 import numpy as np
 import pytest
 
-from pycuda_jit import cuda
+# The CPU executor presents four virtual devices here, so the multi-device
+# tests (test_multi_device.py) run without GPUs; GPUs are what they are.
+os.environ.setdefault("PYCUDA_JIT_CPU_DEVICES", "4")
+
+from pycuda_jit import cuda  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -88,6 +88,10 @@ PCJ_SAME(CU_EVENT_DEFAULT)
 PCJ_SAME(CU_EVENT_BLOCKING_SYNC)
 PCJ_SAME(CU_EVENT_DISABLE_TIMING)
 #undef PCJ_SAME
+static_assert(sizeof(pcj::rt::CUipcMemHandle) == sizeof(::CUipcMemHandle));
+static_assert(sizeof(pcj::rt::CUipcMemHandle) == CU_IPC_HANDLE_SIZE);
+static_assert(pcj::rt::kIpcMemLazyEnablePeerAccess ==
+              CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
 static_assert(pcj::rt::kMemHostAllocPortable == CU_MEMHOSTALLOC_PORTABLE);
 static_assert(pcj::rt::kMemHostAllocDeviceMap == CU_MEMHOSTALLOC_DEVICEMAP);
 static_assert(pcj::rt::kMemHostAllocWriteCombined ==
@@ -158,8 +162,8 @@ TEST(RuntimeCudaTypes, ExportedSymbolsMatchCudaH) {
     Versioned += R.Ours != R.Api;
   }
   // cuMemAlloc_v2, cuMemFree_v2, ... : the count pins the table's shape.
-  EXPECT_EQ(Versioned, 21);
-  EXPECT_EQ(std::size(kSymbols), 58u);
+  EXPECT_EQ(Versioned, 23);
+  EXPECT_EQ(std::size(kSymbols), 64u);
 }
 
 TEST(RuntimeCudaTypes, SpecialStreamHandles) {
