@@ -97,7 +97,7 @@ def main(argv=None):
         x = da.from_array(field, chunks=args.chunk)
         if gpu:
             try:
-                import cupy
+                import cupy  # type: ignore[import-not-found]  # optional
                 x = x.map_blocks(cupy.asarray)
             except ImportError:
                 pass

@@ -105,6 +105,7 @@ def main(argv=None):
     devices = comm.gather((rank, cuda.backend(), device, jacobi_rows.stats["cache"]), root=0)
     if rank != 0:
         return 0
+    assert parts is not None and devices is not None and elapsed is not None  # the root's
     grid = np.concatenate(parts)
     print(f"{ranks} ranks, {n}x{n} grid, {args.steps} steps: {elapsed * 1e3:.1f} ms")
     for r, backend, dev, cache in devices:
