@@ -11,7 +11,7 @@ def _site_packages():
     import os
     import site
     import sys
-    dirs = [p for p in sys.path if p]
+    dirs = [os.path.abspath(p) for p in sys.path if p]  # '.' means the cwd of now
     try:
         dirs += site.getsitepackages()
         dirs.append(site.getusersitepackages())

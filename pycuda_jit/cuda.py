@@ -324,8 +324,13 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     """
     if kwargs:
         raise TypeError(f"cuda.jit() got unexpected options: {', '.join(sorted(kwargs))}")
+    if inline not in (False, True, "never", "always"):
+        raise ValueError("inline must be 'always', 'never', True or False")
+    # A signature object (float32(float32)) is callable too: not a function.
+    is_function = (callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple))
+                   and not isinstance(func_or_sig, _types.Type))
     if device:
-        if callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple)):
+        if is_function:
             return DeviceFunction(func_or_sig, inline)
         # Without signatures, a device function is specialized per call
         # site's argument types; with them, calls convert to one of them.
@@ -334,8 +339,7 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     opts = _options(debug, fastmath, opt, lineinfo, cache, max_registers, launch_bounds,
                     fmad, boundscheck, cpu_timeout)
     inline_mode = "always" if inline in (True, "always") else "never"
-    if (callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple))
-            and not isinstance(func_or_sig, _types.Type)):
+    if is_function:
         return _build_kernel(func_or_sig, opts, [], inline_mode)
     sigs = _signature_list(func_or_sig)
     return lambda func: _build_kernel(func, opts, sigs, inline_mode)

@@ -90,7 +90,8 @@ def reduce_kernel(kernel):
     if cp is not None and options is not None:
         payload = cp.dumps(func, protocol=pickle.HIGHEST_PROTOCOL)
         return (_kernel_by_value,
-                (payload, dict(options), tuple(kernel._pcj_signature_strings)))
+                (payload, dict(options), tuple(kernel._pcj_signature_strings),
+                 getattr(kernel, "_pcj_inline_", "never")))
     if ref is not None:
         return (_kernel_by_reference, ref)
     if options is None:
@@ -111,17 +112,17 @@ def _kernel_by_reference(module, qualname):
     return obj
 
 
-def _kernel_by_value(payload, options, signatures):
+def _kernel_by_value(payload, options, signatures, inline="never"):
     key = (hashlib.sha256(payload).hexdigest(),
            tuple(sorted((k, _frozen(v)) for k, v in options.items())),
-           tuple(signatures))
+           tuple(signatures), inline)
     with _rebuilt_lock:
         kernel = _rebuilt.get(key)
     if kernel is not None:
         return kernel
     func = pickle.loads(payload)
     from . import cuda
-    kernel = cuda._build_kernel(func, options, signatures)
+    kernel = cuda._build_kernel(func, options, signatures, inline)
     with _rebuilt_lock:
         kernel = _rebuilt.setdefault(key, kernel)
         while len(_rebuilt) > _REBUILT_MAX:

@@ -237,6 +237,37 @@ def test_numpy_float64_and_complex128_globals_are_strong(backend, rng):
                                rtol=1e-15)  # complex64 would be 1e-7 off
 
 
+@cuda.jit(device=True)
+def scaled_default(x, by=TENTH64):
+    return x * by
+
+
+@cuda.jit(device=True)
+def scaled_by(x, by):
+    return x * by
+
+
+@cuda.jit
+def strong_scalars_into_device_functions(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = scaled_default(x[i])                    # a np.float64 default
+        out[i + x.size] = scaled_by(x[i], TENTH64)       # a np.float64 global passed on
+        out[i + 2 * x.size] = scaled_by(x[i], np.float64(0.1))
+
+
+def test_numpy_scalar_defaults_and_arguments_of_device_functions_stay_strong(backend, rng):
+    # The same rule through device functions: a default value and a
+    # compile-time argument (the callee is specialized on the value) keep
+    # their dtype; they were rebuilt as weak Python floats.
+    n = 32
+    x = rng.standard_normal(n).astype(np.float32)
+    out = poisoned(3 * n, np.float64)
+    strong_scalars_into_device_functions[1, n](x, out)
+    want = x.astype(np.float64) * TENTH64
+    np.testing.assert_array_equal(out, np.concatenate([want, want, want]))
+
+
 def range_checked_body(steps, out):
     i = cuda.grid(1)
     if i < steps.size:

@@ -253,3 +253,21 @@ def test_record_signatures_match_the_argument_type():
 def test_bad_record_signatures(text, message):
     with pytest.raises(errors.CompileError, match=message):
         cuda.compile_ptx(record_kernel, text)
+
+
+def test_signature_objects_for_device_functions_and_inline_checked():
+    # A signature object is callable: it must not be taken for the function.
+    @cuda.jit(float32(float32, float32), device=True)
+    def add(a, b):
+        return a + b
+
+    def k(x, out):
+        out[0] = add(x[0], x[1])
+
+    ptx, _ = cuda.compile_ptx(k, "void(float32[::1], float32[::1])")
+    assert "add.rn.f32" in ptx or "add.f32" in ptx
+    # inline= is checked for kernels as for device functions.
+    with pytest.raises(ValueError, match="inline must be"):
+        cuda.jit(inline="sometimes")
+    with pytest.raises(ValueError, match="inline must be"):
+        cuda.jit(device=True, inline=2)
