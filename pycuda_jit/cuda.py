@@ -31,6 +31,7 @@ __all__ = [
     "event", "event_elapsed_time", "gpus", "select_device", "get_current_device",
     "current_context", "list_devices", "close", "detect", "is_available",
     "synchronize", "profile_start", "profile_stop", "profiling",
+    "sanitizer_report",
 ]
 
 
@@ -253,8 +254,25 @@ def _kernel_class():
     return _Kernel
 
 
+def _sanitize_option(sanitize):
+    """sanitize= as the text the C++ side parses ("race,init", "all", "0")."""
+    if sanitize is None:
+        return None
+    if isinstance(sanitize, bool):
+        return "all" if sanitize else "0"
+    if isinstance(sanitize, str):
+        return sanitize
+    try:
+        words = sorted(str(w) for w in sanitize)
+    except TypeError:
+        raise TypeError("sanitize must be True, False, a string such as 'race,init' or a set "
+                        f"of check names, not {type(sanitize).__name__}") from None
+    return ",".join(words) if words else "0"
+
+
 def _options(debug, fastmath, opt, lineinfo, cache=False, max_registers=None,
-             launch_bounds=None, fmad=None, boundscheck=None, cpu_timeout=None):
+             launch_bounds=None, fmad=None, boundscheck=None, cpu_timeout=None,
+             sanitize=None):
     if not isinstance(fastmath, (bool, type(None))):
         fastmath = frozenset(fastmath)  # {"contract", "afn", ...}
     return {"debug": bool(debug), "fastmath": fastmath if fastmath is not None else False,
@@ -263,7 +281,7 @@ def _options(debug, fastmath, opt, lineinfo, cache=False, max_registers=None,
             "lineinfo": bool(lineinfo), "cache": bool(cache),
             "max_registers": max_registers, "launch_bounds": launch_bounds,
             "boundscheck": None if boundscheck is None else bool(boundscheck),
-            "cpu_timeout": cpu_timeout}
+            "cpu_timeout": cpu_timeout, "sanitize": _sanitize_option(sanitize)}
 
 
 class DeviceFunction:
@@ -299,7 +317,8 @@ class DeviceFunction:
 
 def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         lineinfo=False, cache=False, inline="never", max_registers=None,
-        launch_bounds=None, fmad=None, boundscheck=None, cpu_timeout=None, **kwargs):
+        launch_bounds=None, fmad=None, boundscheck=None, cpu_timeout=None, sanitize=None,
+        **kwargs):
     """Compile a Python function into a CUDA kernel.
 
     ``@cuda.jit`` compiles lazily, once per distinct argument types;
@@ -311,6 +330,13 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     ``cpu_timeout`` (seconds; default ``PYCUDA_JIT_CPU_TIMEOUT``, else none)
     stops a CPU-executor launch that runs longer with KernelTimeoutError;
     Ctrl-C stops one with KeyboardInterrupt.
+    ``sanitize`` (default ``PYCUDA_JIT_SANITIZE``, else off): the CPU
+    executor checks every access of the kernel: True for all checks, or some
+    of "race", "init", "bounds", "sync" (a comma-separated string or a set);
+    a finding raises a KernelSanitizerError subclass (KernelRaceError,
+    KernelUninitializedReadError, KernelUseAfterFreeError) and
+    ``cuda.sanitizer_report()`` lists them all.  Ignored on the GPU (use
+    compute-sanitizer there).
     ``device=True`` makes a device function, callable from kernels and other
     device functions (``inline="always"`` forces inlining, also of a kernel
     that another kernel calls).  ``cache=True``
@@ -337,7 +363,7 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         sigs = _signature_list(func_or_sig)
         return lambda func: DeviceFunction(func, inline, sigs)
     opts = _options(debug, fastmath, opt, lineinfo, cache, max_registers, launch_bounds,
-                    fmad, boundscheck, cpu_timeout)
+                    fmad, boundscheck, cpu_timeout, sanitize)
     inline_mode = "always" if inline in (True, "always") else "never"
     if is_function:
         return _build_kernel(func_or_sig, opts, [], inline_mode)
@@ -422,3 +448,31 @@ def link_ptx(ptx, cc=(9, 0), lineinfo=False):
     the PTX's line table (``.loc``) in the cubin, as kernels compiled with
     ``lineinfo=True`` or ``debug=True`` are linked."""
     return core().link_ptx(ptx, cc[0], cc[1], bool(lineinfo))
+
+
+class SanitizerReport(list):
+    """What the CPU executor's sanitizer found (``cuda.sanitizer_report()``):
+    a list of :class:`pycuda_jit.errors.SanitizerFinding`, one per kind,
+    kernel and source lines, in the order found; ``dropped`` counts findings
+    beyond the limit (``PYCUDA_JIT_SANITIZE_LIMIT``, default 1000)."""
+
+    dropped = 0
+
+    def __str__(self):
+        if not self:
+            return "no sanitizer findings"
+        text = "\n\n".join(f"[{i + 1}] {f}" for i, f in enumerate(self))
+        if self.dropped:
+            text += f"\n\n({self.dropped} more findings beyond the limit)"
+        return text
+
+
+def sanitizer_report(clear=False):
+    """Every finding of sanitized CPU-executor launches (``sanitize=`` or
+    ``PYCUDA_JIT_SANITIZE``) since the process started or the last
+    ``sanitizer_report(clear=True)``, deduplicated by kind, kernel and
+    source lines: a :class:`SanitizerReport`."""
+    findings, dropped = core().sanitizer_report(bool(clear))
+    report = SanitizerReport(findings)
+    report.dropped = dropped
+    return report

@@ -15,7 +15,9 @@ __all__ = [
     "KernelZeroDivisionError", "KernelValueError", "KernelUnboundLocalError",
     "KernelDeadlockError", "KernelTimeoutError", "KernelRecursionError",
     "ConstantIndexError", "ConstantValueError",
-    "CudaSupportError",
+    "CudaSupportError", "KernelSyncError", "KernelSanitizerError",
+    "KernelRaceError", "KernelUninitializedReadError", "KernelUseAfterFreeError",
+    "SanitizerAccess", "SanitizerFinding",
 ]
 
 
@@ -132,12 +134,14 @@ class DeviceMismatchError(ValueError):
 class KernelError(RuntimeError):
     """A kernel failed on the CPU executor.  ``file`` and ``line`` give the
     kernel source line where it happened, when known; the message then shows
-    that line."""
+    that line.  In a sanitized launch (``sanitize=``), ``findings`` lists
+    every :class:`SanitizerFinding` of the launch (else it is empty)."""
 
-    def __init__(self, message, file="", line=-1):
+    def __init__(self, message, file="", line=-1, findings=()):
         self.message = message
         self.file = file
         self.line = line
+        self.findings = list(findings)
         text = message
         src = linecache.getline(file, line).strip() if file and line and line > 0 else ""
         if src:
@@ -145,7 +149,7 @@ class KernelError(RuntimeError):
         super().__init__(text)
 
     def __reduce__(self):
-        return (type(self), (self.message, self.file, self.line))
+        return (type(self), (self.message, self.file, self.line, self.findings))
 
 
 class KernelIndexError(KernelError, IndexError):
@@ -179,6 +183,139 @@ class KernelRecursionError(KernelError, RecursionError):
     (each CUDA thread has PYCUDA_JIT_CPU_STACK_KB, 64 KiB by default, in
     kernels with barriers or warp operations; the host thread's stack
     otherwise).  The launch stops; the process stays usable."""
+
+
+class KernelSyncError(KernelDeadlockError):
+    """A barrier or warp operation used against its contract: threads of a
+    block at different ``syncthreads`` calls (a barrier in divergent code),
+    a ``*_sync`` mask naming a lane that exited or waits in another
+    operation, or a mask without the calling lane; a grid sync that a block
+    returned without reaching.  A hang or undefined behaviour on the GPU
+    (compute-sanitizer's synccheck)."""
+
+
+class SanitizerAccess:
+    """One access of a :class:`SanitizerFinding`: ``op`` ("read", "write",
+    "atomic", "index", "sync"), the kernel source position (``file``,
+    ``line``, ``col``, ``end_col``; columns -1 when unknown) and the CUDA
+    ``thread`` and ``block`` (tuples; ``block`` None when unknown)."""
+
+    __slots__ = ("op", "file", "line", "col", "end_col", "thread", "block")
+
+    def __init__(self, op, file, line, col=-1, end_col=-1, thread=(0, 0, 0), block=None):
+        self.op, self.file, self.line = op, file, line
+        self.col, self.end_col = col, end_col
+        self.thread, self.block = tuple(thread), None if block is None else tuple(block)
+
+    def source(self):
+        """The source line of the access ("" when unavailable)."""
+        if not self.file or not self.line or self.line < 1:
+            return ""
+        return linecache.getline(self.file, self.line).rstrip("\n")
+
+    def expression(self):
+        """The accessed expression as written (``sm[t + 1]``), when columns
+        are known (Python 3.11+), else the whole source line."""
+        src = self.source()
+        if src and 0 <= self.col < self.end_col <= len(src):
+            return src[self.col:self.end_col]
+        return src.strip()
+
+    def _key(self):
+        return (self.op, self.file, self.line, self.col, self.end_col, self.thread, self.block)
+
+    def __eq__(self, other):
+        return isinstance(other, SanitizerAccess) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __reduce__(self):
+        return (SanitizerAccess, self._key())
+
+    def __repr__(self):
+        return (f"SanitizerAccess({self.op!r}, {self.file!r}, {self.line}, thread={self.thread}, "
+                f"block={self.block})")
+
+
+class SanitizerFinding:
+    """A finding of the CPU executor's sanitizer (``sanitize=`` /
+    ``PYCUDA_JIT_SANITIZE``): ``kind`` is "race", "uninitialized",
+    "use-after-free", "bounds" or "sync"; ``kernel`` the kernel's symbol;
+    ``array`` the array's name when known; ``index`` the element's offset
+    from the array's first element (-1: unknown); ``message`` one line;
+    ``accesses`` the accesses involved (a race: the earlier one first).
+    ``lines`` gives their source lines; str() shows them."""
+
+    __slots__ = ("kind", "kernel", "array", "index", "message", "accesses")
+
+    def __init__(self, kind, kernel, array, index, message, accesses):
+        self.kind, self.kernel, self.array = kind, kernel, array
+        self.index, self.message, self.accesses = index, message, tuple(accesses)
+
+    @property
+    def lines(self):
+        return tuple(a.line for a in self.accesses)
+
+    def __str__(self):
+        parts = [self.message]
+        for a in self.accesses:
+            if a.file and a.line and a.line > 0:
+                parts.append(f'  File "{a.file}", line {a.line} ({a.op}, thread {a.thread}'
+                             + (f" block {a.block})" if a.block is not None else ")"))
+                src = a.source().strip()
+                if src:
+                    parts.append(f"    {src}")
+        return "\n".join(parts)
+
+    def _key(self):
+        return (self.kind, self.kernel, self.array, self.index, self.message, self.accesses)
+
+    def __eq__(self, other):
+        return isinstance(other, SanitizerFinding) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __reduce__(self):
+        return (SanitizerFinding, self._key())
+
+    def __repr__(self):
+        return f"<SanitizerFinding {self.kind} lines {self.lines}: {self.message}>"
+
+
+class KernelSanitizerError(KernelError):
+    """A sanitized launch on the CPU executor (``sanitize=`` or
+    ``PYCUDA_JIT_SANITIZE``) found a bug: ``finding`` is the first
+    :class:`SanitizerFinding` (use-after-free, race, uninitialized read,
+    then by source line), ``findings`` all of the launch's; the message
+    shows the source line of every access involved.
+    ``cuda.sanitizer_report()`` keeps the findings of every launch."""
+
+    def __init__(self, message, file="", line=-1, findings=()):
+        super().__init__(message, file, line, findings)
+        self.finding = self.findings[0] if self.findings else None
+        if self.finding is not None:
+            self.args = (str(self.finding),)
+
+    def __str__(self):
+        return str(self.finding) if self.finding is not None else super().__str__()
+
+
+class KernelRaceError(KernelSanitizerError):
+    """Two accesses to one shared- or global-memory element from different
+    threads, at least one a write, not ordered by a barrier, a warp
+    synchronization, a grid sync or an atomic."""
+
+
+class KernelUninitializedReadError(KernelSanitizerError):
+    """A read of shared memory no thread of the block wrote, of a local
+    array element its thread did not write, or of a ``device_array``
+    element neither the host nor a kernel wrote."""
+
+
+class KernelUseAfterFreeError(KernelSanitizerError):
+    """An access to a device array's memory after the array was freed."""
 
 
 class KernelTimeoutError(KernelError, TimeoutError):

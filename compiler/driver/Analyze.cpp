@@ -92,8 +92,9 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
   if (O.backend == Backend::CPU && O.hostTarget.empty())
     throw CompileError(ErrorKind::Internal, SourceLoc{},
                        "the CPU executor's target is not set (CompileOptions::hostTarget)");
+  bool Sanitized = O.backend == Backend::CPU && O.sanitize != 0;
   bool IncludeLines = O.boundsCheck || O.zeroDivisionCheck ||
-                      O.unboundLocalCheck || O.lineInfo;
+                      O.unboundLocalCheck || O.lineInfo || Sanitized;
   AnalysisPtr A(new Analysis(R, IncludeLines));
   CompileResult &Out = A->result;
   Out.argTypes = ArgTypes;
@@ -142,7 +143,8 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
           std::to_string(O.lineInfo) + " maxreg" + std::to_string(O.maxRegisters) +
           " bounds" + std::to_string(O.maxThreadsPerBlock) + "/" +
           std::to_string(O.minBlocksPerSM) + " noalias" +
-          std::to_string(O.noAliasReadOnly));
+          std::to_string(O.noAliasReadOnly) + " san" +
+          std::to_string(Sanitized ? O.sanitize : 0));
   H.field(codeFingerprint(Raw, IncludeLines));
   H.field(Out.signature);
   for (const auto &Res : Out.resolutions)

@@ -55,6 +55,10 @@ struct CompileOptions {
   // path that did not assign it (else the read gives zero of its type).
   bool unboundLocalCheck = false;
   bool lineInfo = false; // line tables (GPU): lineinfo=True, debug=True
+  // The CPU executor's sanitizer checks (runtime/cpu/Sanitizer.h Check
+  // bits: 1 race, 2 init, 4 bounds, 8 sync); race, init and bounds make the
+  // host code announce every array access.  Ignored by the CUDA backend.
+  uint8_t sanitize = 0;
   // CPU backend: the host CPU name and features (codegen::hostTarget()),
   // part of the cache key; compileKernel fills it when empty.
   std::string hostTarget;
@@ -65,6 +69,13 @@ struct CompileOptions {
   // ptx ("all" for every one).  llvm-opt/ptx are always kept (inspect_*).
   std::set<std::string> dumps;
 };
+
+// Whether the code announces array accesses to the sanitizer (CPU backend
+// with race, init or bounds; any check also announces barriers and warp
+// operations).
+inline bool sanitizesAccesses(const CompileOptions &O) {
+  return O.backend == Backend::CPU && (O.sanitize & 7) != 0;
+}
 
 struct StageTiming {
   std::string stage;

@@ -39,6 +39,8 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
   LO.unboundLocalCheck = O.unboundLocalCheck;
   // Line tables where the GPU tools read them.
   LO.lineInfo = O.lineInfo && O.backend == Backend::CUDA;
+  LO.sanitize = sanitizesAccesses(O);
+  LO.sanitizeSync = O.backend == Backend::CPU && O.sanitize != 0;
   LO.fastMath = O.fastMath;
   LO.fastMathFlags = O.fastMathFlags;
   LO.fmad = O.fmad;

@@ -11,6 +11,8 @@
 //   atomics      atomicrmw / cmpxchg (real host atomics)
 //   warp ops     call @pcj_cpu_shfl_sync(ptr %ctx, ...) etc. (fibers)
 //   grid sync    call void @pcj_cpu_grid_sync(ptr %ctx, i32 line)
+//   sanitize     call void @pcj_san_access(ptr %ctx, ptr @san.site, ptr %elem,
+//                ptr %data) before each array element access
 #include "lower/Lower.h"
 #include "lower/TargetHooks.h"
 
@@ -224,6 +226,50 @@ public:
                                     B.getInt32(int32_t(Index.size())),
                                     B.getInt32(int32_t(Axis))});
     Call->setDoesNotReturn();
+  }
+
+  // Sanitized kernels: a writable pcj_san_site per access (ThreadCtx.h; the
+  // runtime numbers it on first use) and a call before the access.
+  void memoryAccess(llvm::IRBuilder<> &B, const AccessSite &A, llvm::Value *Ptr,
+                    llvm::Value *Base) override {
+    uint32_t Space = A.space == AddrSpace::Shared  ? 1 << 2
+                     : A.space == AddrSpace::Local ? 2 << 2
+                                                   : 0;
+    llvm::Value *Site = siteGlobal(B, A, uint32_t(A.kind) | Space);
+    llvm::Type *P = B.getPtrTy();
+    B.CreateCall(runtimeFn(B, "pcj_san_access", B.getVoidTy(), {P, P, P, P}),
+                 {Ctx, Site, Ptr, Base});
+  }
+
+  // A writable pcj_san_site (ThreadCtx.h) for A with `Flags`.
+  static llvm::Value *siteGlobal(llvm::IRBuilder<> &B, const AccessSite &A,
+                                 uint32_t Flags) {
+    llvm::Module &M = *B.GetInsertBlock()->getModule();
+    llvm::Type *P = B.getPtrTy(), *I32 = B.getInt32Ty();
+    auto *SiteTy = llvm::StructType::get(M.getContext(),
+                                         {I32, I32, I32, I32, I32, I32, P, P, P});
+    llvm::Constant *Site = llvm::ConstantStruct::get(
+        SiteTy, {B.getInt32(0), B.getInt32(Flags), B.getInt32(uint32_t(A.bytes)),
+                 B.getInt32(A.line), B.getInt32(A.col), B.getInt32(A.endCol),
+                 B.CreateGlobalStringPtr(A.function, "san.fn", 0, &M),
+                 B.CreateGlobalStringPtr(A.file, "san.file", 0, &M),
+                 B.CreateGlobalStringPtr(A.array, "san.array", 0, &M)});
+    return new llvm::GlobalVariable(M, SiteTy, /*isConstant=*/false,
+                                    llvm::GlobalValue::PrivateLinkage, Site,
+                                    "san.site");
+  }
+
+  void syncPoint(llvm::IRBuilder<> &B, const AccessSite &A) override {
+    AccessSite S = A;
+    S.kind = Access::Read; // flags 3: a synchronization site
+    llvm::Value *Site = siteGlobal(B, S, 3);
+    B.CreateCall(runtimeFn(B, "pcj_san_sync", B.getVoidTy(), {B.getPtrTy(), B.getPtrTy()}),
+                 {Ctx, Site});
+  }
+
+  void atomicDone(llvm::IRBuilder<> &B) override {
+    B.CreateCall(runtimeFn(B, "pcj_san_atomic_done", B.getVoidTy(), {B.getPtrTy()}),
+                 {Ctx});
   }
 
   // ---- CUDA device intrinsics -----------------------------------------------

@@ -99,6 +99,7 @@ llvm::Value *iterElement(LowerContext &Cx, const ir::Instr *At, TypeRef T,
   case Kind::Array: {
     if (T->ndim() == 1) {
       llvm::Value *P = Cx.elementPtr(At, T, V, {{Idx, int64Ty(), true}});
+      Cx.sanitizeAccess(At, TargetHooks::Access::Read, T, V, nullptr, P);
       unsigned Align = T->dtype()->isComplex() ? T->dtype()->byteSize() / 2
                                                : T->dtype()->byteSize();
       return Cx.fromMemory(

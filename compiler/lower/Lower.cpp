@@ -521,6 +521,8 @@ void Lowerer::lowerInstr(const Instr *I) {
     if (T(0)->kind() == Kind::Record) {
       int F = T(0)->fieldIndex(I->str);
       TypeRef FT = I->type;
+      Cx.sanitizeRecord(I, TargetHooks::Access::Read, T(0), V(0),
+                        I->operands[0], F);
       auto *L = B.CreateAlignedLoad(Cx.memoryType(FT),
                                     Cx.recordField(V(0), T(0), F),
                                     llvm::Align(fieldAlign(T(0), F)));
@@ -569,6 +571,8 @@ void Lowerer::lowerInstr(const Instr *I) {
       bc::ConstValue C;
       stdlib::ArgInfo{T(1), false, I->operands[1]}.constant(C);
       int F = OT->fieldIndex(C.text);
+      Cx.sanitizeRecord(I, TargetHooks::Access::Read, OT, V(0), I->operands[0],
+                        F);
       auto *L = B.CreateAlignedLoad(Cx.memoryType(I->type),
                                     Cx.recordField(V(0), OT, F),
                                     llvm::Align(fieldAlign(OT, F)));
@@ -586,6 +590,8 @@ void Lowerer::lowerInstr(const Instr *I) {
     }
     if (OT->isArray()) {
       llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
+      Cx.sanitizeAccess(I, TargetHooks::Access::Read, OT, V(0), I->operands[0],
+                        P);
       llvm::Type *MT = Cx.memoryType(OT->dtype());
       auto *L = B.CreateAlignedLoad(MT, P, llvm::Align(elementAlign(OT->dtype())));
       R = Cx.fromMemory(L, OT->dtype());
@@ -625,11 +631,18 @@ void Lowerer::lowerInstr(const Instr *I) {
       stdlib::ArgInfo{T(1), false, I->operands[1]}.constant(C);
       int F = OT->fieldIndex(C.text);
       TypeRef FT = OT->elems()[F];
+      Cx.sanitizeRecord(I, TargetHooks::Access::Write, OT, V(0), I->operands[0],
+                        F);
       B.CreateAlignedStore(Cx.toMemory(V(2), FT), Cx.recordField(V(0), OT, F),
                            llvm::Align(fieldAlign(OT, F)));
       return;
     }
     llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
+    if (OT->dtype()->kind() == Kind::Record) // the source record is read
+      Cx.sanitizeRecord(I, TargetHooks::Access::Read, OT->dtype(), V(2),
+                        I->operands[2], -1);
+    Cx.sanitizeAccess(I, TargetHooks::Access::Write, OT, V(0), I->operands[0],
+                      P);
     if (OT->dtype()->kind() == Kind::Record) { // copy a whole record
       B.CreateMemCpy(P, llvm::MaybeAlign(OT->dtype()->align()), V(2),
                      llvm::MaybeAlign(OT->dtype()->align()),
@@ -644,6 +657,8 @@ void Lowerer::lowerInstr(const Instr *I) {
     TypeRef OT = T(0);
     int F = OT->fieldIndex(I->str);
     TypeRef FT = OT->elems()[F];
+    Cx.sanitizeRecord(I, TargetHooks::Access::Write, OT, V(0), I->operands[0],
+                      F);
     B.CreateAlignedStore(Cx.toMemory(V(1), FT), Cx.recordField(V(0), OT, F),
                          llvm::Align(fieldAlign(OT, F)));
     return;

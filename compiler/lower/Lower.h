@@ -41,6 +41,11 @@ struct LowerOptions {
   bool zeroDivisionCheck = false; // checked mode: ZeroDivisionError
   bool unboundLocalCheck = false; // checked mode: UnboundLocalError
   bool lineInfo = false;        // line tables for the Python source (DebugInfo.h)
+  // Host target: announce every array element access to the CPU
+  // executor's sanitizer (TargetHooks::memoryAccess), and every barrier and
+  // warp operation (TargetHooks::syncPoint).
+  bool sanitize = false;
+  bool sanitizeSync = false;
   bool fastMath = false;        // all relaxations
   unsigned fastMathFlags = 0;   // fastmath:: bits
   // Contraction allowed (fmad=True): float operations carry LLVM's

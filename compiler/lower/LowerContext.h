@@ -109,6 +109,23 @@ public:
   llvm::Value *elementPtr(const ir::Instr *At, types::TypeRef ArrTy,
                           llvm::Value *A, const std::vector<Index> &Idx);
 
+  // Sanitized kernels (opts.sanitize): announces an access to the element
+  // at Ptr of the array Arr (value of ArrInstr, type ArrTy) for At's line;
+  // `Bytes` 0 means the element's size.  sanitizeRecord does the same for a
+  // record reference (a field, or the whole record when Field < 0).
+  void sanitizeAccess(const ir::Instr *At, TargetHooks::Access Kind,
+                      types::TypeRef ArrTy, llvm::Value *Arr,
+                      const ir::Instr *ArrInstr, llvm::Value *Ptr,
+                      uint64_t Bytes = 0);
+  void sanitizeRecord(const ir::Instr *At, TargetHooks::Access Kind,
+                      types::TypeRef RecTy, llvm::Value *Rec,
+                      const ir::Instr *RecInstr, int Field);
+  // After an atomic on an array of type ArrTy.
+  void sanitizeAtomicDone(types::TypeRef ArrTy);
+  // Before a barrier or warp operation at At (opts.sanitizeSync): the
+  // thread's current synchronization site, named by sync errors.
+  void sanitizeSync(const ir::Instr *At);
+
   // Address of field `Field` of a record reference.
   llvm::Value *recordField(llvm::Value *Rec, types::TypeRef RecTy,
                            unsigned Field);

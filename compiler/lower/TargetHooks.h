@@ -121,6 +121,24 @@ public:
   virtual void recursionCheck(llvm::IRBuilder<> &B, const std::string &Function,
                               const std::string &File, int Line) = 0;
 
+  // Sanitized kernels (LowerOptions::sanitize): an array element access the
+  // runtime checks (runtime/cpu/Sanitizer.h) before it happens.  `Ptr` is
+  // the element, `Base` the array's data pointer.  After an atomic on
+  // global memory, atomicDone.  NVPTX: nothing (compute-sanitizer's job).
+  enum class Access : uint8_t { Read, Write, Atomic };
+  struct AccessSite {
+    Access kind = Access::Read;
+    types::AddrSpace space = types::AddrSpace::Global;
+    uint64_t bytes = 0;
+    std::string function, file, array; // array: its name, or ""
+    int line = 0, col = -1, endCol = -1;
+  };
+  virtual void memoryAccess(llvm::IRBuilder<> &B, const AccessSite &Site,
+                            llvm::Value *Ptr, llvm::Value *Base) {}
+  virtual void atomicDone(llvm::IRBuilder<> &B) {}
+  // Before a barrier or warp operation (Site.kind unused).
+  virtual void syncPoint(llvm::IRBuilder<> &B, const AccessSite &Site) {}
+
   // ---- CUDA device intrinsics (stdlib/lowering/{Sync,Atomic,Warp}Rules.cpp)
   // Memory spaces.  The dynamic shared memory of the launch (every
   // cuda.shared.array(0, dtype) aliases it; 16-byte aligned, in

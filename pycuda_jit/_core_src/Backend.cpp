@@ -7,6 +7,7 @@
 #include "runtime/Device.h"
 #include "runtime/Errors.h"
 #include "runtime/Memory.h"
+#include "runtime/cpu/Sanitizer.h"
 
 #include <atomic>
 #include <cstdlib>
@@ -191,6 +192,10 @@ DeviceBlock allocDevice(size_t Bytes, bool Managed, bool AttachGlobal) {
     B.ptr = uint64_t(cpuAlloc(N));
     B.gen = cpuGeneration();
     B.device = CpuDevice;
+    // The sanitizer's initcheck: a device_array's elements are
+    // uninitialized until written (managed memory is written through NumPy
+    // views the sanitizer cannot see).
+    rt::cpu::san::noteAlloc(reinterpret_cast<void *>(B.ptr), N, Managed);
   }
   Counters &K = counters();
   ++K.live;
@@ -208,8 +213,9 @@ void releaseDevice(const DeviceBlock &B, size_t Bytes) {
   ++K.releases;
   if (backend() == BackendKind::CUDA)
     rt::deferDeviceFree(B.device, B.gen, B.ptr, Bytes ? Bytes : 1);
-  else
-    std::free(reinterpret_cast<void *>(B.ptr));
+  else if (!rt::cpu::san::noteFree(reinterpret_cast<void *>(B.ptr),
+                                   Bytes ? Bytes : 1, &std::free))
+    std::free(reinterpret_cast<void *>(B.ptr)); // (else kept in quarantine)
 }
 
 namespace {
@@ -256,10 +262,12 @@ void deviceFree(uint64_t Ptr) {
 void copyToDevice(uint64_t Dst, const void *Src, size_t Bytes) {
   if (!Bytes)
     return;
-  if (backend() == BackendKind::CUDA)
+  if (backend() == BackendKind::CUDA) {
     rt::copyHostToDevice(Dst, Src, Bytes);
-  else
-    std::memcpy(reinterpret_cast<void *>(Dst), Src, Bytes);
+    return;
+  }
+  std::memcpy(reinterpret_cast<void *>(Dst), Src, Bytes);
+  rt::cpu::san::noteHostWrite(reinterpret_cast<void *>(Dst), Bytes);
 }
 
 void copyToHost(void *Dst, uint64_t Src, size_t Bytes) {
@@ -274,20 +282,24 @@ void copyToHost(void *Dst, uint64_t Src, size_t Bytes) {
 void copyDeviceToDevice(uint64_t Dst, uint64_t Src, size_t Bytes) {
   if (!Bytes)
     return;
-  if (backend() == BackendKind::CUDA)
+  if (backend() == BackendKind::CUDA) {
     rt::copyDeviceToDevice(Dst, Src, Bytes);
-  else
-    std::memmove(reinterpret_cast<void *>(Dst),
-                 reinterpret_cast<const void *>(Src), Bytes);
+    return;
+  }
+  std::memmove(reinterpret_cast<void *>(Dst),
+               reinterpret_cast<const void *>(Src), Bytes);
+  rt::cpu::san::noteHostWrite(reinterpret_cast<void *>(Dst), Bytes);
 }
 
 void deviceMemset(uint64_t Dst, unsigned char Value, size_t Bytes) {
   if (!Bytes)
     return;
-  if (backend() == BackendKind::CUDA)
+  if (backend() == BackendKind::CUDA) {
     rt::memsetD8(Dst, Value, Bytes);
-  else
-    std::memset(reinterpret_cast<void *>(Dst), Value, Bytes);
+    return;
+  }
+  std::memset(reinterpret_cast<void *>(Dst), Value, Bytes);
+  rt::cpu::san::noteHostWrite(reinterpret_cast<void *>(Dst), Bytes);
 }
 
 void deviceSynchronize() {
@@ -306,6 +318,7 @@ void copyRegion(const rt::StridedRegion &Dst, const rt::StridedRegion &Src,
   rt::hostStridedCopy(reinterpret_cast<char *>(Dst.Ptr), Dst.Strides,
                       reinterpret_cast<const char *>(Src.Ptr), Src.Strides,
                       Src.Shape, Src.NDim, Item);
+  rt::cpu::san::noteHostWrite(reinterpret_cast<void *>(Dst.Ptr), Item);
 }
 
 // ---- host memory -------------------------------------------------------------------

@@ -21,6 +21,7 @@
 #include "runtime/Device.h"
 #include "runtime/Launch.h"
 #include "runtime/cpu/Executor.h"
+#include "runtime/cpu/Sanitizer.h"
 #include "support/Diagnostics.h"
 #include "types/Overloads.h"
 #include "types/Signature.h"
@@ -59,6 +60,7 @@ struct JitOptions {
   int opt = 3;
   int maxRegisters = 0;
   int maxThreads = 0, minBlocks = 0; // launch_bounds
+  uint8_t sanitize = 0; // sanitize= or PYCUDA_JIT_SANITIZE: san::Check bits
 };
 
 bool envFlag(const char *Name) {
@@ -107,6 +109,33 @@ void parseFmad(PyObject *D, JitOptions &O) {
                     "(fastmath=True or a set with 'contract'): drop one of them");
     throw PythonError{};
   }
+}
+
+// The CPU executor's sanitizer checks: sanitize= (True, False, "race,init",
+// a set of those words), else PYCUDA_JIT_SANITIZE.  Creating a sanitized
+// kernel arms the sanitizer's memory tracking (freed device memory is then
+// quarantined).
+uint8_t sanitizeOption(PyObject *D) {
+  PyObject *V = D ? PyDict_GetItemString(D, "sanitize") : nullptr;
+  std::string Text;
+  const char *From = "sanitize";
+  if (V && V != Py_None) {
+    Text = str(V);
+  } else if (const char *Env = std::getenv("PYCUDA_JIT_SANITIZE")) {
+    Text = Env;
+    From = "PYCUDA_JIT_SANITIZE";
+  }
+  int Bits = rt::cpu::san::parseChecks(Text);
+  if (Bits < 0) {
+    PyErr_Format(PyExc_ValueError,
+                 "%s must name checks among race, init, bounds, sync (or be "
+                 "all / 1 / 0), not '%s'",
+                 From, Text.c_str());
+    throw PythonError{};
+  }
+  if (Bits)
+    rt::cpu::san::arm();
+  return uint8_t(Bits);
 }
 
 // The CPU executor's time limit per launch: cpu_timeout= (seconds, None for
@@ -184,6 +213,7 @@ JitOptions parseOptions(PyObject *D) {
     O.boundscheck = V == "1"; // overrides the option, like NUMBA_BOUNDSCHECK
   }
   O.cpuTimeout = cpuTimeoutOption(D);
+  O.sanitize = sanitizeOption(D);
   O.lineinfo = dictBool(D, "lineinfo", false);
   O.cache = dictBool(D, "cache", false) || envFlag("PYCUDA_JIT_CACHE");
   O.opt = dictInt(D, "opt", 3);
@@ -219,6 +249,8 @@ JitOptions parseOptions(PyObject *D) {
 // environment) when given, else on the CPU executor (an out-of-bounds access
 // there would corrupt the interpreter) and with debug=True.
 bool boundsChecked(const JitOptions &O, driver::Backend B) {
+  if (B == driver::Backend::CPU && (O.sanitize & rt::cpu::san::Bounds))
+    return true;
   if (O.boundscheck >= 0)
     return O.boundscheck == 1;
   return O.debug || B == driver::Backend::CPU;
@@ -345,6 +377,7 @@ driver::CompileOptions compileOptions(DispatcherObject *D) {
   CO.zeroDivisionCheck = J.debug;
   CO.unboundLocalCheck = J.debug;
   CO.lineInfo = J.lineinfo || J.debug; // debug=True has line info too
+  CO.sanitize = CO.backend == driver::Backend::CPU ? J.sanitize : 0;
   CO.maxRegisters = J.maxRegisters;
   CO.maxThreadsPerBlock = J.maxThreads;
   CO.minBlocksPerSM = J.minBlocks;
@@ -589,6 +622,7 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
     S->cpu.usesBarriers = S->result.usesBarriers;
     S->cpu.usesWarpOps = S->result.usesWarpOps;
     S->cpu.staticSharedBytes = S->result.staticSharedBytes;
+    S->cpu.sanitize = D->st->opts.sanitize;
   }
   if (D->st->opts.cache && !Hit && S->cache.rfind("miss", 0) == 0)
     storeInCache(*S, Ctx != nullptr);

@@ -10,11 +10,14 @@
 //   BackendUnavailable      -> CudaSupportError
 //   cpu::KernelFault        -> KernelIndexError / KernelZeroDivisionError /
 //                              KernelValueError / KernelUnboundLocalError /
-//                              KernelDeadlockError /
+//                              KernelDeadlockError / KernelSyncError /
 //                              KernelTimeoutError / KernelRecursionError /
-//                              KernelError (with the
-//                              failing source line); Interrupted ->
-//                              KeyboardInterrupt
+//                              KernelRaceError /
+//                              KernelUninitializedReadError /
+//                              KernelUseAfterFreeError / KernelError (with
+//                              the failing source line and, for sanitized
+//                              launches, `findings`: SanitizerFinding
+//                              objects); Interrupted -> KeyboardInterrupt
 //   std::bad_alloc          -> MemoryError
 //   anything else           -> InternalCompilerError
 #include "Backend.h"
@@ -25,6 +28,7 @@
 #include "runtime/Launch.h"
 #include "runtime/NvJitLink.h"
 #include "runtime/cpu/Executor.h"
+#include "runtime/cpu/Sanitizer.h"
 #include "support/Diagnostics.h"
 
 namespace pcj::py {
@@ -114,6 +118,99 @@ static PyObject *raise(const char *Cls, const char *Fmt, A... Args) {
   return nullptr;
 }
 
+Ref findingsToPython(const std::vector<rt::cpu::san::Finding> &Fs) {
+  Ref AccessCls(check(PyObject_GetAttrString(errorsModule(), "SanitizerAccess")));
+  Ref FindingCls(check(PyObject_GetAttrString(errorsModule(), "SanitizerFinding")));
+  Ref List(check(PyList_New(0)));
+  auto Dims = [](rt::cpu::Dims D) {
+    return Py_BuildValue("(III)", D.x, D.y, D.z);
+  };
+  for (const auto &F : Fs) {
+    Ref Accesses(check(PyTuple_New(Py_ssize_t(F.accesses.size()))));
+    for (size_t K = 0; K < F.accesses.size(); ++K) {
+      const auto &A = F.accesses[K];
+      Ref T(check(Dims(A.thread)));
+      Ref B = A.known ? Ref(check(Dims(A.block))) : Ref::borrow(Py_None);
+      Ref Obj(check(PyObject_CallFunction(
+          AccessCls.get(), "ssiiiOO", A.op.c_str(), A.file.c_str(), A.line,
+          A.col, A.endCol, T.get(), B.get())));
+      PyTuple_SetItem(Accesses.get(), Py_ssize_t(K), Obj.release());
+    }
+    Ref Obj(check(PyObject_CallFunction(
+        FindingCls.get(), "sssLsO", rt::cpu::san::kindName(F.kind),
+        F.kernel.c_str(), F.array.c_str(), (long long)F.index,
+        F.message.c_str(), Accesses.get())));
+    if (PyList_Append(List.get(), Obj.get()) < 0)
+      throw PythonError{};
+  }
+  return List;
+}
+
+namespace {
+// A CPU launch's fault as the Python exception (with its findings).
+PyObject *raiseKernelFault(const rt::cpu::KernelFault &E) {
+  using K = rt::cpu::KernelFault::Kind;
+  const char *Cls = "KernelError";
+  switch (E.kind()) {
+  case K::IndexError:
+    Cls = "KernelIndexError";
+    break;
+  case K::ZeroDivision:
+    Cls = "KernelZeroDivisionError";
+    break;
+  case K::ValueError:
+    Cls = "KernelValueError";
+    break;
+  case K::UnboundLocal:
+    Cls = "KernelUnboundLocalError";
+    break;
+  case K::Deadlock:
+    Cls = "KernelDeadlockError";
+    break;
+  case K::Sync:
+    Cls = "KernelSyncError";
+    break;
+  case K::Timeout:
+    Cls = "KernelTimeoutError";
+    break;
+  case K::Recursion:
+    Cls = "KernelRecursionError";
+    break;
+  case K::Race:
+    Cls = "KernelRaceError";
+    break;
+  case K::Uninitialized:
+    Cls = "KernelUninitializedReadError";
+    break;
+  case K::UseAfterFree:
+    Cls = "KernelUseAfterFreeError";
+    break;
+  case K::Interrupted:
+    PyErr_SetString(PyExc_KeyboardInterrupt, E.what());
+    return nullptr;
+  case K::Raised:
+    break;
+  }
+  Ref C(errorClass(Cls));
+  // KernelError(message, file, line[, findings]): the class shows the
+  // source line(s).
+  Ref Args;
+  if (E.findings()) {
+    Ref L = findingsToPython(*E.findings());
+    Args = Ref(Py_BuildValue("(s,s,i,O)", E.what(), E.file().c_str(), E.line(),
+                             L.get()));
+  } else {
+    Args = Ref(Py_BuildValue("(s,s,i)", E.what(), E.file().c_str(), E.line()));
+  }
+  if (!Args)
+    return nullptr;
+  Ref Exc(PyObject_CallObject(C.get(), Args.get()));
+  if (Exc)
+    PyErr_SetObject(C.get(), Exc.get());
+  return nullptr;
+}
+} // namespace
+
 PyObject *translateException() {
   try {
     throw;
@@ -141,27 +238,11 @@ PyObject *translateException() {
   } catch (const rt::LaunchConfigError &E) {
     return raise("LaunchConfigError", "(s)", E.what());
   } catch (const rt::cpu::KernelFault &E) {
-    const char *Cls = "KernelError";
-    if (E.kind() == rt::cpu::KernelFault::Kind::IndexError)
-      Cls = "KernelIndexError";
-    else if (E.kind() == rt::cpu::KernelFault::Kind::ZeroDivision)
-      Cls = "KernelZeroDivisionError";
-    else if (E.kind() == rt::cpu::KernelFault::Kind::ValueError)
-      Cls = "KernelValueError";
-    else if (E.kind() == rt::cpu::KernelFault::Kind::UnboundLocal)
-      Cls = "KernelUnboundLocalError";
-    else if (E.kind() == rt::cpu::KernelFault::Kind::Deadlock)
-      Cls = "KernelDeadlockError";
-    else if (E.kind() == rt::cpu::KernelFault::Kind::Timeout)
-      Cls = "KernelTimeoutError";
-    else if (E.kind() == rt::cpu::KernelFault::Kind::Recursion)
-      Cls = "KernelRecursionError";
-    else if (E.kind() == rt::cpu::KernelFault::Kind::Interrupted) {
-      PyErr_SetString(PyExc_KeyboardInterrupt, E.what());
+    try {
+      return raiseKernelFault(E);
+    } catch (const PythonError &) {
       return nullptr;
     }
-    // KernelError(message, file, line): the class shows the source line.
-    return raise(Cls, "(s,s,i)", E.what(), E.file().c_str(), E.line());
   } catch (const PluginLoadError &E) {
     PyErr_SetString(PyExc_ImportError, E.what());
     return nullptr;

@@ -10,6 +10,10 @@
 #include <vector>
 #include <utility>
 
+namespace pcj::rt::cpu::san {
+struct Finding;
+}
+
 namespace pcj::py {
 
 // Owning PyObject reference.
@@ -67,6 +71,10 @@ template <typename Fn> PyObject *guard(Fn &&Body) {
     return translateException();
   }
 }
+
+// The CPU executor's sanitizer findings as a list of
+// pycuda_jit.errors.SanitizerFinding objects (throws PythonError).
+Ref findingsToPython(const std::vector<rt::cpu::san::Finding> &Fs);
 
 // Module state set up in Module.cpp: the pycuda_jit.errors module.
 PyObject *errorsModule();

@@ -18,6 +18,7 @@
 #include "runtime/DiskCache.h"
 #include "runtime/Device.h"
 #include "runtime/NvJitLink.h"
+#include "runtime/cpu/Sanitizer.h"
 #include "stdlib/Registry.h"
 #include "types/Signature.h"
 
@@ -173,7 +174,24 @@ PyObject *pyCacheClear(PyObject *, PyObject *Args) {
   });
 }
 
+// sanitizer_report(clear: bool) -> (findings, dropped): the CPU executor
+// sanitizer's findings so far (then forgotten when clear).
+PyObject *pySanitizerReport(PyObject *, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    int Clear = 0;
+    if (!PyArg_ParseTuple(Args, "p", &Clear))
+      return nullptr;
+    Ref L = findingsToPython(rt::cpu::san::report());
+    unsigned long long Dropped = rt::cpu::san::droppedFindings();
+    if (Clear)
+      rt::cpu::san::clearReport();
+    return Py_BuildValue("(OK)", L.get(), Dropped);
+  });
+}
+
 PyMethodDef Methods[] = {
+    {"sanitizer_report", pySanitizerReport, METH_VARARGS,
+     "(findings, dropped) of the CPU executor's sanitizer."},
     {"cache_dir", pyCacheDir, METH_NOARGS, "The disk cache directory in effect."},
     {"codegen_loaded", pyCodegenLoaded, METH_NOARGS,
      "Whether the code generator (LLVM, libpcj_codegen.so) is loaded."},

@@ -28,6 +28,11 @@
 #include <thread>
 #include <vector>
 
+namespace pcj::rt::cpu::san::detail {
+struct SanGrid;
+struct SanBlock;
+} // namespace pcj::rt::cpu::san::detail
+
 namespace pcj::rt::cpu::detail {
 
 // One launch.
@@ -72,6 +77,8 @@ struct Grid {
   uint64_t CoopArrived = 0;    // blocks waiting at the current grid barrier
   uint64_t CoopGeneration = 0; // completed grid barriers
   std::vector<std::thread> CoopThreads; // extra host threads, joined by launch
+
+  san::detail::SanGrid *San = nullptr; // sanitized launches (Sanitizer.cpp)
 };
 
 enum class ThreadState : uint8_t {
@@ -171,6 +178,8 @@ struct Block {
 
   // Fast path only: where a terminated thread jumps back to.
   sigjmp_buf FastJmp;
+
+  san::detail::SanBlock *San = nullptr; // sanitized launches
 };
 
 inline Block &blockOf(pcj_thread_ctx *Ctx) {

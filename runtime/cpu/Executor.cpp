@@ -9,6 +9,7 @@
 // the caller waits until its helpers have left the grid → throws the first
 // error, if any.
 #include "runtime/cpu/BlockState.h"
+#include "runtime/cpu/SanitizerState.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -46,6 +47,14 @@ const char *kindName(KernelFault::Kind K) {
     return "Timeout";
   case KernelFault::Kind::Recursion:
     return "RecursionError";
+  case KernelFault::Kind::Sync:
+    return "Sync";
+  case KernelFault::Kind::Race:
+    return "Race";
+  case KernelFault::Kind::Uninitialized:
+    return "Uninitialized";
+  case KernelFault::Kind::UseAfterFree:
+    return "UseAfterFree";
   }
   return "?";
 }
@@ -273,6 +282,14 @@ void runBlock(Grid &G, uint64_t Linear) {
     explicit CurrentScope(Block *B) : Saved(setCurrentBlock(B)) {}
     ~CurrentScope() { setCurrentBlock(Saved); }
   } Current(&B);
+  struct SanitizerScope { // sanitized launches: the block's checker state
+    Block &B;
+    explicit SanitizerScope(Block &B) : B(B) {
+      if (B.G->San)
+        san::detail::blockBegin(B);
+    }
+    ~SanitizerScope() { san::detail::blockEnd(B); }
+  } Sanitizer(B);
   if (!B.UsesFibers) {
     runFastBlock(B, Proto);
     return;
@@ -503,6 +520,20 @@ void yield(Block &B, ThreadSlot &S) {
   fiberSwitch(S.Fiber, nextContext(B));
 }
 
+// A sanitized launch's first finding as its fault, carrying all of them.
+[[noreturn]] void throwFinding(std::shared_ptr<std::vector<san::Finding>> All) {
+  const san::Finding &F = All->front();
+  KernelFault::Kind K = KernelFault::Kind::Race;
+  if (F.kind == san::Finding::Kind::Uninitialized)
+    K = KernelFault::Kind::Uninitialized;
+  else if (F.kind == san::Finding::Kind::UseAfterFree)
+    K = KernelFault::Kind::UseAfterFree;
+  const san::Access &A = F.accesses.back();
+  KernelFault Fault(K, F.message, A.thread, A.block, A.file, A.line);
+  Fault.setFindings(std::move(All));
+  throw Fault;
+}
+
 } // namespace detail
 
 // -- public API ---------------------------------------------------------------
@@ -538,6 +569,11 @@ void launch(const KernelInfo &K, Dims GridDim, Dims BlockDim,
   G.SharedBytes = StaticPadded + DynamicSharedBytes;
   G.ThreadsPerBlock = static_cast<uint32_t>(Threads);
   G.NumBlocks = uint64_t(GridDim.x) * GridDim.y * GridDim.z;
+  std::unique_ptr<san::detail::SanGrid> San;
+  if (K.sanitize) {
+    San = std::make_unique<san::detail::SanGrid>();
+    san::detail::launchBegin(G, *San, K.sanitize);
+  }
 
   bool Interrupted = false;
   {
@@ -550,11 +586,21 @@ void launch(const KernelInfo &K, Dims GridDim, Dims BlockDim,
   // Every helper has left G (Pool::run waited under the pool mutex), and the
   // watchdog no longer knows it, so no one else touches it any more.
   stopDone(G);
+  std::shared_ptr<std::vector<san::Finding>> Findings;
+  if (San && !G.Internal)
+    Findings = std::make_shared<std::vector<san::Finding>>(
+        san::detail::launchEnd(G));
   if (G.Internal)
     std::rethrow_exception(G.Internal);
-  if (G.HasFault)
-    throw KernelFault(G.FaultKind, G.FaultMessage, G.FaultThread, G.FaultBlock,
-                      G.FaultFile, G.FaultLine);
+  if (G.HasFault) {
+    KernelFault F(G.FaultKind, G.FaultMessage, G.FaultThread, G.FaultBlock,
+                  G.FaultFile, G.FaultLine);
+    if (Findings && !Findings->empty())
+      F.setFindings(Findings);
+    throw F;
+  }
+  if (Findings && !Findings->empty() && !Interrupted)
+    throwFinding(std::move(Findings));
   if (Interrupted)
     throw KernelFault(KernelFault::Kind::Interrupted,
                       "kernel '" + std::string(G.Name) +
@@ -582,6 +628,9 @@ std::span<const RuntimeSymbol> runtimeSymbols() {
   X(pcj_cpu_check_stack)                                                       \
   X(pcj_cpu_raise)                                                             \
   X(pcj_cpu_poll)                                                              \
+  X(pcj_san_access)                                                            \
+  X(pcj_san_atomic_done)                                                       \
+  X(pcj_san_sync)                                                              \
   X(pcj_cpu_stop_requests)
 #define X(Name) RuntimeSymbol{#Name, reinterpret_cast<void *>(&Name)},
   static const RuntimeSymbol Table[] = {PCJ_CPU_RUNTIME_FUNCTIONS(X)};

@@ -31,11 +31,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace pcj::rt::cpu {
+
+namespace san {
+struct Finding;
+}
 
 using KernelEntry = void (*)(void **args, pcj_thread_ctx *ctx);
 
@@ -49,6 +55,8 @@ struct KernelInfo {
   bool usesBarriers = false; // calls pcj_cpu_syncthreads*
   bool usesWarpOps = false;  // calls any warp-level pcj_cpu_* function
   size_t staticSharedBytes = 0;
+  // san::Check bits the kernel was compiled with (Sanitizer.h); 0: none.
+  uint8_t sanitize = 0;
 };
 
 // An error raised while the kernel ran.  The message names the kernel, the
@@ -66,6 +74,12 @@ public:
     Interrupted, // SIGINT arrived during an interruptible launch
     Timeout,     // the launch ran past its time limit
     Recursion,   // a recursive device function ran out of stack
+    Sync,        // a barrier or warp operation used against its contract
+                 // (divergent barrier, a mask naming a lane that exited or
+                 // waits elsewhere): a hang or undefined on the GPU
+    Race,          // sanitizer: a data race (Sanitizer.h)
+    Uninitialized, // sanitizer: a read of memory nothing wrote
+    UseAfterFree,  // sanitizer: an access to freed device memory
   };
 
   KernelFault(Kind K, const std::string &Message, Dims Thread, Dims Block,
@@ -81,6 +95,14 @@ public:
   // The kernel source position of the failing access ("" / 0: unknown).
   const std::string &file() const noexcept { return SourceFile; }
   int line() const noexcept { return SourceLine; }
+  // Sanitized launches: every finding of the launch (the fault's first),
+  // else null.
+  const std::shared_ptr<const std::vector<san::Finding>> &findings() const {
+    return Findings;
+  }
+  void setFindings(std::shared_ptr<const std::vector<san::Finding>> F) {
+    Findings = std::move(F);
+  }
 
 private:
   Kind FaultKind;
@@ -88,6 +110,7 @@ private:
   Dims BlockIdx;
   std::string SourceFile;
   int SourceLine;
+  std::shared_ptr<const std::vector<san::Finding>> Findings;
 };
 
 const char *kindName(KernelFault::Kind K);

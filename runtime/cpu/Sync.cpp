@@ -49,6 +49,7 @@
 // Errors end the calling CUDA thread (terminateThread) after recording the
 // launch's first error; the rest of the block is abandoned.
 #include "runtime/cpu/BlockState.h"
+#include "runtime/cpu/SanitizerState.h"
 
 #include <chrono>
 #include <cstdio>
@@ -172,6 +173,7 @@ void completeBarrier(Block &B, const ThreadSlot *Self) {
   B.BarrierArrived = 0;
   B.BarrierCount = 0;
   B.BarrierMixed = false;
+  san::detail::barrierDone(B);
   for (uint32_t I = 0; I < B.NumThreads; ++I)
     if (&B.Slots[I] != Self && B.Slots[I].State == ThreadState::AtBarrier)
       pushReady(B, I);
@@ -317,7 +319,9 @@ struct WarpResult {
 
 [[noreturn]] void mismatch(pcj_thread_ctx *Ctx, const WarpOp &Op,
                            const WarpState &W, uint32_t J) {
-  report(Ctx, Kind::Deadlock,
+  san::detail::noteSyncFault(blockOf(Ctx),
+                             {Ctx->warpid * 32 + Ctx->laneid, Ctx->warpid * 32 + J});
+  report(Ctx, Kind::Sync,
          "warp operation mismatch " + where(blockOf(Ctx)) + ": " +
              threadName(*Ctx) + " calls " + opString(Op) + " while lane " +
              std::to_string(J) + " waits in " + opString(W, J) +
@@ -335,7 +339,8 @@ WarpResult warpOp(pcj_thread_ctx *Ctx, WarpOp Op) {
   uint32_t Exists = Lanes >= 32 ? ~0u : bit(Lanes) - 1;
   Op.Mask = Op.UserMask & Exists;
   if (!(Op.Mask & bit(Lane))) {
-    report(Ctx, Kind::Deadlock,
+    san::detail::noteSyncFault(B, {Ctx->warpid * 32 + Lane});
+    report(Ctx, Kind::Sync,
            "invalid warp operation " + where(B) + ": " + threadName(*Ctx) +
                " calls " + opString(Op) +
                ", whose mask does not name the calling lane");
@@ -352,7 +357,8 @@ WarpResult warpOp(pcj_thread_ctx *Ctx, WarpOp Op) {
 
   WarpState &W = B.Warps[Ctx->warpid];
   if (uint32_t Gone = Op.Mask & W.Exited) {
-    report(Ctx, Kind::Deadlock,
+    san::detail::noteSyncFault(B, {Ctx->warpid * 32 + Lane});
+    report(Ctx, Kind::Sync,
            "deadlock " + where(B) + ": " + threadName(*Ctx) + " calls " +
                opString(Op) + " but " + laneList(Gone) +
                " named in the mask already exited; every lane named in the "
@@ -382,6 +388,7 @@ WarpResult warpOp(pcj_thread_ctx *Ctx, WarpOp Op) {
     return WarpResult{W.Result[Lane], W.ResultPred[Lane]};
   }
   completeWarpOp(W, Op.Mask);
+  san::detail::warpSynced(B, Ctx->warpid, Op.Mask);
   W.Waiting &= ~Op.Mask;
   W.Named = 0;
   for (uint32_t Rest = W.Waiting; Rest; Rest &= Rest - 1)
@@ -450,13 +457,14 @@ bool gridBarrier(pcj_thread_ctx *Ctx) {
   if (++G.CoopArrived == G.NumBlocks) {
     G.CoopArrived = 0;
     ++G.CoopGeneration;
+    san::detail::gridPhaseDone(G);
     G.CoopCv.notify_all();
     return true;
   }
   if (gridBarrierStuck(G)) {
     std::string Msg = gridStuckMessage(G);
     Lock.unlock();
-    report(Ctx, Kind::Deadlock, Msg);
+    report(Ctx, Kind::Sync, Msg);
     return false;
   }
   // Blocks that have not started need a host thread while this one waits.
@@ -527,7 +535,7 @@ void blockFinished(Grid &G) noexcept {
     G.CoopCv.notify_all();
   }
   if (!Msg.empty())
-    recordFault(G, Kind::Deadlock, Msg, Dims{0, 0, 0}, Dims{0, 0, 0});
+    recordFault(G, Kind::Sync, Msg, Dims{0, 0, 0}, Dims{0, 0, 0});
 }
 
 void joinGridThreads(Grid &G) {
@@ -618,7 +626,8 @@ void threadExited(Block &B, ThreadSlot &S) {
   }
   uint32_t First = static_cast<uint32_t>(__builtin_ctz(Stuck));
   const ThreadSlot &Waiter = B.Slots[S.Ctx.warpid * 32 + First];
-  recordFault(*B.G, Kind::Deadlock,
+  san::detail::noteSyncFault(B, {S.Ctx.warpid * 32 + First});
+  recordFault(*B.G, Kind::Sync,
               "deadlock " + where(B) + ": " + threadName(S.Ctx) +
                   " exited while " + laneList(Stuck) + " of warp " +
                   std::to_string(S.Ctx.warpid) + " wait for it in " +
@@ -714,7 +723,21 @@ void diagnoseStall(Block &B) {
     Msg += " (threads wait at a barrier for lanes that wait in a warp "
            "operation for them)";
   Dims Thread = FirstWaiter ? threadIdxOf(FirstWaiter->Ctx) : Dims{0, 0, 0};
-  recordFault(*B.G, Kind::Deadlock, Msg, Thread, B.Idx);
+  // Threads at different barriers: a barrier in divergent code (undefined
+  // behaviour on the GPU, a synccheck error under compute-sanitizer).
+  if (B.BarrierMixed && B.San) { // one waiter per barrier call site
+    std::vector<uint32_t> Waiters;
+    std::map<int32_t, bool> Seen;
+    for (uint32_t I = 0; I < B.NumThreads; ++I)
+      if (B.Slots[I].State == ThreadState::AtBarrier &&
+          !Seen[B.Slots[I].BarrierSite]) {
+        Seen[B.Slots[I].BarrierSite] = true;
+        Waiters.push_back(I);
+      }
+    san::detail::noteSyncFault(B, Waiters);
+  }
+  recordFault(*B.G, B.BarrierMixed ? Kind::Sync : Kind::Deadlock, Msg, Thread,
+              B.Idx);
 }
 
 } // namespace pcj::rt::cpu::detail
@@ -833,6 +856,7 @@ void pcj_cpu_grid_sync(pcj_thread_ctx *ctx, int32_t line) {
   B.GridArrived = 0;
   if (!gridBarrier(ctx))
     terminateThread(ctx);
+  pcj::rt::cpu::san::detail::gridResumed(B);
   if (!S)
     return;
   for (uint32_t I = 0; I < B.NumThreads; ++I)

@@ -59,6 +59,29 @@ struct pcj_error_site {
   int32_t kind;        // pcj_error_kind
 };
 
+// An array element access site of a kernel compiled with `sanitize`
+// (runtime/cpu/Sanitizer.h), emitted as a writable private global by the
+// compiler; `id` is 0 until the runtime registers the site on first use.
+enum pcj_san_flags : uint32_t {
+  PCJ_SAN_READ = 0,   // bits 0-1: the access
+  PCJ_SAN_WRITE = 1,
+  PCJ_SAN_ATOMIC = 2, // read-modify-write (cuda.atomic.*)
+  PCJ_SAN_GLOBAL = 0 << 2, // bits 2-3: the array's memory space
+  PCJ_SAN_SHARED = 1 << 2,
+  PCJ_SAN_LOCAL = 2 << 2,
+};
+struct pcj_san_site {
+  uint32_t id;     // set by the runtime
+  uint32_t flags;  // pcj_san_flags
+  uint32_t bytes;  // bytes accessed (the element's size)
+  int32_t line;    // source position of the access
+  int32_t col;     // -1: unknown
+  int32_t endCol;
+  const char *kernel;
+  const char *file;
+  const char *array; // the array's name, "" if unknown
+};
+
 // -- called by generated host code -------------------------------------------
 // Block-wide barrier (cuda.syncthreads): complete when every thread of the
 // block that has not exited arrived.  `site` identifies the call site (a
@@ -116,6 +139,14 @@ void pcj_cpu_check_stack(pcj_thread_ctx *ctx, const pcj_error_site *site);
 // Terminate this thread with an error message (e.g. an exception raised in
 // the kernel); the launch reports the first one.
 [[noreturn]] void pcj_cpu_raise(pcj_thread_ctx *ctx, const char *message);
+// Sanitized kernels: before every array element access at `ptr` (`base`
+// is the array's data pointer); after an atomic on global memory, done.
+void pcj_san_access(pcj_thread_ctx *ctx, pcj_san_site *site, const void *ptr,
+                    const void *base);
+void pcj_san_atomic_done(pcj_thread_ctx *ctx);
+// Sanitized kernels: before every barrier and warp operation (its site,
+// with flags 3), so that synchronization errors name the source line.
+void pcj_san_sync(pcj_thread_ctx *ctx, pcj_san_site *site);
 // Every loop of generated code reads this word (relaxed) once per iteration
 // and calls pcj_cpu_poll when it is not 0: some launch is being stopped
 // (Ctrl-C, time limit, error); the poll ends the calling thread if it is
@@ -131,4 +162,6 @@ static_assert(offsetof(pcj_thread_ctx, shared) == 56, "ABI");
 static_assert(offsetof(pcj_thread_ctx, dynShared) == 64, "ABI");
 static_assert(offsetof(pcj_thread_ctx, sched) == 72, "ABI");
 static_assert(offsetof(pcj_thread_ctx, dynSharedBytes) == 88, "ABI");
+static_assert(sizeof(pcj_san_site) == 48 && offsetof(pcj_san_site, kernel) == 24,
+              "ABI");
 } // namespace pcj::rt::cpu

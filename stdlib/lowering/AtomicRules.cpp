@@ -84,13 +84,11 @@ llvm::Function *floatMinMaxHelper(llvm::Module &M, AtomicOp Op,
   });
 }
 
-} // namespace
-
-llvm::Value *lowerAtomic(const LoweringRequest &R) {
+// The read-modify-write of element Ptr; returns the old value.
+llvm::Value *atomicUpdate(const LoweringRequest &R, llvm::Value *Ptr) {
   auto &Cx = R.cx;
   auto &B = Cx.b;
   TypeRef A = R.argTypes[0], DT = A->dtype();
-  llvm::Value *Ptr = Cx.elementPtr(&R.instr, A, R.args[0], indexList(R, 1));
   llvm::Value *Val = R.args[2];
   AtomicOp Op = AtomicOp(R.info.idata);
   bool Float = DT->isFloat(), Signed = DT->isSigned();
@@ -145,6 +143,19 @@ llvm::Value *lowerAtomic(const LoweringRequest &R) {
   return Cx.target.atomicRMW(B, K, Ptr, Val, A->addrSpace(), resultUsed(R));
 }
 
+} // namespace
+
+llvm::Value *lowerAtomic(const LoweringRequest &R) {
+  auto &Cx = R.cx;
+  TypeRef A = R.argTypes[0];
+  llvm::Value *Ptr = Cx.elementPtr(&R.instr, A, R.args[0], indexList(R, 1));
+  Cx.sanitizeAccess(&R.instr, lower::TargetHooks::Access::Atomic, A, R.args[0],
+                    R.argInstrs[0], Ptr);
+  llvm::Value *Old = atomicUpdate(R, Ptr);
+  Cx.sanitizeAtomicDone(A);
+  return Old;
+}
+
 llvm::Value *lowerAtomicCas(const LoweringRequest &R) {
   auto &Cx = R.cx;
   auto &B = Cx.b;
@@ -155,11 +166,14 @@ llvm::Value *lowerAtomicCas(const LoweringRequest &R) {
               : std::vector<lower::LowerContext::Index>{
                     {B.getInt64(0), int64Ty(), true}};
   llvm::Value *Ptr = Cx.elementPtr(&R.instr, A, R.args[0], Idx);
+  Cx.sanitizeAccess(&R.instr, lower::TargetHooks::Access::Atomic, A, R.args[0],
+                    R.argInstrs[0], Ptr);
   size_t N = R.args.size();
   auto *Pair = B.CreateAtomicCmpXchg(Ptr, R.args[N - 2], R.args[N - 1],
                                      llvm::MaybeAlign(),
                                      llvm::AtomicOrdering::Monotonic,
                                      llvm::AtomicOrdering::Monotonic);
+  Cx.sanitizeAtomicDone(A);
   return B.CreateExtractValue(Pair, {0});
 }
 

@@ -122,6 +122,7 @@ llvm::Value *lowerConstArrayLike(const LoweringRequest &R) {
 }
 
 llvm::Value *lowerSyncthreads(const LoweringRequest &R) {
+  R.cx.sanitizeSync(&R.instr);
   R.cx.target.barrier(R.cx.b, R.instr.loc.line);
   return R.cx.none();
 }

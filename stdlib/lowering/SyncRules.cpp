@@ -9,6 +9,7 @@ using namespace types;
 
 llvm::Value *lowerSyncthreadsPred(const LoweringRequest &R) {
   llvm::Value *Pred = R.cx.truth(R.args[0], R.argTypes[0]);
+  R.cx.sanitizeSync(&R.instr);
   return R.cx.target.barrierReduce(R.cx.b, unsigned(R.info.idata), Pred,
                                    R.instr.loc.line);
 }
@@ -16,6 +17,7 @@ llvm::Value *lowerSyncthreadsPred(const LoweringRequest &R) {
 llvm::Value *lowerSyncwarp(const LoweringRequest &R) {
   cudahelp::require(R, lower::TargetHooks::Feature::WarpSync);
   llvm::Value *Mask = R.args.empty() ? R.cx.b.getInt32(0xffffffffu) : R.args[0];
+  R.cx.sanitizeSync(&R.instr);
   R.cx.target.syncWarp(R.cx.b, Mask);
   return R.cx.none();
 }
@@ -31,6 +33,7 @@ llvm::Value *lowerNanosleep(const LoweringRequest &R) {
 }
 
 llvm::Value *lowerGridSync(const LoweringRequest &R) {
+  R.cx.sanitizeSync(&R.instr);
   R.cx.target.gridSync(R.cx.b, R.instr.loc.line);
   return R.cx.none();
 }

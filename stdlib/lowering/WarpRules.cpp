@@ -27,6 +27,7 @@ llvm::Value *lowerLaneMask(const LoweringRequest &R) {
 
 llvm::Value *lowerShfl(const LoweringRequest &R) {
   require(R, Feature::WarpSync);
+  R.cx.sanitizeSync(&R.instr);
   return R.cx.target.shuffle(R.cx.b, unsigned(R.info.idata), R.args[0],
                              R.args[1], R.args[2]);
 }
@@ -35,6 +36,7 @@ llvm::Value *lowerVote(const LoweringRequest &R) {
   auto &Cx = R.cx;
   require(R, Feature::WarpSync);
   llvm::Value *Pred = Cx.truth(R.args[1], R.argTypes[1]);
+  Cx.sanitizeSync(&R.instr);
   llvm::Value *V = Cx.target.vote(Cx.b, unsigned(R.info.idata), R.args[0], Pred);
   if (R.info.idata == 3)
     return V; // ballot: the mask as int32
@@ -49,6 +51,7 @@ llvm::Value *lowerMatch(const LoweringRequest &R) {
   llvm::Value *V = R.args[1];
   unsigned Bits = V->getType()->getPrimitiveSizeInBits();
   V = B.CreateBitCast(V, B.getIntNTy(Bits));
+  Cx.sanitizeSync(&R.instr);
   if (R.info.idata == 0)
     return Cx.target.matchAny(B, R.args[0], V);
   return Cx.target.matchAll(B, R.args[0], V);
