@@ -235,7 +235,8 @@ public:
     uint32_t Space = A.space == AddrSpace::Shared  ? 1 << 2
                      : A.space == AddrSpace::Local ? 2 << 2
                                                    : 0;
-    llvm::Value *Site = siteGlobal(B, A, uint32_t(A.kind) | Space);
+    uint32_t ReadOnly = A.readOnly ? 1 << 4 : 0; // PCJ_SAN_READONLY
+    llvm::Value *Site = siteGlobal(B, A, uint32_t(A.kind) | Space | ReadOnly);
     llvm::Type *P = B.getPtrTy();
     B.CreateCall(runtimeFn(B, "pcj_san_access", B.getVoidTy(), {P, P, P, P}),
                  {Ctx, Site, Ptr, Base});

@@ -20,12 +20,11 @@ using namespace types;
 
 namespace {
 
-// The array's name as the user wrote it, when the IR still knows it: a
-// parameter (also through views of it).
-std::string arrayName(const ir::Instr *A) {
+// The parameter an array is (or is a view of), or null.
+const ir::Instr *rootParam(const ir::Instr *A) {
   for (int Depth = 0; A && Depth < 16; ++Depth) {
     if (A->op == ir::Op::Arg)
-      return A->str;
+      return A;
     if (A->op == ir::Op::GetItem && !A->operands.empty() &&
         A->operands[0]->type && A->operands[0]->type->isArray()) {
       A = A->operands[0]; // a view: a[1:], a[i] of a 2-D array
@@ -35,9 +34,16 @@ std::string arrayName(const ir::Instr *A) {
       A = A->operands[0];
       continue;
     }
-    return "";
+    return nullptr;
   }
-  return "";
+  return nullptr;
+}
+
+// The array's name as the user wrote it, when the IR still knows it: a
+// parameter (also through views of it).
+std::string arrayName(const ir::Instr *A) {
+  const ir::Instr *P = rootParam(A);
+  return P ? P->str : "";
 }
 
 TargetHooks::AccessSite siteAt(const LowerContext &Cx, const ir::Instr *At,
@@ -66,8 +72,16 @@ void LowerContext::sanitizeAccess(const ir::Instr *At, TargetHooks::Access Op,
     return;
   if (!Bytes)
     Bytes = ArrTy->dtype()->byteSize();
-  target.memoryAccess(b, siteAt(*this, At, Op, ArrTy->addrSpace(), Bytes, ArrInstr),
-                      Ptr, arrayData(Arr));
+  TargetHooks::AccessSite S =
+      siteAt(*this, At, Op, ArrTy->addrSpace(), Bytes, ArrInstr);
+  // A read of a kernel parameter marked noalias + readonly (the launch
+  // checked it overlaps no written array): it cannot race in the launch.
+  const ir::Instr *P = rootParam(ArrInstr);
+  const auto &RO = opts.noAliasReadOnly;
+  S.readOnly = Op == TargetHooks::Access::Read && P && kernel &&
+               kernel->getName() == opts.kernelName &&
+               size_t(P->index) < RO.size() && RO[size_t(P->index)];
+  target.memoryAccess(b, S, Ptr, arrayData(Arr));
 }
 
 void LowerContext::sanitizeRecord(const ir::Instr *At, TargetHooks::Access Op,

@@ -130,6 +130,7 @@ public:
     Access kind = Access::Read;
     types::AddrSpace space = types::AddrSpace::Global;
     uint64_t bytes = 0;
+    bool readOnly = false; // an array no access of the launch writes
     std::string function, file, array; // array: its name, or ""
     int line = 0, col = -1, endCol = -1;
   };

@@ -249,9 +249,7 @@ JitOptions parseOptions(PyObject *D) {
 // environment) when given, else on the CPU executor (an out-of-bounds access
 // there would corrupt the interpreter) and with debug=True.
 bool boundsChecked(const JitOptions &O, driver::Backend B) {
-  if (B == driver::Backend::CPU && (O.sanitize & rt::cpu::san::Bounds))
-    return true;
-  if (O.boundscheck >= 0)
+  if (O.boundscheck >= 0) // (sanitize's bounds check too: an explicit no wins)
     return O.boundscheck == 1;
   return O.debug || B == driver::Backend::CPU;
 }
@@ -574,6 +572,10 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
     CO.ccMajor = Ctx->info().ComputeCapabilityMajor;
     CO.ccMinor = Ctx->info().ComputeCapabilityMinor;
     CO.noAliasReadOnly = NoAlias; // checked at every launch (planAliasCheck)
+  } else if (CO.sanitize) {
+    // The sanitizer skips race checks on read-only arrays, which needs the
+    // same launch-time overlap check.
+    CO.noAliasReadOnly = NoAlias;
   }
   bc::RawCode Raw = readCode(D->pyfunc);
   PyResolver R(D->pyfunc);

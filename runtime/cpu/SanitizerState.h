@@ -25,39 +25,43 @@ using cpu::detail::Grid;
 
 enum Op : uint8_t { OpRead = 0, OpWrite = 1, OpAtomic = 2, OpSync = 3 };
 
-// One access: who and when.
+// One access: who and when (20 bytes).
 struct Rec {
-  uint32_t blk;  // block serial (0: no access recorded)
-  uint32_t ivl;  // barrier interval within that serial
-  uint32_t site; // site id (sites())
-  uint32_t wclk; // the thread's own warp clock at the access
-  uint32_t rseq; // atomic runs of its block before the access
-  uint16_t tid;  // linear thread index in the block
-  uint8_t mask;  // bytes of the granule accessed
-  uint8_t op;    // Op
+  uint32_t blk;   // block serial (0: no access recorded)
+  uint32_t ivl;   // barrier interval within that serial
+  uint32_t site;  // site id (registerSite)
+  uint32_t wclk;  // the thread's own warp clock at the access
+  uint16_t rseq;  // atomic runs of its block before the access (saturated:
+                  // a larger count only makes more atomics order it)
+  uint16_t tid : 10; // linear thread index in the block
+  uint16_t mask : 4; // bytes of the granule accessed
+  uint16_t op : 2;   // Op
 };
+static_assert(sizeof(Rec) == 20, "shadow record layout");
 
 enum CellState : uint32_t {
   WrittenBytes = 0xf, // bytes written (global memory: or known initialized)
-  Freed = 0x10,       // the allocation holding it was freed
+  Touched = 0x10,     // global memory: its allocation was looked up
+  LockBit = 0x80000000u,
 };
 
-// The shadow of one 4-byte granule; `lock` guards the rest.
-struct Cell {
-  std::atomic<uint32_t> lock;
-  uint32_t state;
+// The shadow of one 4-byte granule: one cache line.  `word` holds the
+// state bits and, for global memory (accessed by several host threads), a
+// lock bit guarding the records; shared and local memory belong to the one
+// host thread running their block.
+struct alignas(64) Cell {
+  std::atomic<uint32_t> word;
   Rec w;    // the last write (or atomic)
   Rec r[2]; // reads since, by two different threads at most
 };
-static_assert(sizeof(Cell) == 80, "shadow cell layout");
+static_assert(sizeof(Cell) == 64, "shadow cell layout");
 
 // The cell of the granule holding Addr (creating its chunk), or null for an
 // address beyond the table (above 2^48).
 Cell *cellFor(uintptr_t Addr);
-// Zeroes the cells of [Lo, Hi) that exist.
+// Zeroes the cells of [Lo, Hi) that exist (their pages go back to the
+// system); the next access classifies the granule again.
 void clearCells(uintptr_t Lo, uintptr_t Hi);
-// Marks the cells of [Lo, Hi) freed (and forgets their accesses).
-void markFreed(uintptr_t Lo, uintptr_t Hi);
 
 inline void cpuRelax() {
 #if defined(__x86_64__)
@@ -66,16 +70,27 @@ inline void cpuRelax() {
   asm volatile("yield");
 #endif
 }
-inline void lockCell(Cell &C) {
-  while (C.lock.exchange(1, std::memory_order_acquire))
-    while (C.lock.load(std::memory_order_relaxed))
-      cpuRelax();
+// Locks C's records and returns its state bits.
+inline uint32_t lockCell(Cell &C) {
+  for (;;) {
+    uint32_t V = C.word.load(std::memory_order_relaxed);
+    if (!(V & LockBit) &&
+        C.word.compare_exchange_weak(V, V | LockBit, std::memory_order_acquire))
+      return V;
+    cpuRelax();
+  }
 }
-inline void unlockCell(Cell &C) { C.lock.store(0, std::memory_order_release); }
+// Stores the state bits and unlocks.
+inline void unlockCell(Cell &C, uint32_t State) {
+  C.word.store(State & ~LockBit, std::memory_order_release);
+}
 
 // ---- allocations (Sanitizer.cpp) ----------------------------------------------
-// Whether Addr lies in a device allocation nothing initialized yet.
-bool inUninitializedAllocation(uintptr_t Addr);
+// What holds a global-memory address: host memory (NumPy arrays, pinned
+// and mapped memory, stacks), a device allocation the host or a kernel
+// initialized, a device_array nothing wrote yet, or freed device memory.
+enum class Region : uint8_t { Host, Initialized, Uninitialized, Freed };
+Region classify(uintptr_t Addr);
 
 // ---- sites and findings (SanitizerReport.cpp) ---------------------------------
 
@@ -141,7 +156,6 @@ struct SanBlock {
   uint32_t numThreads = 0;
   // The atomic between pcj_san_access and pcj_san_atomic_done.
   uintptr_t pendingLoc = 0;
-  uint64_t pendingTau = 0;
   // Per thread: the site of its last barrier or warp operation (0: none).
   std::vector<uint32_t> syncSite;
 };

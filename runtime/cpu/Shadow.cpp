@@ -3,8 +3,8 @@
 //
 // A three-level table over 48-bit addresses: granule index g = addr >> 2;
 // the top 13 bits of g pick a second-level table (8192 entries, created on
-// demand), the next 13 bits a chunk of 2^20 cells (4 MiB of memory, 80 MiB
-// of cells), the low 20 bits the cell.  Chunks are anonymous mappings with
+// demand), the next 13 bits a chunk of 2^20 cells (4 MiB of memory, 64 MiB
+// of cells, one cache line each), the low 20 bits the cell.  Chunks are anonymous mappings with
 // MAP_NORESERVE, so only the pages of cells actually used take memory, and
 // zeroed ranges are given back with madvise.  Tables and chunks are
 // published with a compare-and-swap and never unmapped (the process keeps
@@ -78,14 +78,15 @@ template <typename Fn> void forCellRuns(uintptr_t Lo, uintptr_t Hi, bool Create,
   }
 }
 
-// Zeroes Count cells; whole pages inside go back to the kernel.
+// Zeroes Count cells; whole pages inside go back to the system (so that
+// clearing never makes memory resident).
 void zeroCells(Cell *First, uint64_t Count) {
   char *Lo = reinterpret_cast<char *>(First);
   char *Hi = Lo + Count * sizeof(Cell);
   static const uintptr_t Page = uintptr_t(sysconf(_SC_PAGESIZE));
   uintptr_t PLo = (uintptr_t(Lo) + Page - 1) & ~(Page - 1);
   uintptr_t PHi = uintptr_t(Hi) & ~(Page - 1);
-  if (PHi > PLo && PHi - PLo >= 16 * Page) {
+  if (PHi > PLo) {
     std::memset(Lo, 0, PLo - uintptr_t(Lo));
     madvise(reinterpret_cast<void *>(PLo), PHi - PLo, MADV_DONTNEED);
     std::memset(reinterpret_cast<void *>(PHi), 0, uintptr_t(Hi) - PHi);
@@ -113,14 +114,6 @@ Cell *cellFor(uintptr_t Addr) {
 
 void clearCells(uintptr_t Lo, uintptr_t Hi) {
   forCellRuns(Lo, Hi, false, zeroCells);
-}
-
-void markFreed(uintptr_t Lo, uintptr_t Hi) {
-  forCellRuns(Lo, Hi, true, [](Cell *First, uint64_t Count) {
-    zeroCells(First, Count);
-    for (uint64_t K = 0; K < Count; ++K)
-      First[K].state = Freed;
-  });
 }
 
 } // namespace pcj::rt::cpu::san::detail

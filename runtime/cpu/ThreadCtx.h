@@ -69,6 +69,10 @@ enum pcj_san_flags : uint32_t {
   PCJ_SAN_GLOBAL = 0 << 2, // bits 2-3: the array's memory space
   PCJ_SAN_SHARED = 1 << 2,
   PCJ_SAN_LOCAL = 2 << 2,
+  // A read of a kernel parameter the kernel never writes and that the
+  // launch checked overlaps no array it may write: it cannot race within
+  // the launch, only its initialization and lifetime are checked.
+  PCJ_SAN_READONLY = 1 << 4,
 };
 struct pcj_san_site {
   uint32_t id;     // set by the runtime
