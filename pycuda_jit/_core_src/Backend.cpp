@@ -52,6 +52,14 @@ void *cpuAlloc(size_t Bytes) {
   return P;
 }
 
+// PYCUDA_JIT_SANITIZE: freed device memory is quarantined from the start
+// (a kernel created with sanitize= arms it later, Dispatcher.cpp).
+void armSanitizerFromEnvironment() {
+  const char *Env = std::getenv("PYCUDA_JIT_SANITIZE");
+  if (Env && rt::cpu::san::parseChecks(Env) > 0)
+    rt::cpu::san::arm();
+}
+
 } // namespace
 
 const char *backendName(BackendKind K) {
@@ -66,6 +74,7 @@ BackendKind backend() {
     std::string Want = Env && *Env ? Env : "auto";
     if (Want == "cpu") {
       Chosen = BackendKind::CPU;
+      armSanitizerFromEnvironment();
       return;
     }
     if (Want != "cuda" && Want != "auto") {
@@ -93,6 +102,7 @@ BackendKind backend() {
     }
     Chosen = BackendKind::CPU;
     FallbackReason = Why;
+    armSanitizerFromEnvironment();
   });
   if (!Failure.empty())
     throw BackendUnavailable(Failure);

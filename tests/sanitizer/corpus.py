@@ -11,7 +11,9 @@ dynamic shared memory size, and for the fixed kernel a check of its results.
     python tests/sanitizer/corpus.py run CASE bug|fix [--sanitize]
 
 ``run`` executes one case on the current backend (the GPU, or the CPU
-executor with PYCUDA_JIT_BACKEND=cpu); benchmarks/
+executor with PYCUDA_JIT_BACKEND=cpu) and exits with 3 when the sanitizer
+reported something (it prints the kinds and lines), 4 when a fixed kernel
+computed a wrong result, else 0; benchmarks/
 sanitizer_vs_compute_sanitizer.py runs every case that way under
 compute-sanitizer.  tests/sanitizer/test_corpus.py checks on the CPU executor
 that the sanitizer finds every bug at its marked lines and nothing in the
@@ -1375,8 +1377,8 @@ _compiled = {}
 
 def run(c, fixed, rng, **options):
     """Runs one case once; returns its Launch (check() verifies a fixed one)."""
-    spec = c.setup(rng, fixed)
-    k = compiled(c, fixed, **options)
+    k = compiled(c, fixed, **options)  # first: a sanitized kernel arms the
+    spec = c.setup(rng, fixed)          # tracking of freed memory
     if spec.shared:
         k[spec.grid, spec.block, 0, spec.shared](*spec.args)
     else:
@@ -1402,9 +1404,20 @@ def main(argv):
         return 0
     c = CASES[a.case]
     rng = np.random.default_rng(17)
-    spec = run(c, a.version == "fix", rng, **({"sanitize": True} if a.sanitize else {}))
+    from pycuda_jit import errors
+    try:
+        spec = run(c, a.version == "fix", rng, **({"sanitize": True} if a.sanitize else {}))
+    except errors.KernelError as e:
+        kinds = sorted({f.kind for f in e.findings}) or [type(e).__name__]
+        lines = sorted({line for f in e.findings for line in f.lines})
+        print(f"{c.name} {a.version}: FOUND {','.join(kinds)} lines {lines}")
+        return 3
     if a.version == "fix":
-        spec.check()
+        try:
+            spec.check()
+        except AssertionError as e:
+            print(f"{c.name} {a.version}: WRONG RESULT {e}")
+            return 4
     print(f"{c.name} {a.version}: ran")
     return 0
 
