@@ -5,6 +5,7 @@ caret under the offending expression; they are raised from C++
 (pycuda_jit/_core_src/Errors.cpp) with the positional arguments
 ``(message, file, line, col, end_col, hint)``.
 """
+import builtins
 import linecache
 
 __all__ = [
@@ -17,7 +18,7 @@ __all__ = [
     "ConstantIndexError", "ConstantValueError",
     "CudaSupportError", "KernelSyncError", "KernelSanitizerError",
     "KernelRaceError", "KernelUninitializedReadError", "KernelUseAfterFreeError",
-    "SanitizerAccess", "SanitizerFinding",
+    "SanitizerAccess", "SanitizerFinding", "kernel_exception_class",
 ]
 
 
@@ -321,3 +322,41 @@ class KernelUseAfterFreeError(KernelSanitizerError):
 class KernelTimeoutError(KernelError, TimeoutError):
     """A CPU-executor launch ran past its time limit (``cpu_timeout=`` or
     ``PYCUDA_JIT_CPU_TIMEOUT``) and was stopped; the process stays usable."""
+
+
+# The classes of exceptions kernels raise (`raise E(...)`, `assert`): the
+# builtin class combined with KernelError, one per builtin, made on first
+# use.  IndexError, ZeroDivisionError and ValueError reuse the checked-mode
+# classes above.
+_KERNEL_EXCEPTIONS = {
+    "IndexError": KernelIndexError,
+    "ZeroDivisionError": KernelZeroDivisionError,
+    "ValueError": KernelValueError,
+}
+
+
+def kernel_exception_class(name):
+    """The class of the exception a kernel's ``raise name(...)`` or
+    ``assert`` (name ``"AssertionError"``) raises on the CPU executor: a
+    subclass of both :class:`KernelError` and the builtin exception, so
+    ``except AssertionError`` and ``except KernelError`` both catch it."""
+    cls = _KERNEL_EXCEPTIONS.get(name)
+    if cls is None:
+        base = getattr(builtins, name)
+        if not (isinstance(base, type) and issubclass(base, Exception)):
+            raise ValueError(f"{name!r} is not a builtin exception class")
+        cls = type("Kernel" + name, (KernelError, base), {
+            "__module__": __name__,
+            "__doc__": f"A kernel raised {name} (raise or assert in the kernel).",
+        })
+        _KERNEL_EXCEPTIONS[name] = cls
+        globals()[cls.__name__] = cls  # so that pickle finds it
+    return cls
+
+
+def __getattr__(name):
+    # Kernel<Builtin> classes made by kernel_exception_class, looked up
+    # before they exist (unpickling in a fresh process).
+    if name.startswith("Kernel") and isinstance(getattr(builtins, name[6:], None), type):
+        return kernel_exception_class(name[6:])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

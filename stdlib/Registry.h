@@ -70,4 +70,9 @@ const IntrinsicInfo &intrinsicInfo(IntrinsicId Id);
 // Every key (for the Python package's `cuda` namespace and docs).
 std::vector<std::string> intrinsicKeys();
 
+// The builtin exception classes `raise`/`assert` may raise in a kernel
+// (registry/exceptions.def), and their names for messages ("A, B, ...").
+bool isKernelException(std::string_view Name);
+std::string kernelExceptionNames();
+
 } // namespace pcj::stdlib

@@ -290,7 +290,7 @@ struct Printer {
       return S + " " + Ops() + ", " + blk(I->succs[0]) + ", " +
              blk(I->succs[1]);
     case Op::Raise:
-      return S + " \"" + I->str + "\"" + (I->operands.empty() ? "" : " " + Ops());
+      return S + " " + I->str + " \"" + I->cval.text + "\"";
     default:
       return I->operands.empty() ? S : S + " " + Ops();
     }

@@ -138,13 +138,27 @@ public:
   void raiseError(llvm::IRBuilder<> &B, RaisedError Kind,
                   const std::string &Message, const std::string &Kernel,
                   const std::string &File, int Line) override {
+    cpuError(B,
+             Kind == RaisedError::ZeroDivisionError   ? PCJ_ERROR_ZERO_DIVISION
+             : Kind == RaisedError::ValueError        ? PCJ_ERROR_VALUE
+             : Kind == RaisedError::UnboundLocalError ? PCJ_ERROR_UNBOUND_LOCAL
+                                                      : PCJ_ERROR_INDEX,
+             "", Message, Kernel, File, Line);
+  }
+
+  void raiseException(llvm::IRBuilder<> &B, const std::string &Class,
+                      const std::string &Message, const std::string &Kernel,
+                      const std::string &File, int Line) override {
+    cpuError(B, PCJ_ERROR_RAISED, Class, Message, Kernel, File, Line);
+  }
+
+  // pcj_cpu_error with a pcj_error_site (runtime/cpu/ThreadCtx.h); Kind:
+  // pcj_error_kind, Class: PCJ_ERROR_RAISED's exception class.
+  void cpuError(llvm::IRBuilder<> &B, pcj_error_kind Kind, const std::string &Class,
+                const std::string &Message, const std::string &Kernel,
+                const std::string &File, int Line) {
     llvm::Module &M = *B.GetInsertBlock()->getModule();
-    llvm::Constant *G =
-        errorSite(B, Kernel, File, Message, Line,
-                  Kind == RaisedError::ZeroDivisionError   ? PCJ_ERROR_ZERO_DIVISION
-                  : Kind == RaisedError::ValueError        ? PCJ_ERROR_VALUE
-                  : Kind == RaisedError::UnboundLocalError ? PCJ_ERROR_UNBOUND_LOCAL
-                                                           : PCJ_ERROR_INDEX);
+    llvm::Constant *G = errorSite(B, Kernel, File, Message, Line, Kind, Class);
     llvm::Type *Ptr = B.getPtrTy();
     llvm::FunctionCallee Fn = M.getOrInsertFunction(
         "pcj_cpu_error", llvm::FunctionType::get(B.getVoidTy(), {Ptr, Ptr}, false));
@@ -431,15 +445,21 @@ private:
   static llvm::Constant *errorSite(llvm::IRBuilder<> &B, const std::string &Kernel,
                                    const std::string &File,
                                    const std::string &Message, int Line,
-                                   pcj_error_kind Kind) {
+                                   pcj_error_kind Kind,
+                                   const std::string &Exception = "") {
     llvm::Module &M = *B.GetInsertBlock()->getModule();
     llvm::Type *Ptr = B.getPtrTy(), *I32 = B.getInt32Ty();
-    auto *SiteTy = llvm::StructType::get(M.getContext(), {Ptr, Ptr, Ptr, I32, I32});
+    auto *SiteTy =
+        llvm::StructType::get(M.getContext(), {Ptr, Ptr, Ptr, I32, I32, Ptr});
+    llvm::Constant *Exc =
+        Exception.empty()
+            ? llvm::ConstantPointerNull::get(llvm::PointerType::get(M.getContext(), 0))
+            : B.CreateGlobalStringPtr(Exception, "err.class", 0, &M);
     llvm::Constant *Site = llvm::ConstantStruct::get(
         SiteTy, {B.CreateGlobalStringPtr(Kernel, "err.kernel", 0, &M),
                  B.CreateGlobalStringPtr(File, "err.file", 0, &M),
                  B.CreateGlobalStringPtr(Message, "err.message", 0, &M),
-                 B.getInt32(Line), B.getInt32(Kind)});
+                 B.getInt32(Line), B.getInt32(Kind), Exc});
     return new llvm::GlobalVariable(M, SiteTy, true,
                                     llvm::GlobalValue::PrivateLinkage, Site,
                                     "err.site");

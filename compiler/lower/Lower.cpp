@@ -804,7 +804,10 @@ void Lowerer::lowerInstr(const Instr *I) {
       B.CreateRet(V(0));
     return;
   case Op::Raise:
-    Cx.fail(I, "raise is not supported in kernels yet");
+    Cx.target.raiseException(B, I->str, I->cval.text, Cx.fn.qualname,
+                             I->loc.fileName(), I->loc.line);
+    B.CreateUnreachable();
+    return;
   }
   Cx.setValue(I, R);
 }

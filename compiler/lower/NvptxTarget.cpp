@@ -179,30 +179,56 @@ public:
   void raiseError(llvm::IRBuilder<> &B, RaisedError Kind,
                   const std::string &Message, const std::string &Kernel,
                   const std::string &File, int Line) override {
+    printAndTrap(B,
+                 std::string(Kind == RaisedError::ZeroDivisionError
+                                 ? "ZeroDivisionError: "
+                             : Kind == RaisedError::ValueError ? "ValueError: "
+                             : Kind == RaisedError::UnboundLocalError
+                                 ? "UnboundLocalError: "
+                                 : "IndexError: ") +
+                     Message,
+                 Kernel, File, Line);
+  }
+
+  void raiseException(llvm::IRBuilder<> &B, const std::string &Class,
+                      const std::string &Message, const std::string &Kernel,
+                      const std::string &File, int Line) override {
+    printAndTrap(B, Message.empty() ? Class : Class + ": " + Message, Kernel,
+                 File, Line);
+  }
+
+  // Prints "<What> in kernel 'K' (File:Line), thread (x, y, z) block (x, y,
+  // z)" and traps (the context is lost: a sticky error on the host).  The
+  // printing is a cold, never-inlined function of its own per site, so the
+  // kernel pays for a call without arguments, not for vprintf's argument
+  // buffer and registers on its hot path.
+  void printAndTrap(llvm::IRBuilder<> &B, const std::string &What,
+                    const std::string &Kernel, const std::string &File,
+                    int Line) {
     llvm::Module &M = *B.GetInsertBlock()->getModule();
-    std::string Text = std::string(Kind == RaisedError::ZeroDivisionError
-                                       ? "ZeroDivisionError: "
-                                   : Kind == RaisedError::ValueError
-                                       ? "ValueError: "
-                                   : Kind == RaisedError::UnboundLocalError
-                                       ? "UnboundLocalError: "
-                                       : "IndexError: ") +
-                       Message + " in kernel '" + Kernel + "' (" + File + ":" +
+    std::string Text = What + " in kernel '" + Kernel + "' (" + File + ":" +
                        std::to_string(Line) + ")";
     std::string Fmt;
     for (char Ch : Text)
       Fmt += Ch == '%' ? std::string("%%") : std::string(1, Ch);
     Fmt += ", thread (%d, %d, %d) block (%d, %d, %d)\n";
-    llvm::Type *I32 = B.getInt32Ty();
+    auto *Fn = llvm::Function::Create(
+        llvm::FunctionType::get(B.getVoidTy(), false),
+        llvm::GlobalValue::InternalLinkage, "pcj.error", M);
+    for (auto A : {llvm::Attribute::NoInline, llvm::Attribute::Cold,
+                   llvm::Attribute::NoReturn, llvm::Attribute::NoUnwind})
+      Fn->addFnAttr(A);
+    llvm::IRBuilder<> FB(llvm::BasicBlock::Create(M.getContext(), "entry", Fn));
+    llvm::Type *I32 = FB.getInt32Ty();
     auto *ST = llvm::StructType::get(M.getContext(), {I32, I32, I32, I32, I32, I32});
-    llvm::Function *F = B.GetInsertBlock()->getParent();
-    llvm::IRBuilder<> EB(&F->getEntryBlock(), F->getEntryBlock().begin());
-    llvm::Value *Buf = EB.CreateAlloca(ST);
+    llvm::Value *Buf = FB.CreateAlloca(ST);
     for (unsigned K = 0; K < 6; ++K)
-      B.CreateStore(specialReg(B, K < 3 ? SReg::Tid : SReg::CtaId, K % 3),
-                    B.CreateStructGEP(ST, Buf, K));
-    vprintf(B, B.CreateGlobalStringPtr(Fmt, "err.fmt", 0, &M), Buf);
-    B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+      FB.CreateStore(specialReg(FB, K < 3 ? SReg::Tid : SReg::CtaId, K % 3),
+                     FB.CreateStructGEP(ST, Buf, K));
+    vprintf(FB, FB.CreateGlobalStringPtr(Fmt, "err.fmt", 0, &M), Buf);
+    FB.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+    FB.CreateUnreachable();
+    B.CreateCall(Fn)->setDoesNotReturn();
   }
 
   // cvt.rzi saturates to the destination's range and turns NaN into 0 --

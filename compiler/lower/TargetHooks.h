@@ -120,6 +120,14 @@ public:
   // driver's).
   virtual void recursionCheck(llvm::IRBuilder<> &B, const std::string &Function,
                               const std::string &File, int Line) = 0;
+  // The kernel's `raise`/`assert` (always, not only in checked mode): like
+  // raiseError with the builtin exception class `Class` ("AssertionError")
+  // and the user's constant message ("" for none).  NVPTX prints
+  // "<Class>: <message> in kernel ..." and traps.
+  virtual void raiseException(llvm::IRBuilder<> &B, const std::string &Class,
+                              const std::string &Message,
+                              const std::string &Kernel,
+                              const std::string &File, int Line) = 0;
 
   // Sanitized kernels (LowerOptions::sanitize): an array element access the
   // runtime checks (runtime/cpu/Sanitizer.h) before it happens.  `Ptr` is

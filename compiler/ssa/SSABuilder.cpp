@@ -112,6 +112,7 @@ private:
   [[noreturn]] void reject(const bc::Instr &I) const;
   void rejectFirstUnsupported(const std::vector<int> &Blocks) const;
   State entryState(int BI);
+  void emitRaise(ir::Block *B, const bc::Instr &I, State &S);
   void translateBlock(int BI);
   void completePendingPhis();
   void simplifyPhis();
@@ -190,8 +191,7 @@ std::unique_ptr<ir::Function> Builder::run() {
 
 // Instructions outside the language wherever they appear.
 bool Builder::isRejected(bc::Op O) {
-  return O == Op::DELETE_FAST || O == Op::CONTAINS_OP || O == Op::RAISE ||
-         O == Op::LOAD_ASSERTION_ERROR || O == Op::UNSUPPORTED;
+  return O == Op::DELETE_FAST || O == Op::CONTAINS_OP || O == Op::UNSUPPORTED;
 }
 
 [[noreturn]] void Builder::reject(const bc::Instr &I) const {
@@ -201,10 +201,6 @@ bool Builder::isRejected(bc::Op O) {
   case Op::CONTAINS_OP:
     unsupported(I, "the 'in' operator is not supported in kernels",
                 "compare the values explicitly");
-  case Op::RAISE:
-    unsupported(I, "raise statements are not supported in kernels yet");
-  case Op::LOAD_ASSERTION_ERROR:
-    unsupported(I, "assert statements are not supported in kernels yet");
   default: {
     PCJ_ASSERT(I.op == Op::UNSUPPORTED, "not a rejected instruction");
     auto UK = bc::UnsupportedKind(I.arg);
@@ -613,7 +609,14 @@ void Builder::translateBlock(int BI) {
       emit(B, ir::Op::Return, I, {Pop(I)});
       return;
     case Op::RAISE:
-    case Op::LOAD_ASSERTION_ERROR:
+      emitRaise(B, I, S);
+      return;
+    case Op::LOAD_ASSERTION_ERROR: {
+      Instr *Gl = emit(B, ir::Op::Global, I);
+      Gl->str = "AssertionError";
+      St.push_back(Gl);
+      break;
+    }
     case Op::UNSUPPORTED:
       reject(I);
     }
@@ -624,6 +627,62 @@ void Builder::translateBlock(int BI) {
   Leave(BB.fallthrough, S);
   Instr *J = emit(B, ir::Op::Jump, Last);
   J->succs = {IRBlock[BB.fallthrough]};
+}
+
+// `raise E`, `raise E(arg)` and `assert c[, msg]` (which raises
+// AssertionError(msg)): the exception is resolved here, from the
+// instructions that built it, into one Raise terminator naming the class
+// (str; checked against the builtin exceptions in typing) with the message
+// (cval); those instructions are dropped, so nothing types an exception
+// object.  The argument must be a constant: the message is fixed when the
+// kernel compiles.
+void Builder::emitRaise(ir::Block *B, const bc::Instr &I, State &S) {
+  if (I.arg == 0)
+    unsupported(I, "a bare `raise` (re-raise) is not supported in kernels",
+                "raise an exception class or instance, e.g. raise ValueError(\"...\")");
+  if (I.arg == 2)
+    unsupported(I, "`raise ... from ...` is not supported in kernels",
+                "raise the exception without `from`");
+  PCJ_ASSERT(!S.stack.empty(), "raise with an empty stack");
+  Instr *E = S.stack.back();
+  S.stack.pop_back();
+  std::vector<Instr *> Built{E};
+  Instr *Cls = E;
+  bc::ConstValue Msg = bc::ConstValue::ofStr("");
+  if (E != kNull && E->op == ir::Op::Call) {
+    Cls = E->operands[0];
+    if (!E->kwnames.empty() || E->operands.size() > 2)
+      unsupported(I, "an exception raised in a kernel takes at most one argument, "
+                     "without keywords",
+                  "put the whole message in one constant string");
+    if (E->operands.size() == 2) {
+      const Instr *A = E->operands[1];
+      bc::ConstValue::Kind K = A->op == ir::Op::Const ? A->cval.kind
+                                                       : bc::ConstValue::Kind::Other;
+      if (K == bc::ConstValue::Kind::Str)
+        Msg = bc::ConstValue::ofStr(A->cval.text);
+      else if (A->cval.isSmallInt() && K == bc::ConstValue::Kind::Int)
+        Msg = bc::ConstValue::ofStr(std::to_string(A->cval.i));
+      else
+        unsupported(I, "the argument of an exception raised in a kernel must be "
+                       "a constant string or integer",
+                    "the message is fixed when the kernel compiles; write "
+                    "values you need to see into an array");
+      Built.push_back(E->operands[1]);
+    }
+    Built.push_back(Cls);
+  }
+  if (Cls == kNull || Cls->op != ir::Op::Global)
+    unsupported(I, "only builtin exception classes (AssertionError, ValueError, "
+                   "...) can be raised in kernels");
+  Instr *R = emit(B, ir::Op::Raise, I);
+  R->str = Cls->str;
+  R->cval = Msg;
+  // The class, its argument and the call are used by nothing else (each
+  // LOAD_* makes a new instruction): drop them.
+  auto &V = B->instrs;
+  for (Instr *X : Built)
+    V.erase(std::remove(V.begin(), V.end(), X), V.end());
 }
 
 // Rewrites every operand through Repl (chains resolved), in one pass.

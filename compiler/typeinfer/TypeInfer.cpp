@@ -900,9 +900,14 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
     Out = {T, I->operands[0]->weak};
     return true;
   }
+  case Op::Raise:
+    if (!stdlib::isKernelException(I->str))
+      fail(I, "'" + I->str + "' cannot be raised in a kernel: only builtin "
+              "exception classes can (" + stdlib::kernelExceptionNames() + ")",
+           "", ErrorKind::Unsupported);
+    return false;
   case Op::Branch:
   case Op::Jump:
-  case Op::Raise:
     return false;
   }
   return false;

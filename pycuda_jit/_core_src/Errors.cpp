@@ -189,9 +189,19 @@ PyObject *raiseKernelFault(const rt::cpu::KernelFault &E) {
     PyErr_SetString(PyExc_KeyboardInterrupt, E.what());
     return nullptr;
   case K::Raised:
+  case K::Exception:
     break;
   }
-  Ref C(errorClass(Cls));
+  Ref C;
+  if (E.kind() == K::Exception) {
+    // The kernel's raise/assert: errors.kernel_exception_class(name).
+    Ref Fn(errorClass("kernel_exception_class"));
+    C = Ref(PyObject_CallFunction(Fn.get(), "s", E.exceptionClass().c_str()));
+    if (!C)
+      return nullptr;
+  } else {
+    C = Ref(errorClass(Cls));
+  }
   // KernelError(message, file, line[, findings]): the class shows the
   // source line(s).
   Ref Args;

@@ -59,6 +59,7 @@ struct Grid {
   KernelFault::Kind FaultKind = KernelFault::Kind::Raised;
   std::string FaultMessage;
   std::string FaultFile; // the kernel source line it happened at, if known
+  std::string FaultException; // Kind::Exception: the class name
   int32_t FaultLine = 0;
   Dims FaultThread, FaultBlock;
   std::exception_ptr Internal; // a C++ exception from the runtime itself
@@ -227,7 +228,7 @@ void joinGridThreads(Grid &G);
 // Records the launch's first error; later ones are dropped.
 void recordFault(Grid &G, KernelFault::Kind Kind, const std::string &Message,
                  Dims Thread, Dims BlockIdx, const char *File = nullptr,
-                 int32_t Line = 0) noexcept;
+                 int32_t Line = 0, const char *Exception = nullptr) noexcept;
 // Ends the calling CUDA thread after an error was recorded: a fiber switches
 // away for good, the fast path long-jumps out of the block.
 [[noreturn]] void terminateThread(pcj_thread_ctx *Ctx);

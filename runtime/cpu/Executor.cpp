@@ -55,6 +55,8 @@ const char *kindName(KernelFault::Kind K) {
     return "Uninitialized";
   case KernelFault::Kind::UseAfterFree:
     return "UseAfterFree";
+  case KernelFault::Kind::Exception:
+    return "Exception";
   }
   return "?";
 }
@@ -597,6 +599,7 @@ void launch(const KernelInfo &K, Dims GridDim, Dims BlockDim,
                   G.FaultFile, G.FaultLine);
     if (Findings && !Findings->empty())
       F.setFindings(Findings);
+    F.setExceptionClass(G.FaultException);
     throw F;
   }
   if (Findings && !Findings->empty() && !Interrupted)

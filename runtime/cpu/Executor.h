@@ -80,6 +80,8 @@ public:
     Race,          // sanitizer: a data race (Sanitizer.h)
     Uninitialized, // sanitizer: a read of memory nothing wrote
     UseAfterFree,  // sanitizer: an access to freed device memory
+    Exception,     // the kernel's raise/assert: exceptionClass() names the
+                   // builtin exception class
   };
 
   KernelFault(Kind K, const std::string &Message, Dims Thread, Dims Block,
@@ -103,6 +105,9 @@ public:
   void setFindings(std::shared_ptr<const std::vector<san::Finding>> F) {
     Findings = std::move(F);
   }
+  // Kind::Exception: the builtin exception class the kernel raised.
+  const std::string &exceptionClass() const noexcept { return ExceptionClass; }
+  void setExceptionClass(std::string Name) { ExceptionClass = std::move(Name); }
 
 private:
   Kind FaultKind;
@@ -111,6 +116,7 @@ private:
   std::string SourceFile;
   int SourceLine;
   std::shared_ptr<const std::vector<san::Finding>> Findings;
+  std::string ExceptionClass;
 };
 
 const char *kindName(KernelFault::Kind K);

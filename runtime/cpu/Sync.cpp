@@ -555,7 +555,8 @@ void joinGridThreads(Grid &G) {
 // -- errors -------------------------------------------------------------------
 
 void recordFault(Grid &G, Kind K, const std::string &Message, Dims Thread,
-                 Dims BlockIdx, const char *File, int32_t Line) noexcept {
+                 Dims BlockIdx, const char *File, int32_t Line,
+                 const char *Exception) noexcept {
   std::lock_guard<std::mutex> Lock(G.ErrorMu);
   G.Failed.store(true, std::memory_order_relaxed);
   noteStopping(G);
@@ -564,6 +565,7 @@ void recordFault(Grid &G, Kind K, const std::string &Message, Dims Thread,
   try {
     G.FaultMessage = Message;
     G.FaultFile = File ? File : "";
+    G.FaultException = Exception ? Exception : "";
   } catch (...) {
     G.FaultMessage.clear(); // out of memory: keep the kind and coordinates
   }
@@ -908,8 +910,13 @@ void pcj_cpu_error(pcj_thread_ctx *ctx, const pcj_error_site *site) {
              : site->kind == PCJ_ERROR_ZERO_DIVISION ? Kind::ZeroDivision
              : site->kind == PCJ_ERROR_VALUE         ? Kind::ValueError
              : site->kind == PCJ_ERROR_UNBOUND_LOCAL ? Kind::UnboundLocal
+             : site->kind == PCJ_ERROR_RAISED        ? Kind::Exception
                                                      : Kind::IndexError;
+    const char *Exception =
+        K == Kind::Exception && site->exception ? site->exception : nullptr;
     std::string Message = site && site->message ? site->message : "error";
+    if (K == Kind::Exception && Message.empty())
+      Message = Exception ? Exception : "Exception";
     const char *Kernel = site && site->kernel ? site->kernel : B.G->Name;
     const char *File = site && site->file ? site->file : "<unknown>";
     int32_t Line = site ? site->line : 0;
@@ -917,7 +924,7 @@ void pcj_cpu_error(pcj_thread_ctx *ctx, const pcj_error_site *site) {
                 Message + " in kernel '" + Kernel + "' (" + File + ":" +
                     std::to_string(Line) + "), thread " +
                     dimsString(threadIdxOf(*ctx)) + " block " + dimsString(B.Idx),
-                threadIdxOf(*ctx), B.Idx, File, Line);
+                threadIdxOf(*ctx), B.Idx, File, Line, Exception);
   }
   terminateThread(ctx);
 }

@@ -50,6 +50,7 @@ enum pcj_error_kind : int32_t {
   PCJ_ERROR_VALUE = 2,          // ValueError (range() step 0)
   PCJ_ERROR_UNBOUND_LOCAL = 3,  // UnboundLocalError
   PCJ_ERROR_RECURSION = 4,      // RecursionError (pcj_cpu_check_stack)
+  PCJ_ERROR_RAISED = 5,         // the kernel's `raise`/`assert`: `exception`
 };
 struct pcj_error_site {
   const char *kernel;  // kernel name
@@ -57,6 +58,7 @@ struct pcj_error_site {
   const char *message; // "float division by zero"
   int32_t line;        // source line
   int32_t kind;        // pcj_error_kind
+  const char *exception; // PCJ_ERROR_RAISED: the builtin class ("ValueError")
 };
 
 // An array element access site of a kernel compiled with `sanitize`
@@ -160,7 +162,7 @@ void pcj_cpu_poll(void);
 }
 
 namespace pcj::rt::cpu {
-constexpr int kCpuAbiVersion = 5;
+constexpr int kCpuAbiVersion = 6;
 static_assert(offsetof(pcj_thread_ctx, laneid) == 48, "ABI");
 static_assert(offsetof(pcj_thread_ctx, shared) == 56, "ABI");
 static_assert(offsetof(pcj_thread_ctx, dynShared) == 64, "ABI");

@@ -33,6 +33,26 @@ const IntrinsicInfo &intrinsicInfo(IntrinsicId Id) {
   return Table[size_t(Id)];
 }
 
+static const char *const ExceptionNames[] = {
+#define PCJ_EXCEPTION(Name) #Name,
+#include "stdlib/registry/exceptions.def"
+#undef PCJ_EXCEPTION
+};
+
+bool isKernelException(std::string_view Name) {
+  for (const char *N : ExceptionNames)
+    if (Name == N)
+      return true;
+  return false;
+}
+
+std::string kernelExceptionNames() {
+  std::string S;
+  for (const char *N : ExceptionNames)
+    S += (S.empty() ? "" : ", ") + std::string(N);
+  return S;
+}
+
 std::vector<std::string> intrinsicKeys() {
   std::vector<std::string> Keys;
   for (const IntrinsicInfo &I : Table)
