@@ -43,7 +43,7 @@ const std::vector<std::string> kVersions = {"3.10", "3.11", "3.12", "3.13"};
 // Supported samples that use constructs the SSA builder rejects; the line
 // it reports carries a `# <ssa` mark in the generator.
 const std::map<std::string, ErrorKind> kSsaRejects = {
-    {"assert_raise", ErrorKind::Unsupported}, // assert / raise
+    {"assert_raise", ErrorKind::Unsupported}, // raise ... from (line 297)
     // attr_chain (a.x = i) builds: setattr is rejected by typing unless a is a record
     {"constants", ErrorKind::Unsupported},    // x in {1, 2}
     {"is_in_none", ErrorKind::Unsupported},   // a in b
