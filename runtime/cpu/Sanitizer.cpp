@@ -61,7 +61,6 @@ struct Allocation {
 struct Registry {
   std::shared_mutex mu;
   std::map<uintptr_t, Allocation> allocs;
-  std::atomic<uint64_t> generation{1};
   // Quarantine (armed only): freed blocks not yet given back.
   std::mutex qmu;
   struct Held {
@@ -88,14 +87,6 @@ size_t quarantineLimit() {
   return Limit;
 }
 
-// The last registry answer of this host thread, valid while the registry's
-// generation is unchanged: [Lo, Hi) is of kind `region`.
-struct RegistryCache {
-  uint64_t generation = 0;
-  uintptr_t lo = 0, hi = 0;
-  Region region = Region::Host;
-};
-thread_local RegistryCache Cache;
 
 // Under R.mu: the allocation holding A, or end().
 std::map<uintptr_t, Allocation>::iterator holding(Registry &R, uintptr_t A) {
@@ -108,15 +99,14 @@ std::map<uintptr_t, Allocation>::iterator holding(Registry &R, uintptr_t A) {
 
 } // namespace
 
-Region classify(uintptr_t Addr) {
+std::atomic<uint64_t> RegistryGeneration{1};
+
+Region classifySlow(uintptr_t Addr, RegionCache &Cache) {
   Registry &R = registry();
-  uint64_t Gen = R.generation.load(std::memory_order_acquire);
-  if (Cache.generation == Gen && Addr >= Cache.lo && Addr < Cache.hi)
-    return Cache.region;
   std::shared_lock<std::shared_mutex> Lock(R.mu);
-  Gen = R.generation.load(std::memory_order_relaxed);
+  uint64_t Gen = RegistryGeneration.load(std::memory_order_relaxed);
   auto It = R.allocs.upper_bound(Addr);
-  RegistryCache C{Gen, 0, It == R.allocs.end() ? ~uintptr_t(0) : It->first,
+  RegionCache C{Gen, 0, It == R.allocs.end() ? ~uintptr_t(0) : It->first,
                   Region::Host};
   if (It != R.allocs.begin()) {
     --It;
@@ -289,7 +279,7 @@ inline uint32_t checkShared(Cell &C, uint32_t State, const Probe &A,
   const Rec &Me = A.me;
   if (A.space == PCJ_SAN_GLOBAL && !(State & Touched)) {
     // The first access since the cell was cleared: what memory is it?
-    Region R = classify(Addr);
+    Region R = classify(Addr, A.S.regions);
     if (R == Region::Freed) {
       if (Checks & Bounds)
         addFinding(A, Finding::Kind::UseAfterFree, nullptr);
@@ -450,7 +440,7 @@ void noteAlloc(const void *Ptr, size_t Bytes, bool Initialized) {
     std::unique_lock<std::shared_mutex> Lock(R.mu);
     R.allocs[Lo] = detail::Allocation{
         Hi, Initialized ? Region::Initialized : Region::Uninitialized};
-    R.generation.fetch_add(1);
+    detail::RegistryGeneration.fetch_add(1);
   }
   if (armed())
     detail::clearCells(Lo, Hi); // what an earlier occupant left
@@ -465,7 +455,7 @@ void noteHostWrite(const void *Ptr, size_t Bytes) {
     if (It == R.allocs.end() || It->second.state != Region::Uninitialized)
       return;
     It->second.state = Region::Initialized;
-    R.generation.fetch_add(1);
+    detail::RegistryGeneration.fetch_add(1);
     Lo = It->first;
     Hi = It->second.end;
   }
@@ -483,7 +473,7 @@ bool noteFree(void *Ptr, size_t Bytes, void (*Release)(void *)) {
       R.allocs[Lo] = detail::Allocation{Hi, Region::Freed};
     else
       R.allocs.erase(Lo);
-    R.generation.fetch_add(1);
+    detail::RegistryGeneration.fetch_add(1);
   }
   if (!Keep)
     return false;
@@ -506,7 +496,7 @@ bool noteFree(void *Ptr, size_t Bytes, void (*Release)(void *)) {
       auto It = R.allocs.find(HLo);
       if (It != R.allocs.end() && It->second.state == Region::Freed)
         R.allocs.erase(It);
-      R.generation.fetch_add(1);
+      detail::RegistryGeneration.fetch_add(1);
     }
     detail::clearCells(HLo, HLo + H.bytes);
     H.release(H.ptr);
@@ -538,7 +528,7 @@ void pcj_san_access(pcj_thread_ctx *ctx, pcj_san_site *site, const void *ptr,
   if (site->flags & PCJ_SAN_READONLY) {
     // Cannot race: only a device_array nothing initialized, or freed
     // memory, needs the cell.
-    Region R = classify(Addr);
+    Region R = classify(Addr, S->regions);
     if (R == Region::Host || R == Region::Initialized)
       return;
   }

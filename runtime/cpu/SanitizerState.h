@@ -90,7 +90,23 @@ inline void unlockCell(Cell &C, uint32_t State) {
 // and mapped memory, stacks), a device allocation the host or a kernel
 // initialized, a device_array nothing wrote yet, or freed device memory.
 enum class Region : uint8_t { Host, Initialized, Uninitialized, Freed };
-Region classify(uintptr_t Addr);
+// The last answer for one host thread (kept in its SanBlock: no TLS lookup
+// per access), valid while the registry's generation is unchanged: [lo, hi)
+// is of kind `region`.
+struct RegionCache {
+  uint64_t generation = 0;
+  uintptr_t lo = 0, hi = 0;
+  Region region = Region::Host;
+};
+// Bumped by every change of the allocation registry.
+extern std::atomic<uint64_t> RegistryGeneration;
+Region classifySlow(uintptr_t Addr, RegionCache &Cache);
+inline Region classify(uintptr_t Addr, RegionCache &Cache) {
+  if (Cache.generation == RegistryGeneration.load(std::memory_order_acquire) &&
+      Addr >= Cache.lo && Addr < Cache.hi)
+    return Cache.region;
+  return classifySlow(Addr, Cache);
+}
 
 // ---- sites and findings (SanitizerReport.cpp) ---------------------------------
 
@@ -158,6 +174,7 @@ struct SanBlock {
   uintptr_t pendingLoc = 0;
   // Per thread: the site of its last barrier or warp operation (0: none).
   std::vector<uint32_t> syncSite;
+  RegionCache regions; // classify's last answer
 };
 
 // ---- executor hooks ------------------------------------------------------------

@@ -78,16 +78,17 @@ TEST(CpuSanitizer, RegistryClassifiesAllocations) {
   using san::detail::Region;
   static char Mem[1024]; // never freed: it stays registered as freed
   uintptr_t A = uintptr_t(Mem);
-  EXPECT_EQ(san::detail::classify(A), Region::Host);
+  san::detail::RegionCache Cache; // one cache: it follows the registry
+  EXPECT_EQ(san::detail::classify(A, Cache), Region::Host);
   san::noteAlloc(Mem, 1024, false);
-  EXPECT_EQ(san::detail::classify(A + 100), Region::Uninitialized);
+  EXPECT_EQ(san::detail::classify(A + 100, Cache), Region::Uninitialized);
   san::noteHostWrite(Mem + 10, 4);
-  EXPECT_EQ(san::detail::classify(A + 100), Region::Initialized);
-  EXPECT_EQ(san::detail::classify(A + 1024), Region::Host);
+  EXPECT_EQ(san::detail::classify(A + 100, Cache), Region::Initialized);
+  EXPECT_EQ(san::detail::classify(A + 1024, Cache), Region::Host);
   san::arm();
   static bool Released = false;
   EXPECT_TRUE(san::noteFree(Mem, 1024, [](void *) { Released = true; }));
-  EXPECT_EQ(san::detail::classify(A + 100), Region::Freed);
+  EXPECT_EQ(san::detail::classify(A + 100, Cache), Region::Freed);
   EXPECT_FALSE(Released); // held in quarantine
 }
 
