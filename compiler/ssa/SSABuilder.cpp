@@ -646,6 +646,11 @@ void Builder::emitRaise(ir::Block *B, const bc::Instr &I, State &S) {
   PCJ_ASSERT(!S.stack.empty(), "raise with an empty stack");
   Instr *E = S.stack.back();
   S.stack.pop_back();
+  // An exception kept in a variable (`e = ValueError(); raise e`) may be
+  // used elsewhere: only one built in the raise statement is resolved.
+  if (std::find(S.locals.begin(), S.locals.end(), E) != S.locals.end())
+    unsupported(I, "raise the exception where it is made in kernels "
+                   "(raise ValueError(\"...\")), not from a variable");
   std::vector<Instr *> Built{E};
   Instr *Cls = E;
   bc::ConstValue Msg = bc::ConstValue::ofStr("");

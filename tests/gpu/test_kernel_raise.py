@@ -171,7 +171,14 @@ def test_raise_refused_shapes():
     def from_(a):
         raise ValueError("x") from None
 
+    def from_variable(a):
+        e = ValueError("x")
+        if a[0] > 0:
+            raise e
+        a[0] = 1.0 if e is None else 2.0
+
     for fn, text in [(nonconstant, "constant"), (reraise, "re-raise"),
+                     (from_variable, "not from a variable"),
                      (user_class, "builtin exception"),
                      (module_class, "'MyKernelError' cannot be raised in a kernel"),
                      (from_, "from")]:
