@@ -648,7 +648,10 @@ void Builder::emitRaise(ir::Block *B, const bc::Instr &I, State &S) {
   S.stack.pop_back();
   // An exception kept in a variable (`e = ValueError(); raise e`) may be
   // used elsewhere: only one built in the raise statement is resolved.
-  if (std::find(S.locals.begin(), S.locals.end(), E) != S.locals.end())
+  bool InLocal = false;
+  for (size_t K = 0; K < S.locals.size() && !InLocal; ++K)
+    InLocal = S.locals.at(K) == E;
+  if (InLocal)
     unsupported(I, "raise the exception where it is made in kernels "
                    "(raise ValueError(\"...\")), not from a variable");
   std::vector<Instr *> Built{E};
