@@ -176,7 +176,8 @@ def jit(func_or_sig: _Sig | list[_Sig] | tuple[str, ...] | None = None, *,
         lineinfo: bool = False, cache: bool = False, inline: str | bool = "never",
         max_registers: int | None = None, launch_bounds: tuple[int, ...] | int | None = None,
         fmad: bool | None = None, boundscheck: bool | None = None,
-        cpu_timeout: float | None = None) -> Callable[[Callable[..., Any]], Kernel]:
+        cpu_timeout: float | None = None,
+        sanitize: bool | str | None = None) -> Callable[[Callable[..., Any]], Kernel]:
     """``@cuda.jit(...)`` with options, or eagerly for signatures such as
     ``"void(float32[::1], float32)"``."""
 @overload
@@ -205,6 +206,17 @@ def compile_stages(pyfunc: Callable[..., Any], sig: _Sig,
 def link_ptx(ptx: str, cc: tuple[int, int] = (9, 0), lineinfo: bool = False) -> bytes:
     """PTX -> cubin with nvJitLink (no GPU needed); ``lineinfo`` keeps the
     PTX's line table (``.loc``) in the cubin."""
+
+class SanitizerReport(list[Any]):
+    """``cuda.sanitizer_report()``: the CPU executor's sanitizer findings
+    (``pycuda_jit.errors.SanitizerFinding``), deduplicated by kind, kernel
+    and source lines; ``dropped`` counts findings beyond the limit."""
+
+    dropped: int
+
+def sanitizer_report(clear: bool = False) -> SanitizerReport:
+    """Every finding of sanitized CPU-executor launches (``sanitize=`` or
+    ``PYCUDA_JIT_SANITIZE``) since the start or the last ``clear=True``."""
 
 def backend() -> Literal["cuda", "cpu"]:
     """Where kernels run: ``PYCUDA_JIT_BACKEND=cuda|cpu|auto``."""
