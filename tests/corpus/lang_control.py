@@ -1,5 +1,5 @@
 """Corpus: control flow outside the kernel language (async, generators,
-try/except/finally, with, raise/assert, match, del).  The line with
+try/except/finally, with, raise forms outside the language, match, del).  The line with
 `# <- error` is where the error must point."""
 import contextlib
 
@@ -212,19 +212,19 @@ def with_two_items(x):
         x[0] = 1
 
 
-# ---- raise / assert ----------------------------------------------------------------------
+# ---- raise / assert outside the language (builtin classes with constant arguments work) ----
 
-@lang(UnsupportedError, match="raise")
-def raise_statement(x):
+@lang(UnsupportedError, match="constant string or integer")
+def raise_computed_message(x):
     if x[0] < 0:
-        raise ValueError("negative")  # <- error
+        raise ValueError(x[0])  # <- error
     x[0] = 1
 
 
-@lang(UnsupportedError, match="raise")
-def raise_bare_class(x):
+@lang(UnsupportedError, match="cannot be raised in a kernel")
+def raise_non_builtin_class(x):
     x[0] = 1
-    raise IndexError  # <- error
+    raise KeyboardInterrupt  # <- error
 
 
 @lang(UnsupportedError, match="raise")
@@ -233,23 +233,25 @@ def raise_from(x):
         raise ValueError("a") from None  # <- error
 
 
-@lang(UnsupportedError, match="assert")
-def assert_statement(x):
+@lang(UnsupportedError, match="re-raise")
+def raise_bare(x):
     x[0] = 1
-    assert x[0] == 1  # <- error
+    raise  # <- error
 
 
-@lang(UnsupportedError, match="assert")
-def assert_with_message(x):
-    assert x[1] >= 0, "must be non-negative"  # <- error
+@lang(UnsupportedError, match="constant string or integer")
+def assert_computed_message(x):
+    assert x[1] >= 0, x[1]  # <- error
     x[0] = 1
 
 
-@lang(UnsupportedError, match="assert")
-def assert_in_loop(x):
+@lang(UnsupportedError, match="not from a variable")
+def raise_from_a_variable(x):
+    e = ValueError("x")
     for i in range(3):
         x[i] = i
-        assert x[i] < 10  # <- error
+        if x[i] > 10:
+            raise e  # <- error
 
 
 # ---- match / del ---------------------------------------------------------------------------
