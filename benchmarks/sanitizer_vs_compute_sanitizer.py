@@ -1,15 +1,15 @@
-"""The sanitizer corpus (tests/sanitizer/corpus.py: kernels with one seeded
+"""The sanitizer corpus (tests/sanitizer/san_corpus.py: kernels with one seeded
 bug each, and their fixed twins) under our CPU-executor sanitizer and, on a
 GPU machine, under NVIDIA's compute-sanitizer: which bugs each finds, false
 alarms on the fixed kernels, and wall times, side by side.
 
-Every run is its own process (``corpus.py run CASE bug|fix``), so both sides
+Every run is its own process (``san_corpus.py run CASE bug|fix``), so both sides
 pay interpreter start, import, compilation and the launch alike:
 
-  ours      PYCUDA_JIT_BACKEND=cpu corpus.py run CASE VERSION --sanitize
+  ours      PYCUDA_JIT_BACKEND=cpu san_corpus.py run CASE VERSION --sanitize
             (found: exit status 3)
   compute-sanitizer
-            compute-sanitizer --tool TOOL --error-exitcode 99 corpus.py run
+            compute-sanitizer --tool TOOL --error-exitcode 99 san_corpus.py run
             CASE VERSION on the GPU (found: "ERROR SUMMARY: N errors" with
             N > 0), TOOL by the bug's kind: racecheck (race), initcheck
             (init), memcheck (bounds, use after free), synccheck (sync);
@@ -36,7 +36,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CORPUS = os.path.join(ROOT, "tests", "sanitizer", "corpus.py")
+CORPUS = os.path.join(ROOT, "tests", "sanitizer", "san_corpus.py")
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.dirname(CORPUS))
 
@@ -130,7 +130,7 @@ def main():
     ap.add_argument("--json")
     a = ap.parse_args()
 
-    import corpus
+    import san_corpus as corpus
     names = a.cases or list(corpus.CASES)
     env = dict(os.environ)
     env["PYTHONPATH"] = ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")

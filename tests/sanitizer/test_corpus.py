@@ -1,4 +1,4 @@
-"""The sanitizer corpus (corpus.py) on the CPU executor: every seeded bug is
+"""The sanitizer corpus (san_corpus.py) on the CPU executor: every seeded bug is
 found, with the lines its source marks; the fixed twins run clean and
 compute the right values."""
 import os
@@ -10,7 +10,7 @@ import pytest
 from pycuda_jit import cuda, errors
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import corpus  # noqa: E402
+import san_corpus as corpus  # noqa: E402
 
 pytestmark = pytest.mark.skipif(cuda.backend() != "cpu",
                                 reason="the sanitizer runs on the CPU executor")

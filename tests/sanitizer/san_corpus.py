@@ -8,8 +8,8 @@ lines of the bug with a trailing ``# !<kind>`` comment, a fixed kernel, and a
 ``setup(rng, fixed)`` that returns the launch: grid, block, arguments, the
 dynamic shared memory size, and for the fixed kernel a check of its results.
 
-    python tests/sanitizer/corpus.py list
-    python tests/sanitizer/corpus.py run CASE bug|fix [--sanitize]
+    python tests/sanitizer/san_corpus.py list
+    python tests/sanitizer/san_corpus.py run CASE bug|fix [--sanitize]
 
 ``run`` executes one case on the current backend (the GPU, or the CPU
 executor with PYCUDA_JIT_BACKEND=cpu) and exits with 3 when the sanitizer
