@@ -10,7 +10,8 @@ pay interpreter start, import, compilation and the launch alike:
             (found: exit status 3)
   compute-sanitizer
             compute-sanitizer --tool TOOL --error-exitcode 99 san_corpus.py run
-            CASE VERSION on the GPU (found: "ERROR SUMMARY: N errors" with
+            CASE VERSION on the GPU (found: "ERROR SUMMARY: N errors" (racecheck:
+            "RACECHECK SUMMARY: N hazards") with
             N > 0), TOOL by the bug's kind: racecheck (race), initcheck
             (init), memcheck (bounds, use after free), synccheck (sync);
             --all-tools runs all four on every case (four times longer).
@@ -95,11 +96,14 @@ def theirs(cs, tool, case, version, env, timeout):
     status, out, secs = run(cmd, dict(env, PYCUDA_JIT_BACKEND="cuda"), timeout)
     if status is None:
         return {"result": "timeout", "seconds": secs}
-    m = re.search(r"ERROR SUMMARY:\s*(\d+)", out)
+    # memcheck, initcheck, synccheck: "ERROR SUMMARY: N errors"; racecheck:
+    # "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)".
+    m = (re.search(r"ERROR SUMMARY:\s*(\d+)", out)
+         or re.search(r"RACECHECK SUMMARY:\s*(\d+) hazards? displayed", out))
     errors = int(m.group(1)) if m else None
     if errors:
-        first = next((ln for ln in out.splitlines() if "=========" in ln and "ERROR SUMMARY" not in ln
-                      and ln.strip("= ").strip()), "")
+        first = next((ln for ln in out.splitlines() if "=========" in ln and "SUMMARY" not in ln
+                      and "COMPUTE-SANITIZER" not in ln and ln.strip("= ").strip()), "")
         return {"result": "found", "seconds": secs, "errors": errors,
                 "detail": first.strip("= ").strip()[:160]}
     if errors == 0 and status in (0, 3, 4):
