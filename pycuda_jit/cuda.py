@@ -350,7 +350,9 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     """
     if kwargs:
         raise TypeError(f"cuda.jit() got unexpected options: {', '.join(sorted(kwargs))}")
-    if inline not in (False, True, "never", "always"):
+    # numba's cost-model functions (inline=callable) are taken as "never"
+    # for kernels (the ledger lists them as not yet supported).
+    if inline not in (False, True, "never", "always") and not callable(inline):
         raise ValueError("inline must be 'always', 'never', True or False")
     # A signature object (float32(float32)) is callable too: not a function.
     is_function = (callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple))
