@@ -20,6 +20,10 @@ import numpy as np  # noqa: E402
 
 from pycuda_jit import cuda  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "tests", "gpu"))
+from test_compile_scale import generated_kernel  # noqa: E402
+
 
 def tuple_kernel(tag):
     src = (f"def tuple_sum_{tag}(t, idx, out):\n"
@@ -35,28 +39,9 @@ def tuple_kernel(tag):
 
 
 def statement_kernel(n):
-    body = ["x0 = a[i % 16] + i"]
-    for k in range(1, n):
-        p = f"x{k - 1}"
-        r = k % 5
-        if r == 0:
-            body.append(f"x{k} = {p} * 0.5 + a[{k % 16}]")
-        elif r == 1:
-            body.append(f"if {p} > {k % 7}.0:\n    x{k} = {p} - 1.0\n"
-                        f"else:\n    x{k} = {p} + 0.25")
-        elif r == 2:
-            body.append(f"x{k} = {p} + x{k // 2} * 0.125")
-        elif r == 3:
-            body.append(f"out[i, {k % 8}] = {p}\nx{k} = {p}")
-        else:
-            body.append(f"x{k} = min({p}, 1000.0) - a[{(3 * k) % 16}] * 0.5")
-    body.append(f"out[i, 0] += x{n - 1}")
-    text = "\n".join(body).replace("\n", "\n        ")
-    src = (f"def big_{n}(a, out):\n    i = cuda.grid(1)\n    if i < out.shape[0]:\n"
-           f"        {text}\n")
-    ns = {"cuda": cuda}
-    exec(compile(src, f"<{n} statements>", "exec"), ns)
-    return ns[f"big_{n}"]
+    """The generated n-statement kernel of tests/gpu/test_compile_scale.py
+    (one generator: the test checks its values, this times its compile)."""
+    return generated_kernel(n)[0]
 
 
 def cpu_ms(fn):

@@ -29,11 +29,14 @@
 #include <random>
 #include <sstream>
 #include <thread>
+#include "support/ScopedEnv.h"
 
 using namespace pcj;
 using namespace pcj::codegen;
 
 namespace {
+
+using pcj::test::ScopedEnv;
 
 // ---- helpers
 // -----------------------------------------------------------------
@@ -50,29 +53,6 @@ std::unique_ptr<llvm::Module> parseIR(llvm::LLVMContext &Ctx,
   }
   return M;
 }
-
-// Sets (or unsets) an environment variable for the scope.
-class ScopedEnv {
-public:
-  ScopedEnv(const char *Name, const char *Value) : Name(Name) {
-    if (const char *Old = std::getenv(Name))
-      Saved = std::string(Old);
-    if (Value)
-      ::setenv(Name, Value, 1);
-    else
-      ::unsetenv(Name);
-  }
-  ~ScopedEnv() {
-    if (Saved)
-      ::setenv(Name, Saved->c_str(), 1);
-    else
-      ::unsetenv(Name);
-  }
-
-private:
-  const char *Name;
-  std::optional<std::string> Saved;
-};
 
 std::string findPtxas() {
   if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))

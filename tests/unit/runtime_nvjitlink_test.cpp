@@ -14,10 +14,13 @@
 #include <cstring>
 #include <optional>
 #include <unistd.h>
+#include "support/ScopedEnv.h"
 
 using namespace pcj::rt;
 
 namespace {
+
+using pcj::test::ScopedEnv;
 
 // out[i] = a * x[i] + y[i] for i < n.
 const char *const kSaxpyPtx = R"(
@@ -106,29 +109,6 @@ void expectCudaElf(const std::string &Cubin, unsigned Arch) {
   // The kernel's symbol is in the string table.
   EXPECT_NE(Cubin.find(std::string("saxpy\0", 6)), std::string::npos);
 }
-
-// Sets an environment variable for one scope, restoring it afterwards.
-class ScopedEnv {
-public:
-  ScopedEnv(const char *Name, const char *Value) : Name(Name) {
-    if (const char *Old = std::getenv(Name))
-      Saved = Old;
-    if (Value)
-      setenv(Name, Value, 1);
-    else
-      unsetenv(Name);
-  }
-  ~ScopedEnv() {
-    if (Saved)
-      setenv(Name, Saved->c_str(), 1);
-    else
-      unsetenv(Name);
-  }
-
-private:
-  const char *Name;
-  std::optional<std::string> Saved;
-};
 
 } // namespace
 

@@ -11,33 +11,14 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include "support/ScopedEnv.h"
 
 using namespace pcj;
 namespace fs = std::filesystem;
 
 namespace {
 
-class ScopedEnv {
-public:
-  ScopedEnv(const char *Name, const char *Value) : Name(Name) {
-    if (const char *Old = std::getenv(Name))
-      Saved = Old;
-    if (Value)
-      setenv(Name, Value, 1);
-    else
-      unsetenv(Name);
-  }
-  ~ScopedEnv() {
-    if (Saved)
-      setenv(Name, Saved->c_str(), 1);
-    else
-      unsetenv(Name);
-  }
-
-private:
-  const char *Name;
-  std::optional<std::string> Saved;
-};
+using pcj::test::ScopedEnv;
 
 // A fresh directory, removed at the end of the test.
 struct TempDir {
