@@ -1,5 +1,6 @@
 // Sync: the runtime functions generated host code calls for block barriers,
-// warp-level operations and errors (ThreadCtx.h), with CUDA semantics.
+// warp-level operations and grid sync (ThreadCtx.h), with CUDA semantics
+// (a failing thread's entry points: KernelErrors.cpp).
 //
 // Barrier: a thread adds its predicate and waits; the arrival that makes
 // the arrivals equal the block's live (not exited) threads computes the
@@ -46,8 +47,8 @@
 // impossible, as on the GPU: a Deadlock error.  nanosleep yields to the
 // block's other ready threads.
 //
-// Errors end the calling CUDA thread (terminateThread) after recording the
-// launch's first error; the rest of the block is abandoned.
+// Synchronization errors end the calling CUDA thread (terminateThread) after
+// recording the launch's first error; the rest of the block is abandoned.
 #include "runtime/cpu/BlockState.h"
 #include "runtime/cpu/SanitizerState.h"
 
@@ -864,88 +865,6 @@ void pcj_cpu_grid_sync(pcj_thread_ctx *ctx, int32_t line) {
   for (uint32_t I = 0; I < B.NumThreads; ++I)
     if (B.Slots[I].State == ThreadState::AtGridSync)
       pushReady(B, I);
-}
-
-void pcj_cpu_index_error(pcj_thread_ctx *ctx, const pcj_index_site *site,
-                         const int64_t *index, const int64_t *shape,
-                         int32_t ndim, int32_t axis) {
-  if (!ctx || !ctx->sched) {
-    std::fprintf(stderr, "pycuda_jit: index error outside the CPU executor\n");
-    std::abort();
-  }
-  {
-    Block &B = blockOf(ctx);
-    const char *Kernel = site && site->kernel ? site->kernel : B.G->Name;
-    const char *File = site && site->file ? site->file : "<unknown>";
-    int32_t Line = site ? site->line : 0;
-    auto Tuple = [ndim](const int64_t *V) {
-      std::string T = "(";
-      for (int32_t K = 0; K < ndim; ++K)
-        T += (K ? ", " : "") + std::to_string(V[K]);
-      return T + (ndim == 1 ? ",)" : ")");
-    };
-    recordFault(*B.G, Kind::IndexError,
-                "index " + std::to_string(index[axis]) +
-                    " is out of bounds for axis " + std::to_string(axis) +
-                    " with size " + std::to_string(shape[axis]) + " (index " +
-                    Tuple(index) + " into shape " + Tuple(shape) +
-                    ") in kernel '" + Kernel + "' (" + File + ":" +
-                    std::to_string(Line) + "), thread " +
-                    dimsString(threadIdxOf(*ctx)) + " block " +
-                    dimsString(B.Idx),
-                threadIdxOf(*ctx), B.Idx, File, Line);
-  }
-  terminateThread(ctx);
-}
-
-void pcj_cpu_error(pcj_thread_ctx *ctx, const pcj_error_site *site) {
-  if (!ctx || !ctx->sched) {
-    std::fprintf(stderr, "pycuda_jit: kernel error outside the CPU executor: %s\n",
-                 site && site->message ? site->message : "");
-    std::abort();
-  }
-  {
-    Block &B = blockOf(ctx);
-    Kind K = !site                                  ? Kind::IndexError
-             : site->kind == PCJ_ERROR_ZERO_DIVISION ? Kind::ZeroDivision
-             : site->kind == PCJ_ERROR_VALUE         ? Kind::ValueError
-             : site->kind == PCJ_ERROR_UNBOUND_LOCAL ? Kind::UnboundLocal
-             : site->kind == PCJ_ERROR_RAISED        ? Kind::Exception
-                                                     : Kind::IndexError;
-    const char *Exception =
-        K == Kind::Exception && site->exception ? site->exception : nullptr;
-    std::string Message = site && site->message ? site->message : "error";
-    if (K == Kind::Exception && Message.empty())
-      Message = Exception ? Exception : "Exception";
-    const char *Kernel = site && site->kernel ? site->kernel : B.G->Name;
-    const char *File = site && site->file ? site->file : "<unknown>";
-    int32_t Line = site ? site->line : 0;
-    recordFault(*B.G, K,
-                Message + " in kernel '" + Kernel + "' (" + File + ":" +
-                    std::to_string(Line) + "), thread " +
-                    dimsString(threadIdxOf(*ctx)) + " block " + dimsString(B.Idx),
-                threadIdxOf(*ctx), B.Idx, File, Line, Exception);
-  }
-  terminateThread(ctx);
-}
-
-void pcj_cpu_raise(pcj_thread_ctx *ctx, const char *message) {
-  if (!ctx || !ctx->sched) {
-    std::fprintf(stderr,
-                 "pycuda_jit: kernel error outside the CPU executor: %s\n",
-                 message ? message : "");
-    std::abort();
-  }
-  {
-    Block &B = blockOf(ctx);
-    recordFault(*B.G, Kind::Raised,
-                std::string(message ? message : "exception raised") +
-                    " in kernel '" + B.G->Name + "', thread " +
-                    dimsString(threadIdxOf(*ctx)) + " block " +
-                    dimsString(B.Idx),
-                threadIdxOf(*ctx), B.Idx);
-  }
-  terminateThread(ctx);
 }
 
 } // extern "C"
