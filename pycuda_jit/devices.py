@@ -153,6 +153,11 @@ def list_devices():
     return list(gpus)
 
 
+# Callables run by close() after the contexts are gone: caches of device
+# buffers (cuda.reduce's scratch arrays) drop what the reset invalidated.
+_close_hooks = []
+
+
 def close():
     """Destroy the CUDA contexts pycuda_jit created; the next call starts in a
     fresh context (kernels are loaded again).  Arrays, streams and events made
@@ -160,6 +165,8 @@ def close():
     an illegal address) is not cleared by this: the driver keeps it for the
     rest of the process."""
     _core().close()
+    for hook in _close_hooks:
+        hook()
 
 
 def synchronize():

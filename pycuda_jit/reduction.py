@@ -15,11 +15,16 @@ pairs neighbours (lane 0 ends with the tile's value, in order), and lane 0
 folds the tile into the warp's running value.  Thread 0 of a block
 combines its warps' values in order into one value per block; a second
 launch of the same kernel with one block combines the blocks' values and
-``init``.
+``init``.  The per-block values and the result (one element of mapped host
+memory, read in place after the stream synchronizes) are buffers reused
+by later reductions of the same host thread on the default stream.
 """
+import threading
+
 import numpy as np
 
 from . import cuda
+from . import devices as _devices
 
 __all__ = ["Reduce", "reduce"]
 
@@ -209,21 +214,48 @@ def _run(kernel, arr, res, init, use_init, stream):
             res[:1] = init
             return None
         return init
-    out = res if res is not None else cuda.device_array(1, arr.dtype, stream=stream)
     blocks = min(-(-n // _TILE), _max_blocks())
+    scratch = _scratch(arr.dtype, blocks if blocks > 1 else 0, stream)
+    out = res if res is not None else scratch.result
     if blocks == 1:
         kernel[1, _THREADS, stream](arr, out, arg_init, use_init)
     else:
-        partials = cuda.device_array(blocks, arr.dtype, stream=stream)
-        kernel[blocks, _THREADS, stream](arr, partials, arg_init, False)
-        kernel[1, _THREADS, stream](partials, out, arg_init, use_init)
+        kernel[blocks, _THREADS, stream](arr, scratch.partials, arg_init, False)
+        kernel[1, _THREADS, stream](scratch.partials, out, arg_init, use_init)
     if res is not None:
         return None
-    host = np.empty(1, arr.dtype)
-    out.copy_to_host(host, stream=stream)
+    # The result lies in mapped (page-locked, device-visible) host memory:
+    # once the stream is done it is read in place, without a copy.
+    (stream or cuda.default_stream()).synchronize()
+    return out[0]
+
+
+class _Scratch:
+    """The buffers of one reduction: the first pass's per-block values
+    (device memory) and the result (one element of mapped host memory)."""
+
+    def __init__(self, dtype, blocks, stream):
+        self.partials = cuda.device_array(blocks, dtype, stream=stream) if blocks else None
+        self.result = cuda.mapped_array(1, dtype)
+
+
+_scratch_cache = {}
+_devices._close_hooks.append(_scratch_cache.clear)
+
+
+def _scratch(dtype, blocks, stream):
+    """Buffers for a reduction.  On the default stream they are kept per
+    (device, host thread, dtype, blocks) and reused: the launches of one
+    thread on that stream run in order, so a reuse cannot overlap the
+    previous reduction (whose result was read before it returned).  Work
+    on other streams gets fresh buffers: two streams may run at once."""
     if stream:
-        stream.synchronize()
-    return host[0]
+        return _Scratch(dtype, blocks, stream)
+    key = (cuda.get_current_device().id, threading.get_ident(), dtype, blocks)
+    buffers = _scratch_cache.get(key)
+    if buffers is None:
+        buffers = _scratch_cache[key] = _Scratch(dtype, blocks, 0)
+    return buffers
 
 
 reduce = Reduce

@@ -132,3 +132,30 @@ def test_result_lands_in_a_poisoned_device_array():
     res = cuda.to_device(poisoned(1, np.int32))
     sum_reduce(a, res=res)
     assert res.copy_to_host()[0] == a.sum()
+
+
+def test_reused_buffers_across_threads_and_a_context_reset(rng):
+    """The default-stream scratch buffers are kept per host thread and
+    dropped by cuda.close(): concurrent reductions of different data in
+    several threads, and reductions after a reset, give their own sums."""
+    import threading
+    total = cuda.reduce(lambda a, b: a + b)
+    data = [rng.integers(-1000, 1000, size=50_000 + 977 * i).astype(np.int64)
+            for i in range(4)]
+    for x in data:  # fill the cache of this thread
+        assert total(x) == x.sum()
+    got = {}
+
+    def work(i):
+        for _ in range(3):
+            got.setdefault(i, []).append(total(data[i]))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert {i: v for i, v in got.items()} == {i: [data[i].sum()] * 3 for i in range(4)}
+    cuda.close()
+    assert total(data[1]) == data[1].sum()
+    assert total(data[2], init=5) == data[2].sum() + 5
