@@ -249,6 +249,7 @@ class UFunc:
         self.nout = 1
         self.nargs = self.nin + 1
         self._no_scalars = (False,) * self.nin
+        self._last_1d = None
         self._DeviceNDArray = _devicearray().DeviceNDArray
 
     def _add(self, sig):
@@ -326,15 +327,22 @@ class UFunc:
         shape = out.shape
         if len(shape) != 1 or len(args) != self.nin:
             return None
+        dtypes = []
         for a in args:
             if type(a) is not self._DeviceNDArray or a.shape != shape:
                 return None
-        found = self._types.get(tuple(a.dtype for a in args))
-        if found is None or found[0] != out.dtype:
-            return None
-        kernel = self._kernels.get((found[1], self._no_scalars, 1))
-        if kernel is None:
-            kernel = self._kernel(found[1], self._no_scalars, 1)
+            dtypes.append(a.dtype)
+        last = self._last_1d  # (input dtypes, out dtype, kernel) of the last such call
+        if last is not None and last[0] == dtypes and last[1] == out.dtype:
+            kernel = last[2]
+        else:
+            found = self._types.get(tuple(dtypes))
+            if found is None or found[0] != out.dtype:
+                return None
+            kernel = self._kernels.get((found[1], self._no_scalars, 1))
+            if kernel is None:
+                kernel = self._kernel(found[1], self._no_scalars, 1)
+            self._last_1d = (dtypes, out.dtype, kernel)
         n = shape[0]
         if n:
             kernel[_blocks(n, _THREADS), _THREADS, stream](*args, out)

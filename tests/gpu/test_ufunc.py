@@ -309,3 +309,20 @@ def test_one_dimensional_device_calls_with_out(rng):
     with pytest.raises(ValueError, match="shape"):
         vadd(d, d, out=half)
     assert vadd(d[:0], d[:0], out=half[:0]).shape == (0,)
+
+
+def test_short_path_follows_the_argument_dtypes(rng):
+    # The 1-d short path remembers the last call's kernel: calls that
+    # alternate signatures, and an out of another dtype after a good call,
+    # still get their own kernel or the general path's error.
+    f32, f64 = rng.random(300).astype(np.float32), rng.random(300)
+    d32, d64 = cuda.to_device(f32), cuda.to_device(f64)
+    o32 = cuda.to_device(poisoned(300, np.float32))
+    o64 = cuda.to_device(poisoned(300, np.float64))
+    for _ in range(2):
+        vadd(d64, d64, out=o64)
+        np.testing.assert_array_equal(o64.copy_to_host(), f64 + f64)
+        vadd(d32, d32, out=o32)
+        np.testing.assert_array_equal(o32.copy_to_host(), f32 + f32)
+    with pytest.raises(TypeError, match="dtype"):
+        vadd(d32, d32, out=o64)
