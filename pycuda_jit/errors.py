@@ -7,6 +7,7 @@ caret under the offending expression; they are raised from C++
 """
 import builtins
 import linecache
+import pickle
 
 __all__ = [
     "CompileError", "UnsupportedError", "TypingError", "NameResolutionError",
@@ -19,6 +20,7 @@ __all__ = [
     "CudaSupportError", "KernelSyncError", "KernelSanitizerError",
     "KernelRaceError", "KernelUninitializedReadError", "KernelUseAfterFreeError",
     "SanitizerAccess", "SanitizerFinding", "kernel_exception_class",
+    "UncacheableKernelError",
 ]
 
 
@@ -92,6 +94,12 @@ class BytecodeError(CompileError):
 
 class BackendError(CompileError):
     """LLVM, libdevice or nvJitLink failed."""
+
+
+class UncacheableKernelError(CompileError, pickle.PicklingError):
+    """cache=True on a kernel whose code cannot be stored: it captures global
+    device arrays by address.  Also a pickle.PicklingError, as numba-cuda
+    raises one there."""
 
 
 class InternalCompilerError(CompileError):

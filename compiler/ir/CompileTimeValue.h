@@ -29,6 +29,9 @@ struct CTValue {
     ConstArray,  // a host array frozen as constant data: `type` its dtype,
                  // `shape`, `bytes` its elements in C order
     TupleClass,  // a namedtuple class: `name` the class, `fields` its fields
+    DeviceArray, // a device array captured by reference (numba-cuda's global
+                 // device arrays): `type` its dtype, `shape`, `strides` (in
+                 // bytes) and `address` of its first element
     Unsupported, // some other Python object: `name` describes it, `hint`
                  // (if any) says what to do instead
   };
@@ -37,8 +40,10 @@ struct CTValue {
   std::string name;
   types::TypeRef type = nullptr;
   uintptr_t handle = 0; // opaque host object (modules), for attribute lookups
-  std::vector<int64_t> shape; // ConstArray
-  std::string bytes;          // ConstArray
+  std::vector<int64_t> shape;   // ConstArray, DeviceArray
+  std::string bytes;            // ConstArray
+  std::vector<int64_t> strides; // DeviceArray
+  uint64_t address = 0;         // DeviceArray
   std::vector<std::string> fields; // TupleClass
   std::string hint;                // Unsupported
 
@@ -82,6 +87,16 @@ struct CTValue {
     C.type = DType;
     C.shape = std::move(Shape);
     C.bytes = std::move(Bytes);
+    return C;
+  }
+  static CTValue deviceArray(types::TypeRef DType, std::vector<int64_t> Shape,
+                             std::vector<int64_t> Strides, uint64_t Address) {
+    CTValue C;
+    C.kind = Kind::DeviceArray;
+    C.type = DType;
+    C.shape = std::move(Shape);
+    C.strides = std::move(Strides);
+    C.address = Address;
     return C;
   }
   static CTValue tupleClass(std::string Class, std::vector<std::string> Fields) {

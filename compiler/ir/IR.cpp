@@ -100,6 +100,17 @@ std::string CTValue::repr() const {
     snprintf(Hex, sizeof Hex, "%016llx", (unsigned long long)H);
     return S + "] " + Hex;
   }
+  case Kind::DeviceArray: {
+    std::string S = "device array " + type->str() + "[";
+    for (size_t K = 0; K < shape.size(); ++K)
+      S += (K ? ", " : "") + std::to_string(shape[K]);
+    S += "] strides (";
+    for (size_t K = 0; K < strides.size(); ++K)
+      S += (K ? ", " : "") + std::to_string(strides[K]);
+    char Hex[19];
+    snprintf(Hex, sizeof Hex, "0x%llx", (unsigned long long)address);
+    return S + ") at " + Hex;
+  }
   case Kind::TupleClass: {
     std::string S = "namedtuple class " + name + "(";
     for (size_t K = 0; K < fields.size(); ++K)

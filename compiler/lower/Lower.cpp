@@ -455,6 +455,8 @@ void Lowerer::lowerInstr(const Instr *I) {
       R = Cx.constant(I, I->ct.value, I->type);
     else if (I->ct.kind == ir::CTValue::Kind::ConstArray)
       R = Cx.constArray(I->ct, I->type);
+    else if (I->ct.kind == ir::CTValue::Kind::DeviceArray)
+      R = Cx.capturedArray(I->ct, I->type);
     break;
   case Op::Phi: {
     if (NeedsBoundFlag.count(I))

@@ -95,6 +95,9 @@ public:
   // A global NumPy array (ir::CTValue::Kind::ConstArray) as an array of
   // type T in constant memory.
   llvm::Value *constArray(const ir::CTValue &C, types::TypeRef T);
+  // A captured device array (ir::CTValue::Kind::DeviceArray): its address,
+  // shape and strides as constants.
+  llvm::Value *capturedArray(const ir::CTValue &C, types::TypeRef T);
   llvm::Value *arrayData(llvm::Value *A);
   llvm::Value *arrayShape(llvm::Value *A, unsigned Dim);
   llvm::Value *arrayStride(llvm::Value *A, unsigned Dim);

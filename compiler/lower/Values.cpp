@@ -402,6 +402,17 @@ llvm::Value *LowerContext::constArray(const ir::CTValue &C, TypeRef T) {
   return makeArray(T, Data, ShapeV, StrideV);
 }
 
+llvm::Value *LowerContext::capturedArray(const ir::CTValue &C, TypeRef T) {
+  llvm::Type *PtrTy = llvm::cast<llvm::StructType>(valueType(T))->getElementType(0);
+  llvm::Value *Data = b.CreateIntToPtr(b.getInt64(C.address), PtrTy);
+  std::vector<llvm::Value *> ShapeV, StrideV;
+  for (size_t D = 0; D < C.shape.size(); ++D) {
+    ShapeV.push_back(b.getInt64(C.shape[D]));
+    StrideV.push_back(b.getInt64(C.strides[D]));
+  }
+  return makeArray(T, Data, ShapeV, StrideV);
+}
+
 llvm::Value *LowerContext::arrayData(llvm::Value *A) {
   return b.CreateExtractValue(A, {0});
 }

@@ -94,6 +94,21 @@ Typed typeOfCompileTimeValue(const Instr *I, const ir::CTValue &V,
       fail(I, What + " is a 0-d NumPy array", "use a scalar (arr.item()) instead");
     return {arrayTy(V.type, unsigned(V.shape.size()), Layout::C, AddrSpace::Const),
             false};
+  case K::DeviceArray: { // captured by reference: its address is in the code
+    int64_t Item = int64_t(V.type->byteSize()), C = Item, F = Item;
+    bool IsC = true, IsF = true;
+    for (size_t D = V.shape.size(); D-- > 0;) {
+      IsC = IsC && (V.shape[D] <= 1 || V.strides[D] == C);
+      C *= V.shape[D];
+    }
+    for (size_t D = 0; D < V.shape.size(); ++D) {
+      IsF = IsF && (V.shape[D] <= 1 || V.strides[D] == F);
+      F *= V.shape[D];
+    }
+    return {arrayTy(V.type, unsigned(V.shape.size()),
+                    IsC ? Layout::C : IsF ? Layout::F : Layout::A),
+            false};
+  }
   case K::TupleClass:
     return {tupleClassTy(V.name, V.fields), false};
   case K::Unsupported:

@@ -293,6 +293,9 @@ struct Spec {
   rt::cpu::KernelInfo cpu;
   // inspect_asm(cc=...) / inspect_stage(..., cc=...): dumps per "sm_XY"
   std::map<std::string, std::map<std::string, std::string>> archDumps;
+  // Device arrays the code holds by address (globals and closure cells):
+  // kept alive as long as the code.
+  std::vector<Ref> captured;
 };
 
 struct KeyHash {
@@ -431,6 +434,31 @@ const ArchImage &imageFor(DispatcherObject *D, Spec &S,
   return *S.images.back();
 }
 
+// Captured device arrays of ours must be alive on the launching device:
+// their addresses are in the code (another device's memory, or memory of a
+// context that cuda.close() destroyed, would be an illegal address).
+void checkCapturedArrays(const Spec &S, int Device) {
+  for (const Ref &O : S.captured) {
+    if (!isDeviceArray(O.get()))
+      continue; // another library's array: its device is not known here
+    auto *A = reinterpret_cast<const DeviceArrayObject *>(O.get());
+    std::string What = "the global device array captured by kernel '" +
+                       S.result.kernelName + "'";
+    requireAlive(A->device, A->gen, What.c_str());
+    if (A->device < 0 || A->device == Device)
+      continue;
+    std::string Msg = What + " is on device " + std::to_string(A->device) +
+                      ", but the kernel is launched on device " +
+                      std::to_string(Device) + "; launch it under `with cuda.gpus[" +
+                      std::to_string(A->device) + "]:`";
+    Ref Cls(errorsModule() ? PyObject_GetAttrString(errorsModule(), "DeviceMismatchError")
+                           : nullptr);
+    PyErr_Clear();
+    PyErr_SetString(Cls ? Cls.get() : PyExc_ValueError, Msg.c_str());
+    throw PythonError{};
+  }
+}
+
 // Loads S into Ctx (the current context): after the first compile, on a
 // device not seen before, and after cuda.close() reset the context.
 DeviceFn &loadForDevice(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
@@ -440,6 +468,7 @@ DeviceFn &loadForDevice(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
   DeviceFn &F = S.devices[Ctx.device()];
   if (F.gen == Ctx.generation())
     return F;
+  checkCapturedArrays(S, Ctx.device());
   const ArchImage &I = imageFor(D, S, Ctx.info());
   DeviceFn New;
   auto T0 = std::chrono::steady_clock::now();
@@ -560,6 +589,29 @@ std::map<std::string, std::string> recompileDumps(DispatcherObject *D, const Spe
   return std::move(Res.dumps);
 }
 
+// cache=True with a captured device array: the code holds an address valid
+// in this process only, so the kernel cannot go to the disk cache.
+[[noreturn]] void refuseCachingCaptures(PyObject *Func, PyObject *Array) {
+  std::string Msg = "cannot cache kernel '" + str(getAttr(Func, "__qualname__").get()) +
+                    "' (cache=True): it captures global device arrays (here a " +
+                    typeName(Array) + "), whose address is part of the code and "
+                    "valid only in this process; drop cache=True or pass the "
+                    "array as an argument";
+  Ref Code = getAttr(Func, "__code__");
+  Ref File = getAttr(Code.get(), "co_filename"), Line = getAttr(Code.get(), "co_firstlineno");
+  Ref Cls(errorsModule() ? PyObject_GetAttrString(errorsModule(), "UncacheableKernelError")
+                         : nullptr);
+  PyErr_Clear();
+  if (!Cls) {
+    PyErr_SetString(PyExc_RuntimeError, Msg.c_str());
+    throw PythonError{};
+  }
+  Ref Err(PyObject_CallFunction(Cls.get(), "sOO", Msg.c_str(), File.get(), Line.get()));
+  if (Err)
+    PyErr_SetObject(Cls.get(), Err.get());
+  throw PythonError{};
+}
+
 std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef> &Args,
                                   bool NoAlias = true) {
   warnOnFallback();
@@ -584,6 +636,9 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
   S->noAlias = CO.noAliasReadOnly;
   driver::AnalysisPtr A = driver::analyzeKernel(Raw, Args, R, CO);
   S->cacheKey = driver::cacheKey(*A);
+  S->captured = R.captured();
+  if (!S->captured.empty() && D->st->opts.cache)
+    refuseCachingCaptures(D->pyfunc, S->captured.front().get());
   bool Hit = D->st->opts.cache && loadFromCache(*S, *A, Ctx, CO.ccMajor, CO.ccMinor);
   if (Hit && Ctx && !loadCachedImage(D, *S, *Ctx)) {
     Hit = false; // the cached image does not load: compile it instead
@@ -1370,6 +1425,8 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
     } else {
       if (size_t(Device) >= S->devices.size() || !S->devices[Device].gen) [[unlikely]]
         noteCpuDevice(L->disp, *S, Device);
+      if (!S->captured.empty()) [[unlikely]]
+        checkCapturedArrays(*S, Device);
       rt::cpu::Dims G{L->grid.x, L->grid.y, L->grid.z};
       rt::cpu::Dims B{L->block.x, L->block.y, L->block.z};
       // Ctrl-C stops launches from the main thread (where Python raises

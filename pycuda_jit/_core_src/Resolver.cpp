@@ -1,6 +1,7 @@
 // Python objects -> compile-time values (see Resolver.h).
 #include "Resolver.h"
 
+#include "Backend.h"
 #include "CodeReader.h"
 #include "DeviceArray.h"
 
@@ -181,9 +182,32 @@ types::TypeRef tupleOfScalars(const std::vector<CTValue> &Elems) {
 
 } // namespace
 
-PyResolver::PyResolver(PyObject *Func) : Func(Func) {}
+PyResolver::PyResolver(PyObject *Func)
+    : Func(Func), Captures(std::make_shared<std::vector<Ref>>()) {}
 
-CTValue PyResolver::classify(PyObject *O) {
+PyResolver::PyResolver(PyObject *Func, std::shared_ptr<std::vector<Ref>> Captures)
+    : Func(Func), Captures(std::move(Captures)) {}
+
+namespace {
+
+// A device array captured by reference (numba-cuda's global device arrays):
+// the kernel's code holds its address, shape and strides, so it sees later
+// writes to the array's contents; the array object is kept alive with the
+// compiled code.
+CTValue capturedDeviceArray(PyObject *O, PyObject *CAI, std::vector<Ref> &Captures) {
+  InterfaceView V;
+  readInterface(CAI, V, "the global device array (" + typeName(O) + ")");
+  if (backend() == BackendKind::CPU)
+    requireHostAccess(V, "the global device array (" + typeName(O) + ")");
+  Captures.push_back(Ref::borrow(O));
+  return CTValue::deviceArray(V.dtype, std::vector<int64_t>(V.shape, V.shape + V.ndim),
+                              std::vector<int64_t>(V.strides, V.strides + V.ndim),
+                              V.ptr);
+}
+
+} // namespace
+
+CTValue PyResolver::classify(PyObject *O, std::vector<Ref> *Captures) {
   // Python scalars are weak (NEP 50).  np.float64 and np.complex128 are
   // subclasses of float and complex but strong: they take the numpy-scalar
   // path below, as every other numpy scalar does.
@@ -281,10 +305,13 @@ CTValue PyResolver::classify(PyObject *O) {
   // Other subclasses of float and complex: their value, weak.
   if (PyFloat_Check(O) || PyComplex_Check(O))
     return CTValue::constant(readConst(O));
-  if (getAttrOpt(O, "__cuda_array_interface__"))
-    return CTValue::unsupported("a device array (global device arrays are "
-                                "not supported in kernels; pass it as an "
-                                "argument)");
+  if (Ref CAI = getAttrOpt(O, "__cuda_array_interface__")) {
+    if (Captures)
+      return capturedDeviceArray(O, CAI.get(), *Captures);
+    return CTValue::unsupported("a device array (here only global and "
+                                "closure variables capture device arrays; "
+                                "pass it as an argument)");
+  }
   if (Ref AI = getAttrOpt(O, "__array_interface__"))
     return hostArray(O, AI.get());
   return CTValue::unsupported("a " + TN + " object");
@@ -294,7 +321,7 @@ CTValue PyResolver::global(const std::string &Name) {
   Ref Globals = getAttr(Func, "__globals__");
   PyObject *V = PyDict_GetItemString(Globals.get(), Name.c_str()); // borrowed
   if (V)
-    return classify(V);
+    return classify(V, Captures.get());
   PyObject *B = PyDict_GetItemString(Globals.get(), "__builtins__");
   Ref Builtins;
   if (B && PyModule_Check(B)) {
@@ -325,7 +352,7 @@ CTValue PyResolver::deref(const std::string &Name) {
     Ref Contents = getAttrOpt(PyTuple_GetItem(Closure.get(), K), "cell_contents");
     if (!Contents)
       return CTValue::unsupported("an empty closure cell");
-    return classify(Contents.get());
+    return classify(Contents.get(), Captures.get());
   }
   return CTValue::invalid();
 }
@@ -338,7 +365,7 @@ ir::CalleeInfo PyResolver::callee(const CTValue &Fn) {
   PCJ_ASSERT(PyFunc, "a device function without its Python function");
   ir::CalleeInfo Info;
   Info.code = readCode(PyFunc.get());
-  Info.resolver = std::make_unique<PyResolver>(PyFunc.get());
+  Info.resolver = std::make_unique<PyResolver>(PyFunc.get(), Captures);
   Ref Defaults = getAttrOpt(PyFunc.get(), "__defaults__");
   if (Defaults && PyTuple_Check(Defaults.get()))
     for (Py_ssize_t K = 0; K < PyTuple_Size(Defaults.get()); ++K)
@@ -362,7 +389,7 @@ CTValue PyResolver::attribute(const CTValue &Module, const std::string &Attr) {
   Ref V = getAttrOpt(reinterpret_cast<PyObject *>(Module.handle), Attr.c_str());
   if (!V)
     return CTValue::invalid();
-  return classify(V.get());
+  return classify(V.get(), Captures.get());
 }
 
 } // namespace pcj::py

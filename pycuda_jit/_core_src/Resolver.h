@@ -7,22 +7,34 @@
 
 #include "ir/CompileTimeValue.h"
 
+#include <memory>
+#include <vector>
+
 namespace pcj::py {
 
 class PyResolver : public ir::Resolver {
 public:
   explicit PyResolver(PyObject *Func); // borrows Func for its lifetime
+  PyResolver(PyObject *Func, std::shared_ptr<std::vector<Ref>> Captures);
 
   ir::CTValue global(const std::string &Name) override;
   ir::CTValue deref(const std::string &Name) override;
   ir::CTValue attribute(const ir::CTValue &Module, const std::string &Attr) override;
   ir::CalleeInfo callee(const ir::CTValue &Function) override;
 
-  // Python object -> compile-time value.
-  static ir::CTValue classify(PyObject *O);
+  // Python object -> compile-time value.  Objects with a
+  // __cuda_array_interface__ (device arrays, CuPy, torch...) are captured by
+  // reference when Captures is given (appended there, to be kept alive as
+  // long as the code using their address), refused otherwise.
+  static ir::CTValue classify(PyObject *O, std::vector<Ref> *Captures = nullptr);
+
+  // The device arrays captured so far, by this resolver and the resolvers of
+  // the device functions it handed out.
+  const std::vector<Ref> &captured() const { return *Captures; }
 
 private:
   PyObject *Func;
+  std::shared_ptr<std::vector<Ref>> Captures;
 };
 
 } // namespace pcj::py
