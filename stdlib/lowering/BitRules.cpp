@@ -28,6 +28,22 @@ llvm::Value *lowerBitOp(const LoweringRequest &R) {
   }
 }
 
+// popcount of the magnitude: -x of a negative signed x, taken as unsigned,
+// is |x| also for the most negative value.
+llvm::Value *lowerBitCount(const LoweringRequest &R) {
+  auto &B = R.cx.b;
+  TypeRef T = R.argTypes[0];
+  llvm::Value *X = R.args[0];
+  if (T->isBool())
+    return B.CreateZExt(X, B.getInt64Ty());
+  if (T->isSigned()) {
+    llvm::Value *Neg = B.CreateICmpSLT(X, llvm::ConstantInt::get(X->getType(), 0));
+    X = B.CreateSelect(Neg, B.CreateNeg(X), X);
+  }
+  llvm::Value *N = B.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, X);
+  return B.CreateZExtOrTrunc(N, B.getInt64Ty());
+}
+
 llvm::Value *lowerSelp(const LoweringRequest &R) {
   llvm::Value *P = R.cx.truth(R.args[0], R.argTypes[0]);
   return R.cx.b.CreateSelect(P, R.args[1], R.args[2]);

@@ -18,6 +18,16 @@ TypingResult typeBitOp(const TypingRequest &R) {
   return Out;
 }
 
+// x.bit_count(): the ones in |x| (Python's int.bit_count), an int64.
+TypingResult typeBitCount(const TypingRequest &R) {
+  expectArgs(R, 1, 1);
+  noKeywords(R);
+  TypeRef T = concrete(R, 0);
+  if (!T->isInt() && !T->isBool())
+    R.fail("bit_count() needs an integer, not " + T->str());
+  return {int64Ty(), false};
+}
+
 // selp(pred, a, b): a if pred else b, a and b of their common type.
 TypingResult typeSelp(const TypingRequest &R) {
   expectArgs(R, 3, 3);
