@@ -37,6 +37,13 @@ struct ArgInfo {
 
 struct IntrinsicInfo;
 
+// cuda.threadIdx, cuda.blockIdx, cuda.blockDim, cuda.gridDim: the namespaces
+// that are also values (numba-cuda's dim3: print() shows "(x, y, z)").
+inline bool isDim3Namespace(std::string_view Key) {
+  return Key == "cuda.threadIdx" || Key == "cuda.blockIdx" || Key == "cuda.blockDim" ||
+         Key == "cuda.gridDim";
+}
+
 struct TypingRequest {
   const IntrinsicInfo &info;
   const ir::Instr &instr; // the Call / GetAttr being typed (for locations)

@@ -86,6 +86,49 @@ llvm::Value *lowerMinMax(const LoweringRequest &R) {
   return Acc;
 }
 
+namespace {
+
+// Appends value V of type T to a print() format and its vprintf arguments
+// (Python's str() of it: tuples as "(1, 2.500000)", "(1,)", a dim3 as
+// "(x, y, z)"; floats as %f, as numba-cuda prints them).
+void printValue(lower::LowerContext &Cx, TypeRef T, llvm::Value *V, std::string &Fmt,
+                std::vector<llvm::Value *> &Vals) {
+  auto &B = Cx.b;
+  if (T->kind() == Kind::None) {
+    Fmt += "None";
+  } else if (T->isBool()) {
+    Fmt += "%s";
+    Vals.push_back(B.CreateSelect(V, B.CreateGlobalStringPtr("True", "print.true"),
+                                  B.CreateGlobalStringPtr("False", "print.false")));
+  } else if (T->isInt()) {
+    Fmt += T->isSigned() ? "%lld" : "%llu";
+    Vals.push_back(Cx.cast(V, T, intTy(64, T->isSigned())));
+  } else if (T->kind() == Kind::Tuple) {
+    Fmt += '(';
+    const auto &Elems = T->elems();
+    for (unsigned K = 0; K < Elems.size(); ++K) {
+      if (K)
+        Fmt += ", ";
+      printValue(Cx, Elems[K], B.CreateExtractValue(V, {K}), Fmt, Vals);
+    }
+    Fmt += Elems.size() == 1 ? ",)" : ")";
+  } else if (T->kind() == Kind::Intrinsic) { // a dim3 namespace (typePrint)
+    const std::string &N = T->name();
+    SReg Reg = N == "cuda.threadIdx"  ? SReg::Tid
+               : N == "cuda.blockDim" ? SReg::NTid
+               : N == "cuda.blockIdx" ? SReg::CtaId
+                                      : SReg::NCtaId;
+    Fmt += "(%lld, %lld, %lld)";
+    for (int D = 0; D < 3; ++D)
+      Vals.push_back(B.CreateZExt(Cx.target.specialReg(B, Reg, D), B.getInt64Ty()));
+  } else {
+    Fmt += "%f";
+    Vals.push_back(Cx.cast(V, T, float64Ty()));
+  }
+}
+
+} // namespace
+
 llvm::Value *lowerPrint(const LoweringRequest &R) {
   auto &Cx = R.cx;
   auto &B = Cx.b;
@@ -100,19 +143,8 @@ llvm::Value *lowerPrint(const LoweringRequest &R) {
       ArgInfo{T, false, R.argInstrs[K]}.constant(C);
       for (char Ch : C.text)
         Fmt += Ch == '%' ? std::string("%%") : std::string(1, Ch);
-    } else if (T->kind() == Kind::None) {
-      Fmt += "None";
-    } else if (T->isBool()) {
-      Fmt += "%s";
-      Vals.push_back(B.CreateSelect(R.args[K],
-                                    B.CreateGlobalStringPtr("True", "print.true"),
-                                    B.CreateGlobalStringPtr("False", "print.false")));
-    } else if (T->isInt()) {
-      Fmt += T->isSigned() ? "%lld" : "%llu";
-      Vals.push_back(Cx.cast(R.args[K], T, intTy(64, T->isSigned())));
     } else {
-      Fmt += "%f";
-      Vals.push_back(Cx.cast(R.args[K], T, float64Ty()));
+      printValue(Cx, T, R.args[K], Fmt, Vals);
     }
   }
   Fmt += '\n';

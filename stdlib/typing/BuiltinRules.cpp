@@ -101,20 +101,53 @@ TypingResult typeMinMax(const TypingRequest &R) {
 // print(a, b, ...): numbers, bools, None and string constants; printed with
 // spaces between and a newline, through vprintf (numba-cuda's formats:
 // %lld / %llu for integers, %f for floats).
+namespace {
+
+// The number of vprintf arguments printing a value of type T takes (-1: it
+// cannot be printed): numbers and bools one, None none, tuples their
+// elements', cuda.threadIdx / blockIdx / blockDim / gridDim three.
+int printSlots(TypeRef T) {
+  if (T->isNumeric() && !T->isComplex())
+    return 1;
+  if (T->kind() == Kind::None)
+    return 0;
+  if (T->kind() == Kind::Intrinsic)
+    return isDim3Namespace(T->name()) ? 3 : -1;
+  if (T->kind() != Kind::Tuple)
+    return -1;
+  int N = 0;
+  for (const Type *E : T->elems()) {
+    int K = printSlots(E);
+    if (K < 0)
+      return -1;
+    N += K;
+  }
+  return N;
+}
+
+} // namespace
+
 TypingResult typePrint(const TypingRequest &R) {
   if (!R.kwnames.empty())
     R.fail("print() in kernels takes no keyword arguments (sep, end, file)",
            "print the values separated by spaces, one call per line");
+  int Slots = 0;
   for (size_t K = 0; K < R.args.size(); ++K) {
     TypeRef T = R.args[K].type;
     bc::ConstValue C;
     if (T->kind() == Kind::Str && R.args[K].constant(C))
       continue;
-    if ((T->isNumeric() && !T->isComplex()) || T->kind() == Kind::None)
-      continue;
-    R.fail("print() in kernels cannot print a " + T->str(),
-           "print numbers, bools and string constants");
+    int N = printSlots(T);
+    if (N < 0)
+      R.fail("print() in kernels cannot print a " + T->str(),
+             "print numbers, bools, string constants, tuples of those and "
+             "cuda.threadIdx / blockIdx / blockDim / gridDim");
+    Slots += N;
   }
+  if (Slots > 32)
+    R.fail("print() in kernels prints at most 32 values per call (CUDA's vprintf "
+           "takes 32 arguments); this one has " + std::to_string(Slots),
+           "split it into several print() calls");
   return {noneTy()};
 }
 

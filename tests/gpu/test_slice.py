@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from pycuda_jit import cuda
+from pycuda_jit import cuda, errors
 from gpu_util import poisoned
 
 
@@ -202,6 +202,34 @@ def test_print_from_kernel(backend, capfd):
     cuda.synchronize()
     out = capfd.readouterr().out.splitlines()
     assert sorted(out) == ["item 0 1.500000 True 2 done%", "item 1 -2.250000 True 2 done%"]
+
+
+@cuda.jit
+def print_tuples(t, one, flag):
+    print(cuda.threadIdx, cuda.blockIdx)
+    if cuda.grid(1) == 0 and cuda.threadIdx.z == 0:
+        print("t =", t, one, (flag, None), (), cuda.blockDim, cuda.gridDim)
+
+
+def test_print_tuples_and_dim3(backend, capfd, rng):
+    # As Python's str(): nested tuples, "(x,)" for one element, floats as %f
+    # (numba-cuda's choice); a dim3 namespace as "(x, y, z)".
+    a, b = (int(v) for v in rng.integers(-99, 99, size=2))
+    print_tuples[(2, 1), (2, 1, 2)]((a, ((2, b), 3.5), (4,), 5), (7,), False)
+    cuda.synchronize()
+    out = capfd.readouterr().out.splitlines()
+    head = f"t = ({a}, ((2, {b}), 3.500000), (4,), 5) (7,) (False, None) () (2, 1, 2) (2, 1, 1)"
+    dims = [f"({x}, 0, {z}) ({bx}, 0, 0)" for bx in range(2) for x in range(2) for z in range(2)]
+    assert sorted(out) == sorted(dims + [head])
+
+
+def test_print_of_more_than_32_values_is_refused():
+    @cuda.jit
+    def many(t):
+        print(t, t, t)
+
+    with pytest.raises(errors.TypingError, match="at most 32 values"):
+        many[1, 1](tuple(range(11)))
 
 
 @cuda.jit
