@@ -66,6 +66,15 @@ public:
                                             const std::string &Name,
                                             types::TypeRef T,
                                             unsigned Arity) = 0;
+  // The approximate float32 variant of a libm-style function under
+  // fastmath (its `afn` relaxation), or a null callee where the target has
+  // none (then mathFunction's accurate one is used).  NVPTX: libdevice's
+  // __nv_fast_sinf... (sin.approx.ftz.f32, lg2.approx...); host: none.
+  virtual llvm::FunctionCallee approxMathFunction(llvm::Module &M,
+                                                  const std::string &Name,
+                                                  unsigned Arity) {
+    return {};
+  }
   // Like mathFunction, for libm functions with other parameter types
   // (frexp(float, int*), ldexp(float, int), modf(float, float*)): `Name` is
   // the double-precision C name, `Single` picks the float32 variant.

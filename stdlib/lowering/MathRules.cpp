@@ -17,6 +17,17 @@ namespace {
 
 bool single(TypeRef T) { return T->bits() <= 32; }
 
+// The function computing Name for T: under fastmath's `afn` (fastmath=True
+// included) float32 takes the target's approximate variant where it has one.
+llvm::FunctionCallee mathCallee(lower::LowerContext &Cx, const std::string &Name,
+                                TypeRef T, unsigned Arity) {
+  bool Approx = Cx.opts.fastMath || (Cx.opts.fastMathFlags & lower::fastmath::Afn);
+  if (Approx && single(T))
+    if (llvm::FunctionCallee F = Cx.target.approxMathFunction(Cx.module, Name, Arity))
+      return F;
+  return Cx.target.mathFunction(Cx.module, Name, T, Arity);
+}
+
 llvm::Intrinsic::ID roundingIntrinsic(const std::string &Name) {
   if (Name == "floor")
     return llvm::Intrinsic::floor;
@@ -41,15 +52,14 @@ llvm::Value *lowerFloatMath(const LoweringRequest &R) {
   if (Name == "copysign")
     return Cx.b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, R.args[0],
                                       R.args[1]);
-  llvm::FunctionCallee Fn =
-      Cx.target.mathFunction(Cx.module, Name, T, unsigned(R.args.size()));
+  llvm::FunctionCallee Fn = mathCallee(Cx, Name, T, unsigned(R.args.size()));
   return Cx.b.CreateCall(Fn, R.args);
 }
 
 llvm::Value *lowerLog(const LoweringRequest &R) {
   auto &Cx = R.cx;
   TypeRef T = R.instr.type;
-  llvm::FunctionCallee Log = Cx.target.mathFunction(Cx.module, "log", T, 1);
+  llvm::FunctionCallee Log = mathCallee(Cx, "log", T, 1);
   llvm::Value *L = Cx.b.CreateCall(Log, {R.args[0]});
   if (R.args.size() == 1)
     return L;
