@@ -77,6 +77,23 @@ const IntrinsicInfo &intrinsicInfo(IntrinsicId Id);
 // Every key (for the Python package's `cuda` namespace and docs).
 std::vector<std::string> intrinsicKeys();
 
+// NumPy ufuncs called on arrays in kernels (numba-cuda's `np.sin(x, out)`):
+// every "np." row is a ufunc; a call with an array argument is computed
+// element by element into the output array `out` (the argument after the
+// inputs, or out=), which the call returns.
+bool isArrayUfuncCall(const IntrinsicInfo &Info, const std::vector<ArgInfo> &Args);
+struct UfuncCall {
+  size_t inputs = 1; // the ufunc's nin
+  size_t out = 0;    // index of the output array in the call's arguments
+};
+// Where the inputs and the output are in a lifted call (fails R otherwise).
+UfuncCall ufuncCall(const TypingRequest &R);
+// The element-wise typing of a lifted call: the row's own typing rule on
+// the element types of InputTypes (arrays) and the scalars.
+TypingResult typeUfuncElement(const IntrinsicInfo &Info, const ir::Instr &At,
+                              const std::vector<types::TypeRef> &InputTypes);
+TypingResult typeArrayUfunc(const TypingRequest &R);
+
 // The builtin exception classes `raise`/`assert` may raise in a kernel
 // (registry/exceptions.def), and their names for messages ("A, B, ...").
 bool isKernelException(std::string_view Name);

@@ -417,6 +417,11 @@ llvm::Value *Lowerer::lowerIntrinsic(const Instr *I, size_t FirstArg) {
     Req.argTypes.push_back(A->type);
     Req.argInstrs.push_back(A);
   }
+  std::vector<stdlib::ArgInfo> Args;
+  for (size_t K = 0; K < Req.argTypes.size(); ++K)
+    Args.push_back({Req.argTypes[K], false, Req.argInstrs[K]});
+  if (stdlib::isArrayUfuncCall(*Info, Args))
+    return stdlib::lowering::lowerArrayUfunc(Req);
   return stdlib::loweringRule(Info->id)(Req);
 }
 

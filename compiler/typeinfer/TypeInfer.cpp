@@ -123,7 +123,9 @@ Typed Inferrer::applyIntrinsic(Instr *I, const stdlib::IntrinsicInfo &Info,
     Instr *A = I->operands[K];
     Req.args.push_back({A->type, A->weak, A});
   }
-  stdlib::TypingResult Res = Info.typing(Req);
+  stdlib::TypingResult Res = stdlib::isArrayUfuncCall(Info, Req.args)
+                                 ? stdlib::typeArrayUfunc(Req)
+                                 : Info.typing(Req);
   PCJ_ASSERT(Res.type, std::string("typing rule returned no type for ") + Info.key);
   I->intrinsic = Info.key;
   I->argTypes.assign(I->operands.size(), nullptr);

@@ -44,6 +44,10 @@ llvm::Value *lowerBitCount(const LoweringRequest &R) {
   return B.CreateZExtOrTrunc(N, B.getInt64Ty());
 }
 
+llvm::Value *lowerNpInvert(const LoweringRequest &R) {
+  return R.cx.b.CreateNot(R.args[0]); // all bits: ~x, or not of an i1 bool
+}
+
 llvm::Value *lowerSelp(const LoweringRequest &R) {
   llvm::Value *P = R.cx.truth(R.args[0], R.argTypes[0]);
   return R.cx.b.CreateSelect(P, R.args[1], R.args[2]);

@@ -42,6 +42,12 @@ llvm::Intrinsic::ID roundingIntrinsic(const std::string &Name) {
 
 llvm::Value *lowerFloatMath(const LoweringRequest &R) {
   auto &Cx = R.cx;
+  if (!R.argTypes.empty() && R.argTypes[0]->isComplex()) { // np.sin(z): cmath's row
+    const IntrinsicInfo *C = lookupIntrinsic(std::string("cmath.") + R.info.sdata);
+    PCJ_ASSERT(C, std::string("no cmath row for ") + R.info.key);
+    return loweringRule(C->id)(
+        LoweringRequest{Cx, R.instr, *C, R.args, R.argTypes, R.argInstrs});
+  }
   TypeRef T = R.instr.type;
   std::string Name = R.info.sdata;
   // Exact on both targets (and vectorizable on the host) as LLVM intrinsics.

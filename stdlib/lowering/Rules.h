@@ -23,6 +23,12 @@ using LoweringFn = llvm::Value *(*)(const LoweringRequest &);
 LoweringFn loweringRule(IntrinsicId Id);
 
 namespace lowering {
+// A NumPy ufunc called on arrays (isArrayUfuncCall): a loop applying the
+// row's scalar rule to every element of the output (UfuncRules.cpp).
+llvm::Value *lowerArrayUfunc(const LoweringRequest &R);
+} // namespace lowering
+
+namespace lowering {
 #define PCJ_INTRINSIC(Id, Key, Kind, Typing, Lowering, IData, SData)           \
   llvm::Value *Lowering(const LoweringRequest &R);
 #include "stdlib/Registry.def"

@@ -28,6 +28,17 @@ TypingResult typeBitCount(const TypingRequest &R) {
   return {int64Ty(), false};
 }
 
+// np.invert / np.bitwise_not: ~x of an integer (its own type), `not x` of a
+// bool (NumPy's logical inversion of booleans).
+TypingResult typeNpInvert(const TypingRequest &R) {
+  expectArgs(R, 1, 1);
+  noKeywords(R);
+  TypeRef T = concrete(R, 0);
+  if (!T->isInt() && !T->isBool())
+    R.fail(name(R) + "() takes an integer or a bool, not " + T->str());
+  return {T, R.args[0].weak};
+}
+
 // selp(pred, a, b): a if pred else b, a and b of their common type.
 TypingResult typeSelp(const TypingRequest &R) {
   expectArgs(R, 3, 3);

@@ -34,7 +34,18 @@ TypeRef floatFor(const TypingRequest &R, size_t N, bool *Weak) {
 
 } // namespace
 
+// The cmath row computing NumPy function R for a complex argument
+// (np.sin(z) is cmath.sin(z)), or null.
+const IntrinsicInfo *complexVariant(const TypingRequest &R) {
+  if (std::string_view(R.info.key).rfind("np.", 0) != 0 || R.args.size() != 1 ||
+      !R.args[0].type->isComplex())
+    return nullptr;
+  return lookupIntrinsic(std::string("cmath.") + R.info.sdata);
+}
+
 TypingResult typeFloatMath(const TypingRequest &R) {
+  if (const IntrinsicInfo *C = complexVariant(R))
+    return C->typing(TypingRequest{*C, R.instr, R.args, R.kwnames});
   size_t N = size_t(R.info.idata);
   expectArgs(R, N, N);
   noKeywords(R);

@@ -1,0 +1,110 @@
+"""NumPy ufuncs called on arrays inside kernels (numba-cuda's
+`np.sin(x, out)`): the calling thread computes every element of the output,
+with NumPy's broadcasting; the element values are the scalar form's."""
+import numpy as np
+import pytest
+
+from pycuda_jit import cuda, errors
+
+from gpu_util import poisoned
+
+
+@cuda.jit
+def sin_into(r, x):
+    np.sin(x, r)
+
+
+def test_sin_with_positional_out(rng):
+    x = rng.uniform(-5, 5, size=37).astype(np.float32)
+    r = poisoned(x.size, np.float32)
+    sin_into[1, 1](r, x)
+    np.testing.assert_allclose(r, np.sin(x), rtol=2e-7, atol=2e-7)
+
+
+@cuda.jit
+def mixed(a, b, lo, sq, sign, inv, flags):
+    i = cuda.grid(1)
+    if i == 0:
+        np.minimum(a, b, out=lo)          # (3, 4) with (4,): broadcast rows
+        np.power(a, 2.0, sq)              # a scalar input
+        np.copysign(1.0, a[0], sign[0])   # a 1-d output row of a 2-d array
+        np.invert(inv, inv)               # in place
+        np.isnan(a, flags)
+
+
+def test_broadcasting_scalars_views_and_in_place(rng):
+    a = rng.standard_normal((3, 4))
+    a[1, 2] = np.nan
+    b = rng.standard_normal(4)
+    ints = rng.integers(-1000, 1000, size=9).astype(np.int32)
+    lo, sq, sign = (poisoned((3, 4), np.float64) for _ in range(3))
+    inv = ints.copy()
+    flags = np.zeros((3, 4), np.bool_)
+    mixed[1, 32](a, b, lo, sq, sign, inv, flags)
+    np.testing.assert_array_equal(lo, np.minimum(a, b))
+    np.testing.assert_allclose(sq, np.power(a, 2.0), rtol=4e-16)  # libm pow, 1 ulp
+    np.testing.assert_array_equal(sign[0], np.copysign(1.0, a[0]))
+    assert np.isnan(sign[1:]).all()  # rows 1 and 2 not written
+    np.testing.assert_array_equal(inv, np.invert(ints))
+    np.testing.assert_array_equal(flags, np.isnan(a))
+
+
+def test_scalar_invert_and_bitwise_not():
+    @cuda.jit
+    def k(x, out):
+        out[0] = np.invert(x[0])
+        out[1] = np.bitwise_not(x[1])
+        out[2] = np.invert(x[2] > 0)
+
+    out = poisoned(3, np.int64)
+    k[1, 1](np.array([5, -7, 1], np.int64), out)
+    np.testing.assert_array_equal(out, [~5, ~-7, 0])
+
+
+def test_needs_an_output_array_of_a_kind_it_can_hold():
+    @cuda.jit
+    def no_out(x):
+        np.sin(x)
+
+    with pytest.raises(errors.TypingError, match="needs an output array"):
+        no_out[1, 1](np.ones(3))
+
+    @cuda.jit
+    def to_int(x, r):
+        np.sin(x, r)
+
+    with pytest.raises(errors.TypingError, match="same_kind"):
+        to_int[1, 1](np.ones(3), np.zeros(3, np.int64))
+
+
+def test_shapes_that_do_not_broadcast_raise(backend):
+    if backend == "cuda":
+        pytest.skip("a device-side ValueError traps the context on the GPU")
+
+    @cuda.jit
+    def k(x, r):
+        np.cos(x, r)
+
+    with pytest.raises(errors.KernelValueError, match="does not broadcast"):
+        k[1, 1](np.ones(5), np.zeros(4))
+
+
+@cuda.jit
+def complex_ufuncs(z, out, scal):
+    np.sin(z, out[0])
+    np.exp(z, out[1])
+    np.log(z, out[2])
+    np.sqrt(z, out[3])
+    np.tanh(z, out[4])
+    scal[0] = np.cos(z[0])
+    scal[1] = np.log10(z[1])
+
+
+def test_complex_inputs_compute_as_cmath(rng):
+    z = (rng.standard_normal(16) + 1j * rng.standard_normal(16)).astype(np.complex128)
+    out = poisoned((5, 16), np.complex128)
+    scal = poisoned(2, np.complex128)
+    complex_ufuncs[1, 1](z, out, scal)
+    for row, f in zip(out, (np.sin, np.exp, np.log, np.sqrt, np.tanh)):
+        np.testing.assert_allclose(row, f(z), rtol=1e-14)
+    np.testing.assert_allclose(scal, [np.cos(z[0]), np.log10(z[1])], rtol=1e-14)
