@@ -3,6 +3,8 @@
 // for ffs; the host: popcnt, lzcnt, tzcnt where the CPU has them).
 #include "stdlib/lowering/CudaHelpers.h"
 
+#include "lower/Arith.h"
+
 #include <llvm/IR/Intrinsics.h>
 
 namespace pcj::stdlib::lowering {
@@ -46,6 +48,46 @@ llvm::Value *lowerBitCount(const LoweringRequest &R) {
 
 llvm::Value *lowerNpInvert(const LoweringRequest &R) {
   return R.cx.b.CreateNot(R.args[0]); // all bits: ~x, or not of an i1 bool
+}
+
+llvm::Value *lowerNpCompare(const LoweringRequest &R) {
+  static const bc::CmpKind Kinds[] = {bc::CmpKind::Lt, bc::CmpKind::Le, bc::CmpKind::Eq,
+                                      bc::CmpKind::Ne, bc::CmpKind::Gt, bc::CmpKind::Ge};
+  bc::CmpKind K = Kinds[R.info.idata];
+  TypeRef T = R.argTypes[0];
+  if (!T->isComplex() || K == bc::CmpKind::Eq || K == bc::CmpKind::Ne)
+    return lower::lowerCompare(R.cx, K, T, R.args[0], R.args[1]);
+  // NumPy orders complex numbers lexicographically: real parts decide
+  // unless equal, then the imaginary parts (any NaN: false).
+  auto &B = R.cx.b;
+  llvm::Value *Ra = lower::complexRe(R.cx, R.args[0]), *Rb = lower::complexRe(R.cx, R.args[1]);
+  llvm::Value *Ia = lower::complexIm(R.cx, R.args[0]), *Ib = lower::complexIm(R.cx, R.args[1]);
+  bool Less = K == bc::CmpKind::Lt || K == bc::CmpKind::Le;
+  bool OrEqual = K == bc::CmpKind::Le || K == bc::CmpKind::Ge;
+  llvm::Value *Strict = Less ? B.CreateFCmpOLT(Ra, Rb) : B.CreateFCmpOGT(Ra, Rb);
+  llvm::Value *Tie = B.CreateFCmpOEQ(Ra, Rb);
+  llvm::Value *Im = Less ? (OrEqual ? B.CreateFCmpOLE(Ia, Ib) : B.CreateFCmpOLT(Ia, Ib))
+                         : (OrEqual ? B.CreateFCmpOGE(Ia, Ib) : B.CreateFCmpOGT(Ia, Ib));
+  llvm::Value *NoNan = B.CreateAnd(B.CreateFCmpORD(Ia, Ib), B.CreateFCmpORD(Ra, Rb));
+  return B.CreateAnd(NoNan, B.CreateOr(Strict, B.CreateAnd(Tie, Im)));
+}
+
+llvm::Value *lowerNpLogical(const LoweringRequest &R) {
+  auto &B = R.cx.b;
+  llvm::Value *A = R.cx.truth(R.args[0], R.argTypes[0]);
+  if (R.info.idata == 3)
+    return B.CreateNot(A);
+  llvm::Value *C = R.cx.truth(R.args[1], R.argTypes[1]);
+  return R.info.idata == 0   ? B.CreateAnd(A, C)
+         : R.info.idata == 1 ? B.CreateOr(A, C)
+                             : B.CreateXor(A, C);
+}
+
+llvm::Value *lowerNpBitwise(const LoweringRequest &R) {
+  auto &B = R.cx.b;
+  return R.info.idata == 0   ? B.CreateAnd(R.args[0], R.args[1])
+         : R.info.idata == 1 ? B.CreateOr(R.args[0], R.args[1])
+                             : B.CreateXor(R.args[0], R.args[1]);
 }
 
 llvm::Value *lowerSelp(const LoweringRequest &R) {

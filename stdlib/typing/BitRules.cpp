@@ -39,6 +39,48 @@ TypingResult typeNpInvert(const TypingRequest &R) {
   return {T, R.args[0].weak};
 }
 
+// np.less ... np.greater_equal: the operands promoted (NEP 50) and
+// compared as Python compares them (complex numbers: NumPy's order, real
+// parts first, then imaginary parts); a bool.
+TypingResult typeNpCompare(const TypingRequest &R) {
+  expectArgs(R, 2, 2);
+  noKeywords(R);
+  TypeRef A = numericArg(R, 0), B = numericArg(R, 1);
+  TypeRef T = promote({A, R.args[0].weak}, {B, R.args[1].weak});
+  TypingResult Out{boolTy()};
+  Out.argTypes = {T, T};
+  return Out;
+}
+
+// np.logical_and/or/xor (two numbers) and np.logical_not (one): the truth
+// of the operands; a bool.
+TypingResult typeNpLogical(const TypingRequest &R) {
+  size_t N = R.info.idata == 3 ? 1 : 2;
+  expectArgs(R, N, N);
+  noKeywords(R);
+  for (size_t K = 0; K < N; ++K)
+    numericArg(R, K);
+  return {boolTy()};
+}
+
+// np.bitwise_and/or/xor: integers promoted as Python's &, |, ^; two bools
+// stay a bool.
+TypingResult typeNpBitwise(const TypingRequest &R) {
+  expectArgs(R, 2, 2);
+  noKeywords(R);
+  TypeRef A = concrete(R, 0), B = concrete(R, 1);
+  for (TypeRef T : {A, B})
+    if (!T->isInt() && !T->isBool())
+      R.fail(name(R) + "() takes integers or bools, not " + T->str());
+  TypeRef T = A->isBool() && B->isBool() ? A
+                                         : promote({A, R.args[0].weak}, {B, R.args[1].weak});
+  if (T->isBool() && !(A->isBool() && B->isBool()))
+    T = int64Ty();
+  TypingResult Out{T};
+  Out.argTypes = {T, T};
+  return Out;
+}
+
 // selp(pred, a, b): a if pred else b, a and b of their common type.
 TypingResult typeSelp(const TypingRequest &R) {
   expectArgs(R, 3, 3);

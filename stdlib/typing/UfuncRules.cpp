@@ -16,8 +16,12 @@ namespace {
 
 size_t ufuncInputs(std::string_view Key) {
   static const std::set<std::string_view> Binary = {
-      "np.arctan2", "np.hypot",   "np.power",   "np.copysign", "np.fmod",
-      "np.nextafter", "np.minimum", "np.maximum", "np.fmin",     "np.fmax"};
+      "np.arctan2",     "np.hypot",     "np.power",         "np.copysign",
+      "np.fmod",        "np.nextafter", "np.minimum",       "np.maximum",
+      "np.fmin",        "np.fmax",      "np.less",          "np.less_equal",
+      "np.equal",       "np.not_equal", "np.greater",       "np.greater_equal",
+      "np.logical_and", "np.logical_or", "np.logical_xor",  "np.bitwise_and",
+      "np.bitwise_or",  "np.bitwise_xor"};
   return Binary.count(Key) ? 2 : 1;
 }
 

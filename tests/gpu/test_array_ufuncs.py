@@ -108,3 +108,62 @@ def test_complex_inputs_compute_as_cmath(rng):
     for row, f in zip(out, (np.sin, np.exp, np.log, np.sqrt, np.tanh)):
         np.testing.assert_allclose(row, f(z), rtol=1e-14)
     np.testing.assert_allclose(scal, [np.cos(z[0]), np.log10(z[1])], rtol=1e-14)
+
+
+@cuda.jit
+def logic(a, b, ia, ib, cmp, lg, bw, scal):
+    np.less(a, b, cmp[0])
+    np.less_equal(a, b, cmp[1])
+    np.equal(a, b, cmp[2])
+    np.not_equal(a, b, cmp[3])
+    np.greater(a, b, cmp[4])
+    np.greater_equal(a, b, out=cmp[5])
+    np.logical_and(a, b, lg[0])
+    np.logical_or(a, b, lg[1])
+    np.logical_xor(a, b, lg[2])
+    np.logical_not(a, lg[3])
+    np.bitwise_and(ia, ib, bw[0])
+    np.bitwise_or(ia, ib, bw[1])
+    np.bitwise_xor(ia, ib, bw[2])
+    scal[0] = np.greater(ia[0], ib[0])
+    scal[1] = np.logical_and(True, a[1])
+
+
+def test_comparison_logical_and_bitwise_ufuncs(rng):
+    a = rng.integers(0, 3, size=20).astype(np.float64)
+    b = rng.integers(0, 3, size=20).astype(np.float64)
+    ia = rng.integers(-50, 50, size=20)
+    ib = rng.integers(-50, 50, size=20)
+    cmp, lg = np.zeros((6, 20), np.bool_), np.zeros((4, 20), np.bool_)
+    bw = poisoned((3, 20), np.int64)
+    scal = np.zeros(2, np.bool_)
+    logic[1, 1](a, b, ia, ib, cmp, lg, bw, scal)
+    for row, f in zip(cmp, (np.less, np.less_equal, np.equal, np.not_equal,
+                            np.greater, np.greater_equal)):
+        np.testing.assert_array_equal(row, f(a, b))
+    for row, f in zip(lg[:3], (np.logical_and, np.logical_or, np.logical_xor)):
+        np.testing.assert_array_equal(row, f(a, b))
+    np.testing.assert_array_equal(lg[3], np.logical_not(a))
+    for row, f in zip(bw, (np.bitwise_and, np.bitwise_or, np.bitwise_xor)):
+        np.testing.assert_array_equal(row, f(ia, ib))
+    np.testing.assert_array_equal(scal, [ia[0] > ib[0], bool(a[1])])
+
+
+@cuda.jit
+def complex_order(a, b, o):
+    np.less(a, b, o[0])
+    np.less_equal(a, b, o[1])
+    np.greater(a, b, o[2])
+    np.greater_equal(a, b, o[3])
+
+
+def test_complex_ordering_is_numpys_lexicographic_order():
+    parts = (0.0, 1.0, np.nan)
+    vals = [complex(x, y) for x in parts for y in parts]
+    a = np.array([u for u in vals for _ in vals])
+    b = np.array([v for _ in vals for v in vals])
+    o = np.zeros((4, a.size), np.bool_)
+    complex_order[1, 1](a, b, o)
+    with np.errstate(invalid="ignore"):
+        for row, f in zip(o, (np.less, np.less_equal, np.greater, np.greater_equal)):
+            np.testing.assert_array_equal(row, f(a, b))
