@@ -190,6 +190,22 @@ PyResolver::PyResolver(PyObject *Func, std::shared_ptr<std::vector<Ref>> Capture
 
 namespace {
 
+// Whether the class O was made by enum's metaclass (Enum, IntEnum, Flag...).
+bool isEnumClass(PyObject *O) {
+  static PyObject *Meta = [] {
+    Ref Enum(PyImport_ImportModule("enum"));
+    PyObject *M = Enum ? PyObject_GetAttrString(Enum.get(), "EnumMeta") : nullptr;
+    PyErr_Clear();
+    return M; // kept for the process
+  }();
+  if (!Meta || !PyType_Check(O))
+    return false;
+  int R = PyObject_IsInstance(O, Meta);
+  if (R < 0)
+    PyErr_Clear();
+  return R == 1;
+}
+
 // A device array captured by reference (numba-cuda's global device arrays):
 // the kernel's code holds its address, shape and strides, so it sees later
 // writes to the array's contents; the array object is kept alive with the
@@ -250,6 +266,15 @@ CTValue PyResolver::classify(PyObject *O, std::vector<Ref> *Captures) {
     }
     return CTValue::module(canonicalModule(N), uintptr_t(O));
   }
+  // Enum classes are namespaces of their members (RequestError.not_found);
+  // IntEnum members are ints (the PyLong case above), other members are
+  // refused where they are used.
+  if (PyType_Check(O) && isEnumClass(O))
+    return CTValue::module("enum " + str(getAttr(O, "__qualname__").get()), uintptr_t(O));
+  if (isEnumClass(reinterpret_cast<PyObject *>(Py_TYPE(O))))
+    return CTValue::unsupported(
+        "a member of the Enum class " + typeName(O),
+        "kernels use IntEnum members (they are ints), or the member's .value");
   std::string TN = typeName(O);
   if (Ref Key = getAttrOpt(O, "_pcj_intrinsic_"))
     return CTValue::intrinsic(str(Key.get()));
