@@ -188,7 +188,12 @@ TypingResult typePow(const TypingRequest &R) {
     return Out;
   }
   bool W = false;
-  TypeRef T = promoteTwo(R, &W);
+  expectArgs(R, 2, 2);
+  noKeywords(R);
+  // pow(a, b) is a ** b, complex numbers included.
+  TypeRef T = numericArg(R, 0)->isComplex() || numericArg(R, 1)->isComplex()
+                  ? promote({R.args[0].type, R.args[0].weak}, {R.args[1].type, R.args[1].weak}, &W)
+                  : promoteTwo(R, &W);
   TypingResult Out{T, W};
   Out.argTypes = {T, T};
   return Out;

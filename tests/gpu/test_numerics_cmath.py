@@ -282,3 +282,22 @@ def test_issue_examples():
     assert out[0] == complex(INF, 0) and math.copysign(1, out[0].imag) == 1
     assert out[1] == 0j
     assert out[2] == 1 and out[3] == 1
+
+
+@cuda.jit
+def builtin_pow(a, b, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = pow(a[i], b[i])
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=lambda t: t.__name__)
+def test_builtin_pow_of_complex_is_the_power_operator(rng, dt):
+    # pow(a, b) computes a ** b (the operator's special values and all).
+    a = (rng.standard_normal(200) + 1j * rng.standard_normal(200)).astype(dt)
+    b = (rng.standard_normal(200) + 1j * rng.standard_normal(200)).astype(dt)
+    via_pow = np.full(a.size, SENTINEL, dt)
+    builtin_pow[2, 128](a, b, via_pow)
+    via_op = np.full((a.size, len(BIN_OPS)), SENTINEL, dt)
+    cmath_binary[2, 128](a, b, via_op)
+    np.testing.assert_array_equal(via_pow, via_op[:, BIN_OPS.index("**")])
