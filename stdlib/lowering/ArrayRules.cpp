@@ -36,4 +36,50 @@ llvm::Value *lowerArrayAttr(const LoweringRequest &R) {
   }
 }
 
+llvm::Value *lowerArrayReshape(const LoweringRequest &R) {
+  auto &Cx = R.cx;
+  auto &B = Cx.b;
+  TypeRef From = R.argTypes[0], To = R.instr.type;
+  llvm::Value *A = R.args[0];
+  std::vector<llvm::Value *> Want;
+  if (R.args.size() == 2 && R.argTypes[1]->isTuple()) {
+    for (unsigned K = 0; K < To->ndim(); ++K)
+      Want.push_back(Cx.cast(B.CreateExtractValue(R.args[1], {K}),
+                             R.argTypes[1]->elems()[K], int64Ty()));
+  } else {
+    for (size_t K = 1; K < R.args.size(); ++K)
+      Want.push_back(Cx.cast(R.args[K], R.argTypes[K], int64Ty()));
+  }
+  llvm::Value *Size = B.getInt64(1);
+  for (unsigned D = 0; D < From->ndim(); ++D)
+    Size = B.CreateMul(Size, Cx.arrayShape(A, D));
+  // One extent may be -1: the size divided by the others' product.
+  llvm::Value *Known = B.getInt64(1), *Unknowns = B.getInt64(0), *Bad = B.getFalse();
+  for (llvm::Value *W : Want) {
+    llvm::Value *Minus = B.CreateICmpEQ(W, B.getInt64(-1));
+    Unknowns = B.CreateAdd(Unknowns, B.CreateZExt(Minus, B.getInt64Ty()));
+    Known = B.CreateMul(Known, B.CreateSelect(Minus, B.getInt64(1), W));
+    Bad = B.CreateOr(Bad, B.CreateICmpSLT(W, B.getInt64(-1)));
+  }
+  llvm::Value *SafeKnown = B.CreateSelect(B.CreateICmpEQ(Known, B.getInt64(0)),
+                                          B.getInt64(1), Known);
+  llvm::Value *Inferred = B.CreateSDiv(Size, SafeKnown);
+  Bad = B.CreateOr(Bad, B.CreateICmpUGT(Unknowns, B.getInt64(1)));
+  llvm::Value *One = B.CreateICmpEQ(Unknowns, B.getInt64(1));
+  llvm::Value *Total = B.CreateSelect(One, B.CreateMul(Known, Inferred), Known);
+  Bad = B.CreateOr(Bad, B.CreateICmpNE(Total, Size));
+  Cx.raiseIf(&R.instr, Bad, lower::TargetHooks::RaisedError::ValueError,
+             "cannot reshape the array into the requested shape (sizes differ, or "
+             "more than one -1)");
+  std::vector<llvm::Value *> Shape(To->ndim()), Strides(To->ndim());
+  for (unsigned D = 0; D < To->ndim(); ++D)
+    Shape[D] = B.CreateSelect(B.CreateICmpEQ(Want[D], B.getInt64(-1)), Inferred, Want[D]);
+  llvm::Value *Stride = B.getInt64(int64_t(From->dtype()->byteSize()));
+  for (unsigned D = To->ndim(); D-- > 0;) {
+    Strides[D] = Stride;
+    Stride = B.CreateMul(Stride, Shape[D]);
+  }
+  return Cx.makeArray(To, Cx.arrayData(A), Shape, Strides);
+}
+
 } // namespace pcj::stdlib::lowering

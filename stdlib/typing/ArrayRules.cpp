@@ -22,4 +22,33 @@ TypingResult typeArrayDtype(const TypingRequest &R) {
   return {dtypeTy(D)};
 }
 
+// a.reshape(shape): the new shape is an int, a tuple of ints, or several
+// int arguments (known at run time); the array must be C-contiguous (numba
+// reshapes views of contiguous arrays only, F order included when
+// one-dimensional).
+TypingResult typeArrayReshape(const TypingRequest &R) {
+  noKeywords(R);
+  if (R.args.size() < 2)
+    R.fail("reshape() needs the new shape");
+  TypeRef A = R.args[0].type;
+  if (A->layout() != Layout::C && !(A->ndim() <= 1 && A->layout() == Layout::F))
+    R.fail("reshape() in kernels needs a C-contiguous array, not " + A->str(),
+           "reshape a contiguous array, or copy the elements in a loop");
+  size_t NDim = 0;
+  if (R.args.size() == 2 && R.args[1].type->isTuple()) {
+    for (TypeRef E : R.args[1].type->elems())
+      if (!E->isInt())
+        R.fail("reshape() shape entries must be integers, not " + E->str());
+    NDim = R.args[1].type->elems().size();
+  } else {
+    for (size_t K = 1; K < R.args.size(); ++K)
+      if (!R.args[K].type->isInt())
+        R.fail("reshape() shape entries must be integers, not " + R.args[K].type->str());
+    NDim = R.args.size() - 1;
+  }
+  if (NDim == 0)
+    R.fail("reshape() to a 0-d array is not supported in kernels");
+  return {arrayTy(A->dtype(), unsigned(NDim), Layout::C, A->addrSpace())};
+}
+
 } // namespace pcj::stdlib::rules
