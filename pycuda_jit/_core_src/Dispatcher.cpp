@@ -26,6 +26,7 @@
 #include "types/Overloads.h"
 #include "types/Signature.h"
 #include "runtime/Errors.h"
+#include "runtime/Stream.h"
 #include "lower/Lower.h"
 
 #include <chrono>
@@ -1427,6 +1428,9 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
                                     L->stream, Params);
       else
         rt::launchKernel(Fn, L->grid, L->block, L->shared, L->stream, Params);
+      // debug=True: the launch reports its raise/assert itself.
+      if (St->opts.debug) [[unlikely]]
+        rt::synchronizeStream(L->stream);
     } else {
       if (size_t(Device) >= S->devices.size() || !S->devices[Device].gen) [[unlikely]]
         noteCpuDevice(L->disp, *S, Device);
