@@ -162,6 +162,17 @@ llvm::Function *recordFunction(llvm::Module &M) {
   return F;
 }
 
+llvm::Function *exitIntrinsicCall(llvm::Function *F, llvm::CallInst *&Call) {
+  for (llvm::BasicBlock &BB : *F)
+    for (llvm::Instruction &I : BB)
+      if (auto *C = llvm::dyn_cast<llvm::CallInst>(&I);
+          C && C->getIntrinsicID() == llvm::Intrinsic::nvvm_exit) {
+        Call = C;
+        return F;
+      }
+  return nullptr;
+}
+
 std::string printfText(const std::string &S) {
   std::string R;
   for (char C : S)
@@ -245,6 +256,16 @@ void emitDeviceError(llvm::IRBuilder<> &B, const DeviceErrorSite &Site,
   FB.CreateUnreachable();
 
   B.CreateCall(Fn, Args)->setDoesNotReturn();
+}
+
+void trapAfterRecording(llvm::Module &M) {
+  llvm::Function *F = M.getFunction("pcj.record");
+  llvm::CallInst *Exit = nullptr;
+  if (!F || !exitIntrinsicCall(F, Exit))
+    return;
+  llvm::IRBuilder<> B(Exit);
+  B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+  Exit->eraseFromParent();
 }
 
 } // namespace pcj::lower

@@ -28,4 +28,10 @@ void emitDeviceError(llvm::IRBuilder<> &B, const DeviceErrorSite &Site,
                      const std::vector<llvm::Value *> &Index = {},
                      const std::vector<llvm::Value *> &Shape = {});
 
+// For a kernel with a grid-wide barrier (cuda.cg.this_grid().sync()): a
+// block all of whose threads exited would never arrive there and the grid
+// would hang, so a recorded error traps instead of exiting (the record is
+// written; the context is lost, as before).
+void trapAfterRecording(llvm::Module &M);
+
 } // namespace pcj::lower

@@ -64,6 +64,8 @@ public:
     // The calling convention is what LLVM 20+ relies on; LLVM 19 accepts it
     // as well as the older !nvvm.annotations form.
     K->setCallingConv(llvm::CallingConv::PTX_Kernel);
+    if (usesGridSync) // the kernel is lowered last: every site is known
+      trapAfterRecording(M);
   }
 
   llvm::Function *declareDeviceFunction(llvm::Module &M, const std::string &Name,

@@ -98,3 +98,37 @@ def test_no_checks_without_debug():
     assert "trap;" not in ptx and "vprintf" not in ptx
     assert c_string(ptx, "ZeroDivisionError") is None
     assert site_table(ptx) == [] and "pcj_error_record" not in ptx
+
+
+def record_body(ptx):
+    body = ptx[ptx.index(".func pcj_$_record("):]
+    return body[:body.index("\n}")]
+
+
+def test_record_exits_the_thread_without_a_trap():
+    def k(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            assert a[i] >= 0
+            a[i] += 1.0
+
+    ptx, _ = cuda.compile_ptx(k, "void(float64[::1])")
+    body = record_body(ptx)
+    assert "atom.cas.b32" in body and "membar.sys" in body and "exit;" in body
+    assert "trap" not in body
+
+
+def test_grid_sync_kernels_trap_after_recording():
+    # A block whose threads all failed would never reach the grid barrier:
+    # such kernels record the error and trap instead of exiting (no hang).
+    def k(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            assert a[i] >= 0
+        cuda.cg.this_grid().sync()
+        if i < a.size:
+            a[i] += 1.0
+
+    ptx, _ = cuda.compile_ptx(k, "void(float64[::1])")
+    body = record_body(ptx)
+    assert "atom.cas.b32" in body and "trap;" in body
