@@ -25,6 +25,7 @@ from gpu_util import poisoned
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 THIS_FILE = os.path.basename(__file__)
+SIG = "not a class"
 
 
 def line_of(marker):
@@ -142,6 +143,54 @@ class MyKernelError(Exception):
     pass
 
 
+class ShapeError(ValueError):
+    """A user-defined class deriving from a builtin one."""
+
+
+class _NoSubclasses(type):
+    def __new__(mcs, name, bases, ns):
+        if len(bases) > 1:
+            raise TypeError("no mixed subclasses")
+        return super().__new__(mcs, name, bases, ns)
+
+
+class SealedError(Exception, metaclass=_NoSubclasses):
+    """A class that cannot be combined with KernelError."""
+
+
+@cuda.jit
+def raise_user_class(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        if a[i] < 0:
+            raise ShapeError("negative extent")  # user-class
+        if a[i] > 1000:
+            raise MyKernelError  # user-bare
+        out[i] = a[i] + 1
+
+
+def test_raise_user_defined_class(backend, rng):
+    a = rng.integers(0, 1000, 300).astype(np.int64)
+    out = poisoned(300, np.int64)
+    raise_user_class[3, 128](a, out)
+    np.testing.assert_array_equal(out, a + 1)
+    a[201] = -4
+    with pytest.raises(ShapeError) as info:
+        raise_user_class[3, 128](a, np.zeros(300, np.int64))
+    e = info.value
+    assert isinstance(e, ValueError) and isinstance(e, errors.KernelError)
+    assert e.line == line_of("# user-class") and e.file == __file__
+    assert str(e).startswith("negative extent in kernel 'raise_user_class' ("), str(e)
+    assert "thread (73, 0, 0) block (1, 0, 0)" in str(e), str(e)
+    a[201] = 2000
+    with pytest.raises(MyKernelError) as info:
+        raise_user_class[3, 128](a, np.zeros(300, np.int64))
+    assert not isinstance(info.value, ValueError)
+    assert str(info.value).startswith(
+        f"{__name__}.MyKernelError in kernel 'raise_user_class' ("), str(info.value)
+    assert info.value.line == line_of("# user-bare")
+
+
 def test_raise_refused_shapes():
     def compile_(fn):
         k = cuda.jit(fn)
@@ -156,8 +205,21 @@ def test_raise_refused_shapes():
     def user_class(a):
         raise errors.KernelError("x")
 
-    def module_class(a):
-        raise MyKernelError("x")
+    class LocalError(Exception):
+        pass
+
+    def local_class(a):
+        raise LocalError("x")
+
+    def not_an_exception(a):
+        raise SIG("x")
+
+    def sealed(a):
+        raise SealedError("x")
+
+    def class_as_value(a):
+        e = ShapeError
+        a[0] = 1.0 if e is None else 2.0
 
     def from_(a):
         raise ValueError("x") from None
@@ -171,7 +233,10 @@ def test_raise_refused_shapes():
     for fn, text in [(nonconstant, "constant"), (reraise, "re-raise"),
                      (from_variable, "not from a variable"),
                      (user_class, "builtin exception"),
-                     (module_class, "'MyKernelError' cannot be raised in a kernel"),
+                     (local_class, "module-level"),
+                     (not_an_exception, "'SIG' cannot be raised in a kernel"),
+                     (sealed, "cannot be combined with pycuda_jit.errors.KernelError"),
+                     (class_as_value, "kernels can only raise it"),
                      (from_, "from")]:
         with pytest.raises(errors.UnsupportedError) as info:
             compile_(fn)
