@@ -141,7 +141,8 @@ class DeviceMismatchError(ValueError):
 
 
 class KernelError(RuntimeError):
-    """A kernel failed on the CPU executor.  ``file`` and ``line`` give the
+    """A kernel failed (on the CPU executor, or a GPU kernel's raise, assert
+    or checked error, reported by a synchronizing call).  ``file`` and ``line`` give the
     kernel source line where it happened, when known; the message then shows
     that line.  In a sanitized launch (``sanitize=``), ``findings`` lists
     every :class:`SanitizerFinding` of the launch (else it is empty)."""
