@@ -141,7 +141,8 @@ class DeviceMismatchError(ValueError):
 
 
 class KernelError(RuntimeError):
-    """A kernel failed on the CPU executor.  ``file`` and ``line`` give the
+    """A kernel failed (on the CPU executor, or a GPU kernel's raise, assert
+    or checked error, reported by a synchronizing call).  ``file`` and ``line`` give the
     kernel source line where it happened, when known; the message then shows
     that line.  In a sanitized launch (``sanitize=``), ``findings`` lists
     every :class:`SanitizerFinding` of the launch (else it is empty)."""
@@ -343,11 +344,49 @@ _KERNEL_EXCEPTIONS = {
 }
 
 
+# User-defined exception classes kernels raise, by key ("module.Qualname",
+# what register_kernel_exception returned when the kernel was compiled):
+# the class combined with KernelError.
+_USER_EXCEPTIONS = {}
+
+
+def register_kernel_exception(cls):
+    """Called by the compiler when a kernel raises the user-defined exception
+    class ``cls`` (a module global deriving from Exception): returns the key
+    the compiled kernel names it by, or None when no class can derive from
+    both it and KernelError (its metaclass or layout refuses)."""
+    key = f"{cls.__module__}.{cls.__qualname__}"
+    known = _USER_EXCEPTIONS.get(key)
+    if known is not None and cls in known.__bases__:
+        return key
+    try:
+        combined = type("Kernel" + cls.__name__, (KernelError, cls), {
+            "__module__": cls.__module__,
+            "__qualname__": "Kernel" + cls.__qualname__,
+            "__doc__": f"A kernel raised {cls.__qualname__} (raise in the kernel).",
+            "__reduce__": _reduce_user_kernel_exception,
+        })
+    except TypeError:
+        return None
+    _USER_EXCEPTIONS[key] = combined
+    return key
+
+
+def _reduce_user_kernel_exception(self):
+    # Pickles as the user's class (the combined class is not importable).
+    base = next(b for b in type(self).__bases__ if b is not KernelError)
+    return (base, (str(self),))
+
+
 def kernel_exception_class(name):
     """The class of the exception a kernel's ``raise name(...)`` or
-    ``assert`` (name ``"AssertionError"``) raises on the CPU executor: a
-    subclass of both :class:`KernelError` and the builtin exception, so
-    ``except AssertionError`` and ``except KernelError`` both catch it."""
+    ``assert`` (name ``"AssertionError"``) raises: a subclass of both
+    :class:`KernelError` and the exception class (a builtin, or a
+    user-defined class by its register_kernel_exception key), so ``except
+    AssertionError`` and ``except KernelError`` both catch it."""
+    user = _USER_EXCEPTIONS.get(name)
+    if user is not None:
+        return user
     cls = _KERNEL_EXCEPTIONS.get(name)
     if cls is None:
         base = getattr(builtins, name)

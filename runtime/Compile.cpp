@@ -2,6 +2,8 @@
 // See Compile.h.
 #include "runtime/Compile.h"
 
+#include "runtime/ErrorRecord.h"
+
 namespace pcj::rt {
 
 const char *loadPathName(LoadPath Path) {
@@ -39,9 +41,11 @@ LoadableImage ptxToLoadable(const std::string &Ptx, int CcMajor, int CcMinor,
 
 std::shared_ptr<Module> loadModule(const LoadableImage &Image,
                                    const LinkOptions &Options) {
-  if (Image.isCubin())
-    return Module::loadCubin(Image.Bytes);
-  return Module::loadPtx(Image.Bytes, Options.LineInfo);
+  std::shared_ptr<Module> M = Image.isCubin()
+                                  ? Module::loadCubin(Image.Bytes)
+                                  : Module::loadPtx(Image.Bytes, Options.LineInfo);
+  attachErrorRecord(*M); // a kernel's raise/assert: runtime/ErrorRecord.h
+  return M;
 }
 
 } // namespace pcj::rt

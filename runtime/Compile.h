@@ -50,7 +50,8 @@ LoadableImage ptxToLoadable(const NvJitLink &Linker, const std::string &Ptx,
 LoadableImage ptxToLoadable(const std::string &Ptx, int CcMajor, int CcMinor,
                             const LinkOptions &Options = {});
 
-/// Loads Image into the current context (Module::loadCubin or loadPtx).
+/// Loads Image into the current context (Module::loadCubin or loadPtx) and
+/// binds it to the context's error record (attachErrorRecord).
 std::shared_ptr<Module> loadModule(const LoadableImage &Image,
                                    const LinkOptions &Options = {});
 

@@ -2,6 +2,7 @@
 // See Device.h.
 #include "runtime/Device.h"
 
+#include "runtime/ErrorRecord.h"
 #include "runtime/Errors.h"
 #include "runtime/Memory.h"
 
@@ -136,6 +137,7 @@ void Context::synchronize() {
   if (!cachedHere(this))
     makeCurrent();
   check(Api->cuCtxSynchronize(), "cuCtxSynchronize");
+  checkErrorRecord(Info.Ordinal);
 }
 
 CUevent Context::orderingEvent() {

@@ -3,6 +3,7 @@
 #include "runtime/Memory.h"
 
 #include "runtime/Device.h"
+#include "runtime/ErrorRecord.h"
 #include "runtime/Errors.h"
 
 #include <atomic>
@@ -260,7 +261,9 @@ void copyHostToDevice(CUdeviceptr Dst, const void *Src, size_t Bytes) {
 void copyDeviceToHost(void *Dst, CUdeviceptr Src, size_t Bytes) {
   if (Bytes == 0)
     return;
-  check(currentContext().api().cuMemcpyDtoH(Dst, Src, Bytes), "cuMemcpyDtoH");
+  Context &C = currentContext();
+  check(C.api().cuMemcpyDtoH(Dst, Src, Bytes), "cuMemcpyDtoH");
+  checkErrorRecord(C.device()); // the copy waited for the kernels before it
 }
 
 void copyDeviceToDevice(CUdeviceptr Dst, CUdeviceptr Src, size_t Bytes) {
@@ -344,11 +347,14 @@ void memsetD8Async(CUdeviceptr Dst, unsigned char Value, size_t Bytes,
 void copy2D(const CUDA_MEMCPY2D &Params, CUstream Stream, bool Async) {
   if (Params.WidthInBytes == 0 || Params.Height == 0)
     return;
-  const CudaApi &Cu = currentContext().api();
-  if (Async)
+  Context &C = currentContext();
+  const CudaApi &Cu = C.api();
+  if (Async) {
     check(Cu.cuMemcpy2DAsync(&Params, Stream), "cuMemcpy2DAsync");
-  else
-    check(Cu.cuMemcpy2D(&Params), "cuMemcpy2D");
+    return;
+  }
+  check(Cu.cuMemcpy2D(&Params), "cuMemcpy2D");
+  checkErrorRecord(C.device());
 }
 
 void *pinnedAlloc(size_t Bytes) {

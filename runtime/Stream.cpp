@@ -2,6 +2,7 @@
 #include "runtime/Stream.h"
 
 #include "runtime/Device.h"
+#include "runtime/ErrorRecord.h"
 #include "runtime/Errors.h"
 
 namespace pcj::rt {
@@ -27,6 +28,7 @@ bool Stream::alive() const { return Ctx->generation() == Generation; }
 void Stream::synchronize() {
   check(CudaDriver::process().fns().cuStreamSynchronize(Handle),
         "cuStreamSynchronize");
+  checkErrorRecord(Ctx->device());
 }
 
 Event::Event(bool Timing) {
@@ -53,6 +55,7 @@ void Event::record(CUstream Stream) {
 void Event::synchronize() {
   check(CudaDriver::process().fns().cuEventSynchronize(Handle),
         "cuEventSynchronize");
+  checkErrorRecord(Ctx->device());
 }
 
 bool Event::query() {
@@ -60,6 +63,7 @@ bool Event::query() {
   if (R == CUDA_ERROR_NOT_READY)
     return false;
   check(R, "cuEventQuery");
+  checkErrorRecord(Ctx->device());
   return true;
 }
 
@@ -77,14 +81,18 @@ float elapsedMs(const Event &Start, const Event &End) {
 }
 
 void synchronizeStream(CUstream S) {
-  check(currentContext().api().cuStreamSynchronize(S), "cuStreamSynchronize");
+  Context &C = currentContext();
+  check(C.api().cuStreamSynchronize(S), "cuStreamSynchronize");
+  checkErrorRecord(C.device());
 }
 
 bool queryStream(CUstream S) {
-  CUresult R = currentContext().api().cuStreamQuery(S);
+  Context &C = currentContext();
+  CUresult R = C.api().cuStreamQuery(S);
   if (R == CUDA_ERROR_NOT_READY)
     return false;
   check(R, "cuStreamQuery");
+  checkErrorRecord(C.device());
   return true;
 }
 

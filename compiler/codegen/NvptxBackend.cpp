@@ -16,6 +16,7 @@
 #include "codegen/Pipeline.h"
 #include "codegen/Targets.h"
 #include "support/Diagnostics.h"
+#include "runtime/ErrorRecordAbi.h" // the error record's global names
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
@@ -291,6 +292,9 @@ NvptxResult emitPtx(llvm::Module &M, const NvptxOptions &O) {
                              O.exportedSymbols.end());
   for (llvm::Function *F : Kernels)
     Keep.insert(F->getName().str());
+  // The error record's globals, which the host reads and writes.
+  Keep.insert(rt::kErrorRecordGlobal);
+  Keep.insert(rt::kErrorSitesGlobal);
   detail::internalizeAllBut(M, Keep);
 
   // More than 4352 bytes of kernel parameters need PTX ISA 8.1 (sm_70+:

@@ -32,6 +32,9 @@ struct CTValue {
     DeviceArray, // a device array captured by reference (numba-cuda's global
                  // device arrays): `type` its dtype, `shape`, `strides` (in
                  // bytes) and `address` of its first element
+    ExceptionClass, // a user-defined exception class (a module global) a
+                    // kernel may raise: `name` its key ("module.Qualname"),
+                    // which the host maps back to the class
     Unsupported, // some other Python object: `name` describes it, `hint`
                  // (if any) says what to do instead
   };
@@ -104,6 +107,12 @@ struct CTValue {
     C.kind = Kind::TupleClass;
     C.name = std::move(Class);
     C.fields = std::move(Fields);
+    return C;
+  }
+  static CTValue exceptionClass(std::string Key) {
+    CTValue C;
+    C.kind = Kind::ExceptionClass;
+    C.name = std::move(Key);
     return C;
   }
   static CTValue unsupported(std::string What, std::string Hint = {}) {

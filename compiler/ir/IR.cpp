@@ -117,6 +117,8 @@ std::string CTValue::repr() const {
       S += (K ? ", " : "") + fields[K];
     return S + ")";
   }
+  case Kind::ExceptionClass:
+    return "exception class " + name;
   case Kind::Unsupported:
     return "unsupported " + name;
   }

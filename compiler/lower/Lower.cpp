@@ -811,8 +811,13 @@ void Lowerer::lowerInstr(const Instr *I) {
       B.CreateRet(V(0));
     return;
   case Op::Raise:
-    Cx.target.raiseException(B, I->str, I->cval.text, Cx.fn.qualname,
-                             I->loc.fileName(), I->loc.line);
+    // A user-defined class goes by its key (typing resolved it).
+    Cx.target.raiseException(B,
+                             I->ct.kind == ir::CTValue::Kind::ExceptionClass
+                                 ? I->ct.name
+                                 : I->str,
+                             I->cval.text, Cx.fn.qualname, I->loc.fileName(),
+                             I->loc.line);
     B.CreateUnreachable();
     return;
   }

@@ -11,7 +11,9 @@
 //   warp ops     @llvm.nvvm.shfl.sync.* / vote.sync.* / match.*.sync
 //   grid sync    @pcj_grid_sync (barrier word of the cooperative launch)
 //   float -> int cvt.rzi.s32.f32 etc. (inline asm: saturating, NaN -> 0)
+//   raise/assert call @pcj.error (cold): the error record, PTX exit (NvptxErrors.cpp)
 #include "lower/Lower.h"
+#include "lower/NvptxErrors.h"
 #include "lower/TargetHooks.h"
 
 #include <llvm/IR/InlineAsm.h>
@@ -62,6 +64,8 @@ public:
     // The calling convention is what LLVM 20+ relies on; LLVM 19 accepts it
     // as well as the older !nvvm.annotations form.
     K->setCallingConv(llvm::CallingConv::PTX_Kernel);
+    if (usesGridSync) // the kernel is lowered last: every site is known
+      trapAfterRecording(M);
   }
 
   llvm::Function *declareDeviceFunction(llvm::Module &M, const std::string &Name,
@@ -173,36 +177,15 @@ public:
     return G;
   }
 
+  // Failing threads fill the context's error record and exit
+  // (NvptxErrors.cpp): the host raises the exception at its next
+  // synchronizing call, and the context survives.
   void indexError(llvm::IRBuilder<> &B, const std::vector<llvm::Value *> &Indices,
                   const std::vector<llvm::Value *> &Shape, unsigned Axis,
                   const std::string &Kernel, const std::string &File,
                   int Line) override {
-    llvm::Value *Index = Indices[Axis], *Extent = Shape[Axis];
-    llvm::Module &M = *B.GetInsertBlock()->getModule();
-    llvm::LLVMContext &C = M.getContext();
-    std::string Fmt = "IndexError: index %lld is out of bounds for axis %d "
-                      "with size %lld in kernel '" +
-                      Kernel + "' (" + File + ":" + std::to_string(Line) +
-                      "), thread (%d, %d, %d) block (%d, %d, %d)\n";
-    llvm::Value *FmtPtr = B.CreateGlobalStringPtr(Fmt, "oob.fmt", 0, &M);
-    llvm::Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
-    auto *ST = llvm::StructType::get(C, {I64, I32, I64, I32, I32, I32, I32, I32, I32});
-    llvm::IRBuilder<> EB(&B.GetInsertBlock()->getParent()->getEntryBlock(),
-                         B.GetInsertBlock()->getParent()->getEntryBlock().begin());
-    llvm::Value *Buf = EB.CreateAlloca(ST);
-    llvm::Value *Fields[] = {Index,
-                             B.getInt32(Axis),
-                             Extent,
-                             specialReg(B, SReg::Tid, 0),
-                             specialReg(B, SReg::Tid, 1),
-                             specialReg(B, SReg::Tid, 2),
-                             specialReg(B, SReg::CtaId, 0),
-                             specialReg(B, SReg::CtaId, 1),
-                             specialReg(B, SReg::CtaId, 2)};
-    for (unsigned K = 0; K < 9; ++K)
-      B.CreateStore(Fields[K], B.CreateStructGEP(ST, Buf, K));
-    vprintf(B, FmtPtr, Buf);
-    B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+    DeviceErrorSite Site{"KernelIndexError", "", "", Kernel, File, Line, int(Axis)};
+    emitDeviceError(B, Site, Indices, Shape);
   }
 
   void recursionCheck(llvm::IRBuilder<> &, const std::string &,
@@ -211,56 +194,18 @@ public:
   void raiseError(llvm::IRBuilder<> &B, RaisedError Kind,
                   const std::string &Message, const std::string &Kernel,
                   const std::string &File, int Line) override {
-    printAndTrap(B,
-                 std::string(Kind == RaisedError::ZeroDivisionError
-                                 ? "ZeroDivisionError: "
-                             : Kind == RaisedError::ValueError ? "ValueError: "
-                             : Kind == RaisedError::UnboundLocalError
-                                 ? "UnboundLocalError: "
-                                 : "IndexError: ") +
-                     Message,
-                 Kernel, File, Line);
+    const char *Class = Kind == RaisedError::ZeroDivisionError ? "KernelZeroDivisionError"
+                        : Kind == RaisedError::ValueError      ? "KernelValueError"
+                        : Kind == RaisedError::UnboundLocalError
+                            ? "KernelUnboundLocalError"
+                            : "KernelIndexError";
+    emitDeviceError(B, {Class, "", Message, Kernel, File, Line});
   }
 
   void raiseException(llvm::IRBuilder<> &B, const std::string &Class,
                       const std::string &Message, const std::string &Kernel,
                       const std::string &File, int Line) override {
-    printAndTrap(B, Message.empty() ? Class : Class + ": " + Message, Kernel,
-                 File, Line);
-  }
-
-  // Prints "<What> in kernel 'K' (File:Line), thread (x, y, z) block (x, y,
-  // z)" and traps (the context is lost: a sticky error on the host).  The
-  // printing is a cold, never-inlined function of its own per site, so the
-  // kernel pays for a call without arguments, not for vprintf's argument
-  // buffer and registers on its hot path.
-  void printAndTrap(llvm::IRBuilder<> &B, const std::string &What,
-                    const std::string &Kernel, const std::string &File,
-                    int Line) {
-    llvm::Module &M = *B.GetInsertBlock()->getModule();
-    std::string Text = What + " in kernel '" + Kernel + "' (" + File + ":" +
-                       std::to_string(Line) + ")";
-    std::string Fmt;
-    for (char Ch : Text)
-      Fmt += Ch == '%' ? std::string("%%") : std::string(1, Ch);
-    Fmt += ", thread (%d, %d, %d) block (%d, %d, %d)\n";
-    auto *Fn = llvm::Function::Create(
-        llvm::FunctionType::get(B.getVoidTy(), false),
-        llvm::GlobalValue::InternalLinkage, "pcj.error", M);
-    for (auto A : {llvm::Attribute::NoInline, llvm::Attribute::Cold,
-                   llvm::Attribute::NoReturn, llvm::Attribute::NoUnwind})
-      Fn->addFnAttr(A);
-    llvm::IRBuilder<> FB(llvm::BasicBlock::Create(M.getContext(), "entry", Fn));
-    llvm::Type *I32 = FB.getInt32Ty();
-    auto *ST = llvm::StructType::get(M.getContext(), {I32, I32, I32, I32, I32, I32});
-    llvm::Value *Buf = FB.CreateAlloca(ST);
-    for (unsigned K = 0; K < 6; ++K)
-      FB.CreateStore(specialReg(FB, K < 3 ? SReg::Tid : SReg::CtaId, K % 3),
-                     FB.CreateStructGEP(ST, Buf, K));
-    vprintf(FB, FB.CreateGlobalStringPtr(Fmt, "err.fmt", 0, &M), Buf);
-    FB.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
-    FB.CreateUnreachable();
-    B.CreateCall(Fn)->setDoesNotReturn();
+    emitDeviceError(B, {"", Class, Message, Kernel, File, Line});
   }
 
   // cvt.rzi saturates to the destination's range and turns NaN into 0 --

@@ -632,7 +632,7 @@ void Builder::translateBlock(int BI) {
 // `raise E`, `raise E(arg)` and `assert c[, msg]` (which raises
 // AssertionError(msg)): the exception is resolved here, from the
 // instructions that built it, into one Raise terminator naming the class
-// (str; checked against the builtin exceptions in typing) with the message
+// (str: a builtin exception, or a module global typing resolves) with the message
 // (cval); those instructions are dropped, so nothing types an exception
 // object.  The argument must be a constant: the message is fixed when the
 // kernel compiles.
@@ -682,7 +682,8 @@ void Builder::emitRaise(ir::Block *B, const bc::Instr &I, State &S) {
   }
   if (Cls == kNull || Cls->op != ir::Op::Global)
     unsupported(I, "only builtin exception classes (AssertionError, ValueError, "
-                   "...) can be raised in kernels");
+                   "...) and module-level classes deriving from Exception can "
+                   "be raised in kernels");
   Instr *R = emit(B, ir::Op::Raise, I);
   R->str = Cls->str;
   R->cval = Msg;

@@ -111,6 +111,10 @@ Typed typeOfCompileTimeValue(const Instr *I, const ir::CTValue &V,
   }
   case K::TupleClass:
     return {tupleClassTy(V.name, V.fields), false};
+  case K::ExceptionClass:
+    fail(I, What + " is an exception class: kernels can only raise it",
+         "raise it where it is made: raise E(\"constant message\")",
+         ErrorKind::Unsupported);
   case K::Unsupported:
     fail(I, What + " is " + V.name + ", which kernels cannot use",
          !V.hint.empty() ? V.hint

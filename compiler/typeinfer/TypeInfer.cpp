@@ -903,10 +903,21 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
     return true;
   }
   case Op::Raise:
-    if (!stdlib::isKernelException(I->str))
+    // A builtin class by name, else a module-level class deriving from
+    // Exception (I->ct: its key, which lowering raises).
+    if (stdlib::isKernelException(I->str) ||
+        I->ct.kind == ir::CTValue::Kind::ExceptionClass)
+      return false;
+    I->ct = R.global(I->str);
+    if (I->ct.kind == ir::CTValue::Kind::Unsupported)
+      fail(I, "'" + I->str + "' cannot be raised in a kernel: it is " + I->ct.name,
+           I->ct.hint, ErrorKind::Unsupported);
+    if (I->ct.kind != ir::CTValue::Kind::ExceptionClass)
       fail(I, "'" + I->str + "' cannot be raised in a kernel: only builtin "
-              "exception classes can (" + stdlib::kernelExceptionNames() + ")",
+              "exception classes (" + stdlib::kernelExceptionNames() +
+              ") and module-level classes deriving from Exception can",
            "", ErrorKind::Unsupported);
+    Resolutions.push_back({"global '" + I->str + "'", I->ct});
     return false;
   case Op::Branch:
   case Op::Jump:

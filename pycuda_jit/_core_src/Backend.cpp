@@ -5,6 +5,7 @@
 
 #include "runtime/CudaDriver.h"
 #include "runtime/Device.h"
+#include "runtime/ErrorRecord.h"
 #include "runtime/Errors.h"
 #include "runtime/Memory.h"
 #include "runtime/cpu/Sanitizer.h"
@@ -315,7 +316,12 @@ void deviceMemset(uint64_t Dst, unsigned char Value, size_t Bytes) {
 void deviceSynchronize() {
   if (backend() != BackendKind::CUDA)
     return;
-  rt::synchronize();
+  try {
+    rt::synchronize();
+  } catch (const rt::KernelRaised &) { // a kernel's raise: the work is done
+    rt::flushDeferredFrees();
+    throw;
+  }
   rt::flushDeferredFrees();
 }
 

@@ -26,6 +26,7 @@
 #include "types/Overloads.h"
 #include "types/Signature.h"
 #include "runtime/Errors.h"
+#include "runtime/Stream.h"
 #include "lower/Lower.h"
 
 #include <chrono>
@@ -291,6 +292,7 @@ struct Spec {
   std::vector<DeviceFn> devices;
   // CPU
   rt::cpu::KernelInfo cpu;
+  std::string pyName; // the kernel's __qualname__: cpu.name, for messages
   // inspect_asm(cc=...) / inspect_stage(..., cc=...): dumps per "sm_XY"
   std::map<std::string, std::map<std::string, std::string>> archDumps;
   // Device arrays the code holds by address (globals and closure cells):
@@ -675,7 +677,11 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
   } else {
     S->loadPath = Hit ? "host-jit (cached object)" : "host-jit";
     S->cpu.entry = reinterpret_cast<rt::cpu::KernelEntry>(S->result.hostEntry);
-    S->cpu.name = S->result.kernelName.c_str();
+    // Messages and sanitizer findings name the Python function, as raise
+    // and assert sites do, not the specialization's symbol.
+    Ref Q = getAttrOpt(D->pyfunc, "__qualname__");
+    S->pyName = Q && PyUnicode_Check(Q.get()) ? utf8(Q.get()) : S->result.kernelName;
+    S->cpu.name = S->pyName.c_str();
     S->cpu.usesBarriers = S->result.usesBarriers;
     S->cpu.usesWarpOps = S->result.usesWarpOps;
     S->cpu.staticSharedBytes = S->result.staticSharedBytes;
@@ -1422,6 +1428,9 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
                                     L->stream, Params);
       else
         rt::launchKernel(Fn, L->grid, L->block, L->shared, L->stream, Params);
+      // debug=True: the launch reports its raise/assert itself.
+      if (St->opts.debug) [[unlikely]]
+        rt::synchronizeStream(L->stream);
     } else {
       if (size_t(Device) >= S->devices.size() || !S->devices[Device].gen) [[unlikely]]
         noteCpuDevice(L->disp, *S, Device);

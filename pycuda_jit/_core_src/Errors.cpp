@@ -18,12 +18,15 @@
 //                              the failing source line and, for sanitized
 //                              launches, `findings`: SanitizerFinding
 //                              objects); Interrupted -> KeyboardInterrupt
+//   rt::KernelRaised        -> the same classes, for a GPU kernel's error
+//                              record (runtime/ErrorRecord.h)
 //   std::bad_alloc          -> MemoryError
 //   anything else           -> InternalCompilerError
 #include "Backend.h"
 #include "CodegenPlugin.h"
 #include "Glue.h"
 
+#include "runtime/ErrorRecord.h"
 #include "runtime/Errors.h"
 #include "runtime/Launch.h"
 #include "runtime/NvJitLink.h"
@@ -147,6 +150,31 @@ Ref findingsToPython(const std::vector<rt::cpu::san::Finding> &Fs) {
 }
 
 namespace {
+// errors.<Cls>(Message, File, Line[, Findings]), or for an empty Cls the
+// kernel's raise/assert: errors.kernel_exception_class(Exception)(...).
+// The class shows the source line(s).
+PyObject *raiseKernelError(const std::string &Cls, const std::string &Exception,
+                           const char *Message, const std::string &File, int Line,
+                           PyObject *Findings) {
+  Ref C;
+  if (Cls.empty()) {
+    Ref Fn(errorClass("kernel_exception_class"));
+    C = Ref(PyObject_CallFunction(Fn.get(), "s", Exception.c_str()));
+    if (!C)
+      return nullptr;
+  } else {
+    C = Ref(errorClass(Cls.c_str()));
+  }
+  Ref Args(Findings ? Py_BuildValue("(s,s,i,O)", Message, File.c_str(), Line, Findings)
+                    : Py_BuildValue("(s,s,i)", Message, File.c_str(), Line));
+  if (!Args)
+    return nullptr;
+  Ref Exc(PyObject_CallObject(C.get(), Args.get()));
+  if (Exc)
+    PyErr_SetObject(C.get(), Exc.get());
+  return nullptr;
+}
+
 // A CPU launch's fault as the Python exception (with its findings).
 PyObject *raiseKernelFault(const rt::cpu::KernelFault &E) {
   using K = rt::cpu::KernelFault::Kind;
@@ -192,32 +220,18 @@ PyObject *raiseKernelFault(const rt::cpu::KernelFault &E) {
   case K::Exception:
     break;
   }
-  Ref C;
-  if (E.kind() == K::Exception) {
-    // The kernel's raise/assert: errors.kernel_exception_class(name).
-    Ref Fn(errorClass("kernel_exception_class"));
-    C = Ref(PyObject_CallFunction(Fn.get(), "s", E.exceptionClass().c_str()));
-    if (!C)
-      return nullptr;
-  } else {
-    C = Ref(errorClass(Cls));
-  }
-  // KernelError(message, file, line[, findings]): the class shows the
-  // source line(s).
-  Ref Args;
-  if (E.findings()) {
-    Ref L = findingsToPython(*E.findings());
-    Args = Ref(Py_BuildValue("(s,s,i,O)", E.what(), E.file().c_str(), E.line(),
-                             L.get()));
-  } else {
-    Args = Ref(Py_BuildValue("(s,s,i)", E.what(), E.file().c_str(), E.line()));
-  }
-  if (!Args)
-    return nullptr;
-  Ref Exc(PyObject_CallObject(C.get(), Args.get()));
-  if (Exc)
-    PyErr_SetObject(C.get(), Exc.get());
-  return nullptr;
+  Ref Findings;
+  if (E.findings())
+    Findings = findingsToPython(*E.findings());
+  return raiseKernelError(E.kind() == K::Exception ? "" : Cls, E.exceptionClass(),
+                          E.what(), E.file(), E.line(), Findings.get());
+}
+
+// A GPU kernel's error record (runtime/ErrorRecord.h), raised as the CPU
+// executor raises the same error.
+PyObject *raiseKernelRaised(const rt::KernelRaised &E) {
+  return raiseKernelError(E.errorClass(), E.exception(), E.what(), E.file(),
+                          E.line(), nullptr);
 }
 } // namespace
 
@@ -253,6 +267,8 @@ PyObject *translateException() {
     } catch (const PythonError &) {
       return nullptr;
     }
+  } catch (const rt::KernelRaised &E) {
+    return raiseKernelRaised(E);
   } catch (const PluginLoadError &E) {
     PyErr_SetString(PyExc_ImportError, E.what());
     return nullptr;

@@ -258,6 +258,22 @@ CTValue PyResolver::classify(PyObject *O, std::vector<Ref> *Captures) {
     return CTValue::unsupported("the tuple subclass '" +
                                 str(getAttr(O, "__name__").get()) + "'");
   }
+  // A user-defined exception class (builtin ones are raised by name).
+  if (PyType_Check(O) &&
+      PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(O),
+                       reinterpret_cast<PyTypeObject *>(PyExc_Exception))) {
+    Ref Mod = getAttrOpt(O, "__module__");
+    if (!Mod || str(Mod.get()) != "builtins") {
+      Ref Fn = getAttr(errorsModule(), "register_kernel_exception");
+      Ref Key = check(PyObject_CallFunctionObjArgs(Fn.get(), O, nullptr));
+      if (Key.get() == Py_None)
+        return CTValue::unsupported(
+            "the exception class '" + str(getAttr(O, "__qualname__").get()) +
+            "', which cannot be combined with pycuda_jit.errors.KernelError "
+            "(making the subclass of both failed)");
+      return CTValue::exceptionClass(str(Key.get()));
+    }
+  }
   if (PyModule_Check(O)) {
     const char *N = PyModule_GetName(O);
     if (!N) {

@@ -81,7 +81,8 @@ public:
     Uninitialized, // sanitizer: a read of memory nothing wrote
     UseAfterFree,  // sanitizer: an access to freed device memory
     Exception,     // the kernel's raise/assert: exceptionClass() names the
-                   // builtin exception class
+                   // builtin exception class, or a user-defined class's key
+                   // (errors.register_kernel_exception)
   };
 
   KernelFault(Kind K, const std::string &Message, Dims Thread, Dims Block,

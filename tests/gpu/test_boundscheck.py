@@ -19,7 +19,8 @@ def checked(kernel):
 def cpu_only(backend):
     if backend != "cpu":
         pytest.skip("on the GPU an out-of-bounds access is unchecked by default "
-                    "(a checked one traps the context)")
+                    "(boundscheck=True: test_kernel_raise.py::"
+                    "test_bounds_check_raises_with_index_and_shape)")
 
 
 @cuda.jit

@@ -84,6 +84,17 @@ def test_each_check_reports_its_kind(checks, error, kinds, rng):
     assert info.value.finding is info.value.findings[0]
 
 
+def test_findings_and_messages_name_the_python_function(rng):
+    # Not the specialization's symbol (racy_and_uninit_1a2b3c4d).
+    x = rng.random(64, dtype=np.float32)
+    out = np.zeros(64, np.float32)
+    with pytest.raises(errors.KernelRaceError) as info:
+        cuda.jit(sanitize="race")(racy_and_uninit)[1, 64](x, out)
+    assert {f.kernel for f in info.value.findings} == {"racy_and_uninit"}
+    assert "racy_and_uninit_" not in str(info.value), str(info.value)
+    assert "racy_and_uninit" in str(info.value), str(info.value)
+
+
 def test_sync_only_reports_no_races(rng):
     x = rng.random(64, dtype=np.float32)
     out = np.zeros(64, np.float32)
