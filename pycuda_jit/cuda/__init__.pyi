@@ -424,6 +424,27 @@ def cbrt(x: float) -> float:
 def selp(predicate: Any, a: Any, b: Any) -> Any:
     """``a if predicate else b`` without a branch."""
 
+# ---- kernel side: cache-hinted loads and stores ----------------------------------------
+
+def ldca(array: Any, i: Any) -> Any:
+    """``array[i]`` loaded with the cache-all hint (PTX ``ld.global.ca``); global arrays of integers or floats."""
+def ldcg(array: Any, i: Any) -> Any:
+    """``array[i]`` loaded caching in L2, not L1 (``ld.global.cg``)."""
+def ldcs(array: Any, i: Any) -> Any:
+    """``array[i]`` loaded as streaming data, likely read once (``ld.global.cs``)."""
+def ldlu(array: Any, i: Any) -> Any:
+    """``array[i]`` loaded as a last use (``ld.global.lu``)."""
+def ldcv(array: Any, i: Any) -> Any:
+    """``array[i]`` loaded without cached copies, fetched again (``ld.global.cv``)."""
+def stcg(array: Any, i: Any, value: Any) -> None:
+    """``array[i] = value`` stored caching in L2, not L1 (``st.global.cg``)."""
+def stcs(array: Any, i: Any, value: Any) -> None:
+    """``array[i] = value`` stored as streaming data (``st.global.cs``)."""
+def stwb(array: Any, i: Any, value: Any) -> None:
+    """``array[i] = value`` stored write-back (``st.global.wb``, the default policy)."""
+def stwt(array: Any, i: Any, value: Any) -> None:
+    """``array[i] = value`` stored write-through to system memory (``st.global.wt``)."""
+
 class _Fp16Namespace:
     """Half-precision (float16) arithmetic."""
 
