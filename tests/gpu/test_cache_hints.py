@@ -180,3 +180,51 @@ def test_misuse_is_a_typing_error(fn, sig, match):
     with pytest.raises(errors.TypingError, match=match) as info:
         cuda.compile_ptx(fn, sig)
     assert "test_cache_hints.py" in str(info.value)
+
+
+# ---- the element address is a[i]'s: views, wrap-around, bounds checks ---------------------
+
+@cuda.jit
+def k_hints_on_views(out, x):
+    i, j = cuda.grid(2)
+    if i < out.shape[0] and j < out.shape[1]:
+        # x is a transposed, strided view: the strides decide the address
+        cuda.stcg(out, (i, j), cuda.ldcs(x, (i, -1 - j)))
+
+
+def test_hints_on_strided_views(backend, rng):
+    base = rng.standard_normal((12, 10))
+    x = base[::2, 1::3].T  # shape (3, 6), non-contiguous
+    out_base = poisoned((3, 12), np.float64)
+    out = out_base[:, ::2]
+    k_hints_on_views[(1, 1), (8, 8)](out, x)
+    np.testing.assert_array_equal(out, x[:, ::-1])
+    assert np.isnan(out_base[:, 1::2]).all()  # the gaps stay untouched
+
+
+@cuda.jit
+def k_hint_read_n(out, x, n):
+    i = cuda.grid(1)
+    if i < n:
+        out[0] = cuda.ldca(x, i)
+
+
+@cuda.jit
+def k_hint_write_n(x, n):
+    i = cuda.grid(1)
+    if i < n:
+        cuda.stwt(x, i, 1.0)
+
+
+def test_out_of_bounds_hinted_access_raises(backend):
+    if backend != "cpu":
+        pytest.skip("on the GPU an out-of-bounds access is unchecked by default "
+                    "(a checked one traps the context)")
+    x = np.zeros(10, np.float32)
+    out = poisoned(1, np.float32)
+    with pytest.raises(errors.KernelIndexError, match="index 10 is out of bounds"):
+        k_hint_read_n[1, 32](out, x, 11)
+    with pytest.raises(errors.KernelIndexError, match="cuda.stwt"):
+        k_hint_write_n[1, 32](x, 11)
+    k_hint_write_n[1, 32](x, 10)
+    np.testing.assert_array_equal(x, 1.0)
