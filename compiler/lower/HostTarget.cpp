@@ -360,7 +360,8 @@ public:
   // aligned like a[i].
   llvm::Value *cacheHintLoad(llvm::IRBuilder<> &B, llvm::Type *T,
                              llvm::Value *Ptr, const std::string &Op) override {
-    return B.CreateAlignedLoad(T, Ptr, llvm::Align(T->getPrimitiveSizeInBits() / 8));
+    return B.CreateAlignedLoad(T, Ptr,
+                               llvm::Align(T->getPrimitiveSizeInBits() / 8));
   }
   void cacheHintStore(llvm::IRBuilder<> &B, llvm::Value *Ptr, llvm::Value *Val,
                       const std::string &Op) override {

@@ -644,8 +644,8 @@ public:
     llvm::Value *V = B.CreateBitCast(Val, B.getIntNTy(Bits));
     if (Bits == 8)
       V = B.CreateZExt(V, B.getInt16Ty());
-    auto *FT = llvm::FunctionType::get(B.getVoidTy(), {Ptr->getType(), V->getType()},
-                                       false);
+    auto *FT = llvm::FunctionType::get(
+        B.getVoidTy(), {Ptr->getType(), V->getType()}, false);
     auto *Asm = llvm::InlineAsm::get(
         FT, "st.global." + Op + ".b" + std::to_string(Bits) + " [$0], $1;",
         std::string("l,") + registerConstraint(Bits) + ",~{memory}",

@@ -191,7 +191,8 @@ public:
   // or floating-point type.  NVPTX: ld.global.<Op>.b<bits> /
   // st.global.<Op>.b<bits>; host: a plain load / store.
   virtual llvm::Value *cacheHintLoad(llvm::IRBuilder<> &B, llvm::Type *T,
-                                     llvm::Value *Ptr, const std::string &Op) = 0;
+                                     llvm::Value *Ptr,
+                                     const std::string &Op) = 0;
   virtual void cacheHintStore(llvm::IRBuilder<> &B, llvm::Value *Ptr,
                               llvm::Value *Val, const std::string &Op) = 0;
   // Families of intrinsics a target may lack (NVPTX: by GPU architecture and

@@ -115,10 +115,11 @@ TypeRef recordTy(const std::vector<std::string> &Fields,
 }
 TypeRef vectorTy(TypeRef Base, unsigned Count) {
   static const std::vector<std::string> Names = {"x", "y", "z", "w"};
-  return factory().get(Kind::Vector, 0, false, Base, 0, Layout::A,
-                       AddrSpace::Global, std::vector<TypeRef>(Count, Base),
-                       Base->str() + "x" + std::to_string(Count),
-                       std::vector<std::string>(Names.begin(), Names.begin() + Count));
+  return factory().get(
+      Kind::Vector, 0, false, Base, 0, Layout::A, AddrSpace::Global,
+      std::vector<TypeRef>(Count, Base),
+      Base->str() + "x" + std::to_string(Count),
+      std::vector<std::string>(Names.begin(), Names.begin() + Count));
 }
 int Type::fieldIndex(const std::string &Field) const {
   for (size_t K = 0; K < Fields.size(); ++K)

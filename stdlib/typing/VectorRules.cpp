@@ -19,9 +19,9 @@ TypingResult typeVectorCtor(const TypingRequest &R) {
   TypeRef V = vectorTy(Base, Count);
   std::string Want = std::to_string(Count) + " " + Base->str() + " value" +
                      (Count == 1 ? "" : "s");
-  std::string Hint = "pass scalars, or " + Base->str() +
-                     " vectors (" + Base->str() + "x2...) whose elements " +
-                     "add up to " + std::to_string(Count);
+  std::string Hint = "pass scalars, or " + Base->str() + " vectors (" +
+                     Base->str() + "x2...) whose elements " + "add up to " +
+                     std::to_string(Count);
   TypingResult Out{V};
   unsigned Got = 0;
   for (size_t K = 0; K < R.args.size(); ++K) {
@@ -30,23 +30,24 @@ TypingResult typeVectorCtor(const TypingRequest &R) {
       if (T->inner() != Base)
         R.fail(name(R) + "() argument " + std::to_string(K + 1) + " is a " +
                    T->str() + ", whose elements are not " + Base->str(),
-               "build it from a " + Base->str() + " vector, or from its "
-               "elements (v.x, v.y...) converted to " + Base->str());
+               "build it from a " + Base->str() +
+                   " vector, or from its "
+                   "elements (v.x, v.y...) converted to " +
+                   Base->str());
       Got += unsigned(T->elems().size());
       Out.argTypes.push_back(nullptr);
       continue;
     }
     if (!T->isNumeric() || T->isComplex())
       R.fail(name(R) + "() argument " + std::to_string(K + 1) +
-                 " must be a real number or a " + Base->str() + " vector, not " +
-                 T->str(),
+                 " must be a real number or a " + Base->str() +
+                 " vector, not " + T->str(),
              Hint);
     ++Got;
     Out.argTypes.push_back(Base);
   }
   if (Got != Count)
-    R.fail(name(R) + "() takes " + Want + " in all, got " +
-               std::to_string(Got),
+    R.fail(name(R) + "() takes " + Want + " in all, got " + std::to_string(Got),
            Hint);
   return Out;
 }
