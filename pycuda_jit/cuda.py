@@ -81,6 +81,11 @@ _LIBRARIES = {
 }
 
 
+def _vector_types():
+    import importlib
+    return importlib.import_module(f"{__name__}.vector_types")
+
+
 def __getattr__(name):
     if name.startswith("_"):
         raise AttributeError(name)
@@ -89,6 +94,14 @@ def __getattr__(name):
         module, attr = _LIBRARIES[name]
         module = importlib.import_module(f"{__package__}.{module}")
         return module if attr is None else getattr(module, attr)
+    if name == "vector_types" or name[-1:] in "1234":
+        # CUDA vector types: one constructor object per type, under its
+        # numba name and its C aliases (cuda.float32x4 is cuda.float4)
+        vector_types = _vector_types()
+        if name == "vector_types":
+            return vector_types
+        if name in vector_types.constructors:
+            return vector_types.constructors[name]
     if f"cuda.{name}" in _intrinsic_keys():
         return _Intrinsic(f"cuda.{name}")
     raise AttributeError(f"module 'pycuda_jit.cuda' has no attribute '{name}'")
@@ -97,8 +110,10 @@ def __getattr__(name):
 def __dir__():
     # The kernel-side names (threadIdx, grid, shared, atomic, ...) beside the
     # module's own, for editors and dir(cuda).
+    vector_types = _vector_types()
     kernel_side = {k.split(".")[1] for k in _intrinsic_keys() if k.startswith("cuda.")}
-    return sorted(set(globals()) | kernel_side | set(_LIBRARIES))
+    return sorted(set(globals()) | kernel_side | set(_LIBRARIES) |
+                  set(vector_types.constructors) | {"vector_types"})
 
 
 # ---- backend -----------------------------------------------------------------------

@@ -356,6 +356,19 @@ public:
                              llvm::AtomicOrdering::Monotonic);
   }
 
+  // The CPU has no cache operators to choose: plain accesses, naturally
+  // aligned like a[i].
+  llvm::Value *cacheHintLoad(llvm::IRBuilder<> &B, llvm::Type *T,
+                             llvm::Value *Ptr, const std::string &Op) override {
+    return B.CreateAlignedLoad(T, Ptr,
+                               llvm::Align(T->getPrimitiveSizeInBits() / 8));
+  }
+  void cacheHintStore(llvm::IRBuilder<> &B, llvm::Value *Ptr, llvm::Value *Val,
+                      const std::string &Op) override {
+    B.CreateAlignedStore(
+        Val, Ptr, llvm::Align(Val->getType()->getPrimitiveSizeInBits() / 8));
+  }
+
   std::string missing(Feature F) const override { return {}; }
 
   void syncWarp(llvm::IRBuilder<> &B, llvm::Value *Mask) override {

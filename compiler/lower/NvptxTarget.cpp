@@ -27,6 +27,12 @@ using namespace types;
 
 namespace {
 
+// The inline-assembly constraint of a PTX register holding `Bits` bits
+// (8-bit values live in 16-bit registers).
+const char *registerConstraint(unsigned Bits) {
+  return Bits <= 16 ? "h" : Bits == 32 ? "r" : "l";
+}
+
 class NvptxTarget : public TargetHooks {
 public:
   llvm::Function *createKernel(llvm::Module &M, const std::string &Name,
@@ -556,6 +562,40 @@ public:
     }
     return B.CreateAtomicRMW(Op, Ptr, Val, llvm::MaybeAlign(),
                              llvm::AtomicOrdering::Monotonic);
+  }
+
+  // ld.global.<op>.b<bits> / st.global.<op>.b<bits> as inline assembly
+  // (LLVM has no cache operators on loads and stores).  PTX has no 8-bit
+  // registers: .b8 moves the low byte of a 16-bit one.  Both are ordered
+  // with the kernel's other memory accesses (side effects, memory clobber).
+  llvm::Value *cacheHintLoad(llvm::IRBuilder<> &B, llvm::Type *T,
+                             llvm::Value *Ptr, const std::string &Op) override {
+    unsigned Bits = T->getPrimitiveSizeInBits();
+    llvm::Type *RT = B.getIntNTy(std::max(16u, Bits));
+    auto *FT = llvm::FunctionType::get(RT, {Ptr->getType()}, false);
+    auto *Asm = llvm::InlineAsm::get(
+        FT, "ld.global." + Op + ".b" + std::to_string(Bits) + " $0, [$1];",
+        std::string("=") + registerConstraint(Bits) + ",l,~{memory}",
+        /*hasSideEffects=*/true);
+    llvm::Value *V = B.CreateCall(FT, Asm, {Ptr});
+    if (Bits == 8)
+      V = B.CreateTrunc(V, B.getInt8Ty());
+    return B.CreateBitCast(V, T);
+  }
+
+  void cacheHintStore(llvm::IRBuilder<> &B, llvm::Value *Ptr, llvm::Value *Val,
+                      const std::string &Op) override {
+    unsigned Bits = Val->getType()->getPrimitiveSizeInBits();
+    llvm::Value *V = B.CreateBitCast(Val, B.getIntNTy(Bits));
+    if (Bits == 8)
+      V = B.CreateZExt(V, B.getInt16Ty());
+    auto *FT = llvm::FunctionType::get(
+        B.getVoidTy(), {Ptr->getType(), V->getType()}, false);
+    auto *Asm = llvm::InlineAsm::get(
+        FT, "st.global." + Op + ".b" + std::to_string(Bits) + " [$0], $1;",
+        std::string("l,") + registerConstraint(Bits) + ",~{memory}",
+        /*hasSideEffects=*/true);
+    B.CreateCall(FT, Asm, {Ptr, V});
   }
 
   void syncWarp(llvm::IRBuilder<> &B, llvm::Value *Mask) override {

@@ -185,6 +185,16 @@ public:
                                  llvm::AtomicRMWInst::BinOp Op,
                                  llvm::Value *Ptr, llvm::Value *Val,
                                  types::AddrSpace S, bool ResultUsed) = 0;
+  // Cache-hinted access to one element of global memory (cuda.ldca...,
+  // cuda.stcg...): `Op` is the PTX cache operator ("ca", "cg", "cs", "lu",
+  // "cv" for loads; "cg", "cs", "wb", "wt" for stores); T / Val an integer
+  // or floating-point type.  NVPTX: ld.global.<Op>.b<bits> /
+  // st.global.<Op>.b<bits>; host: a plain load / store.
+  virtual llvm::Value *cacheHintLoad(llvm::IRBuilder<> &B, llvm::Type *T,
+                                     llvm::Value *Ptr,
+                                     const std::string &Op) = 0;
+  virtual void cacheHintStore(llvm::IRBuilder<> &B, llvm::Value *Ptr,
+                              llvm::Value *Val, const std::string &Op) = 0;
   // Families of intrinsics a target may lack (NVPTX: by GPU architecture and
   // the PTX ISA version emitted for it).  Returns why the family cannot be
   // lowered, or "" when it can; lowering rules report it at the user's line.

@@ -87,7 +87,8 @@ llvm::Type *LowerContext::valueType(TypeRef T) {
     return llvm::StructType::get(
         ctx, {b.getPtrTy(target.addrSpace(T->addrSpace())), Dims, Dims});
   }
-  case Kind::Tuple: {
+  case Kind::Tuple:
+  case Kind::Vector: { // a vector: a struct of its elements
     std::vector<llvm::Type *> E;
     for (TypeRef X : T->elems()) {
       llvm::Type *LT = valueType(X);

@@ -95,6 +95,8 @@ std::string valueKindKey(TypeRef T) {
   case Kind::Int:
   case Kind::Bool:
     return "int";
+  case Kind::Vector:
+    return "vector";
   default:
     return "";
   }

@@ -113,6 +113,14 @@ TypeRef recordTy(const std::vector<std::string> &Fields,
   return factory().get(Kind::Record, Size, false, nullptr, Align, Layout::A,
                        AddrSpace::Global, Types, "", Fields, Offsets);
 }
+TypeRef vectorTy(TypeRef Base, unsigned Count) {
+  static const std::vector<std::string> Names = {"x", "y", "z", "w"};
+  return factory().get(
+      Kind::Vector, 0, false, Base, 0, Layout::A, AddrSpace::Global,
+      std::vector<TypeRef>(Count, Base),
+      Base->str() + "x" + std::to_string(Count),
+      std::vector<std::string>(Names.begin(), Names.begin() + Count));
+}
 int Type::fieldIndex(const std::string &Field) const {
   for (size_t K = 0; K < Fields.size(); ++K)
     if (Fields[K] == Field)
@@ -216,6 +224,7 @@ bool Type::isRuntime() const {
   case Kind::RangeIter:
   case Kind::Iterator:
   case Kind::Record:
+  case Kind::Vector:
   case Kind::None:
   case Kind::Ellipsis:
     return true;
@@ -273,6 +282,8 @@ std::string Type::str() const {
     return "float" + std::to_string(Bits);
   case Kind::Complex:
     return "complex" + std::to_string(Bits);
+  case Kind::Vector:
+    return Name;
   case Kind::Array: {
     std::string S = "array(" + Elem->str() + ", " + std::to_string(NDim) +
                     "d, " + layoutName(Lay);

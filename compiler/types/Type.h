@@ -10,6 +10,8 @@
 //             namedtuples (a tuple with a class name and field names)
 //   records   Record(x: float64 @0, ...) -- structured dtypes; a record
 //             taken from an array refers to the element (like numba)
+//   vectors   float32x4, int8x2, ... -- CUDA's vector types: 1 to 4 scalars
+//             of one type named x, y, z, w (a value, built in kernels)
 //   compile-time only: none, range, range_iter, slice, str, module(name),
 //             intrinsic(key) (a registry entry: function or namespace),
 //             dtype(scalar) (np.float32 used as a value: cast / dtype arg),
@@ -28,7 +30,7 @@ namespace pcj::types {
 enum class Kind : uint8_t {
   Void, None, Bool, Int, Float, Complex, Array, Tuple, Range, RangeIter,
   Slice, Str, Module, Intrinsic, DType, Function, Iterable, Iterator,
-  Record, TupleClass,
+  Record, TupleClass, Vector,
   Ellipsis, // `...` (in array indices)
 };
 
@@ -53,7 +55,8 @@ public:
   // Module / Intrinsic: the qualified name ("math", "cuda.threadIdx").
   // Named tuples and tuple classes: the class name.
   const std::string &name() const { return Name; }
-  // Named tuples, records, tuple classes: field names (empty otherwise).
+  // Named tuples, records, tuple classes, vectors: field names (empty
+  // otherwise).
   const std::vector<std::string> &fields() const { return Fields; }
   // Records: byte offset of each field.
   const std::vector<uint64_t> &offsets() const { return Offsets; }
@@ -129,6 +132,9 @@ TypeRef recordTy(const std::vector<std::string> &Fields,
                  const std::vector<TypeRef> &Types,
                  const std::vector<uint64_t> &Offsets, unsigned Size,
                  unsigned Align);
+// A CUDA vector type: `Count` (1-4) elements of the int or float `Base`,
+// fields x, y, z, w; printed as numba names it ("float32x4").
+TypeRef vectorTy(TypeRef Base, unsigned Count);
 // An iterator over `Iterable` (an array, a tuple, a range or an iterable).
 TypeRef iteratorTy(TypeRef Iterable);
 // What iterating over T yields (nullptr if T is not iterable): range -> its

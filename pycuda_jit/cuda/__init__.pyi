@@ -424,6 +424,220 @@ def cbrt(x: float) -> float:
 def selp(predicate: Any, a: Any, b: Any) -> Any:
     """``a if predicate else b`` without a branch."""
 
+# ---- kernel side: cache-hinted loads and stores ----------------------------------------
+
+def ldca(array: Any, i: Any) -> Any:
+    """``array[i]`` loaded with the cache-all hint (PTX ``ld.global.ca``); global arrays of integers or floats."""
+def ldcg(array: Any, i: Any) -> Any:
+    """``array[i]`` loaded caching in L2, not L1 (``ld.global.cg``)."""
+def ldcs(array: Any, i: Any) -> Any:
+    """``array[i]`` loaded as streaming data, likely read once (``ld.global.cs``)."""
+def ldlu(array: Any, i: Any) -> Any:
+    """``array[i]`` loaded as a last use (``ld.global.lu``)."""
+def ldcv(array: Any, i: Any) -> Any:
+    """``array[i]`` loaded without cached copies, fetched again (``ld.global.cv``)."""
+def stcg(array: Any, i: Any, value: Any) -> None:
+    """``array[i] = value`` stored caching in L2, not L1 (``st.global.cg``)."""
+def stcs(array: Any, i: Any, value: Any) -> None:
+    """``array[i] = value`` stored as streaming data (``st.global.cs``)."""
+def stwb(array: Any, i: Any, value: Any) -> None:
+    """``array[i] = value`` stored write-back (``st.global.wb``, the default policy)."""
+def stwt(array: Any, i: Any, value: Any) -> None:
+    """``array[i] = value`` stored write-through to system memory (``st.global.wt``)."""
+
+# ---- kernel side: vector types (pycuda_jit.cuda.vector_types) --------------------------
+
+class _VectorType:
+    """A CUDA vector type's constructor: ``cuda.float32x3(x, y, z)`` builds the value in a kernel
+    from scalars (converted to the element type) and vectors of the same element type whose
+    elements add up to its count (``cuda.float32x4(v3, w)``).  The value has the fields
+    ``x``, ``y``, ``z``, ``w`` (as many as its count)."""
+
+    aliases: list[str]
+    """Its C names (``float4`` for ``float32x4``): the same object in ``cuda``."""
+
+    def __call__(self, *values: Any) -> Any: ...
+
+vector_types: Any
+"""``vector_types.vector_types``: numba name -> description (name, base_type, num_elements, attr_names, user_facing_object)."""
+
+int8x1: _VectorType
+"""1 x int8 (C: ``char1``)."""
+char1: _VectorType
+"""``int8x1``."""
+int8x2: _VectorType
+"""2 x int8 (C: ``char2``)."""
+char2: _VectorType
+"""``int8x2``."""
+int8x3: _VectorType
+"""3 x int8 (C: ``char3``)."""
+char3: _VectorType
+"""``int8x3``."""
+int8x4: _VectorType
+"""4 x int8 (C: ``char4``)."""
+char4: _VectorType
+"""``int8x4``."""
+int16x1: _VectorType
+"""1 x int16 (C: ``short1``)."""
+short1: _VectorType
+"""``int16x1``."""
+int16x2: _VectorType
+"""2 x int16 (C: ``short2``)."""
+short2: _VectorType
+"""``int16x2``."""
+int16x3: _VectorType
+"""3 x int16 (C: ``short3``)."""
+short3: _VectorType
+"""``int16x3``."""
+int16x4: _VectorType
+"""4 x int16 (C: ``short4``)."""
+short4: _VectorType
+"""``int16x4``."""
+int32x1: _VectorType
+"""1 x int32 (C: ``int1``)."""
+int1: _VectorType
+"""``int32x1``."""
+int32x2: _VectorType
+"""2 x int32 (C: ``int2``)."""
+int2: _VectorType
+"""``int32x2``."""
+int32x3: _VectorType
+"""3 x int32 (C: ``int3``)."""
+int3: _VectorType
+"""``int32x3``."""
+int32x4: _VectorType
+"""4 x int32 (C: ``int4``)."""
+int4: _VectorType
+"""``int32x4``."""
+int64x1: _VectorType
+"""1 x int64 (C: ``long1``, ``longlong1``)."""
+long1: _VectorType
+"""``int64x1``."""
+longlong1: _VectorType
+"""``int64x1``."""
+int64x2: _VectorType
+"""2 x int64 (C: ``long2``, ``longlong2``)."""
+long2: _VectorType
+"""``int64x2``."""
+longlong2: _VectorType
+"""``int64x2``."""
+int64x3: _VectorType
+"""3 x int64 (C: ``long3``, ``longlong3``)."""
+long3: _VectorType
+"""``int64x3``."""
+longlong3: _VectorType
+"""``int64x3``."""
+int64x4: _VectorType
+"""4 x int64 (C: ``long4``, ``longlong4``)."""
+long4: _VectorType
+"""``int64x4``."""
+longlong4: _VectorType
+"""``int64x4``."""
+uint8x1: _VectorType
+"""1 x uint8 (C: ``uchar1``)."""
+uchar1: _VectorType
+"""``uint8x1``."""
+uint8x2: _VectorType
+"""2 x uint8 (C: ``uchar2``)."""
+uchar2: _VectorType
+"""``uint8x2``."""
+uint8x3: _VectorType
+"""3 x uint8 (C: ``uchar3``)."""
+uchar3: _VectorType
+"""``uint8x3``."""
+uint8x4: _VectorType
+"""4 x uint8 (C: ``uchar4``)."""
+uchar4: _VectorType
+"""``uint8x4``."""
+uint16x1: _VectorType
+"""1 x uint16 (C: ``ushort1``)."""
+ushort1: _VectorType
+"""``uint16x1``."""
+uint16x2: _VectorType
+"""2 x uint16 (C: ``ushort2``)."""
+ushort2: _VectorType
+"""``uint16x2``."""
+uint16x3: _VectorType
+"""3 x uint16 (C: ``ushort3``)."""
+ushort3: _VectorType
+"""``uint16x3``."""
+uint16x4: _VectorType
+"""4 x uint16 (C: ``ushort4``)."""
+ushort4: _VectorType
+"""``uint16x4``."""
+uint32x1: _VectorType
+"""1 x uint32 (C: ``uint1``)."""
+uint1: _VectorType
+"""``uint32x1``."""
+uint32x2: _VectorType
+"""2 x uint32 (C: ``uint2``)."""
+uint2: _VectorType
+"""``uint32x2``."""
+uint32x3: _VectorType
+"""3 x uint32 (C: ``uint3``)."""
+uint3: _VectorType
+"""``uint32x3``."""
+uint32x4: _VectorType
+"""4 x uint32 (C: ``uint4``)."""
+uint4: _VectorType
+"""``uint32x4``."""
+uint64x1: _VectorType
+"""1 x uint64 (C: ``ulong1``, ``ulonglong1``)."""
+ulong1: _VectorType
+"""``uint64x1``."""
+ulonglong1: _VectorType
+"""``uint64x1``."""
+uint64x2: _VectorType
+"""2 x uint64 (C: ``ulong2``, ``ulonglong2``)."""
+ulong2: _VectorType
+"""``uint64x2``."""
+ulonglong2: _VectorType
+"""``uint64x2``."""
+uint64x3: _VectorType
+"""3 x uint64 (C: ``ulong3``, ``ulonglong3``)."""
+ulong3: _VectorType
+"""``uint64x3``."""
+ulonglong3: _VectorType
+"""``uint64x3``."""
+uint64x4: _VectorType
+"""4 x uint64 (C: ``ulong4``, ``ulonglong4``)."""
+ulong4: _VectorType
+"""``uint64x4``."""
+ulonglong4: _VectorType
+"""``uint64x4``."""
+float32x1: _VectorType
+"""1 x float32 (C: ``float1``)."""
+float1: _VectorType
+"""``float32x1``."""
+float32x2: _VectorType
+"""2 x float32 (C: ``float2``)."""
+float2: _VectorType
+"""``float32x2``."""
+float32x3: _VectorType
+"""3 x float32 (C: ``float3``)."""
+float3: _VectorType
+"""``float32x3``."""
+float32x4: _VectorType
+"""4 x float32 (C: ``float4``)."""
+float4: _VectorType
+"""``float32x4``."""
+float64x1: _VectorType
+"""1 x float64 (C: ``double1``)."""
+double1: _VectorType
+"""``float64x1``."""
+float64x2: _VectorType
+"""2 x float64 (C: ``double2``)."""
+double2: _VectorType
+"""``float64x2``."""
+float64x3: _VectorType
+"""3 x float64 (C: ``double3``)."""
+double3: _VectorType
+"""``float64x3``."""
+float64x4: _VectorType
+"""4 x float64 (C: ``double4``)."""
+double4: _VectorType
+"""``float64x4``."""
+
 class _Fp16Namespace:
     """Half-precision (float16) arithmetic."""
 
