@@ -5,7 +5,8 @@
 // are written here: sinpi/cospi (exact argument reduction), rsqrt, rcbrt,
 // erfinv/erfcinv (Halley/Newton on erf/erfc), erfcx, normcdf/normcdfinv,
 // cyl_bessel_i0/i1 (power series, asymptotic series for large x),
-// norm3d/norm4d/rnorm*, rhypot, powi, saturatef.  The fast_* functions
+// norm3d/norm4d/rnorm*, rhypot, powi (libdevice's own multiplication
+// order), saturatef.  The fast_* functions
 // (GPU approximations) give the accurate value.  float32 versions of
 // CUDA's own functions compute in double and round once.
 #include "runtime/cpu/LibdeviceHost.h"
@@ -202,6 +203,22 @@ double besselI(int Nu, double X) {
   return Nu && X < 0 ? -R : R;
 }
 
+// x^n by binary exponentiation, the multiplications in libdevice's order
+// (so the host rounds exactly like the GPU), 1/x^|n| for negative n.
+template <class T> T powi(T X, int32_t N) {
+  uint32_t E = N < 0 ? 0u - uint32_t(N) : uint32_t(N);
+  T R = 1;
+  for (;;) {
+    if (E & 1)
+      R *= X;
+    E >>= 1;
+    if (!E)
+      break;
+    X *= X;
+  }
+  return N < 0 ? T(1) / R : R;
+}
+
 double rsqrt(double X) { return 1 / std::sqrt(X); }
 
 // 1/sqrt(x) rounded once to float: the double result, moved to the
@@ -342,8 +359,8 @@ void pcj_nv_sincosf(f32 X, f32_out S, f32_out C) {
   *S = std::sin(X);
   *C = std::cos(X);
 }
-f64 pcj_nv_powi(f64 X, i32 N) { return std::pow(X, f64(N)); }
-f32 pcj_nv_powif(f32 X, i32 N) { return std::pow(X, f32(N)); }
+f64 pcj_nv_powi(f64 X, i32 N) { return powi(X, N); }
+f32 pcj_nv_powif(f32 X, i32 N) { return powi(X, N); }
 
 // CUDA's own functions.
 f64 pcj_nv_sinpi(f64 X) { return sinPi(X); }
