@@ -137,7 +137,7 @@ def test_every_function_links_for_the_gpu():
                                                  "float32[::1])", cc=(9, 0))[0]
 
 
-def test_wrong_argument_count_is_a_typing_error():
+def test_bad_calls_are_clear_errors():
     from pycuda_jit import errors
 
     @cuda.jit
@@ -146,6 +146,20 @@ def test_wrong_argument_count_is_a_typing_error():
 
     with pytest.raises(errors.TypingError, match=r"takes 1 argument"):
         k[1, 1](np.zeros(1, np.float32), np.zeros(1, np.float32))
+
+    @cuda.jit
+    def not_a_number(out, x):
+        out[0] = cuda.libdevice.sinf(x)
+
+    with pytest.raises(errors.TypingError, match=r"argument 1 must be float32, not array"):
+        not_a_number[1, 1](np.zeros(1, np.float32), np.zeros(1, np.float32))
+
+    @cuda.jit
+    def unknown(out, x):
+        out[0] = cuda.libdevice.no_such_function(x[0])
+
+    with pytest.raises(errors.NameResolutionError, match=r"has no attribute 'no_such_function'"):
+        unknown[1, 1](np.zeros(1, np.float32), np.zeros(1, np.float32))
 
 
 # ---- integers, bit casts, predicates: exact -------------------------------------------
