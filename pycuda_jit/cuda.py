@@ -74,6 +74,7 @@ __path__ = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "_cuda")]
 # name -> (module, attribute or None for the module itself).
 _LIBRARIES = {
     "random": ("random", None),
+    "libdevice": ("cuda.libdevice", None),
     "vectorize": ("ufunc", "vectorize"),
     "guvectorize": ("ufunc", "guvectorize"),
     "reduce": ("reduction", "reduce"),

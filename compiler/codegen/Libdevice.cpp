@@ -1,6 +1,7 @@
 // Libdevice: locate libdevice.10.bc, keep its bytes in memory once per
 // process, and link the needed functions into a module lazily (see
-// Libdevice.h for the search order).
+// Libdevice.h for the search order); NVVM intrinsics the linked functions
+// call that this LLVM does not know become their PTX instruction.
 #include "codegen/Libdevice.h"
 
 #include "codegen/Pipeline.h"
@@ -8,6 +9,8 @@
 #include "support/Toolkit.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/FileSystem.h"
@@ -77,6 +80,49 @@ const llvm::MemoryBuffer &loadLibdevice() {
   return *S.Files.emplace(Found.path, std::move(*BufOrErr)).first->second;
 }
 
+// NVVM intrinsics a newer libdevice calls that this LLVM's NVPTX backend
+// may not know (it would print them as calls of an undefined function):
+// the PTX instruction each stands for.  CUDA 13's __nv_fast_tanhf calls
+// llvm.nvvm.tanh.approx.f32 (LLVM 20+).
+struct NvvmFallback {
+  const char *name;
+  const char *ptx;         // inline assembly
+  const char *constraints; // result and operands
+};
+constexpr NvvmFallback kNvvmFallbacks[] = {
+    {"llvm.nvvm.tanh.approx.f32", "tanh.approx.f32 $0, $1;", "=f,f"},
+};
+
+// Replaces calls of NVVM intrinsics unknown to this LLVM by their
+// instruction; an unknown one without a fallback is a clear error instead
+// of PTX that ptxas cannot parse.
+void lowerUnknownNvvmIntrinsics(llvm::Module &M) {
+  std::vector<llvm::Function *> Unknown;
+  for (llvm::Function &F : M)
+    if (F.isDeclaration() && F.getName().starts_with("llvm.nvvm.") &&
+        F.getIntrinsicID() == llvm::Intrinsic::not_intrinsic && !F.use_empty())
+      Unknown.push_back(&F);
+  for (llvm::Function *F : Unknown) {
+    const NvvmFallback *Fb = nullptr;
+    for (const NvvmFallback &C : kNvvmFallbacks)
+      if (F->getName() == C.name)
+        Fb = &C;
+    if (!Fb)
+      backendError("libdevice calls " + F->getName().str() +
+                   ", which this LLVM's NVPTX backend does not know");
+    auto *Asm = llvm::InlineAsm::get(F->getFunctionType(), Fb->ptx,
+                                     Fb->constraints, /*hasSideEffects=*/false);
+    for (llvm::User *U : llvm::make_early_inc_range(F->users())) {
+      auto *Call = llvm::cast<llvm::CallInst>(U);
+      llvm::IRBuilder<> B(Call);
+      std::vector<llvm::Value *> Args(Call->arg_begin(), Call->arg_end());
+      Call->replaceAllUsesWith(B.CreateCall(Asm, Args));
+      Call->eraseFromParent();
+    }
+    F->eraseFromParent();
+  }
+}
+
 } // namespace
 
 LibdeviceSearch findLibdevice() {
@@ -119,6 +165,7 @@ bool linkLibdeviceIfNeeded(llvm::Module &M) {
   if (!HadVersionMD)
     if (llvm::NamedMDNode *MD = M.getNamedMetadata("nvvmir.version"))
       M.eraseNamedMetadata(MD);
+  lowerUnknownNvvmIntrinsics(M);
   state().Links.fetch_add(1, std::memory_order_relaxed);
   return true;
 }

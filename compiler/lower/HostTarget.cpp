@@ -121,6 +121,11 @@ public:
     return M.getOrInsertFunction(Name + (Single ? "f" : ""), FT);
   }
 
+  llvm::FunctionCallee libdeviceFunction(llvm::Module &M, const std::string &Name,
+                                         llvm::FunctionType *FT) override {
+    return M.getOrInsertFunction("pcj_nv_" + Name, FT);
+  }
+
   unsigned addrSpace(AddrSpace S) const override { return 0; }
 
   llvm::Value *sharedArray(llvm::Module &M, llvm::IRBuilder<> &B,

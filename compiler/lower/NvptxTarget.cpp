@@ -155,6 +155,11 @@ public:
                                  llvm::FunctionType::get(F, Args, false));
   }
 
+  llvm::FunctionCallee libdeviceFunction(llvm::Module &M, const std::string &Name,
+                                         llvm::FunctionType *FT) override {
+    return M.getOrInsertFunction("__nv_" + Name, FT);
+  }
+
   unsigned addrSpace(AddrSpace S) const override {
     switch (S) {
     case AddrSpace::Global:

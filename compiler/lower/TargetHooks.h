@@ -82,6 +82,12 @@ public:
                                                   const std::string &Name,
                                                   bool Single,
                                                   llvm::FunctionType *FT) = 0;
+  // The function of libdevice.10.bc named __nv_<Name> (cuda.libdevice),
+  // with its bitcode signature FT.  NVPTX: __nv_<Name> itself (linked
+  // lazily); host: the CPU runtime's pcj_nv_<Name>, same signature.
+  virtual llvm::FunctionCallee libdeviceFunction(llvm::Module &M,
+                                                 const std::string &Name,
+                                                 llvm::FunctionType *FT) = 0;
   // The one float -> integer conversion (casts, int(), np.int32(x), stores
   // into integer arrays): truncation toward zero, saturated to the integer
   // type's range, NaN -> 0 -- what PTX's cvt.rzi does.  V is half, float or

@@ -23,6 +23,8 @@ namespace {
 std::string canonicalModule(const std::string &Name) {
   if (Name == "pycuda_jit.cuda" || Name == "numba.cuda")
     return "cuda";
+  if (Name == "pycuda_jit.cuda.libdevice")
+    return "cuda.libdevice";
   if (Name == "numpy")
     return "np";
   if (Name == "_operator") // where operator.add & co. say they live

@@ -9,6 +9,7 @@
 // the caller waits until its helpers have left the grid → throws the first
 // error, if any.
 #include "runtime/cpu/BlockState.h"
+#include "runtime/cpu/LibdeviceHost.h"
 #include "runtime/cpu/SanitizerState.h"
 
 #include <algorithm>
@@ -639,7 +640,14 @@ std::span<const RuntimeSymbol> runtimeSymbols() {
   static const RuntimeSymbol Table[] = {PCJ_CPU_RUNTIME_FUNCTIONS(X)};
 #undef X
 #undef PCJ_CPU_RUNTIME_FUNCTIONS
-  return Table;
+  // ... and cuda.libdevice's host functions (LibdeviceHost.h).
+  static const std::vector<RuntimeSymbol> All = [] {
+    std::vector<RuntimeSymbol> V(std::begin(Table), std::end(Table));
+    for (const RuntimeSymbol &S : libdeviceSymbols())
+      V.push_back(S);
+    return V;
+  }();
+  return All;
 }
 
 } // namespace pcj::rt::cpu

@@ -10,6 +10,7 @@
 // here serially.
 #include "runtime/cpu/Executor.h"
 #include "runtime/cpu/Fiber.h"
+#include "runtime/cpu/LibdeviceHost.h"
 
 #include <gtest/gtest.h>
 
@@ -1419,8 +1420,19 @@ TEST(CpuExecutor, ForkedChildCanLaunch) {
 
 TEST(CpuExecutor, RuntimeSymbolTable) {
   auto Symbols = runtimeSymbols();
-  // ThreadCtx.h: 21 runtime functions and the stop word.
-  EXPECT_EQ(Symbols.size(), 22u);
+  // ThreadCtx.h: 21 runtime functions and the stop word; then one host
+  // function per cuda.libdevice row (LibdeviceHost.h).
+  EXPECT_EQ(Symbols.size(), 22u + libdeviceSymbols().size());
+  EXPECT_GT(libdeviceSymbols().size(), 300u);
+  bool SawLibdevice = false;
+  for (const RuntimeSymbol &S : Symbols)
+    if (std::string(S.name) == "pcj_nv_fadd_rz") {
+      SawLibdevice = true;
+      EXPECT_EQ(S.address, reinterpret_cast<void *>(&ldtypes::pcj_nv_fadd_rz));
+      EXPECT_EQ(ldtypes::pcj_nv_fadd_rz(1.0f, 0x1p-30f), 1.0f);
+      EXPECT_EQ(ldtypes::pcj_nv_fadd_ru(1.0f, 0x1p-30f), 0x1.000002p0f);
+    }
+  EXPECT_TRUE(SawLibdevice);
   bool SawPrintf = false, SawError = false, SawStopWord = false,
        SawStackCheck = false;
   for (const RuntimeSymbol &S : Symbols) {

@@ -363,7 +363,31 @@ def _patch_support(module):
     module.rtsys = _NoNRT()
 
 
-_PATCHES = {"numba.cuda.testing": _patch_testing, "numba.cuda.tests.support": _patch_support}
+def _patch_libdevicefuncs(module):
+    """numba.cuda.libdevicefuncs is test data (test_libdevice generates one
+    test per row): its table holds numba-cuda's type objects, and
+    create_signature builds numba-cuda signatures.  Test code gets the same
+    table in pycuda_jit's type objects (matched by name) and a
+    create_signature that builds pycuda_jit signatures."""
+    from pycuda_jit import types as ours
+
+    def convert(ty):
+        return getattr(ours, str(ty))
+
+    module.functions = {
+        name: (convert(ret), [module.arg(a.name, convert(a.ty), a.is_ptr) for a in args])
+        for name, (ret, args) in module.functions.items()}
+
+    def create_signature(retty, args):
+        results = ([retty] if retty != ours.void else []) + [a.ty for a in args if a.is_ptr]
+        ret = results[0] if len(results) == 1 else ours.Tuple(results)
+        return ours.signature(ret, *(a.ty for a in args if not a.is_ptr))
+
+    module.create_signature = create_signature
+
+
+_PATCHES = {"numba.cuda.testing": _patch_testing, "numba.cuda.tests.support": _patch_support,
+            "numba.cuda.libdevicefuncs": _patch_libdevicefuncs}
 
 
 class _PatchFinder(importlib.abc.MetaPathFinder):
