@@ -147,8 +147,8 @@ from .streams import (  # noqa: E402
     external_stream, event, event_elapsed_time)
 from .profiling import profile_start, profile_stop, profiling  # noqa: E402
 from .ffi import (  # noqa: E402
-    declare_device, LinkableCode, CUSource, PTXSource, LTOIRSource, CubinSource,
-    FatbinSource, ObjectSource, ArchiveSource)
+    declare_device, ForeignFunction, LinkableCode, CUSource, PTXSource, LTOIRSource,
+    CubinSource, FatbinSource, ObjectSource, ArchiveSource)
 from .memory import (  # noqa: E402
     to_device, device_array, device_array_like, pinned_array, pinned_array_like,
     mapped_array, mapped_array_like, managed_array, pinned, as_cuda_array,

@@ -79,6 +79,7 @@ public:
   struct ForeignUse {
     std::string wrapper;
     ir::ForeignInfo info;
+    std::vector<types::TypeRef> params; // as called: an array for a pointer
     SourceLoc at; // the first call
   };
   std::vector<ForeignUse> foreign; // in order of first call
@@ -210,23 +211,33 @@ private:
                                         ir::ForeignInfo &Info,
                                         const std::vector<types::TypeRef> &ArgTypes,
                                         const SourceLoc &At) {
-    types::Signature Sig = chooseSignature(Fn, {Info.signature}, ArgTypes, At);
+    // An array passed for a CPointer(dtype) or voidptr parameter passes its
+    // data pointer: the wrapper takes the array itself (one per array type).
+    types::Signature Decayed = Info.signature;
+    for (size_t K = 0; K < Decayed.args.size() && K < ArgTypes.size(); ++K) {
+      types::TypeRef P = Decayed.args[K], A = ArgTypes[K];
+      if (P->kind() == types::Kind::Pointer && A->isArray() &&
+          (P->inner() == types::voidTy() || P->inner() == A->dtype()))
+        Decayed.args[K] = A;
+    }
+    types::Signature Sig = chooseSignature(Fn, {Decayed}, ArgTypes, At);
     types::TypeRef Ret =
         Sig.ret == types::voidTy() ? types::noneTy() : Sig.ret;
     std::string Key = Info.symbol + (Info.cAbi ? " c " : " numba ") +
-                      Info.signature.str();
+                      Info.signature.str() + " called with " + Sig.str();
     std::string Wrapper = lower::mangleKernelName("pcj_ffi_" + Info.symbol, Key);
     for (ForeignUse &U : foreign) {
       if (U.wrapper == Wrapper)
         return {Ret, Wrapper, Sig.args};
-      if (U.info.symbol == Info.symbol)
+      if (U.info.symbol == Info.symbol &&
+          (U.info.signature.str() != Info.signature.str() || U.info.cAbi != Info.cAbi))
         throw CompileError(ErrorKind::Typing, At,
                            "foreign function '" + Info.symbol +
                                "' is declared twice with different signatures or "
                                "ABIs: " + U.info.signature.str() + " and " +
                                Info.signature.str());
     }
-    foreign.push_back({Wrapper, std::move(Info), At});
+    foreign.push_back({Wrapper, std::move(Info), Sig.args, At});
     return {Ret, Wrapper, Sig.args};
   }
 

@@ -60,7 +60,7 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
   std::vector<lower::ForeignFunction> Foreign;
   for (const Session::ForeignUse &U : A->session.foreign) {
     const types::Signature &S = U.info.signature;
-    Foreign.push_back({U.wrapper, U.info.symbol, U.info.cAbi, S.args,
+    Foreign.push_back({U.wrapper, U.info.symbol, U.info.cAbi, U.params, S.args,
                        S.ret == types::voidTy() ? types::noneTy() : S.ret});
   }
   lower::LowerResult L = lower::lowerKernel(*F, Callees, *M, LO, Foreign);

@@ -15,7 +15,9 @@
 //
 // With abi="c" the wrapper calls `i32 @times2(i32 %a)` and returns its
 // result.  Scalars are passed in their in-memory form (bool as a byte, as
-// C's bool); a foreign function's void result is None.
+// C's bool); a foreign function's void result is None.  An array passed
+// where the declaration says CPointer(dtype) or voidptr passes its data
+// pointer as a generic address (`float *` in CUDA C).
 #include "lower/LowerContext.h"
 #include "lower/TargetHooks.h"
 
@@ -31,9 +33,9 @@ void defineForeignWrapper(const ForeignFunction &FF, LowerContext &Types,
   llvm::LLVMContext &C = M.getContext();
   bool HasResult = FF.ret->kind() != Kind::None;
   std::vector<llvm::Type *> Params, CParams;
-  for (TypeRef P : FF.params) {
-    Params.push_back(Types.valueType(P));
-    CParams.push_back(Types.memoryType(P));
+  for (size_t K = 0; K < FF.params.size(); ++K) {
+    Params.push_back(Types.valueType(FF.params[K]));
+    CParams.push_back(Types.memoryType(FF.declared[K]));
   }
   llvm::Type *Ret = HasResult ? Types.valueType(FF.ret) : llvm::Type::getVoidTy(C);
   llvm::Function *W = T.declareDeviceFunction(M, FF.wrapper, Params, Ret);
@@ -42,8 +44,16 @@ void defineForeignWrapper(const ForeignFunction &FF, LowerContext &Types,
   std::vector<llvm::Value *> Args;
   T.beginDeviceFunction(W, B, Args);
   std::vector<llvm::Value *> CallArgs;
-  for (size_t K = 0; K < FF.params.size(); ++K)
+  for (size_t K = 0; K < FF.params.size(); ++K) {
+    if (FF.params[K]->isArray()) { // decays to its data pointer (generic)
+      llvm::Value *Data = B.CreateExtractValue(Args[K], {0});
+      if (Data->getType()->getPointerAddressSpace() != 0)
+        Data = B.CreateAddrSpaceCast(Data, B.getPtrTy(0));
+      CallArgs.push_back(Data);
+      continue;
+    }
     CallArgs.push_back(Types.toMemory(Args[K], FF.params[K]));
+  }
 
   llvm::Type *CRet = HasResult ? Types.memoryType(FF.ret) : llvm::Type::getVoidTy(C);
   if (FF.cAbi) {

@@ -78,7 +78,9 @@ struct DeviceFunction {
 struct ForeignFunction {
   std::string wrapper, symbol;
   bool cAbi = false;
-  std::vector<types::TypeRef> params;
+  // The wrapper's parameters, and the declared ones: an array where a
+  // CPointer / voidptr is declared passes its data pointer.
+  std::vector<types::TypeRef> params, declared;
   types::TypeRef ret; // none for void
 };
 

@@ -10,6 +10,8 @@
 //             namedtuples (a tuple with a class name and field names)
 //   records   Record(x: float64 @0, ...) -- structured dtypes; a record
 //             taken from an array refers to the element (like numba)
+//   pointers  CPointer(T) (`T*`), voidptr (`void*`): foreign-function
+//             parameters and results (cuda.declare_device), a generic address
 //   compile-time only: none, range, range_iter, slice, str, module(name),
 //             intrinsic(key) (a registry entry: function or namespace),
 //             dtype(scalar) (np.float32 used as a value: cast / dtype arg),
@@ -30,6 +32,7 @@ enum class Kind : uint8_t {
   Slice, Str, Module, Intrinsic, DType, Function, Iterable, Iterator,
   Record, TupleClass,
   Ellipsis, // `...` (in array indices)
+  Pointer,  // CPointer(T) / voidptr: inner() is T (void for voidptr)
 };
 
 enum class Layout : uint8_t { C, F, A };
@@ -106,6 +109,8 @@ TypeRef complexTy(unsigned Bits);
 TypeRef arrayTy(TypeRef DType, unsigned NDim, Layout L,
                 AddrSpace S = AddrSpace::Global);
 TypeRef tupleTy(const std::vector<TypeRef> &Elems);
+// A C pointer (generic address space) to Pointee; voidTy() for voidptr.
+TypeRef pointerTy(TypeRef Pointee);
 TypeRef rangeTy(TypeRef Counter);
 TypeRef rangeIterTy(TypeRef Counter);
 // A slice; Parts says which of start (1), stop (2), step (4) were given.

@@ -183,3 +183,34 @@ def test_undefined_name_at_launch_is_a_linker_error(hardware):
 
     with pytest.raises(errors.LinkerError, match="not_defined_anywhere"):
         k[1, 1](np.zeros(1, np.int32))
+
+
+def test_arrays_passed_as_cpointer_and_voidptr(hardware, rng):
+    from pycuda_jit import types
+    src = cuda.CUSource("""
+extern "C" __device__ void axpy_at(float *y, const float *x, int i, float a)
+{ y[i] += a * x[i]; }
+extern "C" __device__ int sum4(const void *p)
+{ const int *q = (const int *)p; return q[0] + q[1] + q[2] + q[3]; }
+""", name="ptr.cu")
+    axpy_at = cuda.declare_device(
+        "axpy_at", types.void(types.CPointer(types.float32), types.CPointer(types.float32),
+                              types.int32, types.float32), link=src, abi="c")
+    sum4 = cuda.declare_device("sum4", "int32(voidptr)", link=src, abi="c")
+
+    @cuda.jit
+    def k(y, x, q, s):
+        i = cuda.grid(1)
+        if i < y.size:
+            axpy_at(y, x, i, 3.0)
+        if i == 0:
+            s[0] = sum4(q)
+
+    x = rng.standard_normal(300).astype(np.float32)
+    y0 = rng.standard_normal(300).astype(np.float32)
+    y = y0.copy()
+    q = rng.integers(-100, 100, 4).astype(np.int32)
+    s = poisoned(1, np.int32)
+    k[3, 128](y, x, q, s)
+    np.testing.assert_allclose(y, y0 + np.float32(3.0) * x, rtol=1e-6)
+    assert s[0] == q.sum()

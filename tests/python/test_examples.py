@@ -30,3 +30,14 @@ def test_matmul_matches_numpy(args):
     r = run_example("matmul.py", *args)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "max |GPU - NumPy|" in r.stdout
+
+
+def test_ffi_example_runs_or_falls_back_with_a_clear_message():
+    r = run_example("ffi.py", 3000)
+    assert r.returncode == 0, r.stdout + r.stderr
+    if os.environ.get("PYCUDA_JIT_BACKEND", "cpu") == "cpu":
+        assert "foreign code needs a GPU" in r.stdout
+        assert "runs on the GPU only" in r.stdout
+        assert "Python polyval3_py" in r.stdout
+    else:
+        assert "CUDA C++ polyval3" in r.stdout

@@ -153,3 +153,55 @@ def test_kernel_link_option_is_checked_and_read_per_compile(tmp_path):
     cu.write_text("// two")
     assert [i[0] for i in first] == ["cu", "cu"]
     assert k._pcj_options["link"]()[0][2] == b"// two" != first[0][2]
+
+
+SCALE_INPLACE = cuda.CUSource("""
+extern "C" __device__ int scale_at(int *status, float *a, int i, float s)
+{ a[i] *= s; return 0; }
+extern "C" __device__ int first_byte(int *out, void *p)
+{ *out = *(unsigned char *)p; return 0; }
+""")
+scale_at = cuda.declare_device(
+    "scale_at", types.void(types.CPointer(types.float32), types.int32, types.float32),
+    link=SCALE_INPLACE)
+first_byte = cuda.declare_device("first_byte", "int32(voidptr)", link=SCALE_INPLACE)
+
+
+def test_pointer_types_print_compare_and_render_as_numba():
+    p = types.CPointer(types.float32)
+    assert str(p) == "float32*" and str(types.voidptr) == "void*"
+    assert p == types.CPointer(float32) and p != types.CPointer(int32)
+    assert types.void(p, types.voidptr).sig_text() == "none(CPointer(float32), voidptr)"
+    with pytest.raises(TypeError, match="CPointer"):
+        types.CPointer(float32[:])
+
+
+def k_ptr(a, b):
+    i = cuda.grid(1)
+    if i < a.size:
+        scale_at(a, i, 2.5)
+        b[i] = first_byte(b)
+
+
+def test_arrays_pass_their_data_pointer_for_cpointer_and_voidptr():
+    st = cuda.compile_stages(k_ptr, "void(float32[::1], int32[::1])",
+                             stages=("llvm", "ptx"))
+    assert re.search(r"declare i32 @scale_at\(ptr, ptr, i32, float\)", st["llvm"])
+    assert re.search(r"declare i32 @first_byte\(ptr, ptr\)", st["llvm"])
+    ptx, _ = cuda.compile_ptx(k_ptr, "void(float32[::1], int32[::1])")
+    assert cuda.link_ptx(ptx, link=[SCALE_INPLACE])[:4] == b"\x7fELF"
+
+
+def test_an_array_of_another_dtype_is_not_a_cpointer():
+    def k(a):
+        scale_at(a, 0, 2.5)
+    with pytest.raises(errors.TypingError, match="scale_at") as e:
+        cuda.compile_ptx(k, "void(int32[::1])")
+    assert e.value.line > 0
+
+
+def test_kernels_do_not_take_pointers():
+    def k(p):
+        pass
+    with pytest.raises(errors.SignatureError, match="pointers are for foreign"):
+        cuda.compile_ptx(k, "void(voidptr)")
