@@ -2,7 +2,7 @@
 declaration API, the calls in the LLVM IR and PTX for both ABIs, linking the
 kernel's PTX with NVRTC-compiled CUDA C++ and PTX into a cubin (nvJitLink),
 the errors for bad C++ and undefined names, and the CPU executor's refusal.
-The launches that check values are in tests/gpu/test_ffi.py (GPU only)."""
+The launches that check values are in tests/gpu/test_ffi_launch.py (GPU only)."""
 import os
 import re
 
