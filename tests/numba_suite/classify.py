@@ -39,7 +39,7 @@ _SKIPS = [
 _KNOWN = [
     # the CPU executor cannot run CUDA C/PTX (docs/language.md, "Foreign functions")
     (r"foreign code runs on the GPU only",
-     "needs a GPU: foreign code (declare_device / link=) runs on the GPU only"),
+     "needs a GPU"),
     (r"lto=True\) is not supported yet", "not yet: missing API: jit(lto=...)"),
     # constructs the compiler refuses
     (r"is a _kernel_class.<locals>.Kernel object",
