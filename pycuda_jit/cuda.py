@@ -32,6 +32,9 @@ __all__ = [
     "current_context", "list_devices", "close", "detect", "is_available",
     "synchronize", "profile_start", "profile_stop", "profiling",
     "sanitizer_report",
+    # foreign functions (ffi.py)
+    "declare_device", "CUSource", "PTXSource", "LTOIRSource", "CubinSource",
+    "FatbinSource", "ObjectSource", "ArchiveSource",
 ]
 
 
@@ -159,6 +162,9 @@ from .streams import (  # noqa: E402
     stream, default_stream, legacy_default_stream, per_thread_default_stream,
     external_stream, event, event_elapsed_time)
 from .profiling import profile_start, profile_stop, profiling  # noqa: E402
+from .ffi import (  # noqa: E402
+    declare_device, ForeignFunction, LinkableCode, CUSource, PTXSource, LTOIRSource,
+    CubinSource, FatbinSource, ObjectSource, ArchiveSource)
 from .memory import (  # noqa: E402
     to_device, device_array, device_array_like, pinned_array, pinned_array_like,
     mapped_array, mapped_array_like, managed_array, pinned, as_cuda_array,
@@ -334,7 +340,7 @@ class DeviceFunction:
 def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         lineinfo=False, cache=False, inline="never", max_registers=None,
         launch_bounds=None, fmad=None, boundscheck=None, cpu_timeout=None, sanitize=None,
-        **kwargs):
+        link=None, lto=False, **kwargs):
     """Compile a Python function into a CUDA kernel.
 
     ``@cuda.jit`` compiles lazily, once per distinct argument types;
@@ -363,6 +369,9 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     ``fmad`` (default True, or ``PYCUDA_JIT_FMAD``): ``x * y + z`` may become
     one fused multiply-add, like nvcc's ``--fmad``; False rounds every
     operation separately (docs/language.md, "Floating-point contraction").
+    ``link``: CUDA C/C++, PTX, LTO-IR, cubin, fatbin, object or library
+    code (paths, or ``cuda.CUSource(...)`` objects) linked with the kernel,
+    defining the functions of ``cuda.declare_device`` (GPU only; ffi.py).
     """
     if kwargs:
         raise TypeError(f"cuda.jit() got unexpected options: {', '.join(sorted(kwargs))}")
@@ -374,6 +383,10 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     is_function = (callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple))
                    and not isinstance(func_or_sig, _types.Type))
     if device:
+        if link:
+            raise NotImplementedError(
+                "link= on a device function is not supported yet: give it to "
+                "cuda.declare_device(..., link=) or to the kernel's cuda.jit(link=)")
         if is_function:
             return DeviceFunction(func_or_sig, inline)
         # Without signatures, a device function is specialized per call
@@ -382,6 +395,13 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         return lambda func: DeviceFunction(func, inline, sigs)
     opts = _options(debug, fastmath, opt, lineinfo, cache, max_registers, launch_bounds,
                     fmad, boundscheck, cpu_timeout, sanitize)
+    if lto:
+        raise NotImplementedError(
+            "cuda.jit(lto=True) is not supported yet: foreign code is linked from "
+            "PTX without link-time optimization (lto=False)")
+    if link:
+        from .ffi import LinkList
+        opts["link"] = LinkList(link)
     inline_mode = "always" if inline in (True, "always") else "never"
     if is_function:
         return _build_kernel(func_or_sig, opts, [], inline_mode)
@@ -461,11 +481,15 @@ def compile_ptx_for_current_device(pyfunc, sig, **kwargs):
     return compile_ptx(pyfunc, sig, cc=dev.compute_capability, **kwargs)
 
 
-def link_ptx(ptx, cc=(9, 0), lineinfo=False):
+def link_ptx(ptx, cc=(9, 0), lineinfo=False, link=None):
     """PTX -> cubin bytes with nvJitLink (no GPU needed); ``lineinfo`` keeps
     the PTX's line table (``.loc``) in the cubin, as kernels compiled with
-    ``lineinfo=True`` or ``debug=True`` are linked."""
-    return core().link_ptx(ptx, cc[0], cc[1], bool(lineinfo))
+    ``lineinfo=True`` or ``debug=True`` are linked.  ``link``: more code to
+    link, as cuda.declare_device's ``link=`` (``.cu`` files and CUSource are
+    compiled by NVRTC for ``cc``)."""
+    from . import ffi
+    items = ffi.read_link_items([ffi._check_link_item(x) for x in ffi._link_list(link)])
+    return core().link_ptx(ptx, cc[0], cc[1], bool(lineinfo), items)
 
 
 class SanitizerReport(list):

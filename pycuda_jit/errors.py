@@ -20,7 +20,7 @@ __all__ = [
     "CudaSupportError", "KernelSyncError", "KernelSanitizerError",
     "KernelRaceError", "KernelUninitializedReadError", "KernelUseAfterFreeError",
     "SanitizerAccess", "SanitizerFinding", "kernel_exception_class",
-    "UncacheableKernelError",
+    "UncacheableKernelError", "LinkerError", "NvrtcError",
 ]
 
 
@@ -100,6 +100,17 @@ class UncacheableKernelError(CompileError, pickle.PicklingError):
     """cache=True on a kernel whose code cannot be stored: it captures global
     device arrays by address.  Also a pickle.PicklingError, as numba-cuda
     raises one there."""
+
+
+class LinkerError(BackendError):
+    """Code linked with ``link=`` (or ``cuda.declare_device(..., link=)``)
+    did not link with the kernel: nvJitLink's log says why (an undefined
+    name, a mismatched signature, bad PTX)."""
+
+
+class NvrtcError(LinkerError):
+    """CUDA C++ linked with ``link=`` (a ``.cu`` file or ``cuda.CUSource``)
+    did not compile: NVRTC's log follows the message."""
 
 
 class InternalCompilerError(CompileError):

@@ -32,7 +32,7 @@ __all__ = [
     "longlong", "ulonglong",
     "float16", "float32", "float64", "f2", "f4", "f8", "float_", "double",
     "complex64", "complex128", "c8", "c16",
-    "none", "void",
+    "none", "void", "CPointer", "voidptr",
     "signed_domain", "unsigned_domain", "integer_domain", "real_domain",
     "complex_domain", "number_domain",
 ]
@@ -324,6 +324,33 @@ class NamedTuple(NamedUniTuple):
         types = tuple(types)
         self.types, self.instance_class = types, cls
         Type.__init__(self, f"{_class_name(cls)}({', '.join(map(str, types))})")
+
+
+class CPointer(Type):
+    """``CPointer(float32)``: a C pointer (``float *``), for the signatures
+    of foreign functions (``cuda.declare_device``).  An array passed there
+    passes its data pointer; ``voidptr`` takes any array."""
+
+    def __init__(self, dtype):
+        if not isinstance(dtype, Type) or isinstance(dtype, (Array, BaseTuple)):
+            raise TypeError(f"CPointer takes a scalar or pointer type, not {dtype!r}")
+        super().__init__(f"{dtype}*")
+        self.dtype = dtype
+
+    @property
+    def key(self):
+        return self.dtype
+
+    def sig_text(self):
+        return f"CPointer({self.dtype.sig_text()})"
+
+
+class _VoidPointer(Type):
+    def sig_text(self):
+        return "voidptr"
+
+
+voidptr = _VoidPointer("void*")
 
 
 def _class_name(cls):

@@ -3,6 +3,7 @@
 #include "runtime/Compile.h"
 
 #include "runtime/ErrorRecord.h"
+#include "runtime/Nvrtc.h"
 
 namespace pcj::rt {
 
@@ -22,6 +23,36 @@ LoadableImage ptxToLoadable(const NvJitLink &Linker, const std::string &Ptx,
   LoadableImage Img;
   Img.CcMajor = CcMajor;
   Img.CcMinor = CcMinor;
+  if (!Options.Inputs.empty()) {
+    // Foreign code: only nvJitLink links several inputs; CUDA C++ is
+    // compiled to PTX first, for this architecture.
+    if (!Linker.available())
+      throw LinkError(-1, "linking foreign code needs nvJitLink: " +
+                              Linker.loadError(), "");
+    LinkOptions WithPtx = Options;
+    for (LinkInput &In : WithPtx.Inputs)
+      if (In.Kind == "cu") {
+        In.Data = compileCudaToPtx(In.Data, In.Name, CcMajor, CcMinor);
+        In.Kind = "ptx";
+      }
+    Img.Path = LoadPath::NvJitLinkCubin;
+    try {
+      Img.Bytes = Linker.linkPtxToCubin(Ptx, CcMajor, CcMinor, &Img.InfoLog, WithPtx);
+    } catch (const NvrtcError &) {
+      throw;
+    } catch (const LinkError &E) {
+      std::string Names;
+      for (const LinkInput &In : Options.Inputs)
+        Names += (Names.empty() ? "" : ", ") + In.Name;
+      std::string Message = E.what();
+      Message.resize(Message.size() - E.log().size());
+      while (!Message.empty() && Message.back() == '\n')
+        Message.pop_back();
+      throw ForeignLinkError(E.code(), Message + " (linking with " + Names + ")",
+                             E.log());
+    }
+    return Img;
+  }
   if (!Linker.available()) {
     Img.Path = LoadPath::DriverJitPtx;
     Img.Bytes = Ptx;

@@ -16,7 +16,26 @@ namespace {
 
 // nvJitLink.h's types, declared here so we need no toolkit headers.
 using nvJitLinkHandle = struct nvJitLink *;
-enum nvJitLinkInputType : int { NVJITLINK_INPUT_PTX = 2 };
+enum nvJitLinkInputType : int {
+  NVJITLINK_INPUT_CUBIN = 1,
+  NVJITLINK_INPUT_PTX = 2,
+  NVJITLINK_INPUT_LTOIR = 3,
+  NVJITLINK_INPUT_FATBIN = 4,
+  NVJITLINK_INPUT_OBJECT = 5,
+  NVJITLINK_INPUT_LIBRARY = 6,
+};
+
+// LinkInput::Kind -> nvJitLink's input type; -1 for an unknown kind.
+int inputType(const std::string &Kind) {
+  static const std::pair<const char *, int> Kinds[] = {
+      {"ptx", NVJITLINK_INPUT_PTX},       {"ltoir", NVJITLINK_INPUT_LTOIR},
+      {"cubin", NVJITLINK_INPUT_CUBIN},   {"fatbin", NVJITLINK_INPUT_FATBIN},
+      {"o", NVJITLINK_INPUT_OBJECT},      {"a", NVJITLINK_INPUT_LIBRARY}};
+  for (const auto &[Name, Type] : Kinds)
+    if (Kind == Name)
+      return Type;
+  return -1;
+}
 
 // X(name, value): nvJitLinkResult, from CUDA 13.0's nvJitLink.h.
 #define PCJ_NVJITLINK_RESULTS(X)                                               \
@@ -164,6 +183,11 @@ std::string NvJitLink::linkPtxToCubin(const std::string &Ptx, int CcMajor,
     Opts.push_back("-O3");
   if (Options.LineInfo)
     Opts.push_back("-lineinfo");
+  for (const LinkInput &In : Options.Inputs)
+    if (In.Kind == "ltoir") { // LTO-IR inputs are optimized and linked together
+      Opts.push_back("-lto");
+      break;
+    }
 
   HandleGuard Guard{*Fns};
   auto getLog = [&](auto SizeFn, auto LogFn) {
@@ -194,6 +218,16 @@ std::string NvJitLink::linkPtxToCubin(const std::string &Ptx, int CcMajor,
   if (int R = Fns->nvJitLinkAddData(Guard.H, NVJITLINK_INPUT_PTX, Ptx.data(),
                                     Ptx.size(), "kernel.ptx"))
     fail(R, "nvJitLinkAddData");
+  for (const LinkInput &In : Options.Inputs) {
+    int Type = inputType(In.Kind);
+    if (Type < 0)
+      throw LinkError(-1, "cannot link '" + In.Name + "': unknown input kind '" +
+                              In.Kind + "'", "");
+    if (int R = Fns->nvJitLinkAddData(Guard.H, nvJitLinkInputType(Type),
+                                      In.Data.data(), In.Data.size(),
+                                      In.Name.c_str()))
+      fail(R, ("nvJitLinkAddData(" + In.Name + ")").c_str());
+  }
   if (int R = Fns->nvJitLinkComplete(Guard.H))
     fail(R, "nvJitLinkComplete");
   size_t Size = 0;

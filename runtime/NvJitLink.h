@@ -22,9 +22,18 @@
 
 namespace pcj::rt {
 
+/// More code to link with the kernel's PTX (foreign functions): Kind is
+/// "ptx", "ltoir", "cubin", "fatbin", "o" or "a" for nvJitLink, or "cu"
+/// (CUDA C++ source, compiled to PTX by NVRTC first: Nvrtc.h).  Name is
+/// what error logs call it.
+struct LinkInput {
+  std::string Kind, Name, Data;
+};
+
 struct LinkOptions {
   bool Optimize = true;  // -O3
   bool LineInfo = false; // -lineinfo
+  std::vector<LinkInput> Inputs;
 };
 
 /// nvJitLink could not produce a cubin (or is not available); log() is
@@ -39,6 +48,13 @@ public:
 private:
   int Code;
   std::string Log;
+};
+
+/// Linking with foreign code (LinkOptions::Inputs) failed: a missing or
+/// mismatched symbol, bad PTX, an input nvJitLink does not take.
+class ForeignLinkError : public LinkError {
+public:
+  using LinkError::LinkError;
 };
 
 class NvJitLink {

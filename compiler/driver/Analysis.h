@@ -73,10 +73,26 @@ public:
   };
   std::vector<Spec *> order; // completed specializations, callees first
 
+  // A foreign function (cuda.declare_device) the kernel calls, directly or
+  // through device functions: calls go to `wrapper`, an internal function
+  // that calls `info.symbol` with its ABI (lower/Foreign.cpp).
+  struct ForeignUse {
+    std::string wrapper;
+    ir::ForeignInfo info;
+    std::vector<types::TypeRef> params; // as called: an array for a pointer
+    SourceLoc at; // the first call
+  };
+  std::vector<ForeignUse> foreign; // in order of first call
+
   typeinfer::CalleeParams parameters(const ir::CTValue &Fn,
                                      const SourceLoc &At) override {
     ir::CalleeInfo Info = Root.callee(Fn);
     typeinfer::CalleeParams P;
+    if (Info.isForeign) { // positional arguments only
+      for (size_t K = 0; K < Info.foreign.signature.args.size(); ++K)
+        P.names.push_back("arg" + std::to_string(K));
+      return P;
+    }
     const bc::RawCode &C = Info.code;
     if (C.flags & 0x0C) // CO_VARARGS | CO_VARKEYWORDS
       throw CompileError(ErrorKind::Unsupported, At,
@@ -96,6 +112,8 @@ public:
                                  const std::vector<ir::CTValue> &ArgValues,
                                  const SourceLoc &At) override {
     ir::CalleeInfo Info = Root.callee(Fn);
+    if (Info.isForeign)
+      return specializeForeign(Fn, Info.foreign, ArgTypes, At);
     types::Signature Sig{nullptr, ArgTypes};
     std::vector<ir::CTValue> Values = ArgValues;
     if (!Info.signatures.empty()) {
@@ -186,6 +204,42 @@ public:
 private:
   ir::Resolver &Root;
   bool IncludeLines;
+
+  // A call of a foreign function: the arguments convert to its one
+  // signature; one wrapper per symbol and signature.
+  typeinfer::CallSpec specializeForeign(const ir::CTValue &Fn,
+                                        ir::ForeignInfo &Info,
+                                        const std::vector<types::TypeRef> &ArgTypes,
+                                        const SourceLoc &At) {
+    // An array passed for a CPointer(dtype) or voidptr parameter passes its
+    // data pointer: the wrapper takes the array itself (one per array type).
+    types::Signature Decayed = Info.signature;
+    for (size_t K = 0; K < Decayed.args.size() && K < ArgTypes.size(); ++K) {
+      types::TypeRef P = Decayed.args[K], A = ArgTypes[K];
+      if (P->kind() == types::Kind::Pointer && A->isArray() &&
+          (P->inner() == types::voidTy() || P->inner() == A->dtype()))
+        Decayed.args[K] = A;
+    }
+    types::Signature Sig = chooseSignature(Fn, {Decayed}, ArgTypes, At);
+    types::TypeRef Ret =
+        Sig.ret == types::voidTy() ? types::noneTy() : Sig.ret;
+    std::string Key = Info.symbol + (Info.cAbi ? " c " : " numba ") +
+                      Info.signature.str() + " called with " + Sig.str();
+    std::string Wrapper = lower::mangleKernelName("pcj_ffi_" + Info.symbol, Key);
+    for (ForeignUse &U : foreign) {
+      if (U.wrapper == Wrapper)
+        return {Ret, Wrapper, Sig.args};
+      if (U.info.symbol == Info.symbol &&
+          (U.info.signature.str() != Info.signature.str() || U.info.cAbi != Info.cAbi))
+        throw CompileError(ErrorKind::Typing, At,
+                           "foreign function '" + Info.symbol +
+                               "' is declared twice with different signatures or "
+                               "ABIs: " + U.info.signature.str() + " and " +
+                               Info.signature.str());
+    }
+    foreign.push_back({Wrapper, std::move(Info), Sig.args, At});
+    return {Ret, Wrapper, Sig.args};
+  }
 
   // The explicit signature a call converts to (types/Overloads.h).
   static types::Signature chooseSignature(const ir::CTValue &Fn,

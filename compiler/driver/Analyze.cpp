@@ -86,6 +86,55 @@ Typed frontend(const bc::RawCode &Raw, const std::vector<types::TypeRef> &Args,
 
 void AnalysisDeleter::operator()(Analysis *A) const { delete A; }
 
+// Foreign functions (cuda.declare_device): the CPU executor cannot run
+// them; for the GPU, their link items join the result, and their ABI,
+// signature and linked bytes the cache key (as resolutions).
+static void addForeignFunctions(const Session &S, const CompileOptions &O,
+                                CompileResult &Out) {
+  auto addLink = [&](const ir::LinkItem &L) {
+    for (const ir::LinkItem &Have : Out.links)
+      if (Have.kind == L.kind && Have.name == L.name && Have.data == L.data)
+        return;
+    Out.links.push_back(L);
+  };
+  for (const Session::ForeignUse &U : S.foreign) {
+    std::string From;
+    for (const ir::LinkItem &L : U.info.links)
+      From += (From.empty() ? "" : ", ") + L.name;
+    if (O.backend == Backend::CPU)
+      throw CompileError(
+          ErrorKind::Unsupported, U.at,
+          "'" + U.info.symbol + "' is a foreign function (cuda.declare_device" +
+              (From.empty() ? std::string(")") : "), linked from " + From) +
+              ": foreign code runs on the GPU only, and the CPU executor "
+              "cannot run it",
+          "run this kernel on a GPU, or write the function in Python with "
+          "@cuda.jit(device=True)");
+    Sha256 H;
+    for (const ir::LinkItem &L : U.info.links) {
+      H.field(L.kind).field(L.name).field(L.data);
+      addLink(L);
+    }
+    Out.resolutions.push_back(
+        {"foreign function " + U.info.symbol +
+             (U.info.cAbi ? " (C ABI) " : " (numba ABI) ") +
+             U.info.signature.str() + " linking " + From,
+         ir::CTValue::constant(bc::ConstValue::ofStr(H.hexDigest()))});
+  }
+  if (O.backend == Backend::CPU || O.links.empty())
+    return; // the CPU executor never links; a kernel calling no foreign
+            // function ignores them there
+  Sha256 H;
+  std::string Names;
+  for (const ir::LinkItem &L : O.links) {
+    H.field(L.kind).field(L.name).field(L.data);
+    Names += (Names.empty() ? "" : ", ") + L.name;
+    addLink(L);
+  }
+  Out.resolutions.push_back(
+      {"link= " + Names, ir::CTValue::constant(bc::ConstValue::ofStr(H.hexDigest()))});
+}
+
 AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
                           const std::vector<types::TypeRef> &ArgTypes,
                           ir::Resolver &R, const CompileOptions &O) {
@@ -115,6 +164,7 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
     for (auto &Res : Sp->typed.resolutions)
       Out.resolutions.push_back({Name + ": " + Res.what, Res.value});
   }
+  addForeignFunctions(A->session, O, Out);
   types::Signature Sig{types::noneTy(), ArgTypes};
   Out.signature = Sig.str();
   Out.kernelName = lower::mangleKernelName(F->qualname, Out.signature);

@@ -68,6 +68,9 @@ struct CompileOptions {
   // Stage dumps to keep: any of bytecode, cfg, ir, typed, llvm, llvm-opt,
   // ptx ("all" for every one).  llvm-opt/ptx are always kept (inspect_*).
   std::set<std::string> dumps;
+  // The kernel's link= code (cuda.jit(link=[...])), read at this compile:
+  // linked for the GPU, its bytes part of the cache key.
+  std::vector<ir::LinkItem> links;
 };
 
 // Whether the code announces array accesses to the sanitizer (CPU backend
@@ -104,6 +107,10 @@ struct CompileResult {
   size_t staticSharedBytes = 0; // CPU backend
   // CUDA backend
   std::string ptx;
+  // Code the PTX links with (the foreign functions' link= items, then the
+  // kernel's own), each once; empty after a disk-cache hit (the cached
+  // cubin is linked).
+  std::vector<ir::LinkItem> links;
   // CPU backend
   std::shared_ptr<codegen::HostResult> host;
   void *hostEntry = nullptr;

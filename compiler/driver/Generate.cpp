@@ -57,7 +57,13 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
   std::vector<lower::DeviceFunction> Callees;
   for (Session::Spec *Sp : A->session.order)
     Callees.push_back({Sp->typed.fn.get(), Sp->symbol, Sp->inlineAlways});
-  lower::LowerResult L = lower::lowerKernel(*F, Callees, *M, LO);
+  std::vector<lower::ForeignFunction> Foreign;
+  for (const Session::ForeignUse &U : A->session.foreign) {
+    const types::Signature &S = U.info.signature;
+    Foreign.push_back({U.wrapper, U.info.symbol, U.info.cAbi, U.params, S.args,
+                       S.ret == types::voidTy() ? types::noneTy() : S.ret});
+  }
+  lower::LowerResult L = lower::lowerKernel(*F, Callees, *M, LO, Foreign);
   Out.abi = L.abi;
   Out.usesBarriers = L.usesBarriers;
   Out.usesWarpOps = L.usesWarpOps;

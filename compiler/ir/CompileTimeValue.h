@@ -133,6 +133,26 @@ struct CTValue {
 // tests implement it with tables.
 class Resolver;
 
+// Code linked with a kernel that calls a foreign function: `kind` is how
+// the linker takes it ("cu" is CUDA C++ source, compiled by NVRTC at link
+// time; "ptx", "ltoir", "cubin", "fatbin", "o", "a"), `name` the file (or
+// "<CUSource>"), `data` its bytes (read at each compile, so the cache key
+// sees edits).
+struct LinkItem {
+  std::string kind, name, data;
+};
+
+// cuda.declare_device(name, sig, link=..., abi=...): a device function
+// written in CUDA C/C++ or PTX, called by symbol.  Numba's ABI:
+// `int name(ret *, args...)` (the int a status, ignored); C ABI:
+// `ret name(args...)`.
+struct ForeignInfo {
+  std::string symbol;
+  bool cAbi = false;
+  types::Signature signature;
+  std::vector<LinkItem> links;
+};
+
 // What the compiler needs to compile a call of a device function.
 struct CalleeInfo {
   bc::RawCode code;
@@ -144,6 +164,8 @@ struct CalleeInfo {
   // specialization per argument types.
   std::vector<types::Signature> signatures;
   std::string identity;               // stable id within this process
+  bool isForeign = false;             // `foreign` describes it; no code
+  ForeignInfo foreign;
 };
 
 class Resolver {

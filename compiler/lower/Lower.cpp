@@ -828,7 +828,8 @@ void Lowerer::lowerInstr(const Instr *I) {
 
 LowerResult lowerKernel(const ir::Function &F,
                         const std::vector<DeviceFunction> &Callees,
-                        llvm::Module &M, const LowerOptions &O) {
+                        llvm::Module &M, const LowerOptions &O,
+                        const std::vector<ForeignFunction> &Foreign) {
   LowerResult Out;
   Out.kernelName = O.kernelName;
   std::unique_ptr<TargetHooks> T =
@@ -849,6 +850,10 @@ LowerResult lowerKernel(const ir::Function &F,
     if (D.inlineAlways)
       LF->addFnAttr(llvm::Attribute::AlwaysInline);
     Decls.push_back(LF);
+  }
+  for (const ForeignFunction &FF : Foreign) {
+    LowerContext Types(F, M, *T, O);
+    defineForeignWrapper(FF, Types, *T);
   }
   std::unique_ptr<DebugInfo> DI;
   if (O.lineInfo)

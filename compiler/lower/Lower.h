@@ -73,6 +73,17 @@ struct DeviceFunction {
   bool inlineAlways = false;
 };
 
+// A foreign function (cuda.declare_device) the kernel calls: device-function
+// calls of `wrapper` become calls of the external `symbol` (Foreign.cpp).
+struct ForeignFunction {
+  std::string wrapper, symbol;
+  bool cAbi = false;
+  // The wrapper's parameters, and the declared ones: an array where a
+  // CPointer / voidptr is declared passes its data pointer.
+  std::vector<types::TypeRef> params, declared;
+  types::TypeRef ret; // none for void
+};
+
 // Emits the kernel and its device functions into `M`, which the driver has
 // configured for the target (triple and data layout, see codegen/Targets.h).
 // Device functions become internal LLVM functions taking and returning
@@ -80,7 +91,8 @@ struct DeviceFunction {
 // constructs typing allowed but this target cannot lower.
 LowerResult lowerKernel(const ir::Function &F,
                         const std::vector<DeviceFunction> &Callees,
-                        llvm::Module &M, const LowerOptions &O);
+                        llvm::Module &M, const LowerOptions &O,
+                        const std::vector<ForeignFunction> &Foreign = {});
 
 // A deterministic, PTX-safe symbol for a kernel specialization:
 // "saxpy_3f2a9c1b" from the qualname and the signature text.

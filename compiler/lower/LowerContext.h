@@ -146,4 +146,8 @@ private:
   std::map<const ir::Instr *, llvm::Value *> TupleAddrs;
 };
 
+// Foreign.cpp: the wrapper through which calls reach a foreign function.
+void defineForeignWrapper(const ForeignFunction &FF, LowerContext &Types,
+                          TargetHooks &T);
+
 } // namespace pcj::lower

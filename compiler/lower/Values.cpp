@@ -106,6 +106,7 @@ llvm::Type *LowerContext::valueType(TypeRef T) {
   case Kind::Iterator:
     return b.getPtrTy();
   case Kind::Record: // a reference to the record (generic address space)
+  case Kind::Pointer: // CPointer / voidptr: a generic address
     return b.getPtrTy(0);
   case Kind::Slice: // {start, stop, step}; absent parts are 0 (see the type)
     return llvm::StructType::get(ctx, {b.getInt64Ty(), b.getInt64Ty(), b.getInt64Ty()});

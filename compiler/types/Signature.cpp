@@ -160,6 +160,17 @@ private:
     std::string Name = Text.substr(Start, Pos - Start);
     if (Name.empty())
       fail("expected a type name");
+    if (Name == "voidptr")
+      return pointerTy(voidTy());
+    if (Name == "CPointer") { // CPointer(float32), CPointer(CPointer(int8))
+      expect('(');
+      TypeRef Pointee = type();
+      skipWs();
+      expect(')');
+      if (Pointee->isArray() || Pointee->isTuple())
+        fail("CPointer of " + Pointee->str() + ": only scalars and pointers");
+      return pointerTy(Pointee);
+    }
     TypeRef Scalar = Name == "void" || Name == "none" ? voidTy()
                      : Name == "Record"                 ? record()
                                                         : scalarFromName(Name);

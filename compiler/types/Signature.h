@@ -3,6 +3,7 @@
 // Grammar (numba-compatible subset):
 //   sig     := [rettype] '(' [arg (',' arg)* [',']] ')'   ("void(int64,)" too)
 //   arg     := scalar | scalar '[' dims ']' | '(' arg, ... ')' (tuple)
+//            | 'CPointer(' arg ')' | 'voidptr'  (foreign functions only)
 //   dims    := dim (',' dim)*     dim := ':' | '::1'
 //   '::1' on the last dim -> C layout, on the first -> F, else A.
 #pragma once

@@ -208,6 +208,8 @@ TypeRef iterElementType(TypeRef T) {
   }
 }
 
+TypeRef pointerTy(TypeRef Pointee) { return factory().get(Kind::Pointer, 64, false, Pointee); }
+
 TypeRef functionTy(const std::string &Key) {
   return factory().get(Kind::Function, 0, false, nullptr, 0, Layout::A,
                        AddrSpace::Global, {}, Key);
@@ -227,6 +229,7 @@ bool Type::isRuntime() const {
   case Kind::Vector:
   case Kind::None:
   case Kind::Ellipsis:
+  case Kind::Pointer:
     return true;
   case Kind::Iterable:
   case Kind::Tuple:
@@ -248,6 +251,7 @@ unsigned Type::byteSize() const {
   case Kind::Int:
   case Kind::Float:
   case Kind::Complex:
+  case Kind::Pointer:
     return Bits / 8;
   default:
     return 0;
@@ -336,6 +340,8 @@ std::string Type::str() const {
     return "dtype(" + Elem->str() + ")";
   case Kind::Function:
     return "function(" + Name.substr(0, Name.find('@')) + ")";
+  case Kind::Pointer: // numba's spelling
+    return Elem->kind() == Kind::Void ? "void*" : Elem->str() + "*";
   case Kind::Iterable: {
     std::string S = Name + "(";
     for (size_t I = 0; I < Elems.size(); ++I)

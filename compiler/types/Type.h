@@ -12,6 +12,8 @@
 //             taken from an array refers to the element (like numba)
 //   vectors   float32x4, int8x2, ... -- CUDA's vector types: 1 to 4 scalars
 //             of one type named x, y, z, w (a value, built in kernels)
+//   pointers  CPointer(T) (`T*`), voidptr (`void*`): foreign-function
+//             parameters and results (cuda.declare_device), a generic address
 //   compile-time only: none, range, range_iter, slice, str, module(name),
 //             intrinsic(key) (a registry entry: function or namespace),
 //             dtype(scalar) (np.float32 used as a value: cast / dtype arg),
@@ -32,6 +34,7 @@ enum class Kind : uint8_t {
   Slice, Str, Module, Intrinsic, DType, Function, Iterable, Iterator,
   Record, TupleClass, Vector,
   Ellipsis, // `...` (in array indices)
+  Pointer,  // CPointer(T) / voidptr: inner() is T (void for voidptr)
 };
 
 enum class Layout : uint8_t { C, F, A };
@@ -109,6 +112,8 @@ TypeRef complexTy(unsigned Bits);
 TypeRef arrayTy(TypeRef DType, unsigned NDim, Layout L,
                 AddrSpace S = AddrSpace::Global);
 TypeRef tupleTy(const std::vector<TypeRef> &Elems);
+// A C pointer (generic address space) to Pointee; voidTy() for voidptr.
+TypeRef pointerTy(TypeRef Pointee);
 TypeRef rangeTy(TypeRef Counter);
 TypeRef rangeIterTy(TypeRef Counter);
 // A slice; Parts says which of start (1), stop (2), step (4) were given.

@@ -62,6 +62,7 @@ struct JitOptions {
   int maxRegisters = 0;
   int maxThreads = 0, minBlocks = 0; // launch_bounds
   uint8_t sanitize = 0; // sanitize= or PYCUDA_JIT_SANITIZE: san::Check bits
+  Ref link; // link=: a callable giving [(kind, name, bytes)] (ffi.LinkList)
 };
 
 bool envFlag(const char *Name) {
@@ -216,6 +217,8 @@ JitOptions parseOptions(PyObject *D) {
   O.cpuTimeout = cpuTimeoutOption(D);
   O.sanitize = sanitizeOption(D);
   O.lineinfo = dictBool(D, "lineinfo", false);
+  if (PyObject *L = D ? PyDict_GetItemString(D, "link") : nullptr; L && L != Py_None)
+    O.link = Ref::borrow(L);
   O.cache = dictBool(D, "cache", false) || envFlag("PYCUDA_JIT_CACHE");
   O.opt = dictInt(D, "opt", 3);
   O.maxRegisters = dictInt(D, "max_registers", 0);
@@ -364,6 +367,23 @@ driver::CompileResult compileWithPlugin(const bc::RawCode &Raw,
   return codegenPlugin().generateKernel(std::move(A), CO);
 }
 
+// link=: the files read now (ffi.LinkList), so that the cache key sees edits.
+std::vector<ir::LinkItem> readLinkItems(PyObject *Reader) {
+  std::vector<ir::LinkItem> Out;
+  if (!Reader)
+    return Out;
+  Ref Items = check(PyObject_CallNoArgs(Reader));
+  for (Py_ssize_t K = 0; K < PyList_Size(Items.get()); ++K) {
+    const char *Kind, *Name, *Data;
+    Py_ssize_t Len;
+    if (!PyArg_ParseTuple(PyList_GetItem(Items.get(), K), "ssy#", &Kind, &Name,
+                          &Data, &Len))
+      throw PythonError{};
+    Out.push_back({Kind, Name, std::string(Data, size_t(Len))});
+  }
+  return Out;
+}
+
 driver::CompileOptions compileOptions(DispatcherObject *D) {
   driver::CompileOptions CO;
   CO.backend = backend() == BackendKind::CUDA ? driver::Backend::CUDA
@@ -386,6 +406,7 @@ driver::CompileOptions compileOptions(DispatcherObject *D) {
   CO.minBlocksPerSM = J.minBlocks;
   CO.dumps = envDumps();
   CO.dumps.insert({"typed", "llvm"});
+  CO.links = readLinkItems(J.link.get());
   return CO;
 }
 
@@ -421,7 +442,10 @@ const ArchImage &imageFor(DispatcherObject *D, Spec &S,
   I->ccMajor = CO.ccMajor;
   I->ccMinor = CO.ccMinor;
   auto T0 = std::chrono::steady_clock::now();
-  I->image = rt::ptxToLoadable(Ptx, CO.ccMajor, CO.ccMinor, linkOptions(CO));
+  rt::LinkOptions LO = linkOptions(CO);
+  for (const ir::LinkItem &L : Other ? Other->links : S.result.links)
+    LO.Inputs.push_back({L.kind, L.name, L.data}); // foreign functions' code
+  I->image = rt::ptxToLoadable(Ptx, CO.ccMajor, CO.ccMinor, LO);
   driver::StageTiming Link{"load.link", std::chrono::duration<double, std::milli>(
                                             std::chrono::steady_clock::now() - T0)
                                             .count()};
@@ -1542,6 +1566,7 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
     CO.minBlocksPerSM = O.minBlocks;
     CO.fastMathFlags = O.fastmathFlags;
     CO.fmad = O.fmad;
+    CO.links = readLinkItems(O.link.get());
     // Tests and tools: compile read-only arrays as noalias (the dispatcher
     // does this only after checking the arguments do not overlap).
     CO.noAliasReadOnly = Options && Options != Py_None &&

@@ -5,6 +5,8 @@
 //                              the Python class formats the source line.
 //   pcj::rt::DriverError    -> CudaDriverError / CudaOutOfMemoryError /
 //                              CudaStickyError
+//   pcj::rt::NvrtcError     -> NvrtcError (CUDA C++ of link= did not compile)
+//   pcj::rt::ForeignLinkError -> LinkerError (link= code did not link)
 //   pcj::rt::LinkError      -> BackendError
 //   LaunchConfigError       -> pycuda_jit.errors.LaunchConfigError
 //   BackendUnavailable      -> CudaSupportError
@@ -30,6 +32,7 @@
 #include "runtime/Errors.h"
 #include "runtime/Launch.h"
 #include "runtime/NvJitLink.h"
+#include "runtime/Nvrtc.h"
 #include "runtime/cpu/Executor.h"
 #include "runtime/cpu/Sanitizer.h"
 #include "support/Diagnostics.h"
@@ -254,6 +257,14 @@ PyObject *translateException() {
                                         : "CudaDriverError";
     return raise(Cls, "(s,i,s,s)", E.what(), int(E.code()), E.name().c_str(),
                  E.call().c_str());
+  } catch (const rt::NvrtcError &E) {
+    return raise("NvrtcError", "(s,s,i,i,i,s)", E.what(), "", -1, -1, -1,
+                 "fix the CUDA C++ code linked with link= (cuda.CUSource or a .cu file)");
+  } catch (const rt::ForeignLinkError &E) {
+    return raise("LinkerError", "(s,s,i,i,i,s)", E.what(), "", -1, -1, -1,
+                 "check that the linked code defines every cuda.declare_device "
+                 "name (extern \"C\", or the mangled name) with the declared "
+                 "signature and ABI");
   } catch (const rt::LinkError &E) {
     return raise("BackendError", "(s,s,i,i,i,s)", E.what(), "", -1, -1, -1,
                  "the PTX was rejected by nvJitLink; this is a compiler bug");

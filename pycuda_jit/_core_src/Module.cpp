@@ -110,17 +110,27 @@ PyObject *pySynchronize(PyObject *, PyObject *) {
   });
 }
 
-// link_ptx(ptx, cc_major, cc_minor[, lineinfo]) -> bytes (cubin); needs
-// nvJitLink, no GPU.  lineinfo: keep the PTX's .loc line table (-lineinfo).
+// link_ptx(ptx, cc_major, cc_minor[, lineinfo[, inputs]]) -> bytes (cubin);
+// needs nvJitLink, no GPU.  lineinfo: keep the PTX's .loc line table
+// (-lineinfo); inputs: [(kind, name, bytes)] more code to link (LinkInput).
 PyObject *pyLinkPtx(PyObject *, PyObject *Args) {
   return guard([&]() -> PyObject * {
     const char *Ptx;
     Py_ssize_t N;
     int Major, Minor, LineInfo = 0;
-    if (!PyArg_ParseTuple(Args, "s#ii|p", &Ptx, &N, &Major, &Minor, &LineInfo))
+    PyObject *Inputs = nullptr;
+    if (!PyArg_ParseTuple(Args, "s#ii|pO!", &Ptx, &N, &Major, &Minor, &LineInfo,
+                          &PyList_Type, &Inputs))
       return nullptr;
     rt::LinkOptions LO;
     LO.LineInfo = LineInfo != 0;
+    for (Py_ssize_t K = 0; Inputs && K < PyList_Size(Inputs); ++K) {
+      const char *Kind, *Name, *Data;
+      Py_ssize_t Len;
+      if (!PyArg_ParseTuple(PyList_GetItem(Inputs, K), "ssy#", &Kind, &Name, &Data, &Len))
+        return nullptr;
+      LO.Inputs.push_back({Kind, Name, std::string(Data, size_t(Len))});
+    }
     rt::LoadableImage Img =
         rt::ptxToLoadable(std::string(Ptx, N), Major, Minor, LO);
     if (!Img.isCubin()) {

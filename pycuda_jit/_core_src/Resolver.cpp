@@ -298,6 +298,11 @@ CTValue PyResolver::classify(PyObject *O, std::vector<Ref> *Captures) {
     return CTValue::intrinsic(str(Key.get()));
   // @cuda.jit(device=True) functions (pycuda_jit.cuda.DeviceFunction), and
   // kernels, which other kernels call as device functions.
+  // cuda.declare_device(...): a foreign function, called by symbol.
+  if (Ref Decl = getAttrOpt(O, "_pcj_foreign_")) {
+    Ref Name = getAttrOpt(O, "name");
+    return CTValue::function(Name ? str(Name.get()) : "?", uintptr_t(O));
+  }
   if (Ref PyFunc = calleeFunction(O)) {
     Ref Qual = getAttrOpt(PyFunc.get(), "__qualname__");
     return CTValue::function(Qual ? str(Qual.get()) : "?", uintptr_t(O));
@@ -400,10 +405,43 @@ CTValue PyResolver::deref(const std::string &Name) {
   return CTValue::invalid();
 }
 
+// A cuda.declare_device object: its `_pcj_foreign_()` gives (symbol,
+// signature text, "numba" | "c", [(kind, name, bytes), ...]), the link
+// items read now, so that an edited file changes the cache key.
+static ir::CalleeInfo foreignCallee(PyObject *Dev, PyObject *Describe) {
+  Ref D(PyObject_CallNoArgs(Describe));
+  if (!D)
+    throw PythonError();
+  ir::CalleeInfo Info;
+  Info.isForeign = true;
+  PyObject *T = D.get();
+  if (!PyTuple_Check(T) || PyTuple_Size(T) != 4)
+    throw CompileError(ErrorKind::Internal, SourceLoc{},
+                       "_pcj_foreign_() must return a 4-tuple");
+  Info.foreign.symbol = utf8(PyTuple_GetItem(T, 0));
+  Info.foreign.signature = types::parseSignature(utf8(PyTuple_GetItem(T, 1)));
+  Info.foreign.cAbi = utf8(PyTuple_GetItem(T, 2)) == "c";
+  PyObject *Links = PyTuple_GetItem(T, 3);
+  for (Py_ssize_t K = 0; K < PyList_Size(Links); ++K) {
+    PyObject *L = PyList_GetItem(Links, K);
+    char *Data = nullptr;
+    Py_ssize_t N = 0;
+    if (PyBytes_AsStringAndSize(PyTuple_GetItem(L, 2), &Data, &N) != 0)
+      throw PythonError();
+    Info.foreign.links.push_back({utf8(PyTuple_GetItem(L, 0)),
+                                  utf8(PyTuple_GetItem(L, 1)),
+                                  std::string(Data, size_t(N))});
+  }
+  Info.identity = "foreign " + Info.foreign.symbol;
+  return Info;
+}
+
 ir::CalleeInfo PyResolver::callee(const CTValue &Fn) {
   // The DeviceFunction object is alive: a global or closure cell of a
   // function being compiled refers to it.
   PyObject *Dev = reinterpret_cast<PyObject *>(Fn.handle);
+  if (Ref Decl = getAttrOpt(Dev, "_pcj_foreign_"))
+    return foreignCallee(Dev, Decl.get());
   Ref PyFunc = calleeFunction(Dev);
   PCJ_ASSERT(PyFunc, "a device function without its Python function");
   ir::CalleeInfo Info;

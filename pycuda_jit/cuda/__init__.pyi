@@ -6,6 +6,7 @@ has a meaning inside ``@cuda.jit`` functions.
 Inside kernels, arrays and scalars are typed ``Any``: their types are the
 arguments' at the launch, decided by the compiler.
 """
+import os
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from typing import Any, Literal, TypeVar, overload
@@ -177,7 +178,8 @@ def jit(func_or_sig: _Sig | list[_Sig] | tuple[str, ...] | None = None, *,
         max_registers: int | None = None, launch_bounds: tuple[int, ...] | int | None = None,
         fmad: bool | None = None, boundscheck: bool | None = None,
         cpu_timeout: float | None = None,
-        sanitize: bool | str | None = None) -> Callable[[Callable[..., Any]], Kernel]:
+        sanitize: bool | str | None = None,
+        link: _Link | None = None, lto: bool = False) -> Callable[[Callable[..., Any]], Kernel]:
     """``@cuda.jit(...)`` with options, or eagerly for signatures such as
     ``"void(float32[::1], float32)"``."""
 @overload
@@ -203,9 +205,49 @@ def compile_stages(pyfunc: Callable[..., Any], sig: _Sig,
                    **options: Any) -> dict[str, str]:
     """Compile for the GPU and return ``{stage: text}`` for the requested stages."""
 
-def link_ptx(ptx: str, cc: tuple[int, int] = (9, 0), lineinfo: bool = False) -> bytes:
+def link_ptx(ptx: str, cc: tuple[int, int] = (9, 0), lineinfo: bool = False,
+             link: _Link | None = None) -> bytes:
     """PTX -> cubin with nvJitLink (no GPU needed); ``lineinfo`` keeps the
-    PTX's line table (``.loc``) in the cubin."""
+    PTX's line table (``.loc``) in the cubin; ``link`` more code to link
+    (as ``declare_device``'s)."""
+
+class LinkableCode:
+    """Code in memory to link with kernels (``link=``)."""
+    data: str | bytes
+    name: str
+    def __init__(self, data: str | bytes, name: str | None = None) -> None: ...
+
+class CUSource(LinkableCode):
+    """CUDA C/C++ source, compiled by NVRTC for the kernel's GPU."""
+class PTXSource(LinkableCode):
+    """PTX text."""
+class LTOIRSource(LinkableCode):
+    """LTO-IR (NVRTC -dlto, nvcc -dlto)."""
+class CubinSource(LinkableCode):
+    """A cubin."""
+class FatbinSource(LinkableCode):
+    """A fat binary."""
+class ObjectSource(LinkableCode):
+    """A relocatable device object (.o)."""
+class ArchiveSource(LinkableCode):
+    """A library of device objects (.a)."""
+
+_Link = str | os.PathLike[str] | LinkableCode | Iterable[str | os.PathLike[str] | LinkableCode]
+
+class ForeignFunction:
+    """A device function of foreign code, callable from kernels and device
+    functions only."""
+    name: str
+    sig: Any
+    abi: str
+    def __call__(self, *args: Any) -> Any: ...
+
+def declare_device(name: str, sig: str | Any, link: _Link | None = None,
+                   use_cooperative: bool = False, abi: str = "numba") -> ForeignFunction:
+    """Declare the device function ``name`` of CUDA C/C++ or PTX code with
+    signature ``sig``; ``link`` names the code that defines it.  ``abi``:
+    "numba" (``int name(T *result, args...)``) or "c" (``T name(args...)``).
+    GPU only."""
 
 class SanitizerReport(list[Any]):
     """``cuda.sanitizer_report()``: the CPU executor's sanitizer findings

@@ -37,6 +37,10 @@ _SKIPS = [
 
 # Failures whose message (or detail) names a known topic: (pattern, reason).
 _KNOWN = [
+    # the CPU executor cannot run CUDA C/PTX (docs/language.md, "Foreign functions")
+    (r"foreign code runs on the GPU only",
+     "needs a GPU"),
+    (r"lto=True\) is not supported yet", "not yet: missing API: jit(lto=...)"),
     # constructs the compiler refuses
     (r"is a _kernel_class.<locals>.Kernel object",
      "not yet: refused construct: calling a @cuda.jit kernel from a kernel (as a device function)"),

@@ -5,6 +5,7 @@
 // handing the PTX to the driver JIT.
 #include "runtime/Compile.h"
 #include "runtime/NvJitLink.h"
+#include "runtime/Nvrtc.h"
 
 #include <gtest/gtest.h>
 
@@ -291,4 +292,87 @@ TEST(RuntimeNvJitLinkDeathTest, BogusOverrideDisablesNvJitLink) {
         std::exit(Failures);
       },
       ::testing::ExitedWithCode(0), "");
+}
+
+// Foreign code (LinkOptions::Inputs): a kernel calling an extern function,
+// linked with CUDA C++ that NVRTC compiles for the target.
+const char *const kCallsTwicePtx = R"(
+.version 7.8
+.target sm_80
+.address_size 64
+.extern .func (.param .b32 func_retval0) twice(.param .b32 twice_param_0);
+.visible .entry k(.param .u64 k_param_0)
+{
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<3>;
+    ld.param.u64 %rd1, [k_param_0];
+    cvta.to.global.u64 %rd2, %rd1;
+    mov.u32 %r1, 21;
+    {
+    .param .b32 param0;
+    st.param.b32 [param0+0], %r1;
+    .param .b32 retval0;
+    call.uni (retval0), twice, (param0);
+    ld.param.b32 %r2, [retval0+0];
+    }
+    st.global.u32 [%rd2], %r2;
+    ret;
+}
+)";
+
+namespace foreign {
+bool nvrtcMissing(const LinkError &E) {
+  return std::string(E.what()).find("NVRTC not found") != std::string::npos;
+}
+} // namespace foreign
+
+TEST(RuntimeNvJitLink, LinksCudaSourceCompiledByNvrtc) {
+  const NvJitLink *L = linker();
+  if (!L)
+    GTEST_SKIP() << "no nvJitLink on this machine";
+  LinkOptions O;
+  O.Inputs.push_back({"cu", "twice.cu",
+                      "extern \"C\" __device__ int twice(int a) { return 2 * a; }"});
+  try {
+    LoadableImage Img = ptxToLoadable(*L, kCallsTwicePtx, 9, 0, O);
+    EXPECT_TRUE(Img.isCubin());
+    ASSERT_GE(Img.Bytes.size(), 4u);
+    EXPECT_EQ(Img.Bytes.substr(0, 4), std::string("\x7f" "ELF"));
+  } catch (const NvrtcError &E) {
+    if (foreign::nvrtcMissing(E))
+      GTEST_SKIP() << E.what();
+    throw;
+  }
+  // Without the definition: a ForeignLinkError naming the symbol.
+  LinkOptions Wrong;
+  Wrong.Inputs.push_back({"ptx", "empty.ptx", ".version 7.8\n.target sm_80\n"
+                                              ".address_size 64\n"});
+  try {
+    ptxToLoadable(*L, kCallsTwicePtx, 9, 0, Wrong);
+    FAIL() << "an undefined function linked";
+  } catch (const ForeignLinkError &E) {
+    EXPECT_NE(E.log().find("twice"), std::string::npos) << E.log();
+    EXPECT_NE(std::string(E.what()).find("(linking with empty.ptx)"), std::string::npos)
+        << E.what();
+  }
+}
+
+TEST(RuntimeNvJitLink, BadCudaSourceRaisesNvrtcErrorWithLog) {
+  const NvJitLink *L = linker();
+  if (!L)
+    GTEST_SKIP() << "no nvJitLink on this machine";
+  LinkOptions O;
+  O.Inputs.push_back({"cu", "bad.cu", "extern \"C\" __device__ int twice(int a)\n"
+                                      "{ return a +; }\n"});
+  try {
+    ptxToLoadable(*L, kCallsTwicePtx, 9, 0, O);
+    FAIL() << "bad CUDA C++ compiled";
+  } catch (const NvrtcError &E) {
+    if (foreign::nvrtcMissing(E))
+      GTEST_SKIP() << E.what();
+    EXPECT_NE(E.log().find("bad.cu(2)"), std::string::npos) << E.log();
+    EXPECT_NE(std::string(E.what()).find("NVRTC failed to compile 'bad.cu' for compute_90"),
+              std::string::npos)
+        << E.what();
+  }
 }

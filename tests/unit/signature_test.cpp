@@ -68,5 +68,20 @@ TEST(Signature, MalformedRecordsAreErrors) {
   expectError("Record(x: float64 @; 8 bytes, align 8)", "expected a number");
 }
 
+TEST(Signature, PointersForForeignFunctions) {
+  Signature S = parseSignature("int32(CPointer(float32), voidptr, CPointer(CPointer(int8)))");
+  ASSERT_EQ(S.args.size(), 3u);
+  EXPECT_EQ(S.args[0], pointerTy(float32Ty()));
+  EXPECT_EQ(S.args[0]->str(), "float32*");
+  EXPECT_EQ(S.args[1], pointerTy(voidTy()));
+  EXPECT_EQ(S.args[1]->str(), "void*");
+  EXPECT_EQ(S.args[2]->inner(), pointerTy(intTy(8)));
+  EXPECT_EQ(S.args[2]->str(), "int8**");
+  EXPECT_TRUE(S.args[0]->isRuntime());
+  EXPECT_EQ(S.args[0]->byteSize(), 8u);
+  expectError("CPointer(float32[:])", "only scalars and pointers");
+  expectError("CPointer(float32", "expected ')'");
+}
+
 } // namespace
 } // namespace pcj::types

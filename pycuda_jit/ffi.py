@@ -1,0 +1,202 @@
+"""Calling CUDA C/C++ and PTX device functions from kernels.
+
+``cuda.declare_device(name, sig, link=..., abi=...)`` declares a device
+function defined in foreign code; kernels and device functions call it like
+a Python device function.  The code that defines it (``link=``: paths of
+``.cu``, ``.ptx``, ``.ltoir``, ``.cubin``, ``.fatbin``, ``.o``, ``.a`` files,
+or :class:`CUSource` / :class:`PTXSource` ... objects) is linked with every
+kernel that calls it: CUDA C++ is compiled by NVRTC for the kernel's GPU,
+and nvJitLink links everything.  The linked files are read at each compile,
+so an edited file gives a new cache key, never a stale cubin.
+
+ABIs (as numba-cuda's): ``abi="numba"`` (default) calls
+``extern "C" __device__ int name(T *result, args...)`` -- the result through
+the pointer, the int a status that is ignored; ``abi="c"`` calls
+``extern "C" __device__ T name(args...)``.
+
+Foreign code runs on the GPU only: on the CPU executor a kernel that calls
+a foreign function raises ``UnsupportedError`` naming the call and the
+linked files.
+"""
+import os
+
+from . import types as _types
+
+__all__ = ["declare_device", "LinkableCode", "CUSource", "PTXSource", "LTOIRSource",
+           "CubinSource", "FatbinSource", "ObjectSource", "ArchiveSource",
+           "ForeignFunction"]
+
+
+class LinkableCode:
+    """Code held in memory, to link with kernels (``link=``).  ``data`` is
+    the text or bytes; ``name`` what error messages call it."""
+
+    kind = None          # how the linker takes it (see ffi module doc)
+    default_name = None
+
+    def __init__(self, data, name=None):
+        if not isinstance(data, (str, bytes, bytearray)):
+            raise TypeError(f"{type(self).__name__} takes str or bytes, not "
+                            f"{type(data).__name__}")
+        self.data = data
+        self.name = name or self.default_name
+
+    def _item(self):
+        data = self.data.encode() if isinstance(self.data, str) else bytes(self.data)
+        return (self.kind, self.name, data)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class CUSource(LinkableCode):
+    """CUDA C/C++ source text, compiled with NVRTC when linked."""
+    kind, default_name = "cu", "<CUSource>"
+
+
+class PTXSource(LinkableCode):
+    kind, default_name = "ptx", "<PTXSource>"
+
+
+class LTOIRSource(LinkableCode):
+    kind, default_name = "ltoir", "<LTOIRSource>"
+
+
+class CubinSource(LinkableCode):
+    kind, default_name = "cubin", "<CubinSource>"
+
+
+class FatbinSource(LinkableCode):
+    kind, default_name = "fatbin", "<FatbinSource>"
+
+
+class ObjectSource(LinkableCode):
+    kind, default_name = "o", "<ObjectSource>"
+
+
+class ArchiveSource(LinkableCode):
+    kind, default_name = "a", "<ArchiveSource>"
+
+
+_EXTENSIONS = {".cu": "cu", ".ptx": "ptx", ".ltoir": "ltoir", ".cubin": "cubin",
+               ".fatbin": "fatbin", ".o": "o", ".a": "a"}
+
+
+def _link_list(link):
+    """link= as a list: one item, or a list/tuple/set of them (a set in a
+    stable order)."""
+    if link is None:
+        return []
+    if isinstance(link, (str, os.PathLike, LinkableCode)):
+        return [link]
+    if isinstance(link, (list, tuple)):
+        return list(link)
+    if isinstance(link, (set, frozenset)):
+        return sorted(link, key=lambda x: (type(x).__name__, str(getattr(x, "name", x)),
+                                           str(getattr(x, "data", ""))))
+    raise TypeError("link= takes a path, a LinkableCode object (cuda.CUSource(...)), "
+                    f"or a list of those, not {link!r}")
+
+
+def _check_link_item(item):
+    if isinstance(item, LinkableCode):
+        return item
+    path = os.fspath(item)
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in _EXTENSIONS:
+        raise ValueError(f"cannot link {path!r}: the file name must end in one of "
+                         + ", ".join(sorted(_EXTENSIONS)))
+    return path
+
+
+def read_link_items(items):
+    """(kind, name, bytes) per link item, files read now (each compile)."""
+    out = []
+    for item in items:
+        if isinstance(item, LinkableCode):
+            out.append(item._item())
+            continue
+        ext = os.path.splitext(item)[1].lower()
+        try:
+            with open(item, "rb") as f:
+                out.append((_EXTENSIONS[ext], item, f.read()))
+        except OSError as e:
+            raise FileNotFoundError(f"cannot read {item!r}, linked with link=: "
+                                    f"{e.strerror}") from None
+    return out
+
+
+class LinkList:
+    """cuda.jit(link=[...]): the kernel's own link items; called at each
+    compile, it reads the files (a list of (kind, name, bytes))."""
+
+    def __init__(self, link):
+        self.items = tuple(_check_link_item(x) for x in _link_list(link))
+
+    def __call__(self):
+        return read_link_items(self.items)
+
+    def __eq__(self, other):
+        return isinstance(other, LinkList) and self.items == other.items
+
+    def __hash__(self):
+        return hash(self.items)
+
+    def __repr__(self):
+        return f"LinkList({list(self.items)!r})"
+
+
+def _parse_signature(sig):
+    if isinstance(sig, str):
+        ns = {k: getattr(_types, k) for k in dir(_types) if not k.startswith("_")}
+        try:
+            sig = eval(sig, {"__builtins__": {}}, ns)  # names of pycuda_jit.types only
+        except Exception as e:
+            raise TypeError(f"cannot read the signature {sig!r}: {e}") from None
+    if isinstance(sig, tuple) or (isinstance(sig, _types.Signature) and sig.return_type is None):
+        raise TypeError("Return type must be provided for a foreign function: "
+                        "write 'int32(float32)', not only the argument types")
+    if not isinstance(sig, _types.Signature):
+        raise TypeError(f"a foreign function's signature is a string or a signature "
+                        f"object such as int32(float32), not {sig!r}")
+    return sig
+
+
+class ForeignFunction:
+    """What cuda.declare_device returns: callable from kernels and device
+    functions only."""
+
+    def __init__(self, name, sig, link, use_cooperative, abi):
+        self.name = name
+        self.sig = sig
+        self.link = tuple(_check_link_item(x) for x in _link_list(link))
+        self.use_cooperative = bool(use_cooperative)
+        self.abi = abi
+        self.__name__ = self.__qualname__ = name
+
+    def _pcj_foreign_(self):
+        """(symbol, signature text, abi, [(kind, name, bytes)...]) for the
+        compiler, the files read now."""
+        return (self.name, self.sig.sig_text(), self.abi, read_link_items(self.link))
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"the foreign function '{self.name}' can only be called from a "
+                           "kernel or a device function")
+
+    def __repr__(self):
+        return f"<pycuda_jit foreign function {self.name} {self.sig!r} abi={self.abi}>"
+
+
+def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
+    """Declare the device function ``name`` of foreign code (CUDA C/C++, PTX
+    ...) with signature ``sig`` (``"float32(float32, int32)"`` or a signature
+    object); ``link`` names the code that defines it, linked with every
+    kernel calling it.  ``abi``: "numba" or "c" (module doc)."""
+    if not isinstance(name, str) or not name:
+        raise TypeError("declare_device(name, sig): name is the function's symbol, a string")
+    if abi not in ("numba", "c"):
+        raise NotImplementedError(f"Unsupported ABI: {abi!r} (use 'numba' or 'c')")
+    if use_cooperative:
+        raise NotImplementedError("declare_device(use_cooperative=True) is not supported "
+                                  "yet: foreign code that needs a cooperative launch")
+    return ForeignFunction(name, _parse_signature(sig), link, use_cooperative, abi)
