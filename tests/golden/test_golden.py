@@ -50,7 +50,7 @@ def test_filecheck_directives(dumps, name):
 @pytest.mark.parametrize("cc", [(8, 0), (9, 0)])
 def test_ptx_links_with_nvjitlink(name, cc):
     from pycuda_jit import cuda
-    ptx = compile_kernel(name, cc=cc)["ptx"]
+    ptx = compile_kernel(name, cc=cc, raw=True)["ptx"]
     assert f".target sm_{cc[0]}{cc[1]}" in ptx
     cubin = cuda.link_ptx(ptx, cc=cc)
     assert cubin[:4] == b"\x7fELF"
