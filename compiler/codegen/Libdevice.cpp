@@ -93,9 +93,36 @@ constexpr NvvmFallback kNvvmFallbacks[] = {
     {"llvm.nvvm.tanh.approx.f32", "tanh.approx.f32 $0, $1;", "=f,f"},
 };
 
-// Replaces calls of NVVM intrinsics unknown to this LLVM by their
-// instruction; an unknown one without a fallback is a clear error instead
-// of PTX that ptxas cannot parse.
+// NVVM intrinsics this LLVM knows but simplifies wrongly: InstCombine turns
+// the round-toward-zero integer -> float conversions into sitofp/uitofp,
+// which round to nearest (found by libdevice's int2float_rz on the H200).
+// They are emitted as their instruction instead.
+constexpr NvvmFallback kNvvmPinned[] = {
+    {"llvm.nvvm.i2f.rz", "cvt.rz.f32.s32 $0, $1;", "=f,r"},
+    {"llvm.nvvm.ui2f.rz", "cvt.rz.f32.u32 $0, $1;", "=f,r"},
+    {"llvm.nvvm.ll2f.rz", "cvt.rz.f32.s64 $0, $1;", "=f,l"},
+    {"llvm.nvvm.ull2f.rz", "cvt.rz.f32.u64 $0, $1;", "=f,l"},
+    {"llvm.nvvm.ll2d.rz", "cvt.rz.f64.s64 $0, $1;", "=d,l"},
+    {"llvm.nvvm.ull2d.rz", "cvt.rz.f64.u64 $0, $1;", "=d,l"},
+};
+
+// Replaces every call of F by the inline assembly of Fb.
+void replaceByInstruction(llvm::Function *F, const NvvmFallback &Fb) {
+  auto *Asm = llvm::InlineAsm::get(F->getFunctionType(), Fb.ptx, Fb.constraints,
+                                   /*hasSideEffects=*/false);
+  for (llvm::User *U : llvm::make_early_inc_range(F->users())) {
+    auto *Call = llvm::cast<llvm::CallInst>(U);
+    llvm::IRBuilder<> B(Call);
+    std::vector<llvm::Value *> Args(Call->arg_begin(), Call->arg_end());
+    Call->replaceAllUsesWith(B.CreateCall(Asm, Args));
+    Call->eraseFromParent();
+  }
+  F->eraseFromParent();
+}
+
+// Replaces calls of NVVM intrinsics unknown to this LLVM (and the pinned
+// ones above) by their instruction; an unknown one without a fallback is a
+// clear error instead of PTX that ptxas cannot parse.
 void lowerUnknownNvvmIntrinsics(llvm::Module &M) {
   std::vector<llvm::Function *> Unknown;
   for (llvm::Function &F : M)
@@ -110,17 +137,11 @@ void lowerUnknownNvvmIntrinsics(llvm::Module &M) {
     if (!Fb)
       backendError("libdevice calls " + F->getName().str() +
                    ", which this LLVM's NVPTX backend does not know");
-    auto *Asm = llvm::InlineAsm::get(F->getFunctionType(), Fb->ptx,
-                                     Fb->constraints, /*hasSideEffects=*/false);
-    for (llvm::User *U : llvm::make_early_inc_range(F->users())) {
-      auto *Call = llvm::cast<llvm::CallInst>(U);
-      llvm::IRBuilder<> B(Call);
-      std::vector<llvm::Value *> Args(Call->arg_begin(), Call->arg_end());
-      Call->replaceAllUsesWith(B.CreateCall(Asm, Args));
-      Call->eraseFromParent();
-    }
-    F->eraseFromParent();
+    replaceByInstruction(F, *Fb);
   }
+  for (const NvvmFallback &P : kNvvmPinned)
+    if (llvm::Function *F = M.getFunction(P.name); F && !F->use_empty())
+      replaceByInstruction(F, P);
 }
 
 } // namespace

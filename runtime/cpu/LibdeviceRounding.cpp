@@ -11,11 +11,13 @@
 // rational arithmetic (tests/gpu/test_libdevice.py).
 //
 // Float -> integer conversions follow PTX's cvt.{rni,rzi,rmi,rpi}: round in
-// the mode, saturate to the integer type's range, NaN -> 0.
+// the mode, saturate to the integer type's range, NaN as the GPU gives it
+// (toInt).
 #include "runtime/cpu/LibdeviceHost.h"
 
 #include <cfenv>
 #include <cmath>
+#include <type_traits>
 #include <cstring>
 #include <limits>
 
@@ -70,8 +72,13 @@ template <class To, class From> To convert(From A) {
 
 // cvt.rXi: the float rounded to an integer value in the mode, saturated.
 template <class I, class F> I toInt(F X, int Mode) {
+  // NaN: 0 from a float to 32 bits; the bit pattern 0x80...0 from a double
+  // or to 64 bits -- what cvt.rXi does on the GPU (measured on the H200;
+  // PTX's manual says 0 for all).
   if (std::isnan(X))
-    return 0;
+    return sizeof(F) == 4 && sizeof(I) == 4
+               ? I(0)
+               : I(std::make_unsigned_t<I>(1) << (sizeof(I) * 8 - 1));
   F R;
   switch (Mode) {
   case FE_DOWNWARD:
