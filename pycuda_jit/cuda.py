@@ -181,8 +181,9 @@ def _kernel_class():
     global _Kernel
     if _Kernel is None:
         base = core().Dispatcher
+        from ._kernel_api import KernelApi
 
-        class Kernel(base):
+        class Kernel(KernelApi, base):
             """A @cuda.jit kernel; launch with kernel[griddim, blockdim](*args)."""
 
             # Called from another kernel, a kernel is a device function
@@ -297,6 +298,11 @@ def _options(debug, fastmath, opt, lineinfo, cache=False, max_registers=None,
              sanitize=None):
     if not isinstance(fastmath, (bool, type(None))):
         fastmath = frozenset(fastmath)  # {"contract", "afn", ...}
+    if isinstance(launch_bounds, list):
+        launch_bounds = tuple(launch_bounds)
+    if isinstance(launch_bounds, tuple) and len(launch_bounds) > 3:
+        raise ValueError(f"Got {len(launch_bounds)} launch bounds: {tuple(launch_bounds)}; "
+                         "launch_bounds is max_threads or (max_threads, min_blocks)")
     return {"debug": bool(debug), "fastmath": fastmath if fastmath is not None else False,
             "fmad": None if fmad is None else bool(fmad),
             "opt": 3 if opt is True else (0 if opt is False else int(opt)),
@@ -340,7 +346,7 @@ class DeviceFunction:
 def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         lineinfo=False, cache=False, inline="never", max_registers=None,
         launch_bounds=None, fmad=None, boundscheck=None, cpu_timeout=None, sanitize=None,
-        link=None, lto=False, **kwargs):
+        link=None, lto=False, forceinline=False, **kwargs):
     """Compile a Python function into a CUDA kernel.
 
     ``@cuda.jit`` compiles lazily, once per distinct argument types;
@@ -372,7 +378,11 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     ``link``: CUDA C/C++, PTX, LTO-IR, cubin, fatbin, object or library
     code (paths, or ``cuda.CUSource(...)`` objects) linked with the kernel,
     defining the functions of ``cuda.declare_device`` (GPU only; ffi.py).
+    ``forceinline=True`` is ``inline="always"`` (both mark the function
+    LLVM ``alwaysinline``).
     """
+    if forceinline:
+        inline = "always"
     if kwargs:
         raise TypeError(f"cuda.jit() got unexpected options: {', '.join(sorted(kwargs))}")
     # numba's cost-model functions (inline=callable) are taken as "never"
@@ -413,6 +423,11 @@ def _build_kernel(func, opts, sigs, inline="never"):
     """A kernel for ``func`` with the options of _options(); the explicit
     signatures compiled now."""
     k = _kernel_class()(func, opts)
+    # The function's name, docstring and module (functools.update_wrapper's
+    # set): help(kernel) and tools reading __doc__ see the function's.
+    for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(k, attr, getattr(func, attr, None))
+    k.__wrapped__ = func
     for s in sigs:
         k.compile(s)
     # As written, for `python -m pycuda_jit compile`, inspect_sass() and
@@ -443,15 +458,18 @@ def _signature_list(spec):
 
 
 def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False,
-                fastmath=False, cc=None, opt=True, abi=None, fmad=None):
+                fastmath=False, cc=None, opt=True, abi=None, fmad=None,
+                launch_bounds=None, max_registers=None):
     """Compile ``pyfunc`` for ``sig`` (a string, a signature object or a tuple of
-    argument types) to PTX; needs no GPU.  Returns (ptx, return type)."""
+    argument types) to PTX; needs no GPU.  Returns (ptx, return type).
+    ``launch_bounds`` and ``max_registers`` as for cuda.jit."""
     if device:
         raise errors.UnsupportedError("device functions are not supported yet")
     cc = cc or (9, 0)
+    opts = _options(debug, fastmath, opt, lineinfo, fmad=fmad, max_registers=max_registers,
+                    launch_bounds=launch_bounds)
     ptx, _name, _dumps = core().compile_ptx(pyfunc, _types.signature_text(sig), cc[0],
-                                            cc[1], _options(debug, fastmath, opt,
-                                                            lineinfo, fmad=fmad))
+                                            cc[1], opts)
     return ptx, _types.none
 
 

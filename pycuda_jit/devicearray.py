@@ -8,6 +8,7 @@ strided copies.  This module adds numpy dtypes and numpy array creation.  On
 the CPU executor, device memory is host memory and everything behaves the
 same.
 """
+import operator
 import os
 
 import numpy as np
@@ -17,14 +18,72 @@ from ._lazy import core
 _core = core()
 
 
-class DeviceNDArray(_core.DeviceArray):
-    """An array in device memory (the numba-cuda DeviceNDArray API)."""
+class ArrayFlags(dict):
+    """``DeviceNDArray.flags``: the layout as NumPy's ``ndarray.flags`` names
+    it, by key (``flags["C_CONTIGUOUS"]``) or attribute
+    (``flags.c_contiguous``).  Contiguity follows NumPy's relaxed rule:
+    the stride of an axis of length 1 does not matter."""
 
-    def __init__(self, shape, strides, dtype, owner, ptr, stream=0):
+    def __getattr__(self, name):
+        try:
+            return self[name.upper()]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+class DeviceNDArray(_core.DeviceArray):
+    """An array in device memory (the numba-cuda DeviceNDArray API).
+
+    ``DeviceNDArray(shape, strides, dtype)`` allocates new device memory for
+    that layout, as numba-cuda's constructor does (its fourth positional
+    argument is then the stream); the package's own functions pass the
+    memory's ``owner`` and ``ptr``."""
+
+    def __init__(self, shape, strides, dtype, owner=None, ptr=None, stream=0):
         dtype = np.dtype(dtype)
-        super().__init__(owner, ptr, tuple(shape), tuple(strides), dtype.str, stream,
+        shape, strides = _shape_tuple(shape), _shape_tuple(strides)
+        if ptr is None:
+            if owner is not None:  # numba-cuda's DeviceNDArray(shape, strides, dtype, stream)
+                stream, owner = owner, None
+            _s, _d, _st, nbytes = _prepare(shape, dtype, strides, "C")
+            owner = _core.Allocation(nbytes)
+            ptr = owner.ptr
+        super().__init__(owner, ptr, shape, strides, dtype.str, stream,
                          dtype.descr if dtype.fields is not None else None)
         self.dtype = dtype
+
+    @property
+    def flags(self):
+        """C_CONTIGUOUS and F_CONTIGUOUS, as in ``numpy.ndarray.flags``."""
+        return ArrayFlags(C_CONTIGUOUS=self.is_c_contiguous(),
+                          F_CONTIGUOUS=self.is_f_contiguous())
+
+    def view(self, dtype):
+        """The same memory seen as another dtype (NumPy's ``ndarray.view``
+        rules): a dtype of another size rescales the last axis, which must
+        be contiguous and hold a whole number of the new items."""
+        dtype = np.dtype(dtype)
+        shape, strides = list(self.shape), list(self.strides)
+        old = self.dtype.itemsize
+        if dtype.itemsize != old:
+            if self.ndim == 0:
+                raise ValueError("Changing the dtype of a 0d array is only supported "
+                                 "if the itemsize is unchanged")
+            if strides[-1] != old and shape[-1] != 1:
+                raise ValueError("To change to a dtype of a different size, "
+                                 "the last axis must be contiguous")
+            last_bytes = shape[-1] * old
+            if dtype.itemsize > old and last_bytes % dtype.itemsize:
+                raise ValueError("When changing to a larger dtype, its size must be a "
+                                 "divisor of the total size in bytes of the last axis "
+                                 "of the array.")
+            if dtype.itemsize < old and old % dtype.itemsize:
+                raise ValueError("When changing to a smaller dtype, its size must be a "
+                                 "divisor of the size of original dtype")
+            shape[-1] = last_bytes // dtype.itemsize
+            strides[-1] = dtype.itemsize
+        return DeviceNDArray(shape, strides, dtype, self._owner,
+                             self.device_ctypes_pointer_value, self.stream)
 
     def _view(self, ptr, shape, strides):
         return DeviceNDArray(shape, strides, self.dtype, self._owner, ptr, self.stream)
@@ -51,8 +110,9 @@ class DeviceNDArray(_core.DeviceArray):
         return self._view(self.device_ctypes_pointer_value, shape, strides)
 
     def ravel(self, order="C", stream=0):
-        """A 1-d view (contiguous arrays only)."""
-        return self.reshape(self.size, order=order)
+        """A new 1-d view object (contiguous arrays only)."""
+        shape, strides = self._reshape((self.size,), order)
+        return self._view(self.device_ctypes_pointer_value, shape, strides)
 
     def transpose(self, axes=None):
         axes = tuple(range(self.ndim))[::-1] if axes is None else tuple(axes)
@@ -203,9 +263,11 @@ class IpcHandle:
 
 
 def _shape_tuple(shape):
+    """A shape or strides as a tuple of ints; a float (``[1.1]``) is a
+    TypeError, as in numba-cuda and NumPy."""
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
-    return tuple(int(s) for s in shape)
+    return tuple(operator.index(s) for s in shape)
 
 
 def _strides_for(shape, itemsize, order):
@@ -334,6 +396,9 @@ def _stream_for_handle(handle):
 
 
 def from_cuda_array_interface(desc, owner=None, sync=True):
+    if desc.get("mask") is not None:  # numba-cuda does not support them either
+        raise NotImplementedError("Masked arrays (a __cuda_array_interface__ with a "
+                                  "'mask') are not supported")
     ptr, shape, strides, typestr, stream = _core.cai_import(desc, sync)
     return DeviceNDArray(shape, strides, np.dtype(typestr), owner, ptr,
                          _stream_for_handle(stream))

@@ -52,6 +52,12 @@ class Device:
             raise AttributeError(name)
         return core().device_attribute(self.id, name)
 
+    @property
+    def supports_float16(self):
+        """Whether kernels can compute in float16: every GPU pycuda_jit
+        supports (compute capability 5.3 and later) and the CPU executor."""
+        return self.compute_capability >= (5, 3)
+
     def get_primary_context(self):
         return Context(self)
 
@@ -96,8 +102,71 @@ class Context:
     def reset(self):
         self.device.reset()
 
+    # numba-cuda's Context methods (its driver API), each on this context's
+    # device.
+
+    def memalloc(self, bytesize):
+        """``bytesize`` bytes of device memory: a MemoryPointer."""
+        from .memory import MemoryPointer
+        with self.device:
+            return MemoryPointer(core().Allocation(int(bytesize)))
+
+    def memallocmanaged(self, bytesize, attach_global=True):
+        """Managed (unified) memory: a uint8 numpy array over it (a buffer
+        the host reads and writes, and kernels use in place)."""
+        import numpy as np
+        with self.device:
+            return np.asarray(core().HostAllocation(int(bytesize), "managed",
+                                                    attach_global=bool(attach_global)))
+
+    def memhostalloc(self, bytesize, mapped=False, portable=False, wc=False):
+        """Page-locked host memory (mapped into the device's address space
+        with ``mapped=True``): a uint8 numpy array over it."""
+        import numpy as np
+        with self.device:
+            if mapped:
+                mem = core().HostAllocation(int(bytesize), "mapped",
+                                            portable=bool(portable), wc=bool(wc))
+            else:
+                mem = core().HostAllocation(int(bytesize), "pinned")
+            return np.asarray(mem)  # the array keeps the allocation alive
+
+    def create_stream(self):
+        from .streams import stream
+        with self.device:
+            return stream()
+
+    def create_event(self, timing=True):
+        from .streams import event
+        with self.device:
+            return event(timing)
+
+    @property
+    def deallocations(self):
+        """The queue of device memory waiting to be freed (Deallocations)."""
+        return Deallocations()
+
     def __repr__(self):
         return f"<CUDA context of device {self.device.id}>"
+
+
+class Deallocations:
+    """Device memory that Python no longer references waits in a queue and
+    is freed in batches (runtime/Memory.h: more than 64 allocations or a
+    fifth of the device's memory pending, an out-of-memory retry, or
+    ``clear()``); ``len()`` is the number of allocations waiting.  On the
+    CPU executor memory is freed at once and the queue stays empty."""
+
+    def __len__(self):
+        return core().memory_stats()["pending_frees"]
+
+    @property
+    def pending_bytes(self):
+        return core().memory_stats()["pending_bytes"]
+
+    def clear(self):
+        """Free every queued allocation now."""
+        core().flush_deallocations()
 
 
 class _DeviceList:

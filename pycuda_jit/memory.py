@@ -107,3 +107,29 @@ def defer_cleanup():
         yield
     finally:
         core().defer_cleanup(False)
+
+
+class MemoryPointer:
+    """Device memory from ``Context.memalloc`` (numba-cuda's MemoryPointer):
+    ``device_pointer_value`` / ``device_ctypes_pointer`` is its address,
+    ``size`` its length in bytes; freed when the last reference goes."""
+
+    def __init__(self, allocation):
+        self._allocation = allocation
+        self.size = allocation.nbytes
+
+    @property
+    def device_pointer_value(self):
+        return self._allocation.ptr
+
+    @property
+    def device_ctypes_pointer(self):
+        import ctypes
+        return ctypes.c_void_p(self._allocation.ptr or None)
+
+    @property
+    def owner(self):
+        return self._allocation
+
+    def __repr__(self):
+        return f"<MemoryPointer 0x{self.device_pointer_value:x}, {self.size} bytes>"

@@ -1128,13 +1128,14 @@ PyObject *dispatcherInfo(PyObject *Self, PyObject *Args) {
         }
     }
     return Py_BuildValue(
-        "{s:s,s:s,s:s,s:s,s:O,s:d,s:n,s:O,s:O,s:s,s:s,s:O,s:O,s:O}", "name",
+        "{s:s,s:s,s:s,s:s,s:O,s:d,s:n,s:O,s:O,s:O,s:s,s:s,s:O,s:O,s:O}", "name",
         S->result.kernelName.c_str(), "signature", S->result.signature.c_str(),
         "load_path", S->loadPath.c_str(), "backend",
         S->loadPath.rfind("host-jit", 0) == 0 ? "cpu" : "cuda", "timings_ms",
         Timings.get(), "compile_ms", Total, "param_bytes", Py_ssize_t(S->bufSize),
         "resolutions", Resolutions.get(), "uses_barriers",
-        S->result.usesBarriers ? Py_True : Py_False, "cache", S->cache.c_str(),
+        S->result.usesBarriers ? Py_True : Py_False, "uses_grid_sync",
+        S->result.usesGridSync ? Py_True : Py_False, "cache", S->cache.c_str(),
         "cache_key", S->cacheKey.c_str(), "readonly_args", ReadOnly.get(),
         "noalias", S->noAlias ? Py_True : Py_False, "devices", Devices.get());
   });

@@ -1,0 +1,169 @@
+"""numba-cuda's kernel-object API on top of _core.Dispatcher: ``forall``,
+``overloads``, ``specialize`` / ``specializations``.
+
+Mixed into the ``Kernel`` class of cuda.py.  Nothing here runs per launch:
+``kernel.forall(n)(*args)`` is one ordinary launch of ``kernel[grid, block]``
+whose configuration is computed once, when the ForAll object is made.
+"""
+from . import types as _types
+
+# Threads per block of kernel.forall(n) when tpb is not given (numba-cuda
+# asks the driver's occupancy calculator; a fixed block of 128 threads runs
+# on every GPU and keeps the grid large enough to fill one).
+FORALL_THREADS_PER_BLOCK = 128
+
+
+class ForAll:
+    """``kernel.forall(ntasks)``: a launch with at least ``ntasks`` threads in
+    one dimension (``ceil(ntasks / tpb)`` blocks of ``tpb`` threads)."""
+
+    def __init__(self, kernel, ntasks, tpb, stream, sharedmem):
+        ntasks = int(ntasks)
+        if ntasks < 0:
+            raise ValueError(f"Can't create ForAll with negative task count: {ntasks}")
+        self.kernel = kernel
+        self.ntasks = ntasks
+        self.thread_per_block = int(tpb) or FORALL_THREADS_PER_BLOCK
+        self.stream = stream
+        self.sharedmem = sharedmem
+
+    def __call__(self, *args):
+        if self.ntasks == 0:  # a launch of no blocks is an error on the GPU
+            return None
+        blocks = (self.ntasks + self.thread_per_block - 1) // self.thread_per_block
+        return self.kernel[blocks, self.thread_per_block, self.stream,
+                           self.sharedmem](*args)
+
+
+class Overload:
+    """One compiled specialization of a kernel (``kernel.overloads[sig]``)."""
+
+    def __init__(self, kernel, signature):
+        self._kernel = kernel
+        self.signature = signature
+
+    @property
+    def cooperative(self):
+        """Whether launches are cooperative (the kernel uses grid sync)."""
+        return bool(self._kernel._info(self.signature).get("uses_grid_sync"))
+
+    @property
+    def name(self):
+        return self._kernel._info(self.signature)["name"]
+
+    def inspect_asm(self, cc=None):
+        return self._kernel.inspect_asm(self.signature, cc)
+
+    def inspect_llvm(self):
+        return self._kernel.inspect_llvm(self.signature)
+
+    def inspect_sass(self, cc=None):
+        return self._kernel.inspect_sass(self.signature, cc)
+
+    def inspect_types(self):
+        return self._kernel.inspect_types(self.signature)
+
+    def __repr__(self):
+        return f"<overload of {self._kernel.py_func.__qualname__} for {self.signature}>"
+
+
+class Overloads:
+    """``kernel.overloads``: signature -> Overload, one entry per compiled
+    specialization.  Keys are the signature strings of ``kernel.signatures``;
+    a signature object or a tuple of argument types finds its entry too."""
+
+    def __init__(self, kernel):
+        self._kernel = kernel
+
+    def _key(self, signature):
+        key = self._kernel._which(signature)
+        if key in self._kernel.signatures:
+            return key
+        # A type tuple written as a signature text: compare by the
+        # compiler's spelling of the argument types.
+        if not isinstance(signature, str):
+            args = key[:key.rfind(" -> ")] if " -> " in key else key
+            for sig in self._kernel.signatures:
+                if sig.startswith(args + " -> "):
+                    return sig
+        raise KeyError(signature)
+
+    def __getitem__(self, signature):
+        return Overload(self._kernel, self._key(signature))
+
+    def __contains__(self, signature):
+        try:
+            self._key(signature)
+            return True
+        except KeyError:
+            return False
+
+    def __len__(self):
+        return len(self._kernel.signatures)
+
+    def __iter__(self):
+        return iter(self._kernel.signatures)
+
+    def keys(self):
+        return list(self._kernel.signatures)
+
+    def values(self):
+        return [Overload(self._kernel, s) for s in self._kernel.signatures]
+
+    def items(self):
+        return [(s, Overload(self._kernel, s)) for s in self._kernel.signatures]
+
+    def __repr__(self):
+        return f"<overloads of {self._kernel.py_func.__qualname__}: {self.keys()}>"
+
+
+def _argument_type(value):
+    """specialize()'s argument: a type object as it is, a value by typeof."""
+    if isinstance(value, _types.Type):
+        return value
+    return _types.typeof(value)
+
+
+class KernelApi:
+    """The numba-cuda Dispatcher methods that are plain Python."""
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A launcher for ``ntasks`` threads in one dimension:
+        ``kernel.forall(n)(*args)``; ``tpb`` threads per block (default
+        FORALL_THREADS_PER_BLOCK).  ``ntasks == 0`` launches nothing."""
+        return ForAll(self, ntasks, tpb, stream, sharedmem)
+
+    @property
+    def overloads(self):
+        """The compiled specializations: signature -> Overload."""
+        return Overloads(self)
+
+    @property
+    def specializations(self):
+        """The kernels specialize() made: argument types -> kernel."""
+        spec = self.__dict__.get("_pcj_specializations")
+        if spec is None:
+            spec = self.__dict__["_pcj_specializations"] = {}
+        return spec
+
+    @property
+    def specialized(self):
+        """Whether the kernel compiles only for fixed signatures (given to
+        cuda.jit, or made by specialize())."""
+        return bool(getattr(self, "_pcj_signature_strings", ()))
+
+    def specialize(self, *args):
+        """A kernel compiled now for the types of ``args`` (values, or type
+        objects such as ``float32[::1]``), cached per argument types."""
+        if self.specialized:
+            raise RuntimeError(f"Dispatcher already specialized: {self!r} compiles only "
+                               f"for {list(self._pcj_signature_strings)}")
+        argtypes = tuple(_argument_type(a) for a in args)
+        key = tuple(str(t) for t in argtypes)
+        kernel = self.specializations.get(key)
+        if kernel is None:
+            from .cuda import _build_kernel
+            kernel = _build_kernel(self.py_func, self._pcj_options,
+                                   [_types.signature_text(argtypes)], self._pcj_inline_)
+            self.specializations[key] = kernel
+        return kernel
