@@ -80,7 +80,7 @@ def compile_file(spec, sig=None, cc="9.0", output=None, options=None):
     elif ext != ".ptx":
         raise AotError(f"-o must end in .ptx or .cubin, not '{output}'")
     opts = cuda._options(**(options or {}))
-    ptx, entry, _dumps = core().compile_ptx(func, sig, major, minor, opts)
+    ptx, entry, _dumps, _ret = core().compile_ptx(func, sig, major, minor, opts)
     if kind == "ptx":
         data = ptx.encode()
     else:

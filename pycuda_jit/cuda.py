@@ -21,7 +21,8 @@ from .types import (  # noqa: F401  numba-cuda exports the type objects here too
     typeof)
 
 __all__ = [
-    "jit", "compile_ptx", "compile_ptx_for_current_device", "backend",
+    "jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "compile_all",
+    "compile_for_current_device", "backend",
     # host API (memory.py, streams.py, devices.py)
     "to_device", "device_array", "device_array_like", "pinned_array",
     "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array",
@@ -316,7 +317,7 @@ class DeviceFunction:
     """A function compiled into the kernels that call it
     (``@cuda.jit(device=True)``); specialized per argument types."""
 
-    def __init__(self, func, inline, signatures=()):
+    def __init__(self, func, inline, signatures=(), options=None):
         if inline not in (False, True, "never", "always"):
             raise ValueError("inline must be 'always', 'never', True or False")
         for s in signatures:
@@ -326,6 +327,9 @@ class DeviceFunction:
         # Explicit signatures: calls pick one (as kernels do) and convert
         # their arguments and result to its types.
         self._pcj_signatures_ = tuple(signatures)
+        # cuda.jit's options, for inspect_asm (calls compile the function
+        # with the calling kernel's options).
+        self._pcj_options = options or {}
         self.py_func = func
         self.__name__ = func.__name__
         self.__qualname__ = func.__qualname__
@@ -334,6 +338,15 @@ class DeviceFunction:
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"device function '{self.__qualname__}' can only be called from a "
                            "kernel or another device function")
+
+    def inspect_asm(self, signature=None, cc=None):
+        """The PTX of this function compiled on its own with its cuda.jit
+        options, as compile_ptx(device=True) makes it, for ``signature``
+        (dict signature -> text for the declared signatures without one)."""
+        from ._compile_api import device_function_ptx
+        if signature is not None:
+            return device_function_ptx(self, signature, cc)
+        return {s: device_function_ptx(self, s, cc) for s in self._pcj_signatures_}
 
     def __reduce__(self):
         from . import serialize
@@ -392,19 +405,19 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     # A signature object (float32(float32)) is callable too: not a function.
     is_function = (callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple))
                    and not isinstance(func_or_sig, _types.Type))
+    opts = _options(debug, fastmath, opt, lineinfo, cache, max_registers, launch_bounds,
+                    fmad, boundscheck, cpu_timeout, sanitize)
     if device:
         if link:
             raise NotImplementedError(
                 "link= on a device function is not supported yet: give it to "
                 "cuda.declare_device(..., link=) or to the kernel's cuda.jit(link=)")
         if is_function:
-            return DeviceFunction(func_or_sig, inline)
+            return DeviceFunction(func_or_sig, inline, options=opts)
         # Without signatures, a device function is specialized per call
         # site's argument types; with them, calls convert to one of them.
         sigs = _signature_list(func_or_sig)
-        return lambda func: DeviceFunction(func, inline, sigs)
-    opts = _options(debug, fastmath, opt, lineinfo, cache, max_registers, launch_bounds,
-                    fmad, boundscheck, cpu_timeout, sanitize)
+        return lambda func: DeviceFunction(func, inline, sigs, opts)
     if lto:
         raise NotImplementedError(
             "cuda.jit(lto=True) is not supported yet: foreign code is linked from "
@@ -457,20 +470,8 @@ def _signature_list(spec):
                         f"signatures, not {spec!r}") from None
 
 
-def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False,
-                fastmath=False, cc=None, opt=True, abi=None, fmad=None,
-                launch_bounds=None, max_registers=None):
-    """Compile ``pyfunc`` for ``sig`` (a string, a signature object or a tuple of
-    argument types) to PTX; needs no GPU.  Returns (ptx, return type).
-    ``launch_bounds`` and ``max_registers`` as for cuda.jit."""
-    if device:
-        raise errors.UnsupportedError("device functions are not supported yet")
-    cc = cc or (9, 0)
-    opts = _options(debug, fastmath, opt, lineinfo, fmad=fmad, max_registers=max_registers,
-                    launch_bounds=launch_bounds)
-    ptx, _name, _dumps = core().compile_ptx(pyfunc, _types.signature_text(sig), cc[0],
-                                            cc[1], opts)
-    return ptx, _types.none
+from ._compile_api import (  # noqa: E402
+    compile_ptx, compile, compile_all, compile_for_current_device)
 
 
 def compile_stages(pyfunc, sig, stages=("bytecode", "cfg", "ir", "typed", "llvm", "llvm-opt", "ptx"),
@@ -488,7 +489,7 @@ def compile_stages(pyfunc, sig, stages=("bytecode", "cfg", "ir", "typed", "llvm"
     opts["assume_noalias"] = bool(options.pop("assume_noalias", False))
     if options:
         raise TypeError(f"unexpected options: {', '.join(options)}")
-    _ptx, _name, dumps = core().compile_ptx(pyfunc, _types.signature_text(sig), cc[0],
+    _ptx, _name, dumps, _ret = core().compile_ptx(pyfunc, _types.signature_text(sig), cc[0],
                                             cc[1], opts, list(stages))
     return {s: dumps[s] for s in stages if s in dumps}
 

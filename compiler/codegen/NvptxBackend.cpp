@@ -136,8 +136,8 @@ void rewriteAnnotations(llvm::Module &M,
 
 // Makes exactly the functions in kernelNames kernels (ptx_kernel CC).
 std::set<llvm::Function *> markKernels(llvm::Module &M, const NvptxOptions &O) {
-  if (O.kernelNames.empty())
-    internalError("emitPtx: no kernel names given for module '" +
+  if (O.kernelNames.empty() && O.exportedSymbols.empty())
+    internalError("emitPtx: no kernel or exported names given for module '" +
                   M.getModuleIdentifier() + "'");
   std::set<llvm::Function *> Kernels;
   for (const std::string &Name : O.kernelNames) {

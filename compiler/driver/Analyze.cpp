@@ -148,8 +148,12 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
   CompileResult &Out = A->result;
   Out.argTypes = ArgTypes;
   Stopwatch Clock(A->timings);
+  if (O.deviceFunction && O.backend != Backend::CUDA)
+    throw CompileError(ErrorKind::Internal, SourceLoc{},
+                       "device functions are compiled on their own for the GPU only");
   typeinfer::Options TO;
-  TO.isKernel = true;
+  TO.isKernel = !O.deviceFunction;
+  TO.declaredReturn = O.deviceFunction ? O.declaredReturn : nullptr;
   TO.callees = &A->session;
   A->kernel = frontend(Raw, ArgTypes, R, TO, &Out.dumps, O.dumps, &Clock);
   ir::Function *F = A->kernel.fn.get();
@@ -165,9 +169,12 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
       Out.resolutions.push_back({Name + ": " + Res.what, Res.value});
   }
   addForeignFunctions(A->session, O, Out);
-  types::Signature Sig{types::noneTy(), ArgTypes};
+  types::Signature Sig{O.deviceFunction ? F->returnType : types::noneTy(), ArgTypes};
   Out.signature = Sig.str();
-  Out.kernelName = lower::mangleKernelName(F->qualname, Out.signature);
+  Out.returnType = Sig.ret;
+  Out.kernelName = O.deviceFunction && !O.deviceName.empty()
+                       ? O.deviceName
+                       : lower::mangleKernelName(F->qualname, Out.signature);
   Out.readOnlyArgs = transforms::readOnlyArrayParams(*F);
   std::map<std::string, const ir::Function *> Callees;
   for (Session::Spec *Sp : A->session.order)
@@ -195,6 +202,8 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
           std::to_string(O.minBlocksPerSM) + " noalias" +
           std::to_string(O.noAliasReadOnly) + " san" +
           std::to_string(Sanitized ? O.sanitize : 0));
+  if (O.deviceFunction) // kernels' keys stay as they were
+    H.field("device-function " + O.deviceName);
   H.field(codeFingerprint(Raw, IncludeLines));
   H.field(Out.signature);
   for (const auto &Res : Out.resolutions)

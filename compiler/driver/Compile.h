@@ -71,6 +71,13 @@ struct CompileOptions {
   // The kernel's link= code (cuda.jit(link=[...])), read at this compile:
   // linked for the GPU, its bytes part of the cache key.
   std::vector<ir::LinkItem> links;
+  // CUDA backend: compile the function as a device function exported as
+  // `deviceName` (empty: the mangled name) with the C ABI
+  // (compile_ptx(device=True)): its parameters, its result (declaredReturn,
+  // or inferred when null), no kernel.
+  bool deviceFunction = false;
+  std::string deviceName;
+  types::TypeRef declaredReturn = nullptr;
 };
 
 // Whether the code announces array accesses to the sanitizer (CPU backend
@@ -96,6 +103,7 @@ struct ArgWrite {
 struct CompileResult {
   std::string kernelName;
   std::string signature; // "(array(float32, 1d, C), float32) -> none"
+  types::TypeRef returnType; // none for kernels; a device function's result
   std::vector<types::TypeRef> argTypes;
   std::vector<types::AbiSlot> abi;
   std::vector<typeinfer::Resolution> resolutions;

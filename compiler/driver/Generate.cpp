@@ -47,6 +47,7 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
   if (O.noAliasReadOnly)
     LO.noAliasReadOnly = Out.readOnlyArgs;
   LO.kernelName = Out.kernelName;
+  LO.deviceEntry = O.deviceFunction;
 
   auto Ctx = std::make_unique<llvm::LLVMContext>();
   auto M = std::make_unique<llvm::Module>(LO.kernelName, *Ctx);
@@ -94,7 +95,10 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
     NO.maxRegisters = O.maxRegisters;
     NO.maxThreadsPerBlock = O.maxThreadsPerBlock;
     NO.minBlocksPerSM = O.minBlocksPerSM;
-    NO.kernelNames = {LO.kernelName};
+    if (O.deviceFunction)
+      NO.exportedSymbols = {LO.kernelName};
+    else
+      NO.kernelNames = {LO.kernelName};
     codegen::NvptxResult P = codegen::emitPtx(*M, NO);
     Out.ptx = std::move(P.ptx);
     Out.dumps["llvm-opt"] = std::move(P.optimizedIR);

@@ -836,17 +836,20 @@ LowerResult lowerKernel(const ir::Function &F,
       O.target == Target::NVPTX ? makeNvptxTarget(O) : makeHostTarget(O);
   // Declare every device function first (they may call each other or
   // themselves), then lower the bodies.
-  std::vector<llvm::Function *> Decls;
-  for (const DeviceFunction &D : Callees) {
-    LowerContext Types(*D.fn, M, *T, O);
+  auto Declare = [&](const ir::Function &Fn, const std::string &Symbol) {
+    LowerContext Types(Fn, M, *T, O);
     std::vector<llvm::Type *> Params;
-    for (const ir::Param &P : D.fn->params)
+    for (const ir::Param &P : Fn.params)
       if (llvm::Type *PT = Types.valueType(P.type)) // not compile-time only
         Params.push_back(PT);
-    llvm::Type *Ret = D.fn->returnType->kind() == Kind::None
+    llvm::Type *Ret = Fn.returnType->kind() == Kind::None
                           ? llvm::Type::getVoidTy(M.getContext())
-                          : Types.valueType(D.fn->returnType);
-    llvm::Function *LF = T->declareDeviceFunction(M, D.symbol, Params, Ret);
+                          : Types.valueType(Fn.returnType);
+    return T->declareDeviceFunction(M, Symbol, Params, Ret);
+  };
+  std::vector<llvm::Function *> Decls;
+  for (const DeviceFunction &D : Callees) {
+    llvm::Function *LF = Declare(*D.fn, D.symbol);
     if (D.inlineAlways)
       LF->addFnAttr(llvm::Attribute::AlwaysInline);
     Decls.push_back(LF);
@@ -860,7 +863,16 @@ LowerResult lowerKernel(const ir::Function &F,
     DI = std::make_unique<DebugInfo>(M, F.file ? *F.file : "<unknown>");
   for (size_t K = 0; K < Callees.size(); ++K)
     Lowerer(*Callees[K].fn, M, *T, O, DI.get()).lowerDeviceFunction(Decls[K]);
-  Lowerer(F, M, *T, O, DI.get()).lowerKernel(Out);
+  if (O.deviceEntry) {
+    // An exported device function: its own parameters and result, visible
+    // outside the module (PTX `.visible .func`, result in func_retval0).
+    PCJ_ASSERT(O.target == Target::NVPTX, "device entries are compiled for NVPTX only");
+    llvm::Function *LF = Declare(F, O.kernelName);
+    LF->setLinkage(llvm::GlobalValue::ExternalLinkage);
+    Lowerer(F, M, *T, O, DI.get()).lowerDeviceFunction(LF);
+  } else {
+    Lowerer(F, M, *T, O, DI.get()).lowerKernel(Out);
+  }
   if (DI)
     DI->finalize();
   Out.usesBarriers = T->usesBarriers;

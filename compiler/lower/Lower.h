@@ -55,6 +55,10 @@ struct LowerOptions {
   // (read-only arrays the runtime checked do not overlap written ones).
   std::vector<bool> noAliasReadOnly;
   std::string kernelName;       // symbol of the kernel entry
+  // The root function is a device function exported under kernelName with
+  // its own parameters and result (the C ABI: compile_ptx(device=True)),
+  // not a kernel.  NVPTX only.
+  bool deviceEntry = false;
 };
 
 struct LowerResult {

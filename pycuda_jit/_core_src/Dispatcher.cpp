@@ -1572,6 +1572,15 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
     // does this only after checking the arguments do not overlap).
     CO.noAliasReadOnly = Options && Options != Py_None &&
                          dictBool(Options, "assume_noalias", false);
+    // compile_ptx(device=True): an exported device function (C ABI),
+    // named device_name (None: the mangled name).
+    if (Options && Options != Py_None && dictBool(Options, "device", false)) {
+      CO.deviceFunction = true;
+      PyObject *Name = PyDict_GetItemString(Options, "device_name");
+      if (Name && Name != Py_None)
+        CO.deviceName = utf8(Name);
+      CO.declaredReturn = Sig.ret;
+    }
     CO.dumps = envDumps();
     if (Stages && Stages != Py_None) {
       Ref It = check(PyObject_GetIter(Stages));
@@ -1594,8 +1603,9 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
       Ref V(PyUnicode_FromStringAndSize(Text.data(), Py_ssize_t(Text.size())));
       PyDict_SetItemString(Dumps.get(), Stage.c_str(), V.get());
     }
-    return Py_BuildValue("(s#,s,O)", Res.ptx.data(), Py_ssize_t(Res.ptx.size()),
-                         Res.kernelName.c_str(), Dumps.get());
+    std::string Ret = Res.returnType ? Res.returnType->str() : "none";
+    return Py_BuildValue("(s#,s,O,s)", Res.ptx.data(), Py_ssize_t(Res.ptx.size()),
+                         Res.kernelName.c_str(), Dumps.get(), Ret.c_str());
   });
 }
 

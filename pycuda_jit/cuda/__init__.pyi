@@ -159,6 +159,28 @@ class Kernel:
                       cc: tuple[int, int] | None = None) -> Any:
         """A kept stage dump: bytecode, cfg, ir, typed, llvm, llvm-opt, ptx."""
 
+    def forall(self, ntasks: int, tpb: int = 0, stream: Any = 0,
+               sharedmem: int = 0) -> Callable[..., None]:
+        """A launcher for ``ntasks`` threads in one dimension
+        (``kernel.forall(n)(*args)``; 128 threads per block unless ``tpb``)."""
+
+    @property
+    def overloads(self) -> Any:
+        """The compiled specializations: signature -> Overload (``cooperative``,
+        ``inspect_asm(cc)``...)."""
+
+    @property
+    def specializations(self) -> dict[tuple[str, ...], Kernel]:
+        """The kernels specialize() made, by argument types."""
+
+    @property
+    def specialized(self) -> bool:
+        """Whether the kernel compiles only for fixed signatures."""
+
+    def specialize(self, *args: Any) -> Kernel:
+        """A kernel compiled now for the types of ``args`` (values or type
+        objects), cached per argument types."""
+
 class DeviceFunction:
     """A ``@cuda.jit(device=True)`` function: compiled into the kernels that
     call it, specialized per argument types; not callable from the host."""
@@ -166,6 +188,11 @@ class DeviceFunction:
     py_func: Callable[..., Any]
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Only inside kernels and other device functions."""
+
+    def inspect_asm(self, signature: _Sig | None = None,
+                    cc: tuple[int, int] | None = None) -> Any:
+        """PTX of the function compiled on its own with its cuda.jit options
+        (dict signature -> text for the declared signatures without one)."""
 
 @overload
 def jit(func_or_sig: Callable[..., Any], /) -> Kernel:
@@ -179,7 +206,8 @@ def jit(func_or_sig: _Sig | list[_Sig] | tuple[str, ...] | None = None, *,
         fmad: bool | None = None, boundscheck: bool | None = None,
         cpu_timeout: float | None = None,
         sanitize: bool | str | None = None,
-        link: _Link | None = None, lto: bool = False) -> Callable[[Callable[..., Any]], Kernel]:
+        link: _Link | None = None, lto: bool = False,
+        forceinline: bool = False) -> Callable[[Callable[..., Any]], Kernel]:
     """``@cuda.jit(...)`` with options, or eagerly for signatures such as
     ``"void(float32[::1], float32)"``."""
 @overload
@@ -191,10 +219,38 @@ def jit(func_or_sig: _Sig | list[_Sig] | tuple[str, ...] | None = None, *,
 def compile_ptx(pyfunc: Callable[..., Any], sig: _Sig, debug: bool = False,
                 lineinfo: bool = False, device: bool = False,
                 fastmath: bool | Iterable[str] = False, cc: tuple[int, int] | None = None,
-                opt: bool | int = True, abi: Any = None,
-                fmad: bool | None = None) -> tuple[str, _Type]:
+                opt: bool | int = True, abi: str = "numba",
+                abi_info: dict[str, str] | None = None,
+                fmad: bool | None = None,
+                launch_bounds: tuple[int, ...] | int | None = None,
+                max_registers: int | None = None,
+                forceinline: bool = False) -> tuple[str, _Type]:
     """Compile ``pyfunc`` for ``sig`` to PTX (no GPU needed): ``(ptx, return
-    type)``, the return type a type object (``types.none`` for a kernel)."""
+    type)``, the return type a type object (``void`` for a kernel; a device
+    function's result with ``device=True``, exported with the C ABI)."""
+
+def compile(pyfunc: Callable[..., Any], sig: _Sig, debug: bool = False,
+            lineinfo: bool = False, device: bool = True,
+            fastmath: bool | Iterable[str] = False, cc: tuple[int, int] | None = None,
+            opt: bool | int = True, abi: str = "c", abi_info: dict[str, str] | None = None,
+            output: str = "ptx", forceinline: bool = False,
+            launch_bounds: tuple[int, ...] | int | None = None) -> tuple[str, _Type]:
+    """compile_ptx with numba-cuda's compile() defaults: a device function
+    with the C ABI, ``output="ptx"`` (LTO-IR is not supported yet)."""
+
+def compile_all(pyfunc: Callable[..., Any], sig: _Sig, debug: bool = False,
+                lineinfo: bool = False, device: bool = True,
+                fastmath: bool | Iterable[str] = False, cc: tuple[int, int] | None = None,
+                opt: bool | int = True, abi: str = "c",
+                abi_info: dict[str, str] | None = None, output: str = "ltoir",
+                forceinline: bool = False,
+                launch_bounds: tuple[int, ...] | int | None = None
+                ) -> tuple[list[str], _Type]:
+    """compile() returning ``([code], return type)``."""
+
+def compile_for_current_device(pyfunc: Callable[..., Any], sig: _Sig,
+                               **kwargs: Any) -> tuple[str, _Type]:
+    """compile() for the current GPU's compute capability."""
 
 def compile_ptx_for_current_device(pyfunc: Callable[..., Any], sig: _Sig,
                                    **kwargs: Any) -> tuple[str, _Type]:

@@ -118,6 +118,7 @@ def test_stub_kernel_methods_match_the_kernel_class():
             continue  # properties and C methods
         a = node.args
         stub = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs} - {"self"}
+        stub |= {x.arg for x in (a.vararg, a.kwarg) if x}  # *args, **kwargs
         real = set(list(inspect.signature(fn).parameters)[1:])
         assert stub == real, (node.name, sorted(stub ^ real))
         checked += 1
