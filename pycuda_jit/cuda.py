@@ -30,7 +30,8 @@ __all__ = [
     "from_dlpack", "defer_cleanup", "stream", "default_stream",
     "legacy_default_stream", "per_thread_default_stream", "external_stream",
     "event", "event_elapsed_time", "gpus", "select_device", "get_current_device",
-    "current_context", "list_devices", "close", "detect", "is_available",
+    "current_context", "is_float16_supported", "list_devices", "close", "detect",
+    "is_available",
     "synchronize", "profile_start", "profile_stop", "profiling",
     "sanitizer_report",
     # foreign functions (ffi.py)
@@ -157,8 +158,8 @@ def backend():
 # ---- host API: devices, streams, memory (re-exported) -------------------------------
 
 from .devices import (  # noqa: E402
-    gpus, select_device, get_current_device, current_context, list_devices, close,
-    detect, is_available, synchronize)
+    gpus, select_device, get_current_device, current_context, is_float16_supported,
+    list_devices, close, detect, is_available, synchronize)
 from .streams import (  # noqa: E402
     stream, default_stream, legacy_default_stream, per_thread_default_stream,
     external_stream, event, event_elapsed_time)

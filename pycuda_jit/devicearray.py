@@ -8,6 +8,7 @@ strided copies.  This module adds numpy dtypes and numpy array creation.  On
 the CPU executor, device memory is host memory and everything behaves the
 same.
 """
+import ctypes
 import operator
 import os
 
@@ -51,6 +52,21 @@ class DeviceNDArray(_core.DeviceArray):
         super().__init__(owner, ptr, shape, strides, dtype.str, stream,
                          dtype.descr if dtype.fields is not None else None)
         self.dtype = dtype
+
+    @property
+    def device_ctypes_pointer(self):
+        """The data's device address as a ctypes.c_void_p."""
+        return ctypes.c_void_p(self.device_ctypes_pointer_value or None)
+
+    @property
+    def alloc_size(self):
+        """Bytes from the array's lowest to its highest element (0 if it has
+        none): the extent of memory the array spans."""
+        if self.size == 0:
+            return 0
+        low = sum(s * (n - 1) for n, s in zip(self.shape, self.strides) if s < 0)
+        high = sum(s * (n - 1) for n, s in zip(self.shape, self.strides) if s > 0)
+        return high - low + self.dtype.itemsize
 
     @property
     def flags(self):
@@ -189,6 +205,47 @@ class DeviceNDArray(_core.DeviceArray):
     def __repr__(self):
         return (f"<DeviceNDArray shape={self.shape} dtype={self.dtype} "
                 f"layout={self._layout}>")
+
+
+class DeviceRecord(DeviceNDArray):
+    """One record of a structured dtype in device memory (numba-cuda's
+    DeviceRecord): a 0-d device array.  ``DeviceRecord(dtype)`` allocates
+    it; ``copy_to_device(rec)`` / ``copy_to_host(rec)`` take a NumPy record
+    scalar (``np.void`` or ``np.record``) or a 0-d array."""
+
+    def __init__(self, dtype, stream=0):
+        dtype = np.dtype(dtype)
+        if dtype.fields is None:
+            raise TypeError(f"DeviceRecord needs a structured dtype, not {dtype}")
+        owner = _core.Allocation(dtype.itemsize)
+        super().__init__((), (), dtype, owner, owner.ptr, stream)
+
+    @property
+    def gpu_data(self):
+        """The device allocation holding the record."""
+        return self._owner
+
+    def copy_to_device(self, ary, stream=0, _broadcast=False):
+        if isinstance(ary, np.void):
+            ary = np.array(ary, dtype=self.dtype)
+        super().copy_to_device(ary, stream, _broadcast)
+
+    def copy_to_host(self, ary=None, stream=0):
+        """Copy into ``ary`` (a record scalar is filled in place) or a new
+        record, and return it."""
+        if not isinstance(ary, np.void):
+            return super().copy_to_host(ary, stream)
+        if ary.dtype != self.dtype:
+            raise TypeError(f"copy_to_host: dtype '{ary.dtype}' does not match the "
+                            f"record's '{self.dtype}'")
+        tmp = super().copy_to_host(None, stream)
+        if stream:
+            stream.synchronize()
+        # A NumPy record scalar owns its bytes but exposes them read-only:
+        # write them through its array interface (as numba-cuda does).
+        ctypes.memmove(ary.__array_interface__["data"][0], tmp.ctypes.data,
+                       self.dtype.itemsize)
+        return ary
 
 
 class _IpcMapping:

@@ -14,7 +14,7 @@ from ._lazy import core
 
 __all__ = [
     "gpus", "Device", "Context", "MemoryInfo", "select_device", "get_current_device",
-    "current_context", "list_devices", "close", "detect", "is_available", "synchronize",
+    "current_context", "is_float16_supported", "list_devices", "close", "detect", "is_available", "synchronize",
 ]
 
 MemoryInfo = collections.namedtuple("MemoryInfo", ["free", "total"])
@@ -216,6 +216,11 @@ def get_current_device():
 
 def current_context():
     return Context(get_current_device())
+
+
+def is_float16_supported():
+    """Whether the current device computes in float16 (Device.supports_float16)."""
+    return get_current_device().supports_float16
 
 
 def list_devices():

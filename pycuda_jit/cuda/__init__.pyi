@@ -20,6 +20,7 @@ from ..devices import (
     get_current_device as get_current_device,
     gpus as gpus,
     is_available as is_available,
+    is_float16_supported as is_float16_supported,
     list_devices as list_devices,
     select_device as select_device,
     synchronize as synchronize,

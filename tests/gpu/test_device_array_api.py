@@ -152,3 +152,54 @@ def test_context_streams_events_and_deallocations(rng):
 
 def test_device_supports_float16():
     assert cuda.get_current_device().supports_float16
+
+
+@pytest.mark.parametrize("make", [np.zeros, np.recarray])
+def test_device_record_round_trip(rng, make):
+    from pycuda_jit.devicearray import DeviceRecord
+    dt = np.dtype([("a", np.int32), ("b", np.float32), ("c", np.complex64)], align=True)
+    rec = DeviceRecord(dt)
+    assert rec.shape == () and rec.strides == () and rec.dtype == dt
+    assert rec.alloc_size == dt.itemsize and rec.gpu_data is not None
+    assert rec.device_ctypes_pointer.value == rec.device_ctypes_pointer_value != 0
+    src = make(1, dt)[0]
+    src["a"], src["b"], src["c"] = rng.integers(1, 99), rng.random(), complex(rng.random(), 2)
+    rec.copy_to_device(src.copy())
+    dst = np.zeros(1, dt)[0].copy()
+    got = rec.copy_to_host(dst)  # a record scalar is filled in place
+    assert got is dst
+    for f in "abc":
+        assert dst[f] == src[f]
+    np.testing.assert_equal(rec.copy_to_host(), np.array(src, dtype=dt))
+    with pytest.raises(TypeError):
+        DeviceRecord(np.float32)
+
+
+@pytest.mark.parametrize("view", [np.s_[::2], np.s_[::-1], np.s_[3:4], np.s_[5:5], np.s_[:]])
+def test_alloc_size_is_the_extent_numpy_spans(rng, view):
+    x = rng.random(10)
+    v = x[view]
+    d = cuda.to_device(x)[view]
+    if v.size == 0:
+        assert d.alloc_size == 0
+    else:
+        lo, hi = np.lib.array_utils.byte_bounds(v) if hasattr(np.lib, "array_utils") \
+            else np.byte_bounds(v)
+        assert d.alloc_size == hi - lo
+    assert cuda.as_cuda_array(d).alloc_size == d.alloc_size
+    assert cuda.as_cuda_array(d).device_ctypes_pointer.value == d.device_ctypes_pointer.value
+
+
+def test_is_float16_supported_computes_in_float16():
+    assert cuda.is_float16_supported() == cuda.get_current_device().supports_float16
+
+    @cuda.jit
+    def halve(out, x):
+        i = cuda.grid(1)
+        if i < x.size:
+            out[i] = x[i] * np.float16(0.5)
+
+    x = np.arange(8, dtype=np.float16)
+    out = poisoned(8, np.float16)
+    halve[1, 8](out, x)
+    np.testing.assert_array_equal(out, x * np.float16(0.5))
