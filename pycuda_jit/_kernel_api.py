@@ -5,12 +5,22 @@ Mixed into the ``Kernel`` class of cuda.py.  Nothing here runs per launch:
 ``kernel.forall(n)(*args)`` is one ordinary launch of ``kernel[grid, block]``
 whose configuration is computed once, when the ForAll object is made.
 """
+from . import errors
 from . import types as _types
 
 # Threads per block of kernel.forall(n) when tpb is not given (numba-cuda
 # asks the driver's occupancy calculator; a fixed block of 128 threads runs
 # on every GPU and keeps the grid large enough to fill one).
 FORALL_THREADS_PER_BLOCK = 128
+
+# CU_FUNC_ATTRIBUTE_* (runtime/CudaTypes.h)
+_MAX_THREADS_PER_BLOCK, _SHARED_SIZE_BYTES, _CONST_SIZE_BYTES = 0, 1, 2
+_LOCAL_SIZE_BYTES, _NUM_REGS = 3, 4
+
+# The CPU executor's answer for the attributes host code has (the launch
+# limit it enforces, the static shared memory it reserves); the others are
+# facts of the GPU's machine code.
+_CPU_MAX_THREADS_PER_BLOCK = 1024  # MAX_THREADS_PER_BLOCK of its devices
 
 
 class ForAll:
@@ -63,8 +73,36 @@ class Overload:
     def inspect_types(self):
         return self._kernel.inspect_types(self.signature)
 
+    def max_cooperative_grid_blocks(self, blockdim, dynsmem=0):
+        """The most blocks of ``blockdim`` threads a cooperative launch (grid
+        sync) of this overload can have on the current device.  The CPU
+        executor runs any grid cooperatively: its largest grid."""
+        if isinstance(blockdim, (tuple, list)):
+            threads = 1
+            for d in blockdim:
+                threads *= int(d)
+        else:
+            threads = int(blockdim)
+        n = self._kernel._max_cooperative_blocks(self.signature, threads, int(dynsmem))
+        if n is None:
+            from .devices import get_current_device
+            return get_current_device().MAX_GRID_DIM_X
+        return n
+
     def __repr__(self):
         return f"<overload of {self._kernel.py_func.__qualname__} for {self.signature}>"
+
+
+class BySignature(dict):
+    """Per-specialization values keyed by signature string; a tuple of
+    argument types or a signature object finds its entry too."""
+
+    def __init__(self, kernel, items):
+        super().__init__(items)
+        self._kernel = kernel
+
+    def __missing__(self, signature):
+        return self[Overloads(self._kernel)._key(signature)]
 
 
 class Overloads:
@@ -151,6 +189,51 @@ class KernelApi:
         """Whether the kernel compiles only for fixed signatures (given to
         cuda.jit, or made by specialize())."""
         return bool(getattr(self, "_pcj_signature_strings", ()))
+
+    def _attribute(self, attr, signature):
+        """cuFuncGetAttribute for one specialization (an int), or for each
+        (a BySignature dict; an int when the kernel has one fixed
+        signature)."""
+        if signature is None and self.specialized and len(self.signatures) == 1:
+            signature = self.signatures[0]
+        if signature is None:
+            return BySignature(self, {s: self._attribute(attr, s)
+                                      for s in self.signatures})
+        key = Overloads(self)._key(signature)
+        value = self._function_attribute(key, attr)  # the C method
+        if value is not None:
+            return value
+        if attr == _MAX_THREADS_PER_BLOCK:  # the executor's limit, or launch_bounds'
+            bounds = self._pcj_options.get("launch_bounds")
+            if bounds:
+                bound = bounds if isinstance(bounds, int) else bounds[0]
+                return min(_CPU_MAX_THREADS_PER_BLOCK, int(bound))
+            return _CPU_MAX_THREADS_PER_BLOCK
+        if attr == _SHARED_SIZE_BYTES:
+            return self._info(key)["static_shared_bytes"]
+        raise errors.CudaSupportError(
+            "registers, local and constant memory per kernel are facts of the GPU's "
+            "machine code: the CPU executor has none (run on a GPU)")
+
+    def get_regs_per_thread(self, signature=None):
+        """Registers each thread uses (per signature without one)."""
+        return self._attribute(_NUM_REGS, signature)
+
+    def get_shared_mem_per_block(self, signature=None):
+        """Bytes of static shared memory per block."""
+        return self._attribute(_SHARED_SIZE_BYTES, signature)
+
+    def get_const_mem_size(self, signature=None):
+        """Bytes of constant memory the kernel uses."""
+        return self._attribute(_CONST_SIZE_BYTES, signature)
+
+    def get_local_mem_per_thread(self, signature=None):
+        """Bytes of local memory (stack, spills) per thread."""
+        return self._attribute(_LOCAL_SIZE_BYTES, signature)
+
+    def get_max_threads_per_block(self, signature=None):
+        """The most threads per block a launch of the kernel can have."""
+        return self._attribute(_MAX_THREADS_PER_BLOCK, signature)
 
     def specialize(self, *args):
         """A kernel compiled now for the types of ``args`` (values, or type

@@ -130,4 +130,19 @@ void launchCooperativeKernel(CUfunction Fn, Dim3 Grid, Dim3 Block,
   check(R, "cuLaunchCooperativeKernel");
 }
 
+int functionAttribute(CUfunction Fn, CUfunction_attribute Attr) {
+  int Value = 0;
+  check(currentContext().api().cuFuncGetAttribute(&Value, Attr, Fn), "cuFuncGetAttribute");
+  return Value;
+}
+
+long long maxCooperativeBlocks(CUfunction Fn, unsigned Threads, size_t SharedBytes) {
+  Context &Ctx = currentContext();
+  int PerSM = 0;
+  check(Ctx.api().cuOccupancyMaxActiveBlocksPerMultiprocessor(&PerSM, Fn, int(Threads),
+                                                               SharedBytes),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  return (long long)PerSM * Ctx.info().MultiprocessorCount;
+}
+
 } // namespace pcj::rt

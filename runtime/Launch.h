@@ -78,4 +78,13 @@ void launchCooperativeKernel(CUfunction Fn, Dim3 Grid, Dim3 Block,
                              unsigned SharedBytes, CUstream Stream,
                              void **Params);
 
+/// cuFuncGetAttribute(Attr, Fn): Attr is a CU_FUNC_ATTRIBUTE_* value
+/// (registers per thread, static shared / constant / local bytes...).
+int functionAttribute(CUfunction Fn, CUfunction_attribute Attr);
+
+/// The most blocks of Threads threads (with SharedBytes of dynamic shared
+/// memory) that can be resident on the current device at once: the largest
+/// grid a cooperative launch of Fn accepts.
+long long maxCooperativeBlocks(CUfunction Fn, unsigned Threads, size_t SharedBytes);
+
 } // namespace pcj::rt

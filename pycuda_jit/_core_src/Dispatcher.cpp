@@ -1128,16 +1128,54 @@ PyObject *dispatcherInfo(PyObject *Self, PyObject *Args) {
         }
     }
     return Py_BuildValue(
-        "{s:s,s:s,s:s,s:s,s:O,s:d,s:n,s:O,s:O,s:O,s:s,s:s,s:O,s:O,s:O}", "name",
+        "{s:s,s:s,s:s,s:s,s:O,s:d,s:n,s:O,s:O,s:O,s:n,s:s,s:s,s:O,s:O,s:O}", "name",
         S->result.kernelName.c_str(), "signature", S->result.signature.c_str(),
         "load_path", S->loadPath.c_str(), "backend",
         S->loadPath.rfind("host-jit", 0) == 0 ? "cpu" : "cuda", "timings_ms",
         Timings.get(), "compile_ms", Total, "param_bytes", Py_ssize_t(S->bufSize),
         "resolutions", Resolutions.get(), "uses_barriers",
         S->result.usesBarriers ? Py_True : Py_False, "uses_grid_sync",
-        S->result.usesGridSync ? Py_True : Py_False, "cache", S->cache.c_str(),
+        S->result.usesGridSync ? Py_True : Py_False, "static_shared_bytes",
+        Py_ssize_t(S->result.staticSharedBytes), "cache", S->cache.c_str(),
         "cache_key", S->cacheKey.c_str(), "readonly_args", ReadOnly.get(),
         "noalias", S->noAlias ? Py_True : Py_False, "devices", Devices.get());
+  });
+}
+
+// _function_attribute(which, attr) -> int: cuFuncGetAttribute (attr a
+// CU_FUNC_ATTRIBUTE_* number) of the specialization loaded on the current
+// device; None on the CPU executor (kernel.get_regs_per_thread & co.).
+PyObject *dispatcherFunctionAttribute(PyObject *Self, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    PyObject *Which;
+    int Attr;
+    if (!PyArg_ParseTuple(Args, "Oi", &Which, &Attr))
+      return nullptr;
+    auto *D = reinterpret_cast<DispatcherObject *>(Self);
+    Spec *S = specByIndex(D, Which);
+    if (backend() != BackendKind::CUDA)
+      Py_RETURN_NONE;
+    rt::CUfunction Fn = loadForDevice(D, *S, rt::currentContext()).fn;
+    return PyLong_FromLong(rt::functionAttribute(Fn, rt::CUfunction_attribute(Attr)));
+  });
+}
+
+// _max_cooperative_blocks(which, threads, shared) -> int: the largest grid
+// a cooperative launch accepts on the current device; None on the CPU
+// executor (no co-residency limit).
+PyObject *dispatcherMaxCooperativeBlocks(PyObject *Self, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    PyObject *Which;
+    unsigned Threads;
+    Py_ssize_t Shared;
+    if (!PyArg_ParseTuple(Args, "OIn", &Which, &Threads, &Shared))
+      return nullptr;
+    auto *D = reinterpret_cast<DispatcherObject *>(Self);
+    Spec *S = specByIndex(D, Which);
+    if (backend() != BackendKind::CUDA)
+      Py_RETURN_NONE;
+    rt::CUfunction Fn = loadForDevice(D, *S, rt::currentContext()).fn;
+    return PyLong_FromLongLong(rt::maxCooperativeBlocks(Fn, Threads, size_t(Shared)));
   });
 }
 
@@ -1288,6 +1326,10 @@ PyMethodDef DispatcherMethods[] = {
     {"compile", dispatcherCompile, METH_O, "Compile for a signature string."},
     {"_dump", dispatcherDump, METH_VARARGS, "Text of a compile stage."},
     {"_info", dispatcherInfo, METH_VARARGS, "Facts about a specialization."},
+    {"_function_attribute", dispatcherFunctionAttribute, METH_VARARGS,
+     "cuFuncGetAttribute of a specialization."},
+    {"_max_cooperative_blocks", dispatcherMaxCooperativeBlocks, METH_VARARGS,
+     "The largest cooperative grid of a specialization."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyGetSetDef DispatcherGetSet[] = {

@@ -182,6 +182,21 @@ class Kernel:
         """A kernel compiled now for the types of ``args`` (values or type
         objects), cached per argument types."""
 
+    def get_regs_per_thread(self, signature: _Sig | None = None) -> Any:
+        """Registers per thread (GPU; per signature without one)."""
+
+    def get_shared_mem_per_block(self, signature: _Sig | None = None) -> Any:
+        """Bytes of static shared memory per block."""
+
+    def get_const_mem_size(self, signature: _Sig | None = None) -> Any:
+        """Bytes of constant memory (GPU)."""
+
+    def get_local_mem_per_thread(self, signature: _Sig | None = None) -> Any:
+        """Bytes of local memory per thread (GPU)."""
+
+    def get_max_threads_per_block(self, signature: _Sig | None = None) -> Any:
+        """The most threads per block a launch can have."""
+
 class DeviceFunction:
     """A ``@cuda.jit(device=True)`` function: compiled into the kernels that
     call it, specialized per argument types; not callable from the host."""

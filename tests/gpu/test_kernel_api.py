@@ -1,6 +1,8 @@
 """numba-cuda's kernel-object API (pycuda_jit/_kernel_api.py): forall,
 overloads, specialize / specializations, and the function's name and
 docstring on the kernel -- checked by the values the launches compute."""
+import math
+
 import numpy as np
 import pytest
 
@@ -127,3 +129,96 @@ def test_kernel_carries_the_functions_name_and_docstring():
     assert add_one.__qualname__ == "add_one"
     assert add_one.__module__ == __name__
     assert add_one.__wrapped__ is add_one.py_func
+
+
+def _smem_kernel():
+    @cuda.jit
+    def smem(out):
+        sm = cuda.shared.array(10, dtype=out.dtype)
+        i = cuda.threadIdx.x
+        sm[i] = i + 1
+        cuda.syncthreads()
+        out[i] = sm[9 - i]
+    return smem
+
+
+def test_shared_mem_and_max_threads_per_specialization(backend):
+    smem = _smem_kernel()
+    for dt in (np.float32, np.float64):
+        out = poisoned(10, dt)
+        smem[1, 10](out)
+        np.testing.assert_array_equal(out, np.arange(10, 0, -1, dtype=dt))
+    s32, s64 = smem.signatures
+    assert smem.get_shared_mem_per_block(s32) == 40
+    assert smem.get_shared_mem_per_block((float32[::1],)) == 40
+    assert smem.get_shared_mem_per_block(s64) == 80
+    every = smem.get_shared_mem_per_block()
+    assert every == {s32: 40, s64: 80}
+    assert every[(cuda.types.float64[::1],)] == 80
+    limit = cuda.get_current_device().MAX_THREADS_PER_BLOCK
+    assert 0 < smem.get_max_threads_per_block(s32) <= limit
+
+
+def test_launch_bounds_bound_max_threads_per_block():
+    @cuda.jit("void(float32[::1])", launch_bounds=256)
+    def k(x):
+        x[cuda.grid(1)] = 1
+
+    assert k.get_max_threads_per_block() == 256  # one fixed signature: an int
+    x = poisoned(512, np.float32)
+    k[2, 256](x)
+    assert (x == 1).all()
+
+
+def test_regs_const_and_local_memory_on_the_gpu(hardware):
+    table = np.arange(32, dtype=np.int64)
+
+    @cuda.jit
+    def uses(x, n):
+        c = cuda.const.array_like(table)
+        i = cuda.grid(1)
+        if i < n:
+            x[i] = math.sin(x[i]) * 3.14 + c[i % 32]
+
+    for dt in (np.float32, np.float64):
+        x = np.zeros(32, dt)
+        uses[1, 32](x, 32)
+        np.testing.assert_allclose(x, table.astype(dt), rtol=1e-6)
+    regs = uses.get_regs_per_thread()
+    assert set(regs) == set(uses.signatures)
+    for sig in uses.signatures:
+        assert isinstance(regs[sig], int) and regs[sig] > 0
+        assert uses.get_regs_per_thread(sig) == regs[sig]
+        assert uses.get_const_mem_size(sig) >= table.nbytes
+        assert uses.get_local_mem_per_thread(sig) >= 0
+
+
+def test_gpu_only_attributes_are_a_clear_error_on_the_cpu_executor(backend):
+    if backend != "cpu":
+        pytest.skip("the CPU executor's answer")
+    smem = _smem_kernel()
+    smem[1, 10](np.zeros(10, np.float32))
+    from pycuda_jit import errors
+    for get in (smem.get_regs_per_thread, smem.get_const_mem_size,
+                smem.get_local_mem_per_thread):
+        with pytest.raises(errors.CudaSupportError, match="GPU"):
+            get(smem.signatures[0])
+
+
+def test_max_cooperative_grid_blocks_is_a_grid_that_launches(rng):
+    @cuda.jit("void(int32[::1])")
+    def rotate(x):
+        i = cuda.grid(1)
+        v = x[(i + 1) % x.size]
+        cuda.cg.this_grid().sync()
+        x[i] = v
+
+    (ov,) = rotate.overloads.values()
+    most = ov.max_cooperative_grid_blocks(32)
+    assert most >= cuda.get_current_device().MULTIPROCESSOR_COUNT
+    assert ov.max_cooperative_grid_blocks((32, 1, 1)) == most
+    blocks = min(most, 64)
+    x = rng.integers(0, 1000, blocks * 32).astype(np.int32)
+    expect = np.roll(x, -1)
+    rotate[blocks, 32](x)
+    np.testing.assert_array_equal(x, expect)
