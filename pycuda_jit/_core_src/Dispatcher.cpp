@@ -1221,18 +1221,35 @@ bool parseUInt32(PyObject *O, unsigned &Out, long long Min, const char *What) {
   return true;
 }
 
+// A grid or block: an int, or a tuple or list of 1-3 ints (numba-cuda's
+// errors: ValueError for another length, TypeError for a non-integer).
 bool parseDim(PyObject *O, rt::Dim3 &Out, const char *What) {
   unsigned V[3] = {1, 1, 1};
   if (PyIndex_Check(O)) {
     if (!parseUInt32(O, V[0], 1, What))
       return false;
-  } else if (PyTuple_Check(O) && PyTuple_Size(O) >= 1 && PyTuple_Size(O) <= 3) {
+  } else if (PyTuple_Check(O) || PyList_Check(O)) {
+    Ref Seq(PySequence_List(O));
+    if (!Seq)
+      return false;
+    Py_ssize_t N = PyList_Size(Seq.get());
+    if (N < 1 || N > 3) {
+      PyErr_Format(PyExc_ValueError, "%s must be a sequence of 1, 2 or 3 integers, got %R",
+                   What, Seq.get());
+      return false;
+    }
+    for (Py_ssize_t K = 0; K < N; ++K)
+      if (!PyIndex_Check(PyList_GetItem(Seq.get(), K))) {
+        PyErr_Format(PyExc_TypeError, "%s must be a sequence of integers, got %R", What,
+                     Seq.get());
+        return false;
+      }
     std::string Entry = std::string(What) + " entries";
-    for (Py_ssize_t K = 0; K < PyTuple_Size(O); ++K)
-      if (!parseUInt32(PyTuple_GetItem(O, K), V[K], 1, Entry.c_str()))
+    for (Py_ssize_t K = 0; K < N; ++K)
+      if (!parseUInt32(PyList_GetItem(Seq.get(), K), V[K], 1, Entry.c_str()))
         return false;
   } else {
-    PyErr_Format(PyExc_TypeError, "%s must be an int or a tuple of 1-3 ints", What);
+    PyErr_Format(PyExc_TypeError, "%s must be a sequence of integers, got [%R]", What, O);
     return false;
   }
   Out = {V[0], V[1], V[2]};
@@ -1316,9 +1333,9 @@ PyObject *dispatcherGetItem(PyObject *Self, PyObject *Key) {
 }
 
 PyObject *dispatcherCall(PyObject *Self, PyObject *Args, PyObject *Kw) {
-  PyErr_SetString(PyExc_TypeError,
-                  "a kernel must be launched with a configuration: "
-                  "kernel[griddim, blockdim](*args)");
+  PyErr_SetString(PyExc_ValueError,
+                  "the kernel launch configuration was not specified: launch "
+                  "with kernel[griddim, blockdim](*args)");
   return nullptr;
 }
 

@@ -222,3 +222,31 @@ def test_max_cooperative_grid_blocks_is_a_grid_that_launches(rng):
     expect = np.roll(x, -1)
     rotate[blocks, 32](x)
     np.testing.assert_array_equal(x, expect)
+
+
+@pytest.mark.parametrize("config,exc,text", [
+    (((1, 2, 3, 4), (5, 6)), ValueError, "griddim must be a sequence of 1, 2 or 3 integers, "
+                                         "got [1, 2, 3, 4]"),
+    (((1, 2), (3, 4, 5, 6)), ValueError, "blockdim must be a sequence of 1, 2 or 3 integers, "
+                                         "got [3, 4, 5, 6]"),
+    (((), 1), ValueError, "griddim must be a sequence of 1, 2 or 3 integers, got []"),
+    ((2.0, 3), TypeError, "griddim must be a sequence of integers, got [2.0]"),
+    ((2, (3.0,)), TypeError, "blockdim must be a sequence of integers, got [3.0]"),
+    ((0, 1), ValueError, "griddim must be positive"),
+])
+def test_invalid_launch_configurations(config, exc, text):
+    with pytest.raises(exc) as e:
+        add_one[config]
+    assert text in str(e.value)
+
+
+def test_list_configurations_launch_like_tuples(rng):
+    x = rng.integers(0, 100, 64)
+    expect = x + 1
+    add_one[[2], [32, 1]](x)
+    np.testing.assert_array_equal(x, expect)
+
+
+def test_launch_without_configuration_is_a_value_error():
+    with pytest.raises(ValueError, match="launch configuration was not specified"):
+        add_one(np.zeros(4))

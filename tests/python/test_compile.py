@@ -152,7 +152,7 @@ def test_imported_intrinsics_resolve():
 
 def test_launch_without_configuration_is_an_error():
     k = cuda.jit(saxpy)
-    with pytest.raises(TypeError, match=r"kernel\[griddim, blockdim\]"):
+    with pytest.raises(ValueError, match=r"configuration was not specified.*kernel\[griddim, blockdim\]"):
         k(1.0, None, None, None)
 
 
