@@ -304,7 +304,8 @@ def _options(debug, fastmath, opt, lineinfo, cache=False, max_registers=None,
         launch_bounds = tuple(launch_bounds)
     if isinstance(launch_bounds, tuple) and len(launch_bounds) > 3:
         raise ValueError(f"Got {len(launch_bounds)} launch bounds: {tuple(launch_bounds)}; "
-                         "launch_bounds is max_threads or (max_threads, min_blocks)")
+                         "launch_bounds is max_threads or (max_threads, min_blocks"
+                         "[, max_cluster_rank])")
     return {"debug": bool(debug), "fastmath": fastmath if fastmath is not None else False,
             "fmad": None if fmad is None else bool(fmad),
             "opt": 3 if opt is True else (0 if opt is False else int(opt)),
@@ -385,7 +386,8 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     (or ``PYCUDA_JIT_CACHE=1``) keeps compiled kernels on disk, keyed by
     everything they depend on.  ``fastmath`` is True or a set of LLVM flags
     (contract, afn, arcp, nsz, ninf, nnan, reassoc); ``max_registers`` and
-    ``launch_bounds=(max_threads[, min_blocks])`` bound register use.
+    ``launch_bounds=(max_threads[, min_blocks[, max_cluster_rank]])`` bound
+    register use (the cluster rank: compute capability 9.0 and later).
     ``fmad`` (default True, or ``PYCUDA_JIT_FMAD``): ``x * y + z`` may become
     one fused multiply-add, like nvcc's ``--fmad``; False rounds every
     operation separately (docs/language.md, "Floating-point contraction").

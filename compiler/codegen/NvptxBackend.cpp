@@ -105,7 +105,7 @@ void rewriteAnnotations(llvm::Module &M,
     }
   }
   // Per-kernel limits, in kernelNames order (deterministic): .maxnreg,
-  // and launch bounds as .maxntid / .minnctapersm.
+  // and launch bounds as .maxntid / .minnctapersm / .maxclusterrank.
   std::vector<std::pair<const char *, int>> Limits;
   if (O.maxRegisters > 0)
     Limits.push_back({"maxnreg", O.maxRegisters});
@@ -113,6 +113,8 @@ void rewriteAnnotations(llvm::Module &M,
     Limits.push_back({"maxntidx", O.maxThreadsPerBlock});
   if (O.minBlocksPerSM > 0)
     Limits.push_back({"minctasm", O.minBlocksPerSM});
+  if (O.maxClusterRank > 0)
+    Limits.push_back({"maxclusterrank", O.maxClusterRank});
   for (const std::string &Name : O.kernelNames) {
     llvm::Function *F = M.getFunction(Name);
     for (auto [Key, Value] : Limits)

@@ -50,6 +50,7 @@ struct NvptxOptions {
   int maxRegisters = 0; // > 0: .maxnreg on every kernel
   // Launch bounds (> 0): .maxntid and .minnctapersm on every kernel.
   int maxThreadsPerBlock = 0, minBlocksPerSM = 0;
+  int maxClusterRank = 0; // > 0: .maxclusterrank on every kernel (sm_90+)
   // Non-kernel symbols to keep externally visible (e.g. __device__
   // globals the runtime looks up with cuModuleGetGlobal).
   std::vector<std::string> exportedSymbols;

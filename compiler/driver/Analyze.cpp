@@ -202,6 +202,8 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
           std::to_string(O.minBlocksPerSM) + " noalias" +
           std::to_string(O.noAliasReadOnly) + " san" +
           std::to_string(Sanitized ? O.sanitize : 0));
+  if (O.maxClusterRank) // keys without one stay as they were
+    H.field("cluster-rank" + std::to_string(O.maxClusterRank));
   if (O.deviceFunction) // kernels' keys stay as they were
     H.field("device-function " + O.deviceName);
   H.field(codeFingerprint(Raw, IncludeLines));

@@ -45,6 +45,8 @@ struct CompileOptions {
   int maxRegisters = 0;         // .maxnreg (0: the backend decides)
   int maxThreadsPerBlock = 0;   // launch bounds (0: none)
   int minBlocksPerSM = 0;
+  // launch_bounds' third entry: .maxclusterrank (sm_90+; 0: none).
+  int maxClusterRank = 0;
   // Mark read-only array parameters noalias (ld.global.nc): only when the
   // caller guarantees no written array argument overlaps them.
   bool noAliasReadOnly = false;

@@ -95,6 +95,13 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
     NO.maxRegisters = O.maxRegisters;
     NO.maxThreadsPerBlock = O.maxThreadsPerBlock;
     NO.minBlocksPerSM = O.minBlocksPerSM;
+    if (O.maxClusterRank && O.ccMajor < 9)
+      throw CompileError(ErrorKind::Unsupported, SourceLoc{F->file, F->firstLine, -1, -1},
+                         "launch_bounds' third entry (the maximum cluster rank) needs "
+                         "thread block clusters: compute capability 9.0 or later, not " +
+                             std::to_string(O.ccMajor) + "." + std::to_string(O.ccMinor),
+                         "give launch_bounds=(max_threads, min_blocks) for this GPU");
+    NO.maxClusterRank = O.maxClusterRank;
     if (O.deviceFunction)
       NO.exportedSymbols = {LO.kernelName};
     else

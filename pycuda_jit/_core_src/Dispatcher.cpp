@@ -61,6 +61,7 @@ struct JitOptions {
   int opt = 3;
   int maxRegisters = 0;
   int maxThreads = 0, minBlocks = 0; // launch_bounds
+  int maxClusterRank = 0;             // launch_bounds' third entry
   uint8_t sanitize = 0; // sanitize= or PYCUDA_JIT_SANITIZE: san::Check bits
   Ref link; // link=: a callable giving [(kind, name, bytes)] (ffi.LinkList)
 };
@@ -226,19 +227,21 @@ JitOptions parseOptions(PyObject *D) {
       LB && LB != Py_None) {
     if (PyLong_Check(LB)) {
       O.maxThreads = int(PyLong_AsLong(LB));
-    } else if (PyTuple_Check(LB) && PyTuple_Size(LB) >= 1 && PyTuple_Size(LB) <= 2) {
+    } else if (PyTuple_Check(LB) && PyTuple_Size(LB) >= 1 && PyTuple_Size(LB) <= 3) {
       O.maxThreads = int(PyLong_AsLong(PyTuple_GetItem(LB, 0)));
-      if (PyTuple_Size(LB) == 2)
+      if (PyTuple_Size(LB) >= 2)
         O.minBlocks = int(PyLong_AsLong(PyTuple_GetItem(LB, 1)));
+      if (PyTuple_Size(LB) == 3)
+        O.maxClusterRank = int(PyLong_AsLong(PyTuple_GetItem(LB, 2)));
     } else {
-      PyErr_SetString(PyExc_TypeError,
-                      "launch_bounds must be max_threads or (max_threads, min_blocks)");
+      PyErr_SetString(PyExc_TypeError, "launch_bounds must be max_threads or (max_threads, "
+                                       "min_blocks[, max_cluster_rank])");
       throw PythonError{};
     }
     if (PyErr_Occurred())
       throw PythonError{};
   }
-  if (O.maxRegisters < 0 || O.maxThreads < 0 || O.minBlocks < 0) {
+  if (O.maxRegisters < 0 || O.maxThreads < 0 || O.minBlocks < 0 || O.maxClusterRank < 0) {
     PyErr_SetString(PyExc_ValueError, "max_registers and launch_bounds must be positive");
     throw PythonError{};
   }
@@ -404,6 +407,7 @@ driver::CompileOptions compileOptions(DispatcherObject *D) {
   CO.maxRegisters = J.maxRegisters;
   CO.maxThreadsPerBlock = J.maxThreads;
   CO.minBlocksPerSM = J.minBlocks;
+  CO.maxClusterRank = J.maxClusterRank;
   CO.dumps = envDumps();
   CO.dumps.insert({"typed", "llvm"});
   CO.links = readLinkItems(J.link.get());
@@ -1624,6 +1628,7 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
     CO.maxRegisters = O.maxRegisters;
     CO.maxThreadsPerBlock = O.maxThreads;
     CO.minBlocksPerSM = O.minBlocks;
+    CO.maxClusterRank = O.maxClusterRank;
     CO.fastMathFlags = O.fastmathFlags;
     CO.fmad = O.fmad;
     CO.links = readLinkItems(O.link.get());

@@ -250,3 +250,20 @@ def test_list_configurations_launch_like_tuples(rng):
 def test_launch_without_configuration_is_a_value_error():
     with pytest.raises(ValueError, match="launch configuration was not specified"):
         add_one(np.zeros(4))
+
+
+def test_kernel_with_a_cluster_rank_bound_runs(rng, backend):
+    if backend == "cuda" and cuda.get_current_device().compute_capability < (9, 0):
+        pytest.skip("thread block clusters need compute capability 9.0")
+
+    @cuda.jit(launch_bounds=(128, 1, 2))
+    def scale(out, x):
+        i = cuda.grid(1)
+        if i < x.size:
+            out[i] = 3 * x[i]
+
+    x = rng.random(300)
+    out = poisoned(300, np.float64)
+    scale[3, 128](out, x)
+    np.testing.assert_array_equal(out, 3 * x)
+    assert ".maxclusterrank 2" in scale.inspect_asm(scale.signatures[0], (9, 0))

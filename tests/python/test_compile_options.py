@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from pycuda_jit import cuda
+from pycuda_jit import cuda, errors
 
 
 def empty():
@@ -32,6 +32,21 @@ def test_compile_ptx_without_bounds_has_none():
 def test_compile_ptx_max_registers():
     ptx, _ = cuda.compile_ptx(empty, "void()", max_registers=40)
     assert re.search(r"\.maxnreg\s+40\b", ptx)
+
+
+def test_launch_bounds_with_max_cluster_rank():
+    ptx, _ = cuda.compile_ptx(empty, "void()", launch_bounds=(128, 2, 4), cc=(9, 0))
+    assert re.search(r"\.maxntid\s+128,\s*1,\s*1", ptx)
+    assert re.search(r"\.minnctapersm\s+2\b", ptx)
+    assert re.search(r"\.maxclusterrank\s+4\b", ptx)
+    ptx, _ = cuda.compile_ptx(empty, "void()", launch_bounds=(128, 2), cc=(9, 0))
+    assert ".maxclusterrank" not in ptx
+
+
+def test_max_cluster_rank_needs_sm90():
+    with pytest.raises(errors.UnsupportedError, match="compute capability 9.0") as e:
+        cuda.compile_ptx(empty, "void()", launch_bounds=(128, 2, 4), cc=(8, 0))
+    assert "test_compile_options.py" in str(e.value)
 
 
 def test_too_many_launch_bounds_is_a_value_error():
