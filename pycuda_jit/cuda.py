@@ -295,9 +295,29 @@ def _sanitize_option(sanitize):
     return ",".join(words) if words else "0"
 
 
+# shared_memory_carveout's names (numba-cuda's): percent of the L1/shared
+# memory given to shared memory, -1 the driver's default.
+_CARVEOUTS = {"MaxL1": 0, "MaxShared": 100, "default": -1}
+
+
+def _carveout_option(carveout):
+    if carveout is None:
+        return None
+    if isinstance(carveout, str):
+        if carveout not in _CARVEOUTS:
+            raise ValueError(f"Invalid carveout value: {carveout!r} (an int from -1 to 100, "
+                             "'MaxL1', 'MaxShared' or 'default')")
+        return _CARVEOUTS[carveout]
+    if isinstance(carveout, bool) or not isinstance(carveout, int):
+        raise TypeError(f"shared_memory_carveout must be an int or a string, not {carveout!r}")
+    if not -1 <= carveout <= 100:
+        raise ValueError(f"shared_memory_carveout must be between -1 and 100, got {carveout}")
+    return carveout
+
+
 def _options(debug, fastmath, opt, lineinfo, cache=False, max_registers=None,
              launch_bounds=None, fmad=None, boundscheck=None, cpu_timeout=None,
-             sanitize=None):
+             sanitize=None, shared_memory_carveout=None):
     if not isinstance(fastmath, (bool, type(None))):
         fastmath = frozenset(fastmath)  # {"contract", "afn", ...}
     if isinstance(launch_bounds, list):
@@ -312,7 +332,8 @@ def _options(debug, fastmath, opt, lineinfo, cache=False, max_registers=None,
             "lineinfo": bool(lineinfo), "cache": bool(cache),
             "max_registers": max_registers, "launch_bounds": launch_bounds,
             "boundscheck": None if boundscheck is None else bool(boundscheck),
-            "cpu_timeout": cpu_timeout, "sanitize": _sanitize_option(sanitize)}
+            "cpu_timeout": cpu_timeout, "sanitize": _sanitize_option(sanitize),
+            "shared_memory_carveout": _carveout_option(shared_memory_carveout)}
 
 
 class DeviceFunction:
@@ -361,7 +382,7 @@ class DeviceFunction:
 def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         lineinfo=False, cache=False, inline="never", max_registers=None,
         launch_bounds=None, fmad=None, boundscheck=None, cpu_timeout=None, sanitize=None,
-        link=None, lto=False, forceinline=False, **kwargs):
+        link=None, lto=False, forceinline=False, shared_memory_carveout=None, **kwargs):
     """Compile a Python function into a CUDA kernel.
 
     ``@cuda.jit`` compiles lazily, once per distinct argument types;
@@ -395,7 +416,9 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     code (paths, or ``cuda.CUSource(...)`` objects) linked with the kernel,
     defining the functions of ``cuda.declare_device`` (GPU only; ffi.py).
     ``forceinline=True`` is ``inline="always"`` (both mark the function
-    LLVM ``alwaysinline``).
+    LLVM ``alwaysinline``).  ``shared_memory_carveout`` (-1..100 percent,
+    "MaxL1", "MaxShared" or "default") is the GPU's preferred split of L1
+    and shared memory for the kernel (no effect on the CPU executor).
     """
     if forceinline:
         inline = "always"
@@ -409,7 +432,7 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     is_function = (callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple))
                    and not isinstance(func_or_sig, _types.Type))
     opts = _options(debug, fastmath, opt, lineinfo, cache, max_registers, launch_bounds,
-                    fmad, boundscheck, cpu_timeout, sanitize)
+                    fmad, boundscheck, cpu_timeout, sanitize, shared_memory_carveout)
     if device:
         if link:
             raise NotImplementedError(

@@ -136,6 +136,10 @@ int functionAttribute(CUfunction Fn, CUfunction_attribute Attr) {
   return Value;
 }
 
+void setFunctionAttribute(CUfunction Fn, CUfunction_attribute Attr, int Value) {
+  check(currentContext().api().cuFuncSetAttribute(Fn, Attr, Value), "cuFuncSetAttribute");
+}
+
 long long maxCooperativeBlocks(CUfunction Fn, unsigned Threads, size_t SharedBytes) {
   Context &Ctx = currentContext();
   int PerSM = 0;

@@ -81,6 +81,8 @@ void launchCooperativeKernel(CUfunction Fn, Dim3 Grid, Dim3 Block,
 /// cuFuncGetAttribute(Attr, Fn): Attr is a CU_FUNC_ATTRIBUTE_* value
 /// (registers per thread, static shared / constant / local bytes...).
 int functionAttribute(CUfunction Fn, CUfunction_attribute Attr);
+/// cuFuncSetAttribute(Attr, Value) on Fn.
+void setFunctionAttribute(CUfunction Fn, CUfunction_attribute Attr, int Value);
 
 /// The most blocks of Threads threads (with SharedBytes of dynamic shared
 /// memory) that can be resident on the current device at once: the largest

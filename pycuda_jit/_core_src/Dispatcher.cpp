@@ -62,6 +62,10 @@ struct JitOptions {
   int maxRegisters = 0;
   int maxThreads = 0, minBlocks = 0; // launch_bounds
   int maxClusterRank = 0;             // launch_bounds' third entry
+  // shared_memory_carveout: the L1 / shared memory split (percent shared,
+  // -1 the driver's default) set on every loaded function; kNoCarveout: unset.
+  int carveout = kNoCarveout;
+  static constexpr int kNoCarveout = -2;
   uint8_t sanitize = 0; // sanitize= or PYCUDA_JIT_SANITIZE: san::Check bits
   Ref link; // link=: a callable giving [(kind, name, bytes)] (ffi.LinkList)
 };
@@ -223,6 +227,11 @@ JitOptions parseOptions(PyObject *D) {
   O.cache = dictBool(D, "cache", false) || envFlag("PYCUDA_JIT_CACHE");
   O.opt = dictInt(D, "opt", 3);
   O.maxRegisters = dictInt(D, "max_registers", 0);
+  O.carveout = dictInt(D, "shared_memory_carveout", JitOptions::kNoCarveout);
+  if (O.carveout != JitOptions::kNoCarveout && (O.carveout < -1 || O.carveout > 100)) {
+    PyErr_SetString(PyExc_ValueError, "shared_memory_carveout must be between -1 and 100");
+    throw PythonError{};
+  }
   if (PyObject *LB = D ? PyDict_GetItemString(D, "launch_bounds") : nullptr;
       LB && LB != Py_None) {
     if (PyLong_Check(LB)) {
@@ -504,6 +513,9 @@ DeviceFn &loadForDevice(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
   auto T0 = std::chrono::steady_clock::now();
   New.module = rt::loadModule(I.image, linkOptions(compileOptions(D)));
   New.fn = New.module->function(S.result.kernelName);
+  if (int Carveout = D->st->opts.carveout; Carveout != JitOptions::kNoCarveout)
+    rt::setFunctionAttribute(New.fn, rt::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                             Carveout);
   S.result.timings.push_back(
       {"load.module", std::chrono::duration<double, std::milli>(
                           std::chrono::steady_clock::now() - T0)

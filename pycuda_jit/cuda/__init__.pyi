@@ -223,7 +223,9 @@ def jit(func_or_sig: _Sig | list[_Sig] | tuple[str, ...] | None = None, *,
         cpu_timeout: float | None = None,
         sanitize: bool | str | None = None,
         link: _Link | None = None, lto: bool = False,
-        forceinline: bool = False) -> Callable[[Callable[..., Any]], Kernel]:
+        forceinline: bool = False,
+        shared_memory_carveout: int | str | None = None
+        ) -> Callable[[Callable[..., Any]], Kernel]:
     """``@cuda.jit(...)`` with options, or eagerly for signatures such as
     ``"void(float32[::1], float32)"``."""
 @overload

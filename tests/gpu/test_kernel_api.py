@@ -267,3 +267,33 @@ def test_kernel_with_a_cluster_rank_bound_runs(rng, backend):
     scale[3, 128](out, x)
     np.testing.assert_array_equal(out, 3 * x)
     assert ".maxclusterrank 2" in scale.inspect_asm(scale.signatures[0], (9, 0))
+
+
+@pytest.mark.parametrize("carveout,percent", [("MaxL1", 0), ("MaxShared", 100),
+                                              ("default", -1), (0, 0), (50, 50), (100, 100),
+                                              (-1, -1)])
+def test_shared_memory_carveout_valid_values(rng, backend, carveout, percent):
+    @cuda.jit(shared_memory_carveout=carveout)
+    def add_one_to(x):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] += 1
+
+    x = rng.integers(0, 100, 10).astype(np.int32)
+    expect = x + 1
+    add_one_to[1, 10](x)
+    np.testing.assert_array_equal(x, expect)
+    if backend == "cuda":  # the attribute the driver holds for the function
+        got = add_one_to._function_attribute(add_one_to.signatures[0], 9)
+        assert got == (percent if percent >= 0 else got)  # -1: the driver's default
+
+
+@pytest.mark.parametrize("carveout,exc,text", [
+    (150, ValueError, "must be between -1 and 100"), (-2, ValueError, "must be between -1"),
+    (101, ValueError, "must be between -1 and 100"),
+    ("InvalidOption", ValueError, "Invalid carveout value"), (2.5, TypeError, "int or a string")])
+def test_shared_memory_carveout_invalid_values(carveout, exc, text):
+    with pytest.raises(exc, match=text):
+        cuda.jit(shared_memory_carveout=carveout)
+    with pytest.raises(exc, match=text):
+        cuda.jit("void(int32[:])", shared_memory_carveout=carveout)(lambda x: None)
