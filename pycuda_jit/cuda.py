@@ -17,8 +17,8 @@ from ._lazy import core
 from .types import (  # noqa: F401  numba-cuda exports the type objects here too
     boolean, bool_, b1, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
     i1, i2, i4, i8, u1, u2, u4, u8, intp, uintp, intc, uintc, float16, float32,
-    float64, f2, f4, f8, complex64, complex128, c8, c16, void, none, from_dtype,
-    typeof)
+    float64, f2, f4, f8, float_, double, complex64, complex128, c8, c16, void, none,
+    from_dtype, typeof)
 
 __all__ = [
     "jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "compile_all",
@@ -183,7 +183,7 @@ def _kernel_class():
     global _Kernel
     if _Kernel is None:
         base = core().Dispatcher
-        from ._kernel_api import KernelApi
+        from ._kernel_api import BySignature, KernelApi
 
         class Kernel(KernelApi, base):
             """A @cuda.jit kernel; launch with kernel[griddim, blockdim](*args)."""
@@ -216,7 +216,10 @@ def _kernel_class():
                     cc = tuple(cc)
                 if signature is not None:
                     return self._dump(stage, self._which(signature), cc)
-                return {sig: self._dump(stage, i, cc) for i, sig in enumerate(self.signatures)}
+                # Keyed by signature string; a tuple of argument types (as
+                # numba-cuda keys it) finds its entry too.
+                return BySignature(self, {sig: self._dump(stage, i, cc)
+                                          for i, sig in enumerate(self.signatures)})
 
             # Text no longer in memory (after a disk-cache hit, or a stage
             # PYCUDA_JIT_DUMP did not keep) is compiled again on demand: the

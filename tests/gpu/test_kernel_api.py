@@ -297,3 +297,22 @@ def test_shared_memory_carveout_invalid_values(carveout, exc, text):
         cuda.jit(shared_memory_carveout=carveout)
     with pytest.raises(exc, match=text):
         cuda.jit("void(int32[:])", shared_memory_carveout=carveout)(lambda x: None)
+
+
+def test_inspect_dicts_take_argument_type_tuples(rng):
+    @cuda.jit
+    def poly(out, a, b):
+        out[0] = a + b
+
+    out = poisoned(1, np.float64)
+    poly[1, 1](out, 2, 3)
+    assert out[0] == 5
+    poly[1, 1](out, 2.5, 3)
+    assert out[0] == 5.5
+    f64 = cuda.types.float64[::1]
+    for texts in (poly.inspect_llvm(), poly.inspect_asm(), poly.inspect_types()):
+        assert list(texts) == poly.signatures
+        assert texts[(f64, cuda.types.int64, cuda.types.int64)] == texts[poly.signatures[0]]
+        assert texts[(f64, cuda.double, cuda.types.int64)] == texts[poly.signatures[1]]
+        with pytest.raises(KeyError):
+            texts[(f64, int32, int32)]
