@@ -1,9 +1,10 @@
 """numba-cuda's kernel-object API on top of _core.Dispatcher: ``forall``,
-``overloads``, ``specialize`` / ``specializations``.
+``overloads``, ``specialize`` / ``specializations``, and the function
+attributes (``get_regs_per_thread`` & co.).
 
-Mixed into the ``Kernel`` class of cuda.py.  Nothing here runs per launch:
-``kernel.forall(n)(*args)`` is one ordinary launch of ``kernel[grid, block]``
-whose configuration is computed once, when the ForAll object is made.
+Mixed into the ``Kernel`` class of cuda.py.  Ordinary launches
+(``kernel[grid, block](*args)``) run none of this; ``kernel.forall(n)(*args)``
+adds one Python call that launches ``kernel[blocks, tpb]``.
 """
 from . import errors
 from . import types as _types

@@ -454,8 +454,8 @@ def _stream_for_handle(handle):
 
 def from_cuda_array_interface(desc, owner=None, sync=True):
     if desc.get("mask") is not None:  # numba-cuda does not support them either
-        raise NotImplementedError("Masked arrays (a __cuda_array_interface__ with a "
-                                  "'mask') are not supported")
+        raise NotImplementedError("Masked arrays are not supported (a "
+                                  "__cuda_array_interface__ with a 'mask')")
     ptr, shape, strides, typestr, stream = _core.cai_import(desc, sync)
     return DeviceNDArray(shape, strides, np.dtype(typestr), owner, ptr,
                          _stream_for_handle(stream))

@@ -1275,6 +1275,18 @@ bool parseDim(PyObject *O, rt::Dim3 &Out, const char *What) {
 PyObject *launcherVectorcall(PyObject *Self, PyObject *const *Argv, size_t NArgsF,
                              PyObject *KwNames);
 
+// launch_bounds=max_threads: a larger block is refused on both backends with
+// the same message (the GPU's driver would say only CUDA_ERROR_INVALID_VALUE).
+void refuseAboveLaunchBound(const rt::Dim3 &Block, int Bound) {
+  unsigned long long Threads = (unsigned long long)Block.x * Block.y * Block.z;
+  if (Threads <= (unsigned long long)Bound)
+    return;
+  throw rt::LaunchConfigError(
+      "block (" + std::to_string(Block.x) + ", " + std::to_string(Block.y) + ", " +
+      std::to_string(Block.z) + ") has " + std::to_string(Threads) +
+      " threads; the kernel's launch_bounds allow at most " + std::to_string(Bound));
+}
+
 void rememberLauncher(DispatcherObject *D, PyObject *Key, PyObject *L) {
   PyObject *OldKey = D->lastKey, *OldL = D->lastLauncher;
   Py_INCREF(Key);
@@ -1492,6 +1504,8 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
     rt::Context *Ctx = BK == BackendKind::CUDA ? &rt::currentContext() : nullptr;
     rt::validateLaunchConfig(Ctx ? Ctx->limits() : rt::kCpuLaunchLimits,
                              L->grid, L->block, L->shared);
+    if (int Bound = L->disp->st->opts.maxThreads) [[unlikely]]
+      refuseAboveLaunchBound(L->block, Bound);
     // Another device's array: refused (a GPU would need peer access).
     static const bool ManyDevices = backendDeviceCount() > 1;
     int Device = Ctx ? Ctx->device() : backendCurrentDevice();

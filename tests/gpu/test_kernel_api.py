@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from pycuda_jit import cuda, float32, int32
+from pycuda_jit import cuda, errors, float32, int32
 from gpu_util import poisoned
 
 
@@ -168,6 +168,10 @@ def test_launch_bounds_bound_max_threads_per_block():
     x = poisoned(512, np.float32)
     k[2, 256](x)
     assert (x == 1).all()
+    y = poisoned(512, np.float32)
+    with pytest.raises(errors.LaunchConfigError, match="launch_bounds allow at most 256"):
+        k[1, (16, 32)](y)  # 512 threads: refused on both backends
+    assert np.isnan(y).all()
 
 
 def test_regs_const_and_local_memory_on_the_gpu(hardware):
