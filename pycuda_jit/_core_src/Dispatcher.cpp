@@ -1275,16 +1275,19 @@ bool parseDim(PyObject *O, rt::Dim3 &Out, const char *What) {
 PyObject *launcherVectorcall(PyObject *Self, PyObject *const *Argv, size_t NArgsF,
                              PyObject *KwNames);
 
-// launch_bounds=max_threads: a larger block is refused on both backends with
-// the same message (the GPU's driver would say only CUDA_ERROR_INVALID_VALUE).
+// launch_bounds=max_threads: a larger block is the driver's error
+// (CUDA_ERROR_INVALID_VALUE from cuLaunchKernel, as the GPU reports it) on
+// both backends, with the bound named.
 void refuseAboveLaunchBound(const rt::Dim3 &Block, int Bound) {
   unsigned long long Threads = (unsigned long long)Block.x * Block.y * Block.z;
   if (Threads <= (unsigned long long)Bound)
     return;
-  throw rt::LaunchConfigError(
-      "block (" + std::to_string(Block.x) + ", " + std::to_string(Block.y) + ", " +
-      std::to_string(Block.z) + ") has " + std::to_string(Threads) +
-      " threads; the kernel's launch_bounds allow at most " + std::to_string(Bound));
+  rt::throwDriverError(rt::CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel",
+                       "block (" + std::to_string(Block.x) + ", " + std::to_string(Block.y) +
+                           ", " + std::to_string(Block.z) + ") has " +
+                           std::to_string(Threads) +
+                           " threads; the kernel's launch_bounds allow at most " +
+                           std::to_string(Bound));
 }
 
 void rememberLauncher(DispatcherObject *D, PyObject *Key, PyObject *L) {

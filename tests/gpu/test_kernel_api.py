@@ -169,8 +169,9 @@ def test_launch_bounds_bound_max_threads_per_block():
     k[2, 256](x)
     assert (x == 1).all()
     y = poisoned(512, np.float32)
-    with pytest.raises(errors.LaunchConfigError, match="launch_bounds allow at most 256"):
-        k[1, (16, 32)](y)  # 512 threads: refused on both backends
+    with pytest.raises(errors.CudaDriverError, match="launch_bounds allow at most 256") as e:
+        k[1, (16, 32)](y)  # 512 threads: the driver's error on both backends
+    assert "CUDA_ERROR_INVALID_VALUE" in str(e.value)
     assert np.isnan(y).all()
 
 
