@@ -364,7 +364,7 @@ def too_many_dimensions():
     triple[1, 32](x, np.zeros((1,) * 9, np.float32))  # <- error
 
 
-@host(TypeError)
+@host(ValueError, match="launch configuration was not specified")
 def call_kernel_without_config():
     x, y = arrays()
     triple(x, y)  # <- error
