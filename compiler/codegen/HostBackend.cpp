@@ -304,6 +304,19 @@ std::shared_ptr<HostResult>
 jitForHost(std::unique_ptr<llvm::Module> M,
            std::unique_ptr<llvm::LLVMContext> C, const HostOptions &O,
            const std::vector<std::string> &entryNames) {
+  // The module must be freed before its context on every path, also when
+  // this function throws: the parameters themselves die in an order the
+  // ABI leaves open (GCC builds them right to left on x86-64, so C outlived
+  // M there, but left to right on aarch64, where a throw freed the context
+  // first and ~Module crashed in LLVMContext::removeModule).
+  struct ModuleBeforeContext {
+    std::unique_ptr<llvm::Module> &M;
+    std::unique_ptr<llvm::LLVMContext> &C;
+    ~ModuleBeforeContext() {
+      M.reset();
+      C.reset();
+    }
+  } FreeInOrder{M, C};
   if (!M || !C)
     internalError("jitForHost: null module or context");
   if (O.optLevel < 0 || O.optLevel > 3)

@@ -70,9 +70,9 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
-// Compiles M (owned with its context; both are freed before returning) and
-// links it into the process.  entryNames are the functions that stay
-// visible; each must be defined in M.  Throws CompileError: Internal for a
+// Compiles M (owned with its context; both are freed, M first, before it
+// returns or throws) and links it into the process.  entryNames are the
+// functions that stay visible; each must be defined in M.  Throws CompileError: Internal for a
 // broken module or a missing entry, Backend for LLVM/JIT failures (e.g. an
 // unresolved symbol, named in the message).
 std::shared_ptr<HostResult>
