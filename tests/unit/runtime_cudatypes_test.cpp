@@ -7,9 +7,11 @@
 
 #include <gtest/gtest.h>
 
-#if __has_include("/usr/local/cuda/include/cuda.h")
-#include "/usr/local/cuda/include/cuda.h"
-#include "/usr/local/cuda/include/cudaProfiler.h" // cuProfilerStart/Stop
+// The toolkit's include directory comes from tests/unit/CMakeLists.txt
+// (PCJ_CUDA_INCLUDE_DIR), for this file only.
+#if __has_include(<cuda.h>) && __has_include(<cudaProfiler.h>)
+#include <cuda.h>
+#include <cudaProfiler.h> // cuProfilerStart/Stop
 #define PCJ_HAVE_CUDA_H 1
 #endif
 
