@@ -168,16 +168,26 @@ i64 pcj_nv_llrintf(f32 X) { return toInt<int64_t>(X, FE_TONEAREST); }
 i64 pcj_nv_llround(f64 X) { return toInt<int64_t>(std::round(X), FE_TOWARDZERO); }
 i64 pcj_nv_llroundf(f32 X) { return toInt<int64_t>(std::round(X), FE_TOWARDZERO); }
 
-// float <-> half bits (cvt.rn.f16.f32 / cvt.f32.f16).
+// float <-> half bits (cvt.rn.f16.f32 / cvt.f32.f16).  The host's binary16
+// type: AArch64's __fp16 (IEEE binary16 there; float -> __fp16 rounds to
+// nearest even; GCC 12 has no _Float16 in C++ for aarch64, though it
+// defines __FLT16_MAX__), else _Float16 (x86-64).
+#if defined(__aarch64__)
+using HostHalf = __fp16;
+#elif defined(__FLT16_MAX__)
+using HostHalf = _Float16;
+#else
+#error "no binary16 type for this host"
+#endif
 i16 pcj_nv_float2half_rn(f32 X) {
-  _Float16 H = _Float16(X);
+  HostHalf H = HostHalf(X);
   uint16_t B;
   std::memcpy(&B, &H, 2);
   return i16(B);
 }
 f32 pcj_nv_half2float(i16 X) {
   uint16_t B = uint16_t(X);
-  _Float16 H;
+  HostHalf H;
   std::memcpy(&H, &B, 2);
   return f32(H);
 }
