@@ -70,7 +70,13 @@ def _gpus():
     for i in range(c.cuda_device_count()):
         d = c.device_info(i, True)
         name = d["name"]
+        cc = d["compute_capability"]
+        try:  # native code, or PTX of an older architecture JIT-compiled
+            target = c.gpu_target(cc[0], cc[1])[1]
+        except Exception as e:  # noqa: BLE001
+            target = f"none: {e}"
         out.append({
+            "target": target,
             "id": i, "name": name, "compute_capability": list(d["compute_capability"]),
             "total_memory": d["total_memory"],
             "multiprocessors": d.get("CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT"),
@@ -187,6 +193,7 @@ def format_report(r):
             row(f"{dev['id']}", f"{dev['name']}  cc {cc[0]}.{cc[1]}  "
                 f"{dev['total_memory'] / 2**30:.1f} GiB  "
                 f"{dev['multiprocessors']} SMs  MIG: {'yes' if dev['mig'] else 'no'}")
+            row("", f"target: {dev['target']}", indent=4)
 
     b = r["backend"]
     lines.append("Backend")

@@ -413,9 +413,12 @@ def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False,
     if device:
         raise errors.UnsupportedError("device functions are not supported yet")
     cc = cc or (9, 0)
+    # cc=(10, 0, 'a'): arch-specific PTX (sm_100a), only when asked; a cc
+    # newer than the code generator knows gives its newest architecture.
     ptx, _name, _dumps = core().compile_ptx(pyfunc, _types.signature_text(sig), cc[0],
                                             cc[1], _options(debug, fastmath, opt,
-                                                            lineinfo, fmad=fmad))
+                                                            lineinfo, fmad=fmad),
+                                            None, str(cc[2]) if len(cc) > 2 else "")
     return ptx, _types.none
 
 
