@@ -86,6 +86,14 @@ def _gpus():
     return out
 
 
+def _targets():
+    # The newest architecture compiled natively here (the target a GPU
+    # beyond every known one gets, as PTX JIT-compiled for it).
+    newest = core().gpu_target(99, 9)[0]
+    return {"newest_native": newest,
+            "newer_gpus": f"{newest} PTX JIT-compiled for the GPU"}
+
+
 def _backend():
     c = core()
     try:
@@ -119,6 +127,7 @@ def report():
         "toolkit": _section(_toolkit),
         "driver": _section(_driver),
         "gpus": _section(_gpus),
+        "gpu_targets": _section(_targets),
         "backend": _section(_backend),
         "cache": _section(_cache),
         "profiling": _section(_profiling),
@@ -194,6 +203,11 @@ def format_report(r):
                 f"{dev['total_memory'] / 2**30:.1f} GiB  "
                 f"{dev['multiprocessors']} SMs  MIG: {'yes' if dev['mig'] else 'no'}")
             row("", f"target: {dev['target']}", indent=4)
+
+    t = r["gpu_targets"]
+    if not failed(t):
+        row("targets", f"native up to {t['newest_native']}; newer GPUs: {t['newer_gpus']}"
+            " (PYCUDA_JIT_NEWEST_CC lowers it)")
 
     b = r["backend"]
     lines.append("Backend")
