@@ -62,8 +62,11 @@ def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath
     if device:
         opts["device"] = True
         opts["device_name"] = _device_name(pyfunc, abi, abi_info)
+    # cc=(10, 0, 'a'): arch-specific PTX (sm_100a), only when asked; a cc
+    # newer than the code generator knows gives its newest architecture.
     ptx, _name, _dumps, ret = core().compile_ptx(
-        pyfunc, _types.signature_text(sig), cc[0], cc[1], opts)
+        pyfunc, _types.signature_text(sig), cc[0], cc[1], opts, None,
+        str(cc[2]) if len(cc) > 2 else "")
     return ptx, (_return_type(ret) if device else _types.void)
 
 

@@ -70,7 +70,13 @@ def _gpus():
     for i in range(c.cuda_device_count()):
         d = c.device_info(i, True)
         name = d["name"]
+        cc = d["compute_capability"]
+        try:  # native code, or PTX of an older architecture JIT-compiled
+            target = c.gpu_target(cc[0], cc[1])[1]
+        except Exception as e:  # noqa: BLE001
+            target = f"none: {e}"
         out.append({
+            "target": target,
             "id": i, "name": name, "compute_capability": list(d["compute_capability"]),
             "total_memory": d["total_memory"],
             "multiprocessors": d.get("CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT"),
@@ -78,6 +84,14 @@ def _gpus():
             "mig": " MIG " in f" {name} " or bool(visible and "MIG-" in visible),
         })
     return out
+
+
+def _targets():
+    # The newest architecture compiled natively here (the target a GPU
+    # beyond every known one gets, as PTX JIT-compiled for it).
+    newest = core().gpu_target(99, 9)[0]
+    return {"newest_native": newest,
+            "newer_gpus": f"{newest} PTX JIT-compiled for the GPU"}
 
 
 def _backend():
@@ -113,6 +127,7 @@ def report():
         "toolkit": _section(_toolkit),
         "driver": _section(_driver),
         "gpus": _section(_gpus),
+        "gpu_targets": _section(_targets),
         "backend": _section(_backend),
         "cache": _section(_cache),
         "profiling": _section(_profiling),
@@ -187,6 +202,12 @@ def format_report(r):
             row(f"{dev['id']}", f"{dev['name']}  cc {cc[0]}.{cc[1]}  "
                 f"{dev['total_memory'] / 2**30:.1f} GiB  "
                 f"{dev['multiprocessors']} SMs  MIG: {'yes' if dev['mig'] else 'no'}")
+            row("", f"target: {dev['target']}", indent=4)
+
+    t = r["gpu_targets"]
+    if not failed(t):
+        row("targets", f"native up to {t['newest_native']}; newer GPUs: {t['newer_gpus']}"
+            " (PYCUDA_JIT_NEWEST_CC lowers it)")
 
     b = r["backend"]
     lines.append("Backend")

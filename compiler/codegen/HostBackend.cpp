@@ -200,7 +200,7 @@ void checkOrSetHostTarget(llvm::Module &M) {
   llvm::Triple T(M.getTargetTriple());
   if (T.getArch() != llvm::Triple(llvm::sys::getProcessTriple()).getArch())
     internalError("jitForHost: module '" + M.getModuleIdentifier() +
-                  "' targets " + M.getTargetTriple() +
+                  "' targets " + M.getTargetTriple().str() +
                   ", not this host (call configureForHost before lowering)");
 }
 

@@ -23,6 +23,8 @@
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Target/TargetMachine.h"
@@ -50,16 +52,29 @@ void checkOrSetTarget(llvm::Module &M, const NvptxOptions &O) {
   llvm::Triple T(M.getTargetTriple());
   if (!T.isNVPTX())
     internalError("emitPtx: module '" + M.getModuleIdentifier() + "' targets " +
-                  M.getTargetTriple() +
+                  M.getTargetTriple().str() +
                   ", not NVPTX (call configureForNvptx before lowering)");
   if (M.getDataLayout().isDefault())
     configureForNvptx(M, O.ccMajor, O.ccMinor);
 }
 
+// The function attribute LLVM 20+ reads for a kernel limit that older
+// modules give as an nvvm.annotations key ("" for other keys).
+const char *limitAttribute(llvm::StringRef Key) {
+  if (Key == "maxnreg")
+    return "nvvm.maxnreg";
+  if (Key == "maxntidx")
+    return "nvvm.maxntid";
+  if (Key == "minctasm")
+    return "nvvm.minctasm";
+  return "";
+}
+
 // Rebuilds !nvvm.annotations without the "kernel" entries (the calling
-// convention replaces them) and, if maxRegisters is set, without the
-// kernels' "maxnreg" entries.  Annotation nodes are {GV, key, val, key,
-// val, ...}.
+// convention replaces them) and turns the kernels' limits (maxnreg,
+// maxntidx, minctasm) into the function attributes LLVM 22 reads
+// ("nvvm.maxnreg"="32"...); the options' limits win.  Annotation nodes are
+// {GV, key, val, key, val, ...}.
 void rewriteAnnotations(llvm::Module &M,
                         const std::set<llvm::Function *> &Kernels,
                         const NvptxOptions &O) {
@@ -89,9 +104,13 @@ void rewriteAnnotations(llvm::Module &M,
                           "' is annotated as a kernel but is not listed in "
                           "kernelNames");
         }
-        bool DropMaxReg =
-            K == "maxnreg" && O.maxRegisters > 0 && F && Kernels.count(F);
-        if (IsKernelMark || DropMaxReg) {
+        const char *Attr = limitAttribute(K);
+        bool IsLimit = *Attr && F && Kernels.count(F);
+        if (IsLimit)
+          if (auto *V = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(
+                  N->getOperand(I + 1)))
+            F->addFnAttr(Attr, std::to_string(V->getZExtValue()));
+        if (IsKernelMark || IsLimit) {
           Changed = true;
           continue;
         }
@@ -104,24 +123,21 @@ void rewriteAnnotations(llvm::Module &M,
         Kept.push_back(llvm::MDNode::get(Ctx, Ops));
     }
   }
-  // Per-kernel limits, in kernelNames order (deterministic): .maxnreg,
-  // and launch bounds as .maxntid / .minnctapersm / .maxclusterrank.
+  // Per-kernel limits: .maxnreg, and launch bounds as .maxntid /
+  // .minnctapersm / .maxclusterrank (function attributes in LLVM 22).
   std::vector<std::pair<const char *, int>> Limits;
   if (O.maxRegisters > 0)
-    Limits.push_back({"maxnreg", O.maxRegisters});
+    Limits.push_back({"nvvm.maxnreg", O.maxRegisters});
   if (O.maxThreadsPerBlock > 0)
-    Limits.push_back({"maxntidx", O.maxThreadsPerBlock});
+    Limits.push_back({"nvvm.maxntid", O.maxThreadsPerBlock});
   if (O.minBlocksPerSM > 0)
-    Limits.push_back({"minctasm", O.minBlocksPerSM});
+    Limits.push_back({"nvvm.minctasm", O.minBlocksPerSM});
   if (O.maxClusterRank > 0)
-    Limits.push_back({"maxclusterrank", O.maxClusterRank});
+    Limits.push_back({"nvvm.maxclusterrank", O.maxClusterRank});
   for (const std::string &Name : O.kernelNames) {
     llvm::Function *F = M.getFunction(Name);
-    for (auto [Key, Value] : Limits)
-      Kept.push_back(llvm::MDNode::get(
-          Ctx, {llvm::ValueAsMetadata::get(F), llvm::MDString::get(Ctx, Key),
-                llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
-                    llvm::Type::getInt32Ty(Ctx), Value))}));
+    for (auto [Attr, Value] : Limits)
+      F->addFnAttr(Attr, std::to_string(Value));
   }
   if (Annot)
     Annot->clearOperands();
@@ -247,6 +263,21 @@ uint64_t kernelParamBytes(const std::set<llvm::Function *> &Kernels) {
   return Max;
 }
 
+// fastMath's approximate division and square root: LLVM 22's NVPTX backend
+// takes them from an operation's `afn` flag (TargetOptions::UnsafeFPMath
+// is gone), so every float division and sqrt call gets it.
+void allowApproximations(llvm::Module &M) {
+  for (llvm::Function &F : M)
+    for (llvm::BasicBlock &BB : F)
+      for (llvm::Instruction &I : BB) {
+        bool Div = I.getOpcode() == llvm::Instruction::FDiv;
+        auto *Call = llvm::dyn_cast<llvm::CallInst>(&I);
+        bool Sqrt = Call && Call->getIntrinsicID() == llvm::Intrinsic::sqrt;
+        if (Div || Sqrt)
+          I.setHasApproxFunc(true);
+      }
+}
+
 bool hasReflectCalls(const llvm::Module &M) {
   const llvm::Function *R = M.getFunction("__nvvm_reflect");
   return R && !R->use_empty();
@@ -259,7 +290,7 @@ NvptxResult emitPtx(llvm::Module &M, const NvptxOptions &O) {
   if (O.optLevel < 0 || O.optLevel > 3)
     internalError("emitPtx: optLevel must be 0..3, got " +
                   std::to_string(O.optLevel));
-  requireNvptxArch(O.ccMajor, O.ccMinor);
+  requireNvptxArch(O.ccMajor, O.ccMinor, O.ccSuffix);
 
   NvptxResult R;
   detail::DiagnosticCapture Diags(M.getContext());
@@ -281,6 +312,7 @@ NvptxResult emitPtx(llvm::Module &M, const NvptxOptions &O) {
   // After linking, so inlined libdevice code agrees with its callers
   // (the inliner ANDs "unsafe-fp-math" and refuses mismatched denormal modes).
   if (O.fastMath) {
+    allowApproximations(M);
     detail::addFunctionAttrToAll(M, "unsafe-fp-math", "true");
     detail::addFunctionAttrToAll(M, "denormal-fp-math-f32",
                                  "preserve-sign,preserve-sign");
@@ -303,7 +335,7 @@ NvptxResult emitPtx(llvm::Module &M, const NvptxOptions &O) {
   // up to 32764 bytes); other kernels keep 7.8 and run on older drivers.
   int PtxVersion = kernelParamBytes(Kernels) > 4352 ? 81 : 78;
   llvm::TargetMachine &TM = nvptxTargetMachineForThread(
-      O.ccMajor, O.ccMinor, O.optLevel, O.fastMath, PtxVersion);
+      O.ccMajor, O.ccMinor, O.optLevel, O.fastMath, PtxVersion, O.ccSuffix);
   auto T1 = detail::Clock::now();
   detail::runOptimizationPipeline(M, TM, O.optLevel, /*Vectorize=*/true);
   Diags.throwIfErrors("LLVM optimisation failed");

@@ -6,11 +6,13 @@
 //   -> new-PM O0..O3 with the NVPTX TargetMachine's passes (NVVMReflect...)
 //   -> drop dead functions -> legacy codegen (AsmPrinter) -> PTX
 //
-// Kernel convention for the lowering (LLVM 19): give each kernel the
-// `ptx_kernel` calling convention (llvm::CallingConv::PTX_Kernel) and list
-// it in NvptxOptions::kernelNames.  LLVM 19 also honours the older
-// `!nvvm.annotations !{ptr @f, !"kernel", i32 1}`; emitPtx accepts either
-// and canonicalises to the calling convention (which LLVM 20+ requires).
+// Kernel convention for the lowering: give each kernel the `ptx_kernel`
+// calling convention (llvm::CallingConv::PTX_Kernel) and list it in
+// NvptxOptions::kernelNames.  emitPtx also accepts the older
+// `!nvvm.annotations !{ptr @f, !"kernel", i32 1}` and canonicalises it to
+// the calling convention (LLVM 20+ reads only that), and turns annotated
+// limits into the "nvvm.maxnreg" / "nvvm.maxntid" / "nvvm.minctasm"
+// function attributes.
 // Every function named in kernelNames becomes a kernel; any other function
 // marked as a kernel is a lowering bug (CompileError(Internal)).
 //
@@ -40,6 +42,7 @@ namespace pcj::codegen {
 
 struct NvptxOptions {
   int ccMajor = 9, ccMinor = 0;
+  char ccSuffix = 0; // 'a' / 'f': arch- / family-specific PTX (sm_90a)
   int optLevel = 3;      // 0..3
   bool fastMath = false; // ftz, approximate div/sqrt, free fusion
   // Contraction allowed (fmad=True): libdevice's own multiply-adds may be

@@ -3,7 +3,9 @@
 #include "codegen/Targets.h"
 
 #include "support/Diagnostics.h"
+#include "support/GpuTargets.h"
 
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -15,6 +17,7 @@
 #include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -120,41 +123,47 @@ void initializeTargets() {
   });
 }
 
-std::string nvptxArchName(int ccMajor, int ccMinor) {
-  return "sm_" + std::to_string(ccMajor) + std::to_string(ccMinor);
+std::string nvptxArchName(int ccMajor, int ccMinor, char suffix) {
+  std::string S = "sm_" + std::to_string(ccMajor) + std::to_string(ccMinor);
+  if (suffix)
+    S += suffix;
+  return S;
 }
 
-bool nvptxSupportsArch(int ccMajor, int ccMinor) {
-  if (ccMajor < 1 || ccMinor < 0 || ccMinor > 9)
+bool nvptxSupportsArch(int ccMajor, int ccMinor, char suffix) {
+  if (ccMajor < 1 || ccMinor < 0 || ccMinor > 9 ||
+      (suffix && suffix != 'a' && suffix != 'f'))
     return false;
   static const std::unique_ptr<const llvm::MCSubtargetInfo> STI = [] {
     const llvm::Target &T = lookupTarget(kNvptxTriple);
     return std::unique_ptr<const llvm::MCSubtargetInfo>(
         T.createMCSubtargetInfo(kNvptxTriple, "sm_52", ""));
   }();
-  return STI && STI->isCPUStringValid(nvptxArchName(ccMajor, ccMinor));
+  return STI &&
+         STI->isCPUStringValid(nvptxArchName(ccMajor, ccMinor, suffix));
 }
 
-void requireNvptxArch(int ccMajor, int ccMinor) {
-  if (nvptxSupportsArch(ccMajor, ccMinor))
+void requireNvptxArch(int ccMajor, int ccMinor, char suffix) {
+  if (nvptxSupportsArch(ccMajor, ccMinor, suffix))
     return;
-  backendError("compute capability " + std::to_string(ccMajor) + "." +
-               std::to_string(ccMinor) + " (" +
-               nvptxArchName(ccMajor, ccMinor) +
-               ") is not supported by this LLVM's NVPTX backend (LLVM 19 "
-               "knows up to sm_90); compile for sm_90 and let the CUDA "
-               "driver JIT the PTX for newer GPUs");
+  backendError("architecture " + nvptxArchName(ccMajor, ccMinor, suffix) +
+               " is not supported by this LLVM's NVPTX backend (LLVM " +
+               std::to_string(LLVM_VERSION_MAJOR) +
+               " knows up to sm_121); a newer GPU runs PTX compiled for the "
+               "newest known architecture through the JIT");
 }
 
 std::unique_ptr<llvm::TargetMachine> createNvptxTargetMachine(int ccMajor,
                                                               int ccMinor,
                                                               int optLevel,
                                                               bool fastMath,
-                                                              int ptxVersion) {
-  requireNvptxArch(ccMajor, ccMinor);
+                                                              int ptxVersion,
+                                                              char suffix) {
+  requireNvptxArch(ccMajor, ccMinor, suffix);
   const llvm::Target &T = lookupTarget(kNvptxTriple);
   llvm::TargetOptions Opts;
-  Opts.UnsafeFPMath = fastMath;
+  // (Approximate division and square root come from the instructions'
+  // fast-math flags: LLVM 22 has no TargetOptions::UnsafeFPMath.)
   // Fusion is decided before the backend (FuseMultiplyAdd): only operations
   // marked `contract` may fuse, and every other mul/add/sub is emitted with
   // .rn, which ptxas never fuses.  fastMath lets LLVM and ptxas fuse freely
@@ -163,14 +172,18 @@ std::unique_ptr<llvm::TargetMachine> createNvptxTargetMachine(int ccMajor,
       fastMath ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Standard;
   // PTX ISA 7.8 at least (CUDA 11.8+): every instruction the kernel
   // language emits (activemask, nanosleep, *.sync) is then available on
-  // every architecture that has it in hardware.
+  // every architecture that has it in hardware.  Newer architectures need
+  // more (8.6 for sm_100: support/GpuTargets.cpp's table; LLVM refuses a
+  // lower one).
+  int Ptx = std::max({78, ptxVersion,
+                      minPtxIsaFor(GpuArch{ccMajor, ccMinor, suffix})});
   std::unique_ptr<llvm::TargetMachine> TM(T.createTargetMachine(
-      kNvptxTriple, nvptxArchName(ccMajor, ccMinor),
-      "+ptx" + std::to_string(std::max(78, ptxVersion)), Opts, std::nullopt,
+      llvm::Triple(kNvptxTriple), nvptxArchName(ccMajor, ccMinor, suffix),
+      "+ptx" + std::to_string(Ptx), Opts, std::nullopt,
       std::nullopt, codeGenLevel(optLevel)));
   if (!TM)
     backendError("could not create the NVPTX TargetMachine for " +
-                 nvptxArchName(ccMajor, ccMinor));
+                 nvptxArchName(ccMajor, ccMinor, suffix));
   return TM;
 }
 
@@ -179,14 +192,13 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel,
   const HostInfo &H = hostInfo();
   const llvm::Target &T = lookupTarget(H.Triple);
   llvm::TargetOptions Opts;
-  Opts.UnsafeFPMath = fastMath;
   // As on NVPTX: only operations marked `contract` may fuse (none, unless
   // fastmath kept them; see FuseMultiplyAdd.h).
   Opts.AllowFPOpFusion = llvm::FPOpFusion::Standard;
   // PIC + small code model: JITLink places code anywhere and builds
   // GOT/PLT stubs for calls into libm and the runtime.
   std::unique_ptr<llvm::TargetMachine> TM(T.createTargetMachine(
-      H.Triple, H.Cpu, H.Features, Opts, llvm::Reloc::PIC_,
+      llvm::Triple(H.Triple), H.Cpu, H.Features, Opts, llvm::Reloc::PIC_,
       llvm::CodeModel::Small, codeGenLevel(optLevel)));
   if (!TM)
     backendError("could not create the host TargetMachine for " + H.Triple);
@@ -195,13 +207,14 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel,
 
 llvm::TargetMachine &nvptxTargetMachineForThread(int ccMajor, int ccMinor,
                                                  int optLevel, bool fastMath,
-                                                 int ptxVersion) {
-  std::string Key = nvptxArchName(ccMajor, ccMinor) + "/O" +
+                                                 int ptxVersion,
+                                                 char suffix) {
+  std::string Key = nvptxArchName(ccMajor, ccMinor, suffix) + "/O" +
                     std::to_string(optLevel) + (fastMath ? "/fast" : "") +
                     "/ptx" + std::to_string(ptxVersion);
   return cachedForThread(Key, [&] {
     return createNvptxTargetMachine(ccMajor, ccMinor, optLevel, fastMath,
-                                    ptxVersion);
+                                    ptxVersion, suffix);
   });
 }
 
@@ -218,7 +231,7 @@ void configureForNvptx(llvm::Module &M, int ccMajor, int ccMinor) {
   static const std::string Layout = createNvptxTargetMachine(5, 2, 0, false)
                                         ->createDataLayout()
                                         .getStringRepresentation();
-  M.setTargetTriple(kNvptxTriple);
+  M.setTargetTriple(llvm::Triple(kNvptxTriple));
   M.setDataLayout(Layout);
 }
 
@@ -230,7 +243,7 @@ void configureForHost(llvm::Module &M) {
   static const std::string Layout = createHostTargetMachine(0, false)
                                         ->createDataLayout()
                                         .getStringRepresentation();
-  M.setTargetTriple(hostInfo().Triple);
+  M.setTargetTriple(llvm::Triple(hostInfo().Triple));
   M.setDataLayout(Layout);
 }
 

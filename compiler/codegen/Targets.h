@@ -30,14 +30,16 @@ inline constexpr const char *kNvptxTriple = "nvptx64-nvidia-cuda";
 // Registers the NVPTX and native targets with LLVM (once per process).
 void initializeTargets();
 
-// "sm_90" for (9, 0).
-std::string nvptxArchName(int ccMajor, int ccMinor);
+// "sm_90" for (9, 0); "sm_90a" with suffix 'a' (arch-specific), "sm_100f"
+// with 'f' (family-specific).
+std::string nvptxArchName(int ccMajor, int ccMinor, char suffix = 0);
 
-// Whether this LLVM's NVPTX backend knows sm_<major><minor>.  LLVM 19 stops
-// at sm_90/sm_90a; newer GPUs run sm_90 PTX through the driver's JIT.
-bool nvptxSupportsArch(int ccMajor, int ccMinor);
+// Whether this LLVM's NVPTX backend knows sm_<major><minor><suffix>.  LLVM
+// 22 knows up to sm_121 (support/GpuTargets.h: the table the dispatcher
+// chooses from, checked against this in tests/unit/codegen_test.cpp).
+bool nvptxSupportsArch(int ccMajor, int ccMinor, char suffix = 0);
 // Throws CompileError(Backend) with advice unless nvptxSupportsArch().
-void requireNvptxArch(int ccMajor, int ccMinor);
+void requireNvptxArch(int ccMajor, int ccMinor, char suffix = 0);
 
 // Sets the NVPTX triple and data layout on M.  Throws CompileError(Backend)
 // if the compute capability is unknown to this LLVM.
@@ -61,10 +63,11 @@ std::string hostTarget();
 // per-function attribute.
 // Throw CompileError(Backend) if LLVM cannot build one.  ptxVersion is the
 // PTX ISA version times ten: 78 (CUDA 11.8) unless a kernel needs more (81:
-// kernel parameters beyond 4352 bytes).
+// kernel parameters beyond 4352 bytes); LLVM raises it to what the
+// architecture needs (e.g. 8.6 for sm_100).
 std::unique_ptr<llvm::TargetMachine>
 createNvptxTargetMachine(int ccMajor, int ccMinor, int optLevel, bool fastMath,
-                         int ptxVersion = 78);
+                         int ptxVersion = 78, char suffix = 0);
 std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel,
                                                              bool fastMath);
 
@@ -73,7 +76,8 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel,
 // reference with another thread.
 llvm::TargetMachine &nvptxTargetMachineForThread(int ccMajor, int ccMinor,
                                                  int optLevel, bool fastMath,
-                                                 int ptxVersion = 78);
+                                                 int ptxVersion = 78,
+                                                 char suffix = 0);
 llvm::TargetMachine &hostTargetMachineForThread(int optLevel, bool fastMath);
 
 } // namespace pcj::codegen

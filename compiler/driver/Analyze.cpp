@@ -189,7 +189,9 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
   H.field("pycuda_jit-cache-key/1")
       .field(compilerBuildId(frontendBuildId(), O.codegenBuildId));
   H.field(O.backend == Backend::CUDA
-              ? "cuda sm_" + std::to_string(O.ccMajor) + std::to_string(O.ccMinor)
+              ? "cuda sm_" + std::to_string(O.ccMajor) + std::to_string(O.ccMinor) +
+                    (O.ccSuffix ? std::string(1, O.ccSuffix) : "") +
+                    (O.gpuTarget.empty() ? "" : " " + O.gpuTarget)
               : "cpu " + O.hostTarget);
   H.field("opt" + std::to_string(O.optLevel) + " fast" +
           std::to_string(O.fastMath) + "/" + std::to_string(O.fastMathFlags) +

@@ -34,7 +34,15 @@ inline constexpr const char *kStageNames[] = {"bytecode", "cfg", "ir", "typed",
 
 struct CompileOptions {
   Backend backend = Backend::CUDA;
+  // The architecture the PTX is compiled for (the dispatcher's choice,
+  // support/GpuTargets.h); ccSuffix 'a' / 'f' only when the user asks
+  // (compile_ptx(cc=(9, 0, 'a'))).
   int ccMajor = 9, ccMinor = 0;
+  char ccSuffix = 0;
+  // GpuTargetChoice::keyText() when the dispatcher chose the target for a
+  // device ("sm_90>sm_120 isa90" for PTX JIT-compiled for a newer GPU):
+  // part of the cache key, as the image is linked for that device.
+  std::string gpuTarget;
   int optLevel = 3;
   bool fastMath = false;        // every fast-math relaxation (+ ftz, approx)
   unsigned fastMathFlags = 0;   // a subset: lower::FastMathFlag bits

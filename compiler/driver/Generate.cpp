@@ -88,6 +88,7 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
     codegen::NvptxOptions NO;
     NO.ccMajor = O.ccMajor;
     NO.ccMinor = O.ccMinor;
+    NO.ccSuffix = O.ccSuffix;
     NO.optLevel = O.optLevel;
     NO.fastMath = O.fastMath;
     NO.fmad = O.fmad;

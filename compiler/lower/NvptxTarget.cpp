@@ -2,7 +2,7 @@
 //
 //   kernel       ptx_kernel void @k(<flattened params>)
 //   %tid.x       call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-//   syncthreads  call void @llvm.nvvm.barrier0()
+//   syncthreads  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 //   math.sin     call float @__nv_sinf(float)   (libdevice, linked by codegen)
 //   shared       @name = internal addrspace(3) global [N x T] undef
 //   dyn. shared  @pcj_dynshared = external addrspace(3) global [0 x i8]
@@ -67,8 +67,8 @@ public:
   }
 
   void finishKernel(llvm::Module &M, llvm::Function *K) override {
-    // The calling convention is what LLVM 20+ relies on; LLVM 19 accepts it
-    // as well as the older !nvvm.annotations form.
+    // The calling convention marks kernels (LLVM 20+ ignores the older
+    // !nvvm.annotations form).
     K->setCallingConv(llvm::CallingConv::PTX_Kernel);
     if (usesGridSync) // the kernel is lowered last: every site is known
       trapAfterRecording(M);
@@ -101,12 +101,32 @@ public:
          nvvm_read_ptx_sreg_ctaid_z},
         {nvvm_read_ptx_sreg_nctaid_x, nvvm_read_ptx_sreg_nctaid_y,
          nvvm_read_ptx_sreg_nctaid_z}};
-    return B.CreateIntrinsic(Ids[int(R)][Dim], {}, {});
+    return B.CreateIntrinsic(Ids[int(R)][Dim], {});
+  }
+
+  // bar.sync 0 (LLVM 21+ names it barrier.cta.sync.aligned.all).
+  static void ctaBarrier(llvm::IRBuilder<> &B) {
+    B.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier_cta_sync_aligned_all,
+                      {B.getInt32(0)});
+  }
+
+  // bar.red.{popc,and,or} on barrier 0 over an i1 predicate (Kind 0, 1, 2);
+  // the result as i32 (and/or give i1 in LLVM 21+).
+  static llvm::Value *ctaBarrierReduce(llvm::IRBuilder<> &B, unsigned Kind,
+                                       llvm::Value *Pred) {
+    using namespace llvm::Intrinsic;
+    static const ID Ids[3] = {nvvm_barrier_cta_red_popc_aligned_all,
+                              nvvm_barrier_cta_red_and_aligned_all,
+                              nvvm_barrier_cta_red_or_aligned_all};
+    if (!Pred->getType()->isIntegerTy(1))
+      Pred = B.CreateICmpNE(Pred, llvm::Constant::getNullValue(Pred->getType()));
+    llvm::Value *R = B.CreateIntrinsic(Ids[Kind], {B.getInt32(0), Pred});
+    return R->getType()->isIntegerTy(32) ? R : B.CreateZExt(R, B.getInt32Ty());
   }
 
   void barrier(llvm::IRBuilder<> &B, int Line) override {
     usesBarriers = true;
-    B.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+    ctaBarrier(B);
   }
 
   llvm::FunctionCallee mathFunction(llvm::Module &M, const std::string &Name,
@@ -345,17 +365,14 @@ public:
                              llvm::Value *Pred, int Line) override {
     usesBarriers = true;
     using namespace llvm::Intrinsic;
-    static const ID Ids[3] = {nvvm_barrier0_popc, nvvm_barrier0_and,
-                              nvvm_barrier0_or};
-    return B.CreateIntrinsic(Ids[Kind], {},
-                             {B.CreateZExt(Pred, B.getInt32Ty())});
+    return ctaBarrierReduce(B, Kind, Pred);
   }
 
   // membar.cta / membar.gl / membar.sys
   void fence(llvm::IRBuilder<> &B, unsigned Scope) override {
     using namespace llvm::Intrinsic;
     static const ID Ids[3] = {nvvm_membar_cta, nvvm_membar_gl, nvvm_membar_sys};
-    B.CreateIntrinsic(Ids[Scope], {}, {});
+    B.CreateIntrinsic(Ids[Scope], {});
   }
 
   // nanosleep.u32.  Where it cannot be emitted (see below) nothing is: the
@@ -363,7 +380,7 @@ public:
   // request.
   void nanosleep(llvm::IRBuilder<> &B, llvm::Value *Ns) override {
     if (cc() >= 75) // nanosleep is sm_70 and PTX ISA 6.3 (emitted from sm_75)
-      B.CreateIntrinsic(llvm::Intrinsic::nvvm_nanosleep, {}, {Ns});
+      B.CreateIntrinsic(llvm::Intrinsic::nvvm_nanosleep, {Ns});
   }
 
   // The grid barrier of CUDA's cooperative groups, on the barrier word of the
@@ -417,8 +434,7 @@ public:
                                 B.CreateMul(specialReg(B, SReg::NTid, 1),
                                             specialReg(B, SReg::Tid, 2)))));
     llvm::Value *IsZero = B.CreateICmpEQ(Linear, B.getInt32(0));
-    llvm::Value *ZeroAlive = B.CreateIntrinsic(nvvm_barrier0_popc, {},
-                                               {B.CreateZExt(IsZero, I32)});
+    llvm::Value *ZeroAlive = ctaBarrierReduce(B, 0, IsZero);
     B.CreateCondBr(B.CreateICmpNE(ZeroAlive, B.getInt32(0)), Decide, Elect);
 
     // Thread 0 exited: keep the candidates whose bit is clear wherever some
@@ -431,8 +447,7 @@ public:
     llvm::Value *Clear = B.CreateICmpEQ(
         B.CreateAnd(B.CreateLShr(Linear, Bit), B.getInt32(1)), B.getInt32(0));
     llvm::Value *Keep = B.CreateAnd(Cand, Clear);
-    llvm::Value *Any = B.CreateIntrinsic(nvvm_barrier0_or, {},
-                                         {B.CreateZExt(Keep, I32)});
+    llvm::Value *Any = ctaBarrierReduce(B, 2, Keep);
     llvm::Value *Next =
         B.CreateSelect(B.CreateICmpNE(Any, B.getInt32(0)), Keep, Cand);
     Bit->addIncoming(B.CreateSub(Bit, B.getInt32(1)), Elect);
@@ -454,8 +469,8 @@ public:
 
     B.SetInsertPoint(Master);
     // CUDA's `mov.b64 %ws, {%envreg2, %envreg1}`: envreg2 is the low half.
-    llvm::Value *Lo = B.CreateZExt(B.CreateIntrinsic(nvvm_read_ptx_sreg_envreg2, {}, {}), I64);
-    llvm::Value *Hi = B.CreateZExt(B.CreateIntrinsic(nvvm_read_ptx_sreg_envreg1, {}, {}), I64);
+    llvm::Value *Lo = B.CreateZExt(B.CreateIntrinsic(nvvm_read_ptx_sreg_envreg2, {}), I64);
+    llvm::Value *Hi = B.CreateZExt(B.CreateIntrinsic(nvvm_read_ptx_sreg_envreg1, {}), I64);
     llvm::Value *Ws = B.CreateIntToPtr(B.CreateOr(B.CreateShl(Hi, 32), Lo),
                                        B.getPtrTy(), "grid.workspace");
     llvm::Value *Word = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ws, 4, "grid.barrier");
@@ -466,7 +481,7 @@ public:
     llvm::Value *Add = B.CreateSelect(
         First, B.CreateSub(B.getInt32(0x80000000u), B.CreateSub(Blocks, B.getInt32(1))),
         B.getInt32(1));
-    B.CreateIntrinsic(nvvm_membar_gl, {}, {});
+    B.CreateIntrinsic(nvvm_membar_gl, {});
     llvm::Value *Old = B.CreateAtomicRMW(llvm::AtomicRMWInst::Add, Word, Add,
                                          llvm::MaybeAlign(4),
                                          llvm::AtomicOrdering::Monotonic);
@@ -478,11 +493,11 @@ public:
     B.CreateCondBr(B.CreateICmpNE(Flip, B.getInt32(0)), Flipped, Spin);
 
     B.SetInsertPoint(Flipped);
-    B.CreateIntrinsic(nvvm_membar_gl, {}, {});
+    B.CreateIntrinsic(nvvm_membar_gl, {});
     B.CreateBr(Done);
 
     B.SetInsertPoint(Done);
-    B.CreateIntrinsic(nvvm_barrier0, {}, {});
+    ctaBarrier(B);
     B.CreateRetVoid();
     return F;
   }
@@ -604,7 +619,7 @@ public:
   }
 
   void syncWarp(llvm::IRBuilder<> &B, llvm::Value *Mask) override {
-    B.CreateIntrinsic(llvm::Intrinsic::nvvm_bar_warp_sync, {}, {Mask});
+    B.CreateIntrinsic(llvm::Intrinsic::nvvm_bar_warp_sync, {Mask});
   }
 
   // shfl.sync.{idx,up,down,bfly}.b32; 64-bit values as two 32-bit halves.
@@ -619,14 +634,14 @@ public:
     llvm::Value *C = B.getInt32(Mode == 1 ? 0 : 0x1f);
     llvm::Type *T = Value->getType();
     if (T->isFloatTy())
-      return B.CreateIntrinsic(F32[Mode], {}, {Mask, Value, Lane, C});
+      return B.CreateIntrinsic(F32[Mode], {Mask, Value, Lane, C});
     if (T->isIntegerTy(32))
-      return B.CreateIntrinsic(I32[Mode], {}, {Mask, Value, Lane, C});
+      return B.CreateIntrinsic(I32[Mode], {Mask, Value, Lane, C});
     llvm::Value *V = B.CreateBitCast(Value, B.getInt64Ty());
     llvm::Value *Lo = B.CreateTrunc(V, B.getInt32Ty());
     llvm::Value *Hi = B.CreateTrunc(B.CreateLShr(V, 32), B.getInt32Ty());
-    Lo = B.CreateIntrinsic(I32[Mode], {}, {Mask, Lo, Lane, C});
-    Hi = B.CreateIntrinsic(I32[Mode], {}, {Mask, Hi, Lane, C});
+    Lo = B.CreateIntrinsic(I32[Mode], {Mask, Lo, Lane, C});
+    Hi = B.CreateIntrinsic(I32[Mode], {Mask, Hi, Lane, C});
     llvm::Value *R = B.CreateOr(B.CreateShl(B.CreateZExt(Hi, B.getInt64Ty()), 32),
                                 B.CreateZExt(Lo, B.getInt64Ty()));
     return B.CreateBitCast(R, T);
@@ -637,7 +652,7 @@ public:
     using namespace llvm::Intrinsic;
     static const ID Ids[4] = {nvvm_vote_all_sync, nvvm_vote_any_sync,
                               nvvm_vote_uni_sync, nvvm_vote_ballot_sync};
-    llvm::Value *R = B.CreateIntrinsic(Ids[Mode], {}, {Mask, Pred});
+    llvm::Value *R = B.CreateIntrinsic(Ids[Mode], {Mask, Pred});
     return Mode == 3 ? R : B.CreateZExt(R, B.getInt32Ty());
   }
 
@@ -646,7 +661,7 @@ public:
     using namespace llvm::Intrinsic;
     bool Wide = Value->getType()->isIntegerTy(64);
     return B.CreateIntrinsic(Wide ? nvvm_match_any_sync_i64 : nvvm_match_any_sync_i32,
-                             {}, {Mask, Value});
+                             {Mask, Value});
   }
 
   llvm::Value *matchAll(llvm::IRBuilder<> &B, llvm::Value *Mask,
@@ -654,17 +669,17 @@ public:
     using namespace llvm::Intrinsic;
     bool Wide = Value->getType()->isIntegerTy(64);
     return B.CreateIntrinsic(Wide ? nvvm_match_all_sync_i64p : nvvm_match_all_sync_i32p,
-                             {}, {Mask, Value});
+                             {Mask, Value});
   }
 
   llvm::Value *activeMask(llvm::IRBuilder<> &B) override {
-    return B.CreateIntrinsic(llvm::Intrinsic::nvvm_activemask, {}, {});
+    return B.CreateIntrinsic(llvm::Intrinsic::nvvm_activemask, {});
   }
   llvm::Value *laneMaskLt(llvm::IRBuilder<> &B) override {
-    return B.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_lanemask_lt, {}, {});
+    return B.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_lanemask_lt, {});
   }
   llvm::Value *laneId(llvm::IRBuilder<> &B) override {
-    return B.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid, {}, {});
+    return B.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid, {});
   }
 };
 

@@ -7,6 +7,7 @@
 #include "Backend.h"
 #include "CodeReader.h"
 #include "CompileReport.h"
+#include "GpuTarget.h"
 #include "KernelCache.h"
 #include "Log.h"
 #include "Nvtx.h"
@@ -302,6 +303,8 @@ struct Spec {
   std::vector<size_t> offsets;
   size_t bufSize = 0;
   std::string loadPath;
+  // GpuTargetChoice::describe() ("native sm_90"...), "cpu" on the executor
+  std::string target;
   // CUDA: images per architecture, functions per device (by ordinal)
   std::vector<std::unique_ptr<ArchImage>> images;
   std::vector<DeviceFn> devices;
@@ -440,8 +443,8 @@ const ArchImage &imageFor(DispatcherObject *D, Spec &S,
         I->ccMinor == Info.ComputeCapabilityMinor)
       return *I;
   driver::CompileOptions CO = compileOptions(D);
-  CO.ccMajor = Info.ComputeCapabilityMajor;
-  CO.ccMinor = Info.ComputeCapabilityMinor;
+  applyGpuTarget(CO, gpuTargetFor(Info.ComputeCapabilityMajor,
+                                  Info.ComputeCapabilityMinor));
   std::string Ptx = S.result.ptx;
   std::optional<driver::CompileResult> Other;
   if (!S.images.empty()) { // another architecture: compile again
@@ -452,13 +455,13 @@ const ArchImage &imageFor(DispatcherObject *D, Spec &S,
     Ptx = Other->ptx;
   }
   auto I = std::make_unique<ArchImage>();
-  I->ccMajor = CO.ccMajor;
-  I->ccMinor = CO.ccMinor;
+  I->ccMajor = Info.ComputeCapabilityMajor; // linked for the device
+  I->ccMinor = Info.ComputeCapabilityMinor;
   auto T0 = std::chrono::steady_clock::now();
   rt::LinkOptions LO = linkOptions(CO);
   for (const ir::LinkItem &L : Other ? Other->links : S.result.links)
     LO.Inputs.push_back({L.kind, L.name, L.data}); // foreign functions' code
-  I->image = rt::ptxToLoadable(Ptx, CO.ccMajor, CO.ccMinor, LO);
+  I->image = rt::ptxToLoadable(Ptx, I->ccMajor, I->ccMinor, LO);
   driver::StageTiming Link{"load.link", std::chrono::duration<double, std::milli>(
                                             std::chrono::steady_clock::now() - T0)
                                             .count()};
@@ -602,10 +605,9 @@ std::map<std::string, std::string> recompileDumps(DispatcherObject *D, const Spe
   driver::CompileOptions CO = compileOptions(D);
   CO.dumps = {"all"};
   CO.noAliasReadOnly = S.noAlias;
-  if (!S.images.empty()) {
-    CO.ccMajor = S.images.front()->ccMajor;
-    CO.ccMinor = S.images.front()->ccMinor;
-  }
+  if (!S.images.empty())
+    applyGpuTarget(CO, gpuTargetFor(S.images.front()->ccMajor,
+                                    S.images.front()->ccMinor));
   bc::RawCode Raw = readCode(D->pyfunc);
   PyResolver Same(D->pyfunc);
   driver::AnalysisPtr A = driver::analyzeKernel(Raw, S.key, Same, CO);
@@ -621,8 +623,7 @@ std::map<std::string, std::string> recompileDumps(DispatcherObject *D, const Spe
     CO.backend = driver::Backend::CUDA;
     CO.boundsCheck = boundsChecked(D->st->opts, CO.backend);
     CO.hostTarget.clear();
-    CO.ccMajor = Cc->first;
-    CO.ccMinor = Cc->second;
+    applyGpuTarget(CO, gpuTargetFor(Cc->first, Cc->second));
     PyResolver Other(D->pyfunc);
     A = driver::analyzeKernel(Raw, S.key, Other, CO);
   }
@@ -661,10 +662,15 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
   NvtxRange Range("compile", D->pyfunc);
   driver::CompileOptions CO = compileOptions(D);
   rt::Context *Ctx = nullptr;
+  int DevMajor = 0, DevMinor = 0; // the device the image is linked for
+  std::string Target = "cpu";
   if (CO.backend == driver::Backend::CUDA) {
     Ctx = &rt::currentContext();
-    CO.ccMajor = Ctx->info().ComputeCapabilityMajor;
-    CO.ccMinor = Ctx->info().ComputeCapabilityMinor;
+    DevMajor = Ctx->info().ComputeCapabilityMajor;
+    DevMinor = Ctx->info().ComputeCapabilityMinor;
+    GpuTargetChoice T = gpuTargetFor(DevMajor, DevMinor);
+    applyGpuTarget(CO, T);
+    Target = T.describe();
     CO.noAliasReadOnly = NoAlias; // checked at every launch (planAliasCheck)
   } else if (CO.sanitize) {
     // The sanitizer skips race checks on read-only arrays, which needs the
@@ -675,13 +681,14 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
   PyResolver R(D->pyfunc);
   auto S = std::make_shared<Spec>();
   S->key = Args;
+  S->target = Target;
   S->noAlias = CO.noAliasReadOnly;
   driver::AnalysisPtr A = driver::analyzeKernel(Raw, Args, R, CO);
   S->cacheKey = driver::cacheKey(*A);
   S->captured = R.captured();
   if (!S->captured.empty() && D->st->opts.cache)
     refuseCachingCaptures(D->pyfunc, S->captured.front().get());
-  bool Hit = D->st->opts.cache && loadFromCache(*S, *A, Ctx, CO.ccMajor, CO.ccMinor);
+  bool Hit = D->st->opts.cache && loadFromCache(*S, *A, Ctx, DevMajor, DevMinor);
   if (Hit && Ctx && !loadCachedImage(D, *S, *Ctx)) {
     Hit = false; // the cached image does not load: compile it instead
     S->images.clear();
@@ -692,7 +699,7 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
   if (D->st->opts.cache && !Hit && S->cache == "miss") {
     std::string Note;
     if (awaitCacheEntry(S->cacheKey, Lock, Note)) {
-      Hit = loadFromCache(*S, *A, Ctx, CO.ccMajor, CO.ccMinor) &&
+      Hit = loadFromCache(*S, *A, Ctx, DevMajor, DevMinor) &&
             (!Ctx || loadCachedImage(D, *S, *Ctx));
       if (!Hit)
         S->images.clear();
@@ -1085,7 +1092,7 @@ PyObject *dispatcherDump(PyObject *Self, PyObject *Args) {
       Cc.reset(); // the GPU it was compiled for
     std::map<std::string, std::string> *Dumps = &S->result.dumps;
     if (Cc) {
-      std::string Arch = "sm_" + std::to_string(Cc->first) + std::to_string(Cc->second);
+      std::string Arch = gpuTargetFor(Cc->first, Cc->second).keyText();
       if (!S->archDumps.count(Arch)) {
         auto Fresh = recompileDumps(D, *S, Cc, "inspect");
         std::lock_guard<std::mutex> L(D->st->mu);
@@ -1144,7 +1151,7 @@ PyObject *dispatcherInfo(PyObject *Self, PyObject *Args) {
         }
     }
     return Py_BuildValue(
-        "{s:s,s:s,s:s,s:s,s:O,s:d,s:n,s:O,s:O,s:O,s:n,s:s,s:s,s:O,s:O,s:O}", "name",
+        "{s:s,s:s,s:s,s:s,s:O,s:d,s:n,s:O,s:O,s:O,s:n,s:s,s:s,s:O,s:O,s:O,s:s}", "name",
         S->result.kernelName.c_str(), "signature", S->result.signature.c_str(),
         "load_path", S->loadPath.c_str(), "backend",
         S->loadPath.rfind("host-jit", 0) == 0 ? "cpu" : "cuda", "timings_ms",
@@ -1154,7 +1161,8 @@ PyObject *dispatcherInfo(PyObject *Self, PyObject *Args) {
         S->result.usesGridSync ? Py_True : Py_False, "static_shared_bytes",
         Py_ssize_t(S->result.staticSharedBytes), "cache", S->cache.c_str(),
         "cache_key", S->cacheKey.c_str(), "readonly_args", ReadOnly.get(),
-        "noalias", S->noAlias ? Py_True : Py_False, "devices", Devices.get());
+        "noalias", S->noAlias ? Py_True : Py_False, "devices", Devices.get(),
+        "target", S->target.c_str());
   });
 }
 
@@ -1636,18 +1644,20 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
     PyObject *Func, *Options = nullptr, *Stages = nullptr;
     const char *SigText;
     int Major = 9, Minor = 0;
+    const char *Suffix = "";
     static const char *Names[] = {"func", "sig", "cc_major", "cc_minor", "options",
-                                  "stages", nullptr};
-    if (!PyArg_ParseTupleAndKeywords(Args, Kw, "Os|iiOO", const_cast<char **>(Names),
+                                  "stages", "cc_suffix", nullptr};
+    if (!PyArg_ParseTupleAndKeywords(Args, Kw, "Os|iiOOs", const_cast<char **>(Names),
                                      &Func, &SigText, &Major, &Minor, &Options,
-                                     &Stages))
+                                     &Stages, &Suffix))
       return nullptr;
     JitOptions O = parseOptions(Options && Options != Py_None ? Options : nullptr);
     Signature Sig = parseSignature(SigText);
     driver::CompileOptions CO;
     CO.backend = driver::Backend::CUDA;
-    CO.ccMajor = Major;
-    CO.ccMinor = Minor;
+    // The newest architecture here at or below cc (numba-cuda's closest
+    // arch); arch-specific only when asked (cc=(9, 0, 'a')).
+    applyGpuTarget(CO, gpuTargetForArch(Major, Minor, Suffix));
     CO.optLevel = O.opt;
     CO.fastMath = O.fastmath;
     CO.lineInfo = O.lineinfo || O.debug;

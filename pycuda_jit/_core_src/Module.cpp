@@ -7,6 +7,7 @@
 #include "DeviceArray.h"
 #include "Dispatcher.h"
 #include "Glue.h"
+#include "GpuTarget.h"
 #include "HostApi.h"
 #include "Streams.h"
 #include "ToolkitApi.h"
@@ -211,6 +212,8 @@ PyMethodDef Methods[] = {
      "(name, reason): the executor in use and why auto fell back to the CPU."},
     {"intrinsic_keys", pyIntrinsicKeys, METH_NOARGS, "Registry keys."},
     {"build_id", pyBuildId, METH_NOARGS, "Compiler build id."},
+    {"gpu_target", pyGpuTarget, METH_VARARGS,
+     "(ptx_arch, description, jit, max_ptx_isa) for a compute capability."},
     {"parse_signature", pyParseSignature, METH_O, "Check a signature string."},
     {"type_of", pyTypeOf, METH_O,
      "The kernel type of a value (as an argument), described as Python data."},

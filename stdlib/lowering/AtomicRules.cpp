@@ -9,6 +9,9 @@
 //          is NaN; nanmax/nanmin treat NaN as missing (a NaN element is
 //          replaced, a NaN value ignored)
 //   cas / compare_and_swap -> cmpxchg
+// Every cmpxchg is syncscope("device"), the scope of CUDA's atomicCAS (PTX
+// atom.cas without a scope is .gpu); LLVM 22's NVPTX backend emits
+// system scope (atom.relaxed.sys.cas) for one without a scope.
 #include "stdlib/lowering/CudaHelpers.h"
 
 namespace pcj::stdlib::lowering {
@@ -18,6 +21,10 @@ using namespace cudahelp;
 using BinOp = llvm::AtomicRMWInst::BinOp;
 
 namespace {
+
+llvm::SyncScope::ID deviceScope(llvm::IRBuilder<> &B) {
+  return B.getContext().getOrInsertSyncScopeID("device");
+}
 
 enum AtomicOp { Add, Sub, And, Or, Xor, Inc, Dec, Exch, Max, Min, NanMax, NanMin };
 
@@ -70,7 +77,8 @@ llvm::Function *floatMinMaxHelper(llvm::Module &M, AtomicOp Op,
     B.SetInsertPoint(Attempt);
     auto *Pair = B.CreateAtomicCmpXchg(
         P, B.CreateBitCast(Cur, IT), B.CreateBitCast(V, IT), llvm::Align(Bytes),
-        llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic);
+        llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic,
+        deviceScope(B));
     llvm::Value *Seen = B.CreateBitCast(B.CreateExtractValue(Pair, {0}), T);
     Cur->addIncoming(Seen, Attempt);
     B.CreateCondBr(B.CreateExtractValue(Pair, {1}), Done, Check);
@@ -172,7 +180,8 @@ llvm::Value *lowerAtomicCas(const LoweringRequest &R) {
   auto *Pair = B.CreateAtomicCmpXchg(Ptr, R.args[N - 2], R.args[N - 1],
                                      llvm::MaybeAlign(),
                                      llvm::AtomicOrdering::Monotonic,
-                                     llvm::AtomicOrdering::Monotonic);
+                                     llvm::AtomicOrdering::Monotonic,
+                                     deviceScope(B));
   Cx.sanitizeAtomicDone(A);
   return B.CreateExtractValue(Pair, {0});
 }

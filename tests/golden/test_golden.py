@@ -11,7 +11,7 @@ import pytest
 
 from golden_lib import HERE, PREFIX, STAGES, compile_kernel, kernel_names, kernel_path
 
-FILECHECK = shutil.which("FileCheck") or "/usr/lib/llvm-19/bin/FileCheck"
+FILECHECK = shutil.which("FileCheck") or "/usr/lib/llvm-22/bin/FileCheck"
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,7 @@ def test_stage_matches_golden(dumps, name, stage):
 
 @pytest.mark.parametrize("name", kernel_names())
 def test_filecheck_directives(dumps, name):
-    assert os.path.exists(FILECHECK), "FileCheck (llvm-19-tools) is required"
+    assert os.path.exists(FILECHECK), "FileCheck (llvm-22-tools) is required"
     text = open(kernel_path(name)).read()
     ran = 0
     for stage in STAGES:

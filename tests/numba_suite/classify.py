@@ -80,8 +80,6 @@ _KNOWN = [
      "not yet: missing API: compile_ptx(..., device=True)"),
     (r"argument 2 must be str, not tuple|signatures must be strings|KeyError: \(",
      "not yet: missing API: " + TYPE_OBJECTS),
-    (r"sm_100\) is not supported by this LLVM",
-     "not yet: different behaviour: compile_ptx(cc=(10, 0)) is refused (LLVM 19 knows up to sm_90)"),
     (r"name '\w+' is not defined", "not yet: different behaviour: an undefined name raises "
                                    "NameResolutionError, not TypingError"),
     (r"used before it is assigned", "not yet: different behaviour: a variable bound on some "

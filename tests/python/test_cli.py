@@ -66,6 +66,16 @@ def test_info_sections_and_versions():
     assert names == ["nvJitLink", "libdevice", "NVRTC", "nvdisasm", "cuobjdump"]
 
 
+def test_info_names_the_gpu_targets():
+    # The newest native architecture: sm_121 with a CUDA 13 nvJitLink (or
+    # none); PYCUDA_JIT_NEWEST_CC lowers it, which a GPU above it runs as PTX.
+    r = info_json(PYCUDA_JIT_NEWEST_CC="8.6")
+    assert r["gpu_targets"] == {"newest_native": "sm_86",
+                                "newer_gpus": "sm_86 PTX JIT-compiled for the GPU"}
+    text = run("info", env={"PYCUDA_JIT_NEWEST_CC": "8.0"}).stdout
+    assert "native up to sm_80; newer GPUs: sm_80 PTX JIT-compiled" in text
+
+
 def test_info_reports_overrides_and_missing_pieces(tmp_path):
     fake = tmp_path / "libdevice.10.bc"
     fake.write_bytes(b"BC")

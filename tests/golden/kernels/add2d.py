@@ -3,8 +3,8 @@
 # CHECK-LLVM: extractvalue {{.*}} 1, 1
 # CHECK-PTX: .visible .entry add2d_
 # CHECK-PTX: %ctaid.y
-# CHECK-PTX: ld.global.f64
-# CHECK-PTX: st.global.f64
+# CHECK-PTX: ld.global.b64
+# CHECK-PTX: st.global.b64
 from pycuda_jit import cuda
 
 

@@ -11,8 +11,8 @@
 # CHECK-PTX: red.shared.add.u32
 # CHECK-PTX: red.global.add.u32
 # CHECK-PTX: atom.global.inc.u32
-# CHECK-PTX: atom.global.cas.b64
-# CHECK-PTX: atom.global.cas.b32
+# CHECK-PTX: atom.relaxed.gpu.global.cas.b64
+# CHECK-PTX: atom.relaxed.gpu.global.cas.b32
 # CHECK-PTX: atom.global.min.s64
 # CHECK-PTX: red.global.or.b64
 from pycuda_jit import cuda

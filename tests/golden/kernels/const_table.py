@@ -4,7 +4,7 @@
 # ld.const; a namedtuple global folds into constants.
 # CHECK-LLVM: addrspace(4) constant
 # CHECK-PTX: .const .align 16 .b8
-# CHECK-PTX: ld.const.f32
+# CHECK-PTX: ld.const.b32
 from collections import namedtuple
 
 import numpy as np

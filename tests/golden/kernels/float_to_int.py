@@ -9,14 +9,14 @@
 # CHECK-LLVM: call i64 asm "cvt.rzi.s64.f64 $0, $1;", "=l,d"
 # CHECK-LLVM: call i32 @llvm.smax.i32({{.*}}, i32 0)
 # CHECK-LLVM: call i32 @llvm.smin.i32({{.*}}, i32 255)
-# CHECK-PTX: cvt.rzi.s32.f32 [[R32:%r[0-9]+]], [[F32:%f[0-9]+]];
+# CHECK-PTX: cvt.rzi.s32.f32 [[R32:%r[0-9]+]], [[F32:%r[0-9]+]];
 # CHECK-PTX: setp.nan.f32 [[P32:%p[0-9]+]], [[F32]], [[F32]];
 # CHECK-PTX-NEXT: selp.b32 {{%r[0-9]+}}, 0, [[R32]], [[P32]];
-# CHECK-PTX: st.global.u32
-# CHECK-PTX: cvt.rzi.s64.f64 [[R64:%rd[0-9]+]], [[F64:%fd[0-9]+]];
+# CHECK-PTX: st.global.b32
+# CHECK-PTX: cvt.rzi.s64.f64 [[R64:%rd[0-9]+]], [[F64:%rd[0-9]+]];
 # CHECK-PTX: setp.nan.f64 [[P64:%p[0-9]+]], [[F64]], [[F64]];
 # CHECK-PTX-NEXT: selp.b64 {{%rd[0-9]+}}, 0, [[R64]], [[P64]];
-# CHECK-PTX: st.global.u64
+# CHECK-PTX: st.global.b64
 import numpy as np
 
 from pycuda_jit import cuda

@@ -5,8 +5,8 @@
 # The master is thread 0 unless it exited (bar.red.popc counts it), else
 # the lowest live thread (bar.red.or bit by bit).
 # CHECK-LLVM: call void @pcj_grid_sync()
-# CHECK-LLVM: call i32 @llvm.nvvm.barrier0.popc(
-# CHECK-LLVM: call i32 @llvm.nvvm.barrier0.or(
+# CHECK-LLVM: call i32 @llvm.nvvm.barrier.cta.red.popc.aligned.all(i32 0,
+# CHECK-LLVM: call i1 @llvm.nvvm.barrier.cta.red.or.aligned.all(i32 0,
 # CHECK-LLVM: call i32 @llvm.nvvm.read.ptx.sreg.envreg2()
 # CHECK-LLVM: call i32 @llvm.nvvm.read.ptx.sreg.envreg1()
 # CHECK-PTX: bar.red.popc.u32
@@ -14,7 +14,7 @@
 # CHECK-PTX: mov.b32 {{.*}}%envreg2
 # CHECK-PTX: mov.b32 {{.*}}%envreg1
 # CHECK-PTX: atom.add.u32
-# CHECK-PTX: ld.volatile.u32
+# CHECK-PTX: ld.volatile.b32
 # CHECK-PTX: bar.sync 0
 from pycuda_jit import cuda
 

@@ -7,7 +7,7 @@
 # CHECK-PTX: .const .align 16 .b8 const_{{[0-9a-f]+}}[16]
 # CHECK-PTX: .extern .shared .align 16 .b8 pcj_dynshared[];
 # CHECK-PTX: %dynamic_smem_size
-# CHECK-PTX: ld.const.f32
+# CHECK-PTX: ld.const.b32
 from pycuda_jit import cuda
 import numpy as np
 

@@ -6,11 +6,11 @@
 # loads/stores.  max_registers and launch_bounds become .maxnreg, .maxntid
 # and .minnctapersm.
 # CHECK-LLVM: ptr addrspace(1) noalias readonly
-# CHECK-PTX: .maxntid 256, 1, 1
+# CHECK-PTX: .maxntid 256
 # CHECK-PTX: .minnctapersm 2
 # CHECK-PTX: .maxnreg 40
-# CHECK-PTX: ld.global.nc.f32
-# CHECK-PTX: st.global.f32
+# CHECK-PTX: ld.global.nc.b32
+# CHECK-PTX: st.global.b32
 from pycuda_jit import cuda
 
 

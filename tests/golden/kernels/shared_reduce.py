@@ -1,10 +1,10 @@
 # SIGNATURE: void(float32[::1], float32[::1])
 # A static shared array lives in addrspace(3); syncthreads is bar.sync 0.
 # CHECK-LLVM: addrspace(3) global [128 x float]
-# CHECK-LLVM: call void @llvm.nvvm.barrier0()
+# CHECK-LLVM: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 # CHECK-PTX: .shared .align 16 .b8
 # CHECK-PTX: bar.sync 0
-# CHECK-PTX: st.shared.f32
+# CHECK-PTX: st.shared.b32
 from pycuda_jit import cuda
 import numpy as np
 

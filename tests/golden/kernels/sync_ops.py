@@ -1,7 +1,7 @@
 # SIGNATURE: void(int32[::1], float32[::1])
 # Synchronization: bar.red.popc/and/or for syncthreads_count/_and/_or,
 # bar.warp.sync, membar.{cta,gl,sys}, nanosleep.
-# CHECK-LLVM: call i32 @llvm.nvvm.barrier0.popc
+# CHECK-LLVM: call i32 @llvm.nvvm.barrier.cta.red.popc.aligned.all
 # CHECK-PTX: bar.red.popc.u32
 # CHECK-PTX: bar.red.and.pred
 # CHECK-PTX: bar.red.or.pred

@@ -1,0 +1,63 @@
+// GpuTarget: the toolchain the target choice sees, and its compile options
+// (GpuTarget.h).
+#include "GpuTarget.h"
+
+#include "runtime/CudaDriver.h"
+#include "runtime/NvJitLink.h"
+#include "support/Diagnostics.h"
+
+namespace pcj::py {
+
+GpuToolchain currentToolchain() {
+  GpuToolchain T;
+  const rt::CudaDriver &Driver = rt::CudaDriver::process();
+  if (Driver.libraryLoaded())
+    T.driverVersion = Driver.version();
+  const rt::NvJitLink &Linker = rt::NvJitLink::process();
+  if (Linker.available() && Linker.versionMajor())
+    T.linkerVersion =
+        int(Linker.versionMajor() * 1000 + Linker.versionMinor() * 10);
+  T.newestCc = newestCcFromEnv();
+  return T;
+}
+
+GpuTargetChoice gpuTargetFor(int Major, int Minor) {
+  return chooseGpuTarget(GpuArch{Major, Minor, 0}, currentToolchain());
+}
+
+GpuTargetChoice gpuTargetForArch(int Major, int Minor, const char *Suffix) {
+  std::string S = Suffix ? Suffix : "";
+  if (S.size() > 1 || (S.size() == 1 && S != "a" && S != "f"))
+    throw CompileError(ErrorKind::Backend, SourceLoc{},
+                       "the architecture suffix must be 'a' or 'f', not '" +
+                           S + "'");
+  if (Major < 1 || Minor < 0 || Minor > 9)
+    throw CompileError(ErrorKind::Backend, SourceLoc{},
+                       "cc must be a compute capability such as (9, 0), not (" +
+                           std::to_string(Major) + ", " +
+                           std::to_string(Minor) + ")");
+  return chooseGpuTarget(GpuArch{Major, Minor, S.empty() ? char(0) : S[0]},
+                         currentToolchain());
+}
+
+PyObject *pyGpuTarget(PyObject *, PyObject *Args) {
+  return guard([&]() -> PyObject * {
+    int Major = 0, Minor = 0;
+    const char *Suffix = "";
+    if (!PyArg_ParseTuple(Args, "ii|s", &Major, &Minor, &Suffix))
+      return nullptr;
+    GpuTargetChoice C = gpuTargetForArch(Major, Minor, Suffix);
+    return Py_BuildValue("(s,s,O,i)", C.ptxArch.name().c_str(),
+                         C.describe().c_str(), C.jit ? Py_True : Py_False,
+                         C.maxPtxIsa);
+  });
+}
+
+void applyGpuTarget(driver::CompileOptions &CO, const GpuTargetChoice &C) {
+  CO.ccMajor = C.ptxArch.major;
+  CO.ccMinor = C.ptxArch.minor;
+  CO.ccSuffix = C.ptxArch.suffix;
+  CO.gpuTarget = C.keyText();
+}
+
+} // namespace pcj::py
