@@ -94,7 +94,7 @@ llvm::Value *sreg(llvm::IRBuilder<> &B, bool Block, unsigned Dim) {
       {nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y, nvvm_read_ptx_sreg_tid_z},
       {nvvm_read_ptx_sreg_ctaid_x, nvvm_read_ptx_sreg_ctaid_y,
        nvvm_read_ptx_sreg_ctaid_z}};
-  return B.CreateIntrinsic(Ids[Block][Dim], {}, {});
+  return B.CreateIntrinsic(Ids[Block][Dim], {});
 }
 
 // @pcj.record(i32 site, ptr values): see the header comment; `values`
@@ -149,12 +149,12 @@ llvm::Function *recordFunction(llvm::Module &M) {
                               llvm::Align(8)),
           offsetof(rt::ErrorRecord, values) + 8 * K);
   // The fields before the state, at system scope (the host reads them).
-  B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {}, {});
+  B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {});
   Store(B.getInt32(rt::kRecordWritten), offsetof(rt::ErrorRecord, state));
   B.CreateBr(Exit);
 
   B.SetInsertPoint(Exit);
-  B.CreateIntrinsic(llvm::Intrinsic::nvvm_exit, {}, {});
+  B.CreateIntrinsic(llvm::Intrinsic::nvvm_exit, {});
   B.CreateUnreachable();
 
   B.SetInsertPoint(None);
@@ -252,7 +252,7 @@ void emitDeviceError(llvm::IRBuilder<> &B, const DeviceErrorSite &Site,
   llvm::FunctionCallee VPrintf = M.getOrInsertFunction(
       "vprintf", llvm::FunctionType::get(I32, {FB.getPtrTy(), FB.getPtrTy()}, false));
   FB.CreateCall(VPrintf, {FB.CreateGlobalStringPtr(Fmt, "err.fmt", 0, &M), Buf});
-  FB.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+  FB.CreateIntrinsic(llvm::Intrinsic::trap, {});
   FB.CreateUnreachable();
 
   B.CreateCall(Fn, Args)->setDoesNotReturn();
@@ -264,7 +264,7 @@ void trapAfterRecording(llvm::Module &M) {
   if (!F || !exitIntrinsicCall(F, Exit))
     return;
   llvm::IRBuilder<> B(Exit);
-  B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+  B.CreateIntrinsic(llvm::Intrinsic::trap, {});
   Exit->eraseFromParent();
 }
 

@@ -23,4 +23,4 @@ def libdevice_calls(f, d, n):
     f[i] = libdevice.fadd_rz(s, c)
     m, e = libdevice.frexp(d[i])
     d[i] = m
-    n[i] = libdevice.byte_perm(n[i], e, 0x3210) + libdevice.double2int_rd(d[i])
+    n[i] = libdevice.byte_perm(n[i], e, n[i] & 0x7777) + libdevice.double2int_rd(d[i])

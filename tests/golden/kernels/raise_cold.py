@@ -12,8 +12,8 @@
 # CHECK-PTX-NOT: {{trap|vprintf|__local_depot}}
 # CHECK-PTX: .func pcj_$_error(
 # CHECK-PTX: .func pcj_$_record(
-# CHECK-PTX: ld.global.u64
-# CHECK-PTX: atom.cas.b32
+# CHECK-PTX: ld.global.b64
+# CHECK-PTX: atom.{{.*}}cas.b32
 # CHECK-PTX: membar.sys;
 # CHECK-PTX: exit;
 from pycuda_jit import cuda
