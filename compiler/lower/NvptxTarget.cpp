@@ -145,6 +145,17 @@ public:
     return M.getOrInsertFunction("__nv_" + Name + (Single ? "f" : ""), FT);
   }
 
+  llvm::Value *opaqueBits(llvm::IRBuilder<> &B, llvm::Value *IntBits) override {
+    unsigned Bits = IntBits->getType()->getIntegerBitWidth();
+    const char *Asm = Bits == 16 ? "mov.b16 $0, $1;" : Bits == 32 ? "mov.b32 $0, $1;"
+                                                                  : "mov.b64 $0, $1;";
+    const char *Cons = Bits == 16 ? "=h,h" : Bits == 32 ? "=r,r" : "=l,l";
+    if (Bits != 16 && Bits != 32 && Bits != 64)
+      return IntBits;
+    auto *FT = llvm::FunctionType::get(IntBits->getType(), {IntBits->getType()}, false);
+    return B.CreateCall(llvm::InlineAsm::get(FT, Asm, Cons, false), {IntBits});
+  }
+
   // float tanh(float) as PTX's tanh.approx.f32 (sm_75+), an always-inlined
   // function around the instruction.
   llvm::FunctionCallee fastTanh(llvm::Module &M) {

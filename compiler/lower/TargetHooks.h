@@ -66,6 +66,14 @@ public:
                                             const std::string &Name,
                                             types::TypeRef T,
                                             unsigned Arity) = 0;
+  // The integer IntBits (a float's bits, stored below the float's
+  // alignment: a packed record's field) as a value the backend cannot trace
+  // back to a floating-point definition.  NVPTX: an explicit mov (ptxas
+  // mis-stores the low byte of `st.b8 [a], %r` when %r is the direct result
+  // of a float cvt -- LLVM 22's PTX, seen on the H200); host: IntBits.
+  virtual llvm::Value *opaqueBits(llvm::IRBuilder<> &B, llvm::Value *IntBits) {
+    return IntBits;
+  }
   // The approximate float32 variant of a libm-style function under
   // fastmath (its `afn` relaxation), or a null callee where the target has
   // none (then mathFunction's accurate one is used).  NVPTX: libdevice's
