@@ -1088,8 +1088,9 @@ PyObject *dispatcherDump(PyObject *Self, PyObject *Args) {
     if (!Cc && std::string(Stage) == "ptx" && backend() != BackendKind::CUDA)
       Cc = {9, 0}; // the CPU executor's kernels: PTX for a default GPU
     if (Cc && !S->images.empty() && S->images.front()->ccMajor == Cc->first &&
-        S->images.front()->ccMinor == Cc->second)
-      Cc.reset(); // the GPU it was compiled for
+        S->images.front()->ccMinor == Cc->second &&
+        gpuTargetFor(Cc->first, Cc->second).describe() == S->target)
+      Cc.reset(); // the GPU it was compiled for, with the same target choice
     std::map<std::string, std::string> *Dumps = &S->result.dumps;
     if (Cc) {
       std::string Arch = gpuTargetFor(Cc->first, Cc->second).keyText();
