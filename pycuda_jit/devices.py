@@ -64,6 +64,8 @@ class Device:
     def reset(self):
         """Destroy this device's context (like cuda.close() for one device)."""
         core().reset_device(self.id)
+        for hook in _close_hooks:
+            hook()
 
     def __enter__(self):
         self._stack().append(core().current_device())
@@ -227,8 +229,9 @@ def list_devices():
     return list(gpus)
 
 
-# Callables run by close() after the contexts are gone: caches of device
-# buffers (cuda.reduce's scratch arrays) drop what the reset invalidated.
+# Callables run by close() and Device.reset() after contexts are gone:
+# caches of device buffers (cuda.reduce's scratch arrays) drop what the
+# reset invalidated.
 _close_hooks = []
 
 

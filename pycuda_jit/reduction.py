@@ -215,27 +215,38 @@ def _run(kernel, arr, res, init, use_init, stream):
             return None
         return init
     blocks = min(-(-n // _TILE), _max_blocks())
-    scratch = _scratch(arr.dtype, blocks if blocks > 1 else 0, stream)
-    out = res if res is not None else scratch.result
+    if stream:  # fresh buffers: work on two streams may overlap
+        out = res if res is not None else cuda.device_array(1, arr.dtype, stream=stream)
+        partials = cuda.device_array(blocks, arr.dtype, stream=stream) if blocks > 1 else None
+    else:
+        scratch = _scratch(arr.dtype, blocks)
+        out = res if res is not None else scratch.result
+        partials = scratch.partials[:blocks] if blocks > 1 else None
     if blocks == 1:
         kernel[1, _THREADS, stream](arr, out, arg_init, use_init)
     else:
-        kernel[blocks, _THREADS, stream](arr, scratch.partials, arg_init, False)
-        kernel[1, _THREADS, stream](scratch.partials, out, arg_init, use_init)
+        kernel[blocks, _THREADS, stream](arr, partials, arg_init, False)
+        kernel[1, _THREADS, stream](partials, out, arg_init, use_init)
     if res is not None:
         return None
+    if stream:
+        host = np.empty(1, arr.dtype)
+        out.copy_to_host(host, stream=stream)
+        stream.synchronize()
+        return host[0]
     # The result lies in mapped (page-locked, device-visible) host memory:
     # once the stream is done it is read in place, without a copy.
-    (stream or cuda.default_stream()).synchronize()
+    cuda.default_stream().synchronize()
     return out[0]
 
 
 class _Scratch:
-    """The buffers of one reduction: the first pass's per-block values
-    (device memory) and the result (one element of mapped host memory)."""
+    """The default stream's buffers of one host thread and dtype: room for
+    the first pass's per-block values (device memory) and the result (one
+    element of mapped host memory)."""
 
-    def __init__(self, dtype, blocks, stream):
-        self.partials = cuda.device_array(blocks, dtype, stream=stream) if blocks else None
+    def __init__(self, dtype, blocks):
+        self.partials = cuda.device_array(blocks, dtype)
         self.result = cuda.mapped_array(1, dtype)
 
 
@@ -243,18 +254,16 @@ _scratch_cache = {}
 _devices._close_hooks.append(_scratch_cache.clear)
 
 
-def _scratch(dtype, blocks, stream):
-    """Buffers for a reduction.  On the default stream they are kept per
-    (device, host thread, dtype, blocks) and reused: the launches of one
-    thread on that stream run in order, so a reuse cannot overlap the
-    previous reduction (whose result was read before it returned).  Work
-    on other streams gets fresh buffers: two streams may run at once."""
-    if stream:
-        return _Scratch(dtype, blocks, stream)
-    key = (cuda.get_current_device().id, threading.get_ident(), dtype, blocks)
+def _scratch(dtype, blocks):
+    """Buffers for a reduction on the default stream, kept per (device,
+    host thread, dtype) and reused: the launches of one thread on that
+    stream run in order, so a reuse cannot overlap the previous reduction
+    (whose result was read before it returned).  They grow to the largest
+    number of blocks seen (at most the device's resident blocks)."""
+    key = (cuda.get_current_device().id, threading.get_ident(), dtype)
     buffers = _scratch_cache.get(key)
-    if buffers is None:
-        buffers = _scratch_cache[key] = _Scratch(dtype, blocks, 0)
+    if buffers is None or buffers.partials.shape[0] < blocks:
+        buffers = _scratch_cache[key] = _Scratch(dtype, max(blocks, 1))
     return buffers
 
 

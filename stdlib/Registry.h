@@ -90,8 +90,10 @@ struct UfuncCall {
 UfuncCall ufuncCall(const TypingRequest &R);
 // The element-wise typing of a lifted call: the row's own typing rule on
 // the element types of InputTypes (arrays) and the scalars.
+// Weak: which inputs are Python literals (NEP 50 weak scalars).
 TypingResult typeUfuncElement(const IntrinsicInfo &Info, const ir::Instr &At,
-                              const std::vector<types::TypeRef> &InputTypes);
+                              const std::vector<types::TypeRef> &InputTypes,
+                              const std::vector<bool> &Weak);
 TypingResult typeArrayUfunc(const TypingRequest &R);
 
 // The builtin exception classes `raise`/`assert` may raise in a kernel

@@ -1094,11 +1094,17 @@ PyObject *dispatcherDump(PyObject *Self, PyObject *Args) {
     std::map<std::string, std::string> *Dumps = &S->result.dumps;
     if (Cc) {
       std::string Arch = gpuTargetFor(Cc->first, Cc->second).keyText();
-      if (!S->archDumps.count(Arch)) {
+      bool Known;
+      {
+        std::lock_guard<std::mutex> L(D->st->mu);
+        Known = S->archDumps.count(Arch) != 0;
+      }
+      if (!Known) { // compiled outside the lock; the first insert wins
         auto Fresh = recompileDumps(D, *S, Cc, "inspect");
         std::lock_guard<std::mutex> L(D->st->mu);
         S->archDumps.emplace(Arch, std::move(Fresh));
       }
+      std::lock_guard<std::mutex> L(D->st->mu); // map nodes stay where they are
       Dumps = &S->archDumps[Arch];
     } else if (!Dumps->count(Stage)) {
       auto Fresh = recompileDumps(D, *S, std::nullopt, "inspect");

@@ -35,7 +35,10 @@ llvm::Value *lowerArrayUfunc(const LoweringRequest &R) {
     TR.args.push_back({R.argTypes[K], false, R.argInstrs[K]});
   UfuncCall C = ufuncCall(TR);
   std::vector<TypeRef> Inputs(R.argTypes.begin(), R.argTypes.begin() + C.inputs);
-  TypingResult E = typeUfuncElement(R.info, R.instr, Inputs);
+  std::vector<bool> Weak;
+  for (size_t K = 0; K < C.inputs; ++K)
+    Weak.push_back(R.argInstrs[K] && R.argInstrs[K]->weak);
+  TypingResult E = typeUfuncElement(R.info, R.instr, Inputs, Weak);
   TypeRef OutT = R.argTypes[C.out];
   llvm::Value *Out = R.args[C.out];
   unsigned N = OutT->ndim();

@@ -73,20 +73,31 @@ UfuncCall ufuncCall(const TypingRequest &R) {
 }
 
 TypingResult typeUfuncElement(const IntrinsicInfo &Info, const ir::Instr &At,
-                              const std::vector<TypeRef> &InputTypes) {
+                              const std::vector<TypeRef> &InputTypes,
+                              const std::vector<bool> &Weak) {
   TypingRequest Elem{Info, At, {}, {}};
-  for (TypeRef T : InputTypes)
-    Elem.args.push_back({T->isArray() ? T->dtype() : T, false, nullptr});
+  for (size_t K = 0; K < InputTypes.size(); ++K) {
+    TypeRef T = InputTypes[K];
+    // array elements are strong; a Python literal stays weak (NEP 50)
+    Elem.args.push_back({T->isArray() ? T->dtype() : T, !T->isArray() && Weak[K], nullptr});
+  }
   return Info.typing(Elem);
 }
 
 TypingResult typeArrayUfunc(const TypingRequest &R) {
   UfuncCall C = ufuncCall(R);
   std::vector<TypeRef> Inputs;
-  for (size_t K = 0; K < C.inputs; ++K)
+  std::vector<bool> Weak;
+  for (size_t K = 0; K < C.inputs; ++K) {
     Inputs.push_back(R.args[K].type);
-  TypingResult E = typeUfuncElement(R.info, R.instr, Inputs);
+    Weak.push_back(R.args[K].weak);
+  }
+  TypingResult E = typeUfuncElement(R.info, R.instr, Inputs, Weak);
   TypeRef OutT = R.args[C.out].type;
+  if (OutT->addrSpace() == AddrSpace::Const)
+    R.fail(std::string(R.info.key) + "(): the output is a read-only constant array "
+           "(a global NumPy array or cuda.const.array_like)",
+           "write into an array argument");
   if (!E.type->isNumeric() || !OutT->dtype()->isNumeric())
     R.fail(std::string(R.info.key) + "() gives " + E.type->str() +
            ", which cannot be stored into an array of " + OutT->dtype()->str());

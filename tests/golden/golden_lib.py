@@ -54,15 +54,28 @@ def compile_kernel(name, cc=(9, 0), raw=False):
 
 
 def normalize(stage, text):
-    # Line info names the kernel's file (PTX .file, LLVM DIFile): the same
-    # golden for every checkout.
+    # Line info and error messages name the kernel's file (PTX .file, LLVM
+    # DIFile, the message strings of checked-mode sites): the same golden for
+    # every checkout.  The path is text in LLVM IR but bytes in PTX arrays,
+    # and its length is part of both arrays' sizes: such sizes are masked too.
     text = text.replace(KERNELS, "<kernels>")
-    # The error-site table (pcj_error_sites) holds the kernel's file path as
-    # bytes, so its size and contents depend on the checkout: masked here
+    # The error-site table (pcj_error_sites) is masked whole
     # (tests/python/test_checked_mode_ptx.py checks its contents).
     m = re.search(r"@pcj_error_sites = .*?constant \[(\d+) x i8\] c\"[^\"]*\"", text)
     if m:
         text = text.replace(m.group(0), m.group(0).split(" c\"")[0] + " <site table>")
         text = text.replace(f"[{m.group(1)} x i8]", "[<size> x i8]")
     text = re.sub(r"(pcj_error_sites)\[\d+\] = \{[^}]*\}", r"\1[<size>] = {<site table>}", text)
+    # LLVM strings that hold the path: their sizes
+    for n in set(re.findall(r"\[(\d+) x i8\] c\"[^\"]*<kernels>", text)):
+        text = text.replace(f"[{n} x i8]", "[<size> x i8]")
+    # PTX byte arrays that hold the path: shown as their text
+
+    def as_text(m):
+        data = bytes(int(b) for b in m.group(3).split(","))
+        if KERNELS.encode() not in data:
+            return m.group(0)
+        shown = data.rstrip(b"\0").decode("utf-8", "replace").replace(KERNELS, "<kernels>")
+        return f"{m.group(1)}[<size>] = {{{shown!r}}}"
+    text = re.sub(r"(\.b8 [\w$.]+)\[(\d+)\] = \{([\d, ]+)\}", as_text, text)
     return text

@@ -167,3 +167,37 @@ def test_complex_ordering_is_numpys_lexicographic_order():
     with np.errstate(invalid="ignore"):
         for row, f in zip(o, (np.less, np.less_equal, np.greater, np.greater_equal)):
             np.testing.assert_array_equal(row, f(a, b))
+
+
+def test_python_literals_stay_weak_in_the_array_form():
+    # NEP 50: 0.1 compares at float32 against float32 elements, as the
+    # scalar form and NumPy 2 compare it
+    @cuda.jit
+    def k(x, out, scal):
+        np.greater(x, 0.1, out)
+        scal[0] = np.greater(x[0], 0.1)
+
+    x = np.array([0.1, 0.2], np.float32)
+    out, scal = np.zeros(2, np.bool_), np.ones(1, np.bool_)
+    k[1, 1](x, out, scal)
+    np.testing.assert_array_equal(out, x > np.float32(0.1))
+    assert scal[0] == out[0] == (x[0] > np.float32(0.1))
+
+
+TABLE = np.arange(4.0)
+
+
+def test_constant_outputs_and_mixed_sign_bitwise_are_typing_errors():
+    @cuda.jit
+    def into_const(x):
+        np.sin(x, TABLE)
+
+    with pytest.raises(errors.TypingError, match="read-only constant"):
+        into_const[1, 1](np.ones(4))
+
+    @cuda.jit
+    def mixed(a, b, o):
+        o[0] = np.bitwise_and(a[0], b[0])
+
+    with pytest.raises(errors.TypingError, match="no common integer type"):
+        mixed[1, 1](np.ones(1, np.int64), np.ones(1, np.uint64), np.zeros(1, np.int64))

@@ -140,8 +140,9 @@ def test_reused_buffers_across_threads_and_a_context_reset(rng):
     several threads, and reductions after a reset, give their own sums."""
     import threading
     total = cuda.reduce(lambda a, b: a + b)
-    data = [rng.integers(-1000, 1000, size=50_000 + 977 * i).astype(np.int64)
-            for i in range(4)]
+    # one length (the same number of blocks): the threads would share
+    # buffers if they were kept per dtype and size only
+    data = [rng.integers(-1000, 1000, size=50_000).astype(np.int64) for _ in range(4)]
     for x in data:  # fill the cache of this thread
         assert total(x) == x.sum()
     got = {}
@@ -159,3 +160,5 @@ def test_reused_buffers_across_threads_and_a_context_reset(rng):
     cuda.close()
     assert total(data[1]) == data[1].sum()
     assert total(data[2], init=5) == data[2].sum() + 5
+    cuda.get_current_device().reset()
+    assert total(data[3]) == data[3].sum()
