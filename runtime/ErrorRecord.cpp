@@ -29,9 +29,18 @@ struct Slot {
 };
 Slot Slots[kMaxDevices];
 
-std::mutex Mu; // allocation and the site tables
-std::unordered_map<uint32_t, std::shared_ptr<const std::vector<ErrorSite>>> Tables;
-uint32_t NextModuleId = 1;
+// Allocation and the site tables.  Immortal (never destroyed): a thread
+// still synchronizing while the process exits must not find them torn down
+// by static destruction.
+struct RecordState {
+  std::mutex Mu;
+  std::unordered_map<uint32_t, std::shared_ptr<const std::vector<ErrorSite>>> Tables;
+  uint32_t NextModuleId = 1;
+};
+RecordState &state() {
+  static RecordState *S = new RecordState();
+  return *S;
+}
 
 std::string dims(const uint32_t D[3]) {
   std::string S = "(";
@@ -154,9 +163,10 @@ void attachErrorRecord(Module &M) {
   auto Sites = std::make_shared<std::vector<ErrorSite>>();
   if (!parseErrorSites(Table, *Sites))
     Sites->clear(); // reported as an unknown site
-  std::lock_guard<std::mutex> L(Mu);
-  uint64_t Words[2] = {recordOf(Ctx), NextModuleId};
-  Tables.emplace(NextModuleId++, std::move(Sites));
+  RecordState &St = state();
+  std::lock_guard<std::mutex> L(St.Mu);
+  uint64_t Words[2] = {recordOf(Ctx), St.NextModuleId};
+  St.Tables.emplace(St.NextModuleId++, std::move(Sites));
   check(Cu.cuMemcpyHtoD(RecG, Words, sizeof Words), "cuMemcpyHtoD");
 }
 
@@ -181,9 +191,10 @@ void checkErrorRecord(int Ordinal) {
   __atomic_store_n(&R->state, uint32_t(kRecordFree), __ATOMIC_RELEASE);
   std::shared_ptr<const std::vector<ErrorSite>> Table;
   {
-    std::lock_guard<std::mutex> L(Mu);
-    auto It = Tables.find(Copy.module);
-    if (It != Tables.end())
+    RecordState &St = state();
+    std::lock_guard<std::mutex> L(St.Mu);
+    auto It = St.Tables.find(Copy.module);
+    if (It != St.Tables.end())
       Table = It->second;
   }
   throw errorOfRecord(Copy, Table.get());
