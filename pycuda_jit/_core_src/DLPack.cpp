@@ -85,9 +85,14 @@ struct ExportCtx {
 };
 
 void releaseExport(ExportCtx *C) {
-  PyGILState_STATE G = PyGILState_Ensure();
-  Py_XDECREF(C->array);
-  PyGILState_Release(G);
+  // A consumer (torch, CuPy) may free its tensor from its own static
+  // destructors after Python finalized: taking the GIL then crashes.  The
+  // exported array is gone with the interpreter; only the context is freed.
+  if (Py_IsInitialized()) {
+    PyGILState_STATE G = PyGILState_Ensure();
+    Py_XDECREF(C->array);
+    PyGILState_Release(G);
+  }
   delete C;
 }
 
