@@ -86,30 +86,6 @@ unsigned fieldAlign(TypeRef Rec, int F) {
   return unsigned(std::min<uint64_t>(elementAlign(Rec->elems()[F]), A));
 }
 
-// Stores Mem (a value in memory form) at Ptr, which is aligned to Align: a
-// float (or a complex's parts) below its own alignment goes as its bits,
-// through TargetHooks::opaqueBits.
-void storeField(LowerContext &Cx, llvm::Value *Mem, llvm::Value *Ptr, unsigned Align) {
-  auto &B = Cx.b;
-  llvm::Type *T = Mem->getType();
-  const llvm::DataLayout &DL = Cx.module.getDataLayout();
-  if (Align >= DL.getABITypeAlign(T).value() ||
-      !(T->isFloatingPointTy() || T->isStructTy())) {
-    B.CreateAlignedStore(Mem, Ptr, llvm::Align(Align));
-    return;
-  }
-  if (auto *ST = llvm::dyn_cast<llvm::StructType>(T)) {
-    const llvm::StructLayout *SL = DL.getStructLayout(ST);
-    for (unsigned K = 0; K < ST->getNumElements(); ++K)
-      storeField(Cx, B.CreateExtractValue(Mem, {K}), B.CreateStructGEP(ST, Ptr, K),
-                 unsigned(llvm::commonAlignment(llvm::Align(Align),
-                                                SL->getElementOffset(K)).value()));
-    return;
-  }
-  llvm::Value *Bits = B.CreateBitCast(Mem, B.getIntNTy(unsigned(DL.getTypeSizeInBits(T))));
-  B.CreateAlignedStore(Cx.target.opaqueBits(B, Bits), Ptr, llvm::Align(Align));
-}
-
 // The step of the `for ... in range(start, stop, step)` loop whose header
 // is Header (looking through casts); nullptr for other blocks and loops.
 const Instr *rangeLoopStep(const ir::Block *Header) {
@@ -664,8 +640,7 @@ void Lowerer::lowerInstr(const Instr *I) {
       TypeRef FT = OT->elems()[F];
       Cx.sanitizeRecord(I, TargetHooks::Access::Write, OT, V(0), I->operands[0],
                         F);
-      storeField(Cx, Cx.toMemory(V(2), FT), Cx.recordField(V(0), OT, F),
-                 fieldAlign(OT, F));
+      Cx.storeField(Cx.toMemory(V(2), FT), Cx.recordField(V(0), OT, F), fieldAlign(OT, F));
       return;
     }
     llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
@@ -690,8 +665,7 @@ void Lowerer::lowerInstr(const Instr *I) {
     TypeRef FT = OT->elems()[F];
     Cx.sanitizeRecord(I, TargetHooks::Access::Write, OT, V(0), I->operands[0],
                       F);
-    storeField(Cx, Cx.toMemory(V(1), FT), Cx.recordField(V(0), OT, F),
-               fieldAlign(OT, F));
+    Cx.storeField(Cx.toMemory(V(1), FT), Cx.recordField(V(0), OT, F), fieldAlign(OT, F));
     return;
   }
   case Op::BuildTuple: {

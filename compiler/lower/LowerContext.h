@@ -129,6 +129,11 @@ public:
   // thread's current synchronization site, named by sync errors.
   void sanitizeSync(const ir::Instr *At);
 
+  // Stores Mem (memory form) at Ptr aligned to Align; a float (or a
+  // complex's parts) below its own alignment goes as its bits through
+  // TargetHooks::opaqueBits (packed record fields).
+  void storeField(llvm::Value *Mem, llvm::Value *Ptr, unsigned Align);
+
   // Address of field `Field` of a record reference.
   llvm::Value *recordField(llvm::Value *Rec, types::TypeRef RecTy,
                            unsigned Field);

@@ -156,30 +156,13 @@ public:
     return B.CreateCall(llvm::InlineAsm::get(FT, Asm, Cons, false), {IntBits});
   }
 
-  // float tanh(float) as PTX's tanh.approx.f32 (sm_75+), an always-inlined
-  // function around the instruction.
-  llvm::FunctionCallee fastTanh(llvm::Module &M) {
-    llvm::Type *F = llvm::Type::getFloatTy(M.getContext());
-    auto *FT = llvm::FunctionType::get(F, {F}, false);
-    if (llvm::Function *Fn = M.getFunction("__pcj_fast_tanhf"))
-      return {FT, Fn};
-    auto *Fn = llvm::Function::Create(FT, llvm::GlobalValue::InternalLinkage,
-                                      "__pcj_fast_tanhf", M);
-    Fn->addFnAttr(llvm::Attribute::AlwaysInline);
-    llvm::IRBuilder<> B(llvm::BasicBlock::Create(M.getContext(), "entry", Fn));
-    auto *Asm = llvm::InlineAsm::get(FT, "tanh.approx.f32 $0, $1;", "=f,f", false);
-    B.CreateRet(B.CreateCall(Asm, {Fn->getArg(0)}));
-    return {FT, Fn};
-  }
-
   llvm::FunctionCallee approxMathFunction(llvm::Module &M, const std::string &Name,
                                           unsigned Arity) override {
     static const std::set<std::string> Fast = {"sin",   "cos", "tan",  "exp",
                                                "exp10", "log", "log2", "log10", "pow"};
     llvm::Type *F = llvm::Type::getFloatTy(M.getContext());
-    if (Name == "tanh" && cc() >= 75) // libdevice's __nv_fast_tanhf calls an
-      return fastTanh(M);              // intrinsic LLVM 19 does not know
-    if (!Fast.count(Name))
+    // __nv_fast_tanhf is tanh.approx.f32, an sm_75 instruction
+    if (!Fast.count(Name) && !(Name == "tanh" && cc() >= 75))
       return {};
     std::vector<llvm::Type *> Args(Arity, F);
     return M.getOrInsertFunction("__nv_fast_" + Name + "f",

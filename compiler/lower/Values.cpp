@@ -415,6 +415,30 @@ llvm::Value *LowerContext::capturedArray(const ir::CTValue &C, TypeRef T) {
   return makeArray(T, Data, ShapeV, StrideV);
 }
 
+// Stores Mem (a value in memory form) at Ptr, which is aligned to Align: a
+// float (or a complex's parts) below its own alignment goes as its bits,
+// through TargetHooks::opaqueBits.
+void LowerContext::storeField(llvm::Value *Mem, llvm::Value *Ptr, unsigned Align) {
+  auto &B = b;
+  llvm::Type *T = Mem->getType();
+  const llvm::DataLayout &DL = module.getDataLayout();
+  if (Align >= DL.getABITypeAlign(T).value() ||
+      !(T->isFloatingPointTy() || T->isStructTy())) {
+    B.CreateAlignedStore(Mem, Ptr, llvm::Align(Align));
+    return;
+  }
+  if (auto *ST = llvm::dyn_cast<llvm::StructType>(T)) {
+    const llvm::StructLayout *SL = DL.getStructLayout(ST);
+    for (unsigned K = 0; K < ST->getNumElements(); ++K)
+      storeField(B.CreateExtractValue(Mem, {K}), B.CreateStructGEP(ST, Ptr, K),
+                 unsigned(llvm::commonAlignment(llvm::Align(Align),
+                                                SL->getElementOffset(K)).value()));
+    return;
+  }
+  llvm::Value *Bits = B.CreateBitCast(Mem, B.getIntNTy(unsigned(DL.getTypeSizeInBits(T))));
+  B.CreateAlignedStore(target.opaqueBits(B, Bits), Ptr, llvm::Align(Align));
+}
+
 llvm::Value *LowerContext::arrayData(llvm::Value *A) {
   return b.CreateExtractValue(A, {0});
 }
