@@ -111,14 +111,36 @@ public:
     llvm::Type *FT = Single ? llvm::Type::getFloatTy(M.getContext())
                             : llvm::Type::getDoubleTy(M.getContext());
     std::vector<llvm::Type *> Args(Arity, FT);
-    return M.getOrInsertFunction(Name + (Single ? "f" : ""),
-                                 llvm::FunctionType::get(FT, Args, false));
+    return libmFunction(M, Name + (Single ? "f" : ""),
+                        llvm::FunctionType::get(FT, Args, false));
   }
 
   llvm::FunctionCallee mathFunctionOfType(llvm::Module &M, const std::string &Name,
                                           bool Single,
                                           llvm::FunctionType *FT) override {
-    return M.getOrInsertFunction(Name + (Single ? "f" : ""), FT);
+    return libmFunction(M, Name + (Single ? "f" : ""), FT);
+  }
+
+  // The C library's function Name, called as an opaque pure function:
+  // `nobuiltin` keeps LLVM's library-call folding and rewriting away from
+  // it, so the optimizer cannot turn a defined libm result into something
+  // else (LLVM 22's instcombine folds fmod(select(c, 1.0, 0.0), NaN) to
+  // poison; a branch on it is undefined behaviour and deleted the rest of a
+  // kernel: fuzz seed 1 kernel 1378).  NVPTX calls libdevice's __nv_*
+  // bitcode, which LLVM does not treat as library calls either.  errno is
+  // never read, so the calls are pure (CSE and hoisting still apply).
+  static llvm::FunctionCallee libmFunction(llvm::Module &M, const std::string &Name,
+                                           llvm::FunctionType *FT) {
+    llvm::FunctionCallee C = M.getOrInsertFunction(Name, FT);
+    if (auto *F = llvm::dyn_cast<llvm::Function>(C.getCallee())) {
+      F->addFnAttr(llvm::Attribute::NoBuiltin);
+      F->addFnAttr(llvm::Attribute::NoUnwind);
+      F->addFnAttr(llvm::Attribute::WillReturn);
+      F->addFnAttr(llvm::Attribute::NoSync);
+      F->addFnAttr(llvm::Attribute::NoFree);
+      F->setDoesNotAccessMemory();
+    }
+    return C;
   }
 
   llvm::FunctionCallee libdeviceFunction(llvm::Module &M, const std::string &Name,

@@ -137,6 +137,16 @@ def _math2(fn):
     return evaluate
 
 
+def _copysign(args, row):
+    """math.copysign: a NaN's sign bit is unspecified (IEEE 754; x86's
+    0.0/0.0 is negative, the GPU's and LLVM's folding positive), so a NaN
+    sign source is topic 'nan-sign'."""
+    t, _weak = math_type(args)
+    if np.isnan(_as(args, t, row)[1]):
+        row.note("nan-sign")
+    return _math2(np.copysign)(args, row)
+
+
 def _inexact1(fn):
     """Transcendental functions: evaluated in float64 (float32 arguments
     too) and rounded; the kernel's libm/libdevice is within a few ulps."""
@@ -223,7 +233,7 @@ def _build():
         add(Fn("math." + name, 1, _all_real, _round_typing, _rounding(fn)))
     add(Fn("math.fabs", 1, _all_real, lambda a: math_type(a), _math1(np.fabs)))
     add(Fn("math.sqrt", 1, _all_real, lambda a: math_type(a), _math1(np.sqrt)))
-    add(Fn("math.copysign", 2, _all_real, lambda a: math_type(a), _math2(np.copysign)))
+    add(Fn("math.copysign", 2, _all_real, lambda a: math_type(a), _copysign))
     add(Fn("math.fmod", 2, _all_real, lambda a: math_type(a), _math2(np.fmod)))
     for name in ("floor", "ceil", "trunc", "rint"):
         add(Fn("np." + name, 1, _all_real, lambda a: math_type(a), _math1(getattr(np, name))))

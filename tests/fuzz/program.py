@@ -101,6 +101,8 @@ def folded(e):
         return True  # not folded: CPython leaves the operation in the code
     if isinstance(v, int) != S.is_integral(e.t):
         return False  # 2 ** -1 folds into a float
+    if isinstance(v, complex) and e.t.kind != "c":
+        return False  # (-1.0) ** 1.5 folds into a complex
     return not isinstance(v, int) or -2 ** 63 <= v < 2 ** 63
 
 
@@ -709,7 +711,7 @@ class Generator:
             if a.t.kind != "f":
                 return None
             e = bin_expr("**", a, b)
-            if e is None or e.exact:
+            if e is None or e.exact or folded(e) is False:  # (-1.0) ** 1.5 is complex
                 return None
         if e.t.kind in "fc" and self.chance(0.4):
             f = bin_expr(self.pick(["*", "/"]), e, self.leaf())

@@ -238,6 +238,15 @@ def _int_pow(x, e, t):
     return wrap(pow(x, e, 1 << (t.itemsize * 8)), t)
 
 
+def _pow_leaves_int64(x, e):
+    """Whether x ** e (e >= 0) is outside int64, without computing a huge power."""
+    if x in (0, 1, -1) or e == 0:
+        return False
+    if e >= 64:
+        return True
+    return not -2 ** 63 <= x ** e < 2 ** 63
+
+
 def _shift(op, x, n, t):
     bits = t.itemsize * 8
     if op == "<<":
@@ -294,10 +303,17 @@ def binop(op, a, b, row):
         elif op == "%":
             return Val(t, _int_mod(x, y, t), weak)
         elif op == "**":
+            # Two Python ints the compiler may know as constants: their
+            # exact power (docs/language.md), when it leaves int64 the
+            # program is redrawn (as for + - * below).
+            if weak and y >= 0 and _pow_leaves_int64(x, y):
+                row.note("weak-int-range")
             return Val(t, _int_pow(x, y, t), weak)
         elif op in ("<<", ">>"):
             if y < 0:
                 return None
+            if weak and op == "<<" and x != 0 and (y >= 64 or not -2 ** 63 <= x << y < 2 ** 63):
+                row.note("weak-int-range")
             return Val(t, _shift(op, x, y, t), weak)
         elif op == "&":
             r = x & y

@@ -218,3 +218,33 @@ def test_float16_chained_comparison_after_a_libm_call():
     q = np.floor_divide(np.float32(552.0), np.float32(-27))  # -21.0
     assert out16[0, 0] == int(bool(1 >= q >= False)) - 0 == 0
     assert same_bits(out32[0, 0], np.floor_divide(np.float32(0), np.float32(-2.0)))
+
+
+def test_modulo_by_a_nan_known_at_compile_time(rng):
+    # fuzz seed 1 kernel 1378, shrunk: `flag % v` with v = 0.0 / 0.0 known to
+    # the optimizer.  On the CPU executor LLVM 22's instcombine folded the
+    # libm call fmod(select(flag, 1.0, 0.0), NaN) to poison; the branch on
+    # the result was then undefined behaviour, the optimizer deleted the rest
+    # of the kernel and a valid store raised KernelIndexError.  libm calls
+    # are opaque to LLVM's library-call folding now (HostTarget).
+    @cuda.jit
+    def k(a, out, hits, fm):
+        i = cuda.grid(1)
+        if i < a.size:
+            nan = math.inf - math.inf
+            r = (a[i] < 0.0) % nan
+            out[i] = r
+            if r != r:
+                hits[i] = 1
+            else:
+                hits[i] = 2
+            fm[i] = math.fmod(float(a[i] < 0.5), nan) + math.pow(float(a[i] > 0.0), nan)
+
+    n = 200
+    a = rng.uniform(-1, 1, n)
+    out, hits, fm = poisoned(n, np.float64), poisoned(n, np.int32), poisoned(n, np.float64)
+    k[2, 128](a, out, hits, fm)
+    assert np.isnan(out).all()
+    np.testing.assert_array_equal(hits, np.ones(n, np.int32))
+    want = np.fmod((a < 0.5).astype(np.float64), np.nan) + np.power((a > 0).astype(np.float64), np.nan)
+    assert same_bits(fm, want)
