@@ -77,7 +77,7 @@ llvm::DILocation *DebugInfo::location(const SourceLoc &L,
 
 void DebugInfo::finalize() { DIB.finalize(); }
 
-// ---- types -------------------------------------------------------------------
+// ---- types ------------------------------------------------------------
 
 // A struct named by T's numba spelling whose members lie where the LLVM
 // struct of T's value (or memory form, for records) puts them.
@@ -92,7 +92,8 @@ llvm::DIType *DebugInfo::structType(LowerContext &Cx, TypeRef T,
       continue;
     llvm::Type *ET = ST->getElementType(unsigned(K));
     Members.push_back(DIB.createMemberType(
-        CU, Names[K], CU->getFile(), 0, DL.getTypeSizeInBits(ET).getFixedValue(), 0,
+        CU, Names[K], CU->getFile(), 0,
+        DL.getTypeSizeInBits(ET).getFixedValue(), 0,
         DL.getStructLayout(ST)->getElementOffsetInBits(unsigned(K)),
         llvm::DINode::FlagZero, type(Cx, Elems[K])));
   }
@@ -133,17 +134,17 @@ llvm::DIType *DebugInfo::type(LowerContext &Cx, TypeRef T) {
     llvm::DIType *Dims = DIB.createArrayType(
         64 * T->ndim(), 64, I64,
         DIB.getOrCreateArray({DIB.getOrCreateSubrange(0, T->ndim())}));
-    llvm::DIType *Elem = Cx.valueType(T->dtype()) ? type(Cx, T->dtype())
-                                                  : nullptr;
+    llvm::DIType *Elem =
+        Cx.valueType(T->dtype()) ? type(Cx, T->dtype()) : nullptr;
     std::vector<llvm::Metadata *> Members = {
         DIB.createMemberType(CU, "data", CU->getFile(), 0, 64, 0, 0,
                              llvm::DINode::FlagZero,
                              DIB.createPointerType(Elem, 64)),
-        DIB.createMemberType(CU, "shape", CU->getFile(), 0, 64 * T->ndim(),
-                             0, SL->getElementOffsetInBits(1),
+        DIB.createMemberType(CU, "shape", CU->getFile(), 0, 64 * T->ndim(), 0,
+                             SL->getElementOffsetInBits(1),
                              llvm::DINode::FlagZero, Dims),
-        DIB.createMemberType(CU, "strides", CU->getFile(), 0,
-                             64 * T->ndim(), 0, SL->getElementOffsetInBits(2),
+        DIB.createMemberType(CU, "strides", CU->getFile(), 0, 64 * T->ndim(), 0,
+                             SL->getElementOffsetInBits(2),
                              llvm::DINode::FlagZero, Dims)};
     R = DIB.createStructType(CU, T->str(), CU->getFile(), 0,
                              DL.getTypeAllocSizeInBits(ST).getFixedValue(), 0,
@@ -171,37 +172,35 @@ llvm::DIType *DebugInfo::type(LowerContext &Cx, TypeRef T) {
       llvm::Type *MT = Cx.memoryType(FT);
       Members.push_back(DIB.createMemberType(
           CU, T->fields()[K], CU->getFile(), 0,
-          MT ? DL.getTypeSizeInBits(MT).getFixedValue() : 0, 0, T->offsets()[K] * 8,
-          llvm::DINode::FlagZero, type(Cx, FT)));
+          MT ? DL.getTypeSizeInBits(MT).getFixedValue() : 0, 0,
+          T->offsets()[K] * 8, llvm::DINode::FlagZero, type(Cx, FT)));
     }
     llvm::Type *RT = Cx.memoryType(T);
     llvm::DIType *S = DIB.createStructType(
-        CU, T->str(), CU->getFile(), 0, RT ? DL.getTypeAllocSizeInBits(RT).getFixedValue() : 0,
-        0, llvm::DINode::FlagZero, nullptr, DIB.getOrCreateArray(Members));
+        CU, T->str(), CU->getFile(), 0,
+        RT ? DL.getTypeAllocSizeInBits(RT).getFixedValue() : 0, 0,
+        llvm::DINode::FlagZero, nullptr, DIB.getOrCreateArray(Members));
     R = DIB.createPointerType(S, 64);
     break;
   }
   case Kind::Pointer:
     R = DIB.createPointerType(
-        T->inner() && Cx.valueType(T->inner()) ? type(Cx, T->inner())
-                                               : nullptr,
+        T->inner() && Cx.valueType(T->inner()) ? type(Cx, T->inner()) : nullptr,
         64);
     break;
   default:
     // Other run-time values (iterators, none, ...): their size, by name.
-    R = DIB.createStructType(CU, T->str(), CU->getFile(), 0,
-                             VT && VT->isSized()
-                                 ? DL.getTypeAllocSizeInBits(VT).getFixedValue()
-                                 : 0,
-                             0, llvm::DINode::FlagZero, nullptr,
-                             DIB.getOrCreateArray({}));
+    R = DIB.createStructType(
+        CU, T->str(), CU->getFile(), 0,
+        VT && VT->isSized() ? DL.getTypeAllocSizeInBits(VT).getFixedValue() : 0,
+        0, llvm::DINode::FlagZero, nullptr, DIB.getOrCreateArray({}));
     break;
   }
   Types.emplace(T, R);
   return R;
 }
 
-// ---- variables ---------------------------------------------------------------
+// ---- variables --------------------------------------------------------
 
 namespace {
 // Names the compiler makes up (comprehension iterators, ...) are not the
@@ -265,9 +264,8 @@ void DebugInfo::beginFunction(LowerContext &Cx, llvm::DISubprogram *SP) {
 }
 
 // The variable of local Name: its one type, or the union of its types.
-llvm::DILocalVariable *DebugInfo::localVariable(LowerContext &Cx,
-                                                const std::string &Name,
-                                                int Line) {
+llvm::DILocalVariable *
+DebugInfo::localVariable(LowerContext &Cx, const std::string &Name, int Line) {
   auto It = Fn.vars.find(Name);
   if (It != Fn.vars.end())
     return It->second;
@@ -284,9 +282,9 @@ llvm::DILocalVariable *DebugInfo::localVariable(LowerContext &Cx,
     for (TypeRef T : Sorted) {
       llvm::DIType *MT = type(Cx, T);
       Size = std::max(Size, MT->getSizeInBits());
-      Members.push_back(DIB.createMemberType(
-          CU, "_" + T->str(), CU->getFile(), 0, MT->getSizeInBits(), 0, 0,
-          llvm::DINode::FlagZero, MT));
+      Members.push_back(DIB.createMemberType(CU, "_" + T->str(), CU->getFile(),
+                                             0, MT->getSizeInBits(), 0, 0,
+                                             llvm::DINode::FlagZero, MT));
     }
     Ty = DIB.createUnionType(CU, Name + "$union", CU->getFile(), 0, Size, 0,
                              llvm::DINode::FlagZero,
