@@ -180,6 +180,17 @@ def test_device_functions_have_their_own_variables():
     # The callee's variables live in the callee's scope.
     scale_sp = re.search(r'^!(\d+) = distinct !DISubprogram\(name: "scale"', llvm, re.M).group(1)
     assert re.search(r'DILocalVariable\(name: "w", scope: !%s,' % scale_sp, llvm)
+    # Inlined into the kernel (opt=3), the callee keeps its scope: its
+    # locations are inlinedAt the call, its variables stay its own.
+    d = cuda.compile_stages(calls, "void(float32[::1], float32[::1])", stages=("llvm-opt", "ptx"),
+                            debug=True)
+    opt = d["llvm-opt"]
+    assert not re.search(r"define .*@scale_", opt)  # scale was inlined
+    scale_sp = re.search(r'^!(\d+) = distinct !DISubprogram\(name: "scale"', opt, re.M).group(1)
+    assert re.search(r"!DILocation\(line: \d+, column: \d+, scope: !%s, inlinedAt: !\d+\)" % scale_sp, opt)
+    assert re.search(r'DILocalVariable\(name: "w", scope: !%s,' % scale_sp, opt)
+    assert re.search(r"\.section\s+\.debug_info", d["ptx"])
+    cuda.link_ptx(d["ptx"])
     ptx, _ = cuda.compile_ptx(scale.py_func, "float32(float32, float32)", device=True, debug=True)
     assert re.search(r"\.section\s+\.debug_info", ptx)
     cuda.link_ptx(ptx)
