@@ -74,7 +74,8 @@ std::shared_ptr<Module> loadModule(const LoadableImage &Image,
                                    const LinkOptions &Options) {
   std::shared_ptr<Module> M = Image.isCubin()
                                   ? Module::loadCubin(Image.Bytes)
-                                  : Module::loadPtx(Image.Bytes, Options.LineInfo);
+                                  : Module::loadPtx(Image.Bytes, Options.LineInfo,
+                                                    ptxHasDebugInfo(Image.Bytes));
   attachErrorRecord(*M); // a kernel's raise/assert: runtime/ErrorRecord.h
   return M;
 }

@@ -29,9 +29,11 @@ public:
     return loadCubin(Image.data(), Image.size());
   }
   /// JIT-compiles PTX for the current device (cuModuleLoadDataEx). LineInfo
-  /// asks the JIT for line tables (profilers, compute-sanitizer).
+  /// asks the JIT for line tables (profilers, compute-sanitizer); Debug for
+  /// the PTX's DWARF, unoptimized (cuda-gdb).
   static std::shared_ptr<Module> loadPtx(const std::string &Ptx,
-                                         bool LineInfo = false);
+                                         bool LineInfo = false,
+                                         bool Debug = false);
 
   ~Module();
   Module(const Module &) = delete;

@@ -170,6 +170,16 @@ const NvJitLink &NvJitLink::process() {
   return *Lib;
 }
 
+bool ptxHasDebugInfo(const std::string &Ptx) {
+  size_t At = Ptx.find(".target");
+  if (At == std::string::npos)
+    return false;
+  size_t End = Ptx.find('\n', At);
+  std::string Line = Ptx.substr(At, End == std::string::npos ? End : End - At);
+  size_t Comment = Line.find("//");
+  return Line.substr(0, Comment).find("debug") != std::string::npos;
+}
+
 std::string NvJitLink::linkPtxToCubin(const std::string &Ptx, int CcMajor,
                                       int CcMinor, std::string *InfoLog,
                                       const LinkOptions &Options) const {
@@ -179,7 +189,9 @@ std::string NvJitLink::linkPtxToCubin(const std::string &Ptx, int CcMajor,
 
   std::string ArchOpt = "-arch=" + Arch;
   std::vector<const char *> Opts = {ArchOpt.c_str()};
-  if (Options.Optimize)
+  if (ptxHasDebugInfo(Ptx))
+    Opts.push_back("-g");
+  else if (Options.Optimize)
     Opts.push_back("-O3");
   if (Options.LineInfo)
     Opts.push_back("-lineinfo");

@@ -36,6 +36,11 @@ struct LinkOptions {
   std::vector<LinkInput> Inputs;
 };
 
+/// Whether PTX carries DWARF (`.target sm_XX, debug`, from debug=True):
+/// ptxas then refuses -O3 ("Optimized debugging not supported"), so
+/// linking and the driver's JIT compile it with -g, unoptimized.
+bool ptxHasDebugInfo(const std::string &Ptx);
+
 /// nvJitLink could not produce a cubin (or is not available); log() is
 /// nvJitLink's error log (ptxas messages with line numbers).
 class LinkError : public std::runtime_error {

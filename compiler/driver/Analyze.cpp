@@ -143,7 +143,8 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
                        "the CPU executor's target is not set (CompileOptions::hostTarget)");
   bool Sanitized = O.backend == Backend::CPU && O.sanitize != 0;
   bool IncludeLines = O.boundsCheck || O.zeroDivisionCheck ||
-                      O.unboundLocalCheck || O.lineInfo || Sanitized;
+                      O.unboundLocalCheck || O.lineInfo || O.debugInfo ||
+                      Sanitized;
   AnalysisPtr A(new Analysis(R, IncludeLines));
   CompileResult &Out = A->result;
   Out.argTypes = ArgTypes;
@@ -199,7 +200,8 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
           " check" + std::to_string(O.boundsCheck) + " zdiv" +
           std::to_string(O.zeroDivisionCheck) + " unbound" +
           std::to_string(O.unboundLocalCheck) + " line" +
-          std::to_string(O.lineInfo) + " maxreg" + std::to_string(O.maxRegisters) +
+          std::to_string(O.lineInfo) + " dwarf" + std::to_string(O.debugInfo) +
+          " maxreg" + std::to_string(O.maxRegisters) +
           " bounds" + std::to_string(O.maxThreadsPerBlock) + "/" +
           std::to_string(O.minBlocksPerSM) + " noalias" +
           std::to_string(O.noAliasReadOnly) + " san" +

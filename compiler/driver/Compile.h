@@ -65,6 +65,9 @@ struct CompileOptions {
   // path that did not assign it (else the read gives zero of its type).
   bool unboundLocalCheck = false;
   bool lineInfo = false; // line tables (GPU): lineinfo=True, debug=True
+  // Full DWARF (debug=True): variables and their types; on the GPU PTX
+  // .debug sections, linked without optimization (-g).
+  bool debugInfo = false;
   // The CPU executor's sanitizer checks (runtime/cpu/Sanitizer.h Check
   // bits: 1 race, 2 init, 4 bounds, 8 sync); race, init and bounds make the
   // host code announce every array access.  Ignored by the CUDA backend.

@@ -39,6 +39,9 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
   LO.unboundLocalCheck = O.unboundLocalCheck;
   // Line tables where the GPU tools read them.
   LO.lineInfo = O.lineInfo && O.backend == Backend::CUDA;
+  // Variables too (DWARF): for cuda-gdb, and in the CPU executor's
+  // inspect_llvm(); its JIT ignores them.
+  LO.debugInfo = O.debugInfo;
   LO.sanitize = sanitizesAccesses(O);
   LO.sanitizeSync = O.backend == Backend::CPU && O.sanitize != 0;
   LO.fastMath = O.fastMath;
@@ -92,7 +95,7 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
     NO.optLevel = O.optLevel;
     NO.fastMath = O.fastMath;
     NO.fmad = O.fmad;
-    NO.lineInfo = LO.lineInfo;
+    NO.lineInfo = LO.lineInfo || LO.debugInfo; // keeps the debug info
     NO.maxRegisters = O.maxRegisters;
     NO.maxThreadsPerBlock = O.maxThreadsPerBlock;
     NO.minBlocksPerSM = O.minBlocksPerSM;

@@ -170,6 +170,9 @@ void Function::replaceAllUses(Instr *Old, Instr *New) {
       for (Instr *&Op : I->operands)
         if (Op == Old)
           Op = New;
+  for (LocalBinding &L : bindings)
+    if (L.value == Old)
+      L.value = New;
 }
 
 void Function::recomputeCFG() {

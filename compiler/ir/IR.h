@@ -92,11 +92,26 @@ struct Param {
   types::TypeRef type = nullptr; // from the signature being compiled
 };
 
+// A Python local taking a value (`x = ...`, a `for` target): recorded by
+// the SSA builder for debug information only (DebugInfo.cpp: a variable
+// and its llvm.dbg.value).  `value` holds from just after `after` in
+// `block` (null: from the block's start, after its phis).  Passes that
+// replace a value (replaceAllUses) update `value`; an `after` no longer in
+// `block` means the block's start.
+struct LocalBinding {
+  std::string name;
+  Instr *value = nullptr;
+  Block *block = nullptr;
+  Instr *after = nullptr;
+  SourceLoc loc;
+};
+
 struct Function {
   std::string name, qualname;
   std::shared_ptr<const std::string> file;
   int firstLine = 0;
   std::vector<Param> params;
+  std::vector<LocalBinding> bindings; // in bytecode order
   std::vector<Block *> blocks; // blocks[0] is the entry; kept in RPO
   types::TypeRef returnType = nullptr;
 

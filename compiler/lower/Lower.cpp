@@ -284,7 +284,7 @@ void Lowerer::lowerKernel(LowerResult &Out) {
                                      Cx.b, Params);
   Cx.allocaBlock = Cx.b.GetInsertBlock();
   if (DI)
-    SP = DI->subprogram(Cx.kernel, F);
+    SP = DI->subprogram(Cx);
   const auto &RO = Cx.opts.noAliasReadOnly;
   for (size_t K = 0; K < Out.abi.size(); ++K) {
     const AbiSlot &S = Out.abi[K];
@@ -297,6 +297,8 @@ void Lowerer::lowerKernel(LowerResult &Out) {
     }
   }
   buildParams(Params, Out.abi);
+  if (DI)
+    DI->beginFunction(Cx, SP);
   lowerBody();
   Cx.target.finishKernel(Cx.module, Cx.kernel);
 }
@@ -307,7 +309,7 @@ void Lowerer::lowerDeviceFunction(llvm::Function *LF) {
   Cx.target.beginDeviceFunction(LF, Cx.b, Params);
   Cx.allocaBlock = Cx.b.GetInsertBlock();
   if (DI)
-    SP = DI->subprogram(LF, F);
+    SP = DI->subprogram(Cx);
   // Parameters holding only compile-time values (a dtype, an intrinsic, a
   // device function) have no LLVM parameter; one the caller passed a
   // constant for is that constant here.
@@ -330,6 +332,8 @@ void Lowerer::lowerDeviceFunction(llvm::Function *LF) {
   if (CallsItself) // the host stops a recursion that would overflow its stack
     Cx.target.recursionCheck(Cx.b, F.qualname, F.file ? *F.file : "<unknown>",
                              F.firstLine);
+  if (DI)
+    DI->beginFunction(Cx, SP);
   lowerBody();
 }
 
@@ -388,9 +392,13 @@ void Lowerer::lowerBody() {
   for (const ir::Block *B : F.blocks) {
     Cx.b.SetInsertPoint(BB[B]);
     for (const Instr *I : B->instrs) {
-      if (DI)
+      if (DI) {
         Cx.b.SetCurrentDebugLocation(DI->location(I->loc, SP));
+        DI->beforeInstr(Cx, I);
+      }
       lowerInstr(I);
+      if (DI)
+        DI->afterInstr(Cx, I);
     }
   }
   for (auto [I, Phi] : Phis)
@@ -857,8 +865,9 @@ LowerResult lowerKernel(const ir::Function &F,
     defineForeignWrapper(FF, Types, *T);
   }
   std::unique_ptr<DebugInfo> DI;
-  if (O.lineInfo)
-    DI = std::make_unique<DebugInfo>(M, F.file ? *F.file : "<unknown>");
+  if (O.lineInfo || O.debugInfo)
+    DI = std::make_unique<DebugInfo>(M, F.file ? *F.file : "<unknown>",
+                                     O.debugInfo);
   for (size_t K = 0; K < Callees.size(); ++K)
     Lowerer(*Callees[K].fn, M, *T, O, DI.get()).lowerDeviceFunction(Decls[K]);
   if (O.deviceEntry) {

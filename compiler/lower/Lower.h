@@ -41,6 +41,7 @@ struct LowerOptions {
   bool zeroDivisionCheck = false; // checked mode: ZeroDivisionError
   bool unboundLocalCheck = false; // checked mode: UnboundLocalError
   bool lineInfo = false;        // line tables for the Python source (DebugInfo.h)
+  bool debugInfo = false;       // full DWARF: variables and their types (DebugInfo.h)
   // Host target: announce every array element access to the CPU
   // executor's sanitizer (TargetHooks::memoryAccess), and every barrier and
   // warp operation (TargetHooks::syncPoint).

@@ -61,6 +61,9 @@ public:
   // ---- values ----
   llvm::Value *value(const ir::Instr *I); // the lowered value of an operand
   void setValue(const ir::Instr *I, llvm::Value *V) { Values[I] = V; }
+  bool hasValue(const ir::Instr *I) const {
+    return Values.count(I) || TupleAddrs.count(I);
+  }
   llvm::Value *none();
   llvm::Value *intConst(types::TypeRef T, int64_t V);
   llvm::Value *intConstant(const bc::ConstValue &C, types::TypeRef T);

@@ -417,9 +417,14 @@ void Builder::translateBlock(int BI) {
       St.push_back(V);
       break;
     }
-    case Op::STORE_FAST:
-      S.locals.set(I.arg, Pop(I));
+    case Op::STORE_FAST: {
+      Instr *V = Pop(I);
+      S.locals.set(I.arg, V);
+      F->bindings.push_back({Code.varnames[I.arg], V, B,
+                             B->instrs.empty() ? nullptr : B->instrs.back(),
+                             loc(I)});
       break;
+    }
     case Op::DELETE_FAST:
       reject(I);
     case Op::LOAD_DEREF: {
@@ -703,6 +708,9 @@ void Builder::replaceAll(std::map<Instr *, Instr *> &Repl) {
       for (Instr *&Op : I->operands)
         for (auto It = Repl.find(Op); It != Repl.end(); It = Repl.find(Op))
           Op = It->second;
+  for (ir::LocalBinding &L : F->bindings)
+    for (auto It = Repl.find(L.value); It != Repl.end(); It = Repl.find(L.value))
+      L.value = It->second;
 }
 
 // Phi simplification, each step linear in the phis' operands:

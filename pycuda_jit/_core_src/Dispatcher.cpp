@@ -415,6 +415,7 @@ driver::CompileOptions compileOptions(DispatcherObject *D) {
   CO.zeroDivisionCheck = J.debug;
   CO.unboundLocalCheck = J.debug;
   CO.lineInfo = J.lineinfo || J.debug; // debug=True has line info too
+  CO.debugInfo = J.debug;              // and variables (DWARF)
   CO.sanitize = CO.backend == driver::Backend::CPU ? J.sanitize : 0;
   CO.maxRegisters = J.maxRegisters;
   CO.maxThreadsPerBlock = J.maxThreads;
@@ -1668,6 +1669,7 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
     CO.optLevel = O.opt;
     CO.fastMath = O.fastmath;
     CO.lineInfo = O.lineinfo || O.debug;
+    CO.debugInfo = O.debug;
     CO.boundsCheck = boundsChecked(O, CO.backend);
     CO.zeroDivisionCheck = O.debug;
     CO.unboundLocalCheck = O.debug;

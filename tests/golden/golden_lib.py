@@ -1,6 +1,7 @@
 """Golden-test machinery: compile tests/golden/kernels/<name>.py for sm_90
 and return its stage dumps (SSA IR, typed IR, lowered LLVM IR, PTX)."""
 import importlib.util
+import json
 import os
 import re
 
@@ -78,4 +79,29 @@ def normalize(stage, text):
         shown = data.rstrip(b"\0").decode("utf-8", "replace").replace(KERNELS, "<kernels>")
         return f"{m.group(1)}[<size>] = {{{shown!r}}}"
     text = re.sub(r"(\.b8 [\w$.]+)\[(\d+)\] = \{([\d, ]+)\}", as_text, text)
+    # debug=True: the DWARF sections hold the path as bytes, and the offsets
+    # after it depend on its length; shown as their entries and strings.
+    text = re.sub(r"(\t\.section\t\.debug_(?:info|pubnames|pubtypes)\n\t\{\n)(.*?)(\n\t\})",
+                  lambda m: m.group(1) + dwarf_summary(m.group(2)) + m.group(3), text, flags=re.S)
     return text
+
+
+def dwarf_summary(body):
+    """A DWARF section of PTX (`.b8 N` / `.b32 X` lines) as the strings it
+    holds (printable bytes ended by a 0 byte), one per line, in order:
+    names of files, functions, variables and types, without the offsets
+    and sizes that depend on the path's length."""
+    out, run = [], []
+    for line in body.splitlines():
+        m = re.match(r"\.b8\s+(\d+)$", line.strip())
+        if not m:
+            run = []
+            continue
+        b = int(m.group(1))
+        if b == 0 and run:
+            shown = bytes(run).decode("ascii").replace(KERNELS, "<kernels>")
+            out.append("// " + json.dumps(shown))
+        run = run + [b] if 32 <= b < 127 else []
+        if b == 0:
+            run = []
+    return "\n".join(out)

@@ -140,6 +140,18 @@ TEST(RuntimeNvJitLink, LineInfoChangesTheCubin) {
   EXPECT_NE(Plain, Lines);
 }
 
+// debug=True's PTX (`.target ..., debug`): ptxas refuses -O3 on it
+// ("Optimized debugging not supported"), so it links with -g (the link
+// itself: tests/python/test_debuginfo.py, which needs DWARF sections).
+TEST(RuntimeNvJitLink, PtxWithDebugInfoIsRecognized) {
+  std::string Debug = kSaxpyPtx;
+  Debug.replace(Debug.find(".target sm_80"), 13, ".target sm_80, debug");
+  EXPECT_TRUE(ptxHasDebugInfo(Debug));
+  EXPECT_FALSE(ptxHasDebugInfo(kSaxpyPtx));
+  EXPECT_FALSE(ptxHasDebugInfo(".version 7.8\n.target sm_90 // debug\n"));
+  EXPECT_FALSE(ptxHasDebugInfo(""));
+}
+
 TEST(RuntimeNvJitLink, BadPtxRaisesLinkErrorWithLog) {
   const NvJitLink *L = linker();
   if (!L)
