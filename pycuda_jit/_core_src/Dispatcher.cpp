@@ -1030,6 +1030,7 @@ PyObject *dispatcherCompile(PyObject *Self, PyObject *Arg) {
       PyErr_SetString(PyExc_TypeError, "kernels must return void");
       return nullptr;
     }
+    Sig.args = types::kernelArgTypes(Sig.args);
     std::shared_ptr<Spec> S = compileSpec(D, Sig.args);
     std::lock_guard<std::mutex> L(D->st->mu);
     D->st->explicitSigs = true;
@@ -1690,6 +1691,8 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
       if (Name && Name != Py_None)
         CO.deviceName = utf8(Name);
       CO.declaredReturn = Sig.ret;
+    } else {
+      Sig.args = types::kernelArgTypes(Sig.args);
     }
     CO.dumps = envDumps();
     if (Stages && Stages != Py_None) {

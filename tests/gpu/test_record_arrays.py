@@ -282,3 +282,47 @@ def test_record_index_out_of_range_names_the_line():
     with pytest.raises(errors.CompileError, match="record index 4 is out of range") as e:
         bad[1, 1](np.zeros(1, REC), np.zeros(1))
     assert e.value.line == line
+
+
+def test_explicit_record_signature_takes_a_single_record():
+    rec = types.from_dtype(REC)
+
+    @cuda.jit(types.void(rec, types.float64[::1]))
+    def k(r, out):
+        out[0] = r.b[2] * r.c[1, 0]
+        r.b[0] = r.a
+
+    a = records(np.random.default_rng(5), 2)
+    expect = a.copy()
+    out = poisoned(1, np.float64)
+    k[1, 1](a[1], out)
+    np.testing.assert_allclose(out[0], expect["b"][1, 2] * np.float64(expect["c"][1, 1, 0]))
+    expect["b"][1, 0] = expect["a"][1]
+    np.testing.assert_array_equal(a, expect)
+
+
+def test_kernels_compile_to_ptx_and_link():
+    # The NVPTX side of every construct above, assembled without a GPU.
+    rec, outer = types.from_dtype(REC), types.from_dtype(OUTER)
+    cases = [
+        (local_and_shared, (rec[::1], types.float64[::1]), "st.shared"),
+        (atomic_field, (rec[::1],), "red.add.f64"),
+        (assign_fields, (rec[::1], rec[::1], types.float32[:, :, ::1], types.int64), "st.global"),
+        (read_write_fields, (rec[::1], types.float64[::1]), "ld.global"),
+        (nested_records, (outer[::1], types.from_dtype(INNER)[::1], types.float64[::1]),
+         "ld.global"),
+        (record_argument, (rec, types.float64[::1]), "st.global"),
+    ]
+    for kernel, sig, expect in cases:
+        ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=(9, 0))
+        assert expect in ptx, kernel.py_func.__name__
+        assert cuda.link_ptx(ptx, cc=(9, 0))[:4] == b"\x7fELF"
+
+
+def test_field_view_is_bounds_checked():
+    @cuda.jit(debug=True, opt=False)
+    def oob(a, k):
+        a[0].b[k] = 1.0
+    with pytest.raises(IndexError, match="out of bounds for axis 0 with size 3"):
+        oob[1, 1](np.zeros(1, REC), 3)
+        cuda.synchronize()
