@@ -1054,6 +1054,16 @@ Spec *specByIndex(DispatcherObject *D, PyObject *Which) {
   for (auto &S : D->st->ordered)
     if (S->result.signature == W)
       return S.get();
+  if (PyUnicode_Check(Which)) { // signature text, as compile() reads it
+    std::vector<TypeRef> Args;
+    try {
+      Args = types::kernelArgTypes(parseSignature(W).args);
+    } catch (const CompileError &) {
+    }
+    for (auto &S : D->st->ordered)
+      if (!Args.empty() && S->key == Args)
+        return S.get();
+  }
   long K = PyLong_Check(Which) ? PyLong_AsLong(Which) : -1;
   if (K >= 0 && size_t(K) < D->st->ordered.size())
     return D->st->ordered[K].get();
