@@ -326,3 +326,13 @@ def test_field_view_is_bounds_checked():
     with pytest.raises(IndexError, match="out of bounds for axis 0 with size 3"):
         oob[1, 1](np.zeros(1, REC), 3)
         cuda.synchronize()
+
+
+def test_inspect_by_a_signature_with_a_record_argument():
+    rec = types.from_dtype(REC)
+
+    @cuda.jit((rec, types.float64[::1]))
+    def k(r, out):
+        out[0] = r.b[1]
+    assert "define" in k.inspect_llvm((rec, types.float64[::1]))
+    assert k.inspect_llvm()[k.signatures[0]] == k.inspect_llvm((rec, types.float64[::1]))
