@@ -5,7 +5,8 @@
 // types::Kind::NestedArray) reads as an array view of the bytes in place:
 //
 //   r.h      (h: nestedarray(float32, (3, 2)) @4)
-//     -> { ptr (r + 4), shape [3, 2], strides [8, 4] }   : array(float32, 2d, C, generic)
+//     -> { ptr (r + 4), shape [3, 2], strides [8, 4] }
+//        : array(float32, 2d, C, generic)
 //   r.h = src    (an array of 2 dimensions: shape checked, elements copied;
 //                 a number: stored into every element)
 #include "lower/LowerContext.h"
@@ -23,7 +24,8 @@ namespace {
 unsigned storedAlign(TypeRef Rec, int F) {
   TypeRef FT = Rec->elems()[F];
   TypeRef Elem = FT->kind() == Kind::NestedArray ? FT->dtype() : FT;
-  unsigned Natural = Elem->kind() == Kind::Record ? Elem->align() : scalarAlign(Elem);
+  unsigned Natural =
+      Elem->kind() == Kind::Record ? Elem->align() : scalarAlign(Elem);
   return std::min(Natural, fieldAddressAlign(Rec, F));
 }
 

@@ -406,9 +406,10 @@ int Inferrer::recordFieldIndex(const Instr *I, TypeRef Rec, const Instr *Idx) {
 }
 
 // A store into record field F: a number of a convertible kind; into a
-// nested record, a record of its type; into a nested-array field, an array of its dimensions (copied element by
-// element) or a number (stored into every element).  Sets I's argTypes
-// entry K: what the stored value is cast to (none for an array).
+// nested record, a record of its type; into a nested-array field, an array
+// of its dimensions (copied element by element) or a number (stored into
+// every element).  Sets I's argTypes entry K: what the stored value is cast
+// to (none for an array or a record).
 void Inferrer::recordStore(Instr *I, TypeRef Rec, int F, const Instr *Val,
                            size_t K) {
   TypeRef FT = Rec->elems()[F];
