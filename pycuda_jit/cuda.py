@@ -215,7 +215,12 @@ def _kernel_class():
                 if cc is not None:
                     cc = tuple(cc)
                 if signature is not None:
-                    return self._dump(stage, self._which(signature), cc)
+                    # Types as the compiler reads them: the extension
+                    # matches them to a specialization (records included).
+                    which = signature
+                    if not isinstance(signature, str):
+                        which = _types.signature_text(signature)
+                    return self._dump(stage, which, cc)
                 # Keyed by signature string; a tuple of argument types (as
                 # numba-cuda keys it) finds its entry too.
                 return BySignature(self, {sig: self._dump(stage, i, cc)

@@ -23,7 +23,7 @@ import re
 __all__ = [
     "Type", "Number", "Boolean", "Integer", "Float", "Complex", "NoneType",
     "Array", "BaseTuple", "UniTuple", "Tuple", "NamedUniTuple", "NamedTuple",
-    "Record", "Signature", "signature", "typeof", "from_dtype", "as_dtype",
+    "NestedArray", "Record", "Signature", "signature", "typeof", "from_dtype", "as_dtype",
     "boolean", "bool_", "b1",
     "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8",
@@ -357,6 +357,25 @@ def _class_name(cls):
     return cls if isinstance(cls, str) else cls.__name__
 
 
+class NestedArray(Type):
+    """A record field holding a fixed-shape array (a NumPy subarray field,
+    ``('b', np.float64, (3,))``): ``dtype`` and ``shape``; read in a kernel
+    as a C-contiguous array view of the record's bytes."""
+
+    def __init__(self, dtype, shape):
+        self.dtype, self.shape = dtype, tuple(int(d) for d in shape)
+        self.ndim = len(self.shape)
+        dims = ", ".join(str(d) for d in self.shape) + ("," if self.ndim == 1 else "")
+        super().__init__(f"nestedarray({dtype}, ({dims}))")
+
+    @property
+    def key(self):
+        return self.dtype, self.shape
+
+    def sig_text(self):
+        return self.name
+
+
 class Record(Type):
     """A structured dtype (``from_dtype(np.dtype([('x', 'f8'), ('n', 'i1')]))``):
     fields ``{name: (type, offset)}``, ``size`` bytes, aligned to ``alignment``."""
@@ -370,6 +389,12 @@ class Record(Type):
     @property
     def key(self):
         return tuple((n, t, o) for n, (t, o) in self.fields.items()), self.size, self.alignment
+
+    @property
+    def _pcj_record_dtype_(self):
+        # What the compiler resolves this object to in kernels (the dtype of
+        # cuda.local.array(n, rec) / cuda.shared.array(n, rec)).
+        return self.dtype
 
     def sig_text(self):
         parts = ", ".join(f"{n}: {t.sig_text()} @{o}" for n, (t, o) in self.fields.items())
@@ -476,7 +501,8 @@ def _describe(value):
 def _from_description(d, dtype=None):
     # Built by the extension (_core.type_of): a scalar name, or
     # ("array", dtype, ndim, layout) / ("tuple", elems, class, fields) /
-    # ("record", ((name, type, offset), ...), size, align).
+    # ("record", ((name, type, offset), ...), size, align) /
+    # ("nestedarray", dtype, shape) (a record field).
     if isinstance(d, str):
         return none if d == "none" else _scalars[d]
     tag = d[0]
@@ -489,6 +515,8 @@ def _from_description(d, dtype=None):
         if elems and all(e == elems[0] for e in elems):
             return NamedUniTuple(elems[0], len(elems), d[2])
         return NamedTuple(elems, d[2])
+    if tag == "nestedarray":
+        return NestedArray(_from_description(d[1]), d[2])
     if tag == "record":
         fields = {n: (_from_description(t), o) for n, t, o in d[1]}
         return Record(fields, d[2], d[3], dtype)

@@ -45,6 +45,15 @@ const bc::ConstValue *pythonIntValue(const Instr *I) {
   return V && V->kind == bc::ConstValue::Kind::Int ? V : nullptr;
 }
 
+int recordFieldOf(types::TypeRef Rec, const bc::ConstValue &C) {
+  if (C.kind == bc::ConstValue::Kind::Str)
+    return Rec->fieldIndex(C.text);
+  int64_t N = int64_t(Rec->fields().size());
+  if (!C.isSmallInt() || C.i < -N || C.i >= N)
+    return -1;
+  return int(C.i < 0 ? C.i + N : C.i);
+}
+
 bool pythonIntFits(const bc::ConstValue &V, types::TypeRef T) {
   if (T->isBool())
     return true;

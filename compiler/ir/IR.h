@@ -141,6 +141,9 @@ private:
 // scalar): a NEP 50 weak scalar whose exact value matters where it is
 // converted.  Null for anything else.
 const bc::ConstValue *pythonIntValue(const Instr *I);
+// The field of record type Rec a constant index names: a field name, or a
+// position (negative from the end); -1 when none.
+int recordFieldOf(types::TypeRef Rec, const bc::ConstValue &C);
 // Whether a Python int fits integer type T (bool: any value).
 bool pythonIntFits(const bc::ConstValue &V, types::TypeRef T);
 

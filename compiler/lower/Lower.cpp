@@ -76,16 +76,6 @@ unsigned elementAlign(TypeRef T) {
   return T->isComplex() ? T->byteSize() / 2 : T->byteSize();
 }
 
-// Field F of record type Rec: its natural alignment, lowered where the
-// record's layout (a packed NumPy dtype) does not guarantee it.
-unsigned fieldAlign(TypeRef Rec, int F) {
-  uint64_t A = std::max(1u, Rec->align());
-  uint64_t Off = Rec->offsets()[F];
-  while (Off % A)
-    A /= 2;
-  return unsigned(std::min<uint64_t>(elementAlign(Rec->elems()[F]), A));
-}
-
 // The step of the `for ... in range(start, stop, step)` loop whose header
 // is Header (looking through casts); nullptr for other blocks and loops.
 const Instr *rangeLoopStep(const ir::Block *Header) {
@@ -215,6 +205,9 @@ void Lowerer::buildParams(const std::vector<llvm::Value *> &Params,
         if (S < Slots.size() && Slots[S].arg == unsigned(I->index) &&
             Kinds[Slots[S].param].aggregate)
           Cx.setTupleAddress(I, Params[Slots[S].param]);
+        else if (T->isArray() && I->type->kind() == Kind::Record) // np.void
+          Cx.setValue(I, Cx.b.CreateAddrSpaceCast(Cx.arrayData(Build(T)),
+                                                 Cx.b.getPtrTy(0)));
         else
           Cx.setValue(I, Build(T));
       }
@@ -534,14 +527,8 @@ void Lowerer::lowerInstr(const Instr *I) {
     break;
   case Op::GetAttr:
     if (T(0)->kind() == Kind::Record) {
-      int F = T(0)->fieldIndex(I->str);
-      TypeRef FT = I->type;
-      Cx.sanitizeRecord(I, TargetHooks::Access::Read, T(0), V(0),
-                        I->operands[0], F);
-      auto *L = B.CreateAlignedLoad(Cx.memoryType(FT),
-                                    Cx.recordField(V(0), T(0), F),
-                                    llvm::Align(fieldAlign(T(0), F)));
-      R = Cx.fromMemory(L, FT);
+      R = Cx.loadRecordField(I, T(0), V(0), I->operands[0],
+                             T(0)->fieldIndex(I->str));
     } else if (T(0)->isTuple() && !T(0)->fields().empty()) {
       R = tupleElement(I->operands[0], unsigned(T(0)->fieldIndex(I->str)));
     } else if (!I->intrinsic.empty()) {
@@ -585,13 +572,7 @@ void Lowerer::lowerInstr(const Instr *I) {
     if (OT->kind() == Kind::Record) {
       bc::ConstValue C;
       stdlib::ArgInfo{T(1), false, I->operands[1]}.constant(C);
-      int F = OT->fieldIndex(C.text);
-      Cx.sanitizeRecord(I, TargetHooks::Access::Read, OT, V(0), I->operands[0],
-                        F);
-      auto *L = B.CreateAlignedLoad(Cx.memoryType(I->type),
-                                    Cx.recordField(V(0), OT, F),
-                                    llvm::Align(fieldAlign(OT, F)));
-      R = Cx.fromMemory(L, I->type);
+      R = Cx.loadRecordField(I, OT, V(0), I->operands[0], ir::recordFieldOf(OT, C));
       break;
     }
     if (OT->isArray() && I->type->kind() == Kind::Record) {
@@ -644,11 +625,8 @@ void Lowerer::lowerInstr(const Instr *I) {
     if (OT->kind() == Kind::Record) {
       bc::ConstValue C;
       stdlib::ArgInfo{T(1), false, I->operands[1]}.constant(C);
-      int F = OT->fieldIndex(C.text);
-      TypeRef FT = OT->elems()[F];
-      Cx.sanitizeRecord(I, TargetHooks::Access::Write, OT, V(0), I->operands[0],
-                        F);
-      Cx.storeField(Cx.toMemory(V(2), FT), Cx.recordField(V(0), OT, F), fieldAlign(OT, F));
+      Cx.storeRecordField(I, OT, V(0), I->operands[0], ir::recordFieldOf(OT, C),
+                          V(2), T(2));
       return;
     }
     llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
@@ -668,12 +646,8 @@ void Lowerer::lowerInstr(const Instr *I) {
     return;
   }
   case Op::SetAttr: {
-    TypeRef OT = T(0);
-    int F = OT->fieldIndex(I->str);
-    TypeRef FT = OT->elems()[F];
-    Cx.sanitizeRecord(I, TargetHooks::Access::Write, OT, V(0), I->operands[0],
-                      F);
-    Cx.storeField(Cx.toMemory(V(1), FT), Cx.recordField(V(0), OT, F), fieldAlign(OT, F));
+    Cx.storeRecordField(I, T(0), V(0), I->operands[0],
+                        T(0)->fieldIndex(I->str), V(1), T(1));
     return;
   }
   case Op::BuildTuple: {

@@ -9,7 +9,8 @@
 //   range           { iN start, iN stop, iN step }
 //   range_iter      ptr to an alloca holding { iN cur, iN stop, iN step }
 //   none            {} (empty struct)
-//   record          ptr (generic) to the record in memory: a reference
+//   record          ptr (generic) to the record in memory: a reference; its
+//                   nested-array fields read as array views in place
 //   namedtuple      like a tuple
 //   compile-time-only values (modules, intrinsics, dtypes, str): no LLVM value
 #pragma once
@@ -136,6 +137,18 @@ public:
   // complex's parts) below its own alignment goes as its bits through
   // TargetHooks::opaqueBits (packed record fields).
   void storeField(llvm::Value *Mem, llvm::Value *Ptr, unsigned Align);
+
+  // Field F of the record reference Rec (of type RecTy, the value of
+  // RecInstr): a scalar's value, or a nested array's view in place
+  // (RecordFields.cpp).  storeRecordField stores Val (of type ValTy, already
+  // cast to a scalar field's type) into it: into a nested array, an array of
+  // its shape (elements copied and converted) or one number for every element.
+  llvm::Value *loadRecordField(const ir::Instr *At, types::TypeRef RecTy,
+                               llvm::Value *Rec, const ir::Instr *RecInstr,
+                               int F);
+  void storeRecordField(const ir::Instr *At, types::TypeRef RecTy,
+                        llvm::Value *Rec, const ir::Instr *RecInstr, int F,
+                        llvm::Value *Val, types::TypeRef ValTy);
 
   // Address of field `Field` of a record reference.
   llvm::Value *recordField(llvm::Value *Rec, types::TypeRef RecTy,

@@ -184,6 +184,8 @@ public:
       return 4;
     case AddrSpace::Local:
       return 0; // allocas are generic; NVPTX lowers them to .local
+    case AddrSpace::Generic:
+      return 0;
     }
     return 0;
   }

@@ -54,7 +54,9 @@ private:
   bool inferCompare(Instr *I, Typed &Out);
   bool inferGetItem(Instr *I, Typed &Out);
   bool inferSetItem(Instr *I);
-  void recordStore(const Instr *I, TypeRef Rec, int F, const Instr *Val);
+  void recordStore(Instr *I, TypeRef Rec, int F, const Instr *Val, size_t K);
+  TypeRef fieldValue(const Instr *I, TypeRef T, int F);
+  int recordFieldIndex(const Instr *I, TypeRef Rec, const Instr *Idx);
   TypeRef returnTypeSoFar();
   void mergeCompileTimeValues(Instr *Phi);
   Typed applyIntrinsic(Instr *I, const stdlib::IntrinsicInfo &Info,
@@ -173,7 +175,7 @@ bool Inferrer::inferGetAttr(Instr *I, Typed &Out) {
     if (Idx < 0)
       fail(I, "'" + T->str() + "' has no field '" + Attr + "'", "",
            ErrorKind::Name);
-    Out = {T->elems()[Idx], false};
+    Out = {fieldValue(I, T, Idx), false};
     return true;
   }
   // Attributes and methods of values: registry keys "<kind>.<attr>"
@@ -224,6 +226,9 @@ bool Inferrer::inferCall(Instr *I, Typed &Out) {
     if (I->operands.size() != 2 || !I->kwnames.empty())
       fail(I, T->inner()->str() + "() takes exactly one argument in kernels");
     TypeRef A = I->operands[1]->type;
+    if (!T->inner()->isNumeric())
+      fail(I, "a structured dtype cannot be called in kernels",
+           "use it as the dtype of cuda.local.array or cuda.shared.array");
     if (!A->isNumeric())
       fail(I, "cannot convert " + A->str() + " to " + T->inner()->str());
     Out = {T->inner(), false};
@@ -366,13 +371,76 @@ TypeRef Inferrer::arrayIndexResult(const Instr *I, TypeRef Arr, TypeRef Idx) {
                  Arr->addrSpace());
 }
 
-// A store into record field F must be a number of a convertible kind.
-void Inferrer::recordStore(const Instr *I, TypeRef Rec, int F, const Instr *Val) {
+// The value of field F of a record (or of a tuple): a nested-array field
+// reads as an array view, which must be aligned for its elements.
+TypeRef Inferrer::fieldValue(const Instr *I, TypeRef T, int F) {
+  TypeRef FT = T->elems()[F];
+  if (FT->kind() != Kind::NestedArray)
+    return FT;
+  if (fieldAddressAlign(T, F) < scalarAlign(FT->dtype()))
+    fail(I, "array field '" + T->fields()[F] + "' at byte " +
+                std::to_string(T->offsets()[F]) +
+                " is not aligned for its " + FT->dtype()->str() +
+                " elements in kernels",
+         "build the dtype with align=True");
+  return nestedArrayView(FT);
+}
+
+// The field a record index names: a constant string (r['x']) or a constant
+// int (r[0], the fields in order, negative from the end like NumPy).
+int Inferrer::recordFieldIndex(const Instr *I, TypeRef Rec, const Instr *Idx) {
+  bc::ConstValue C;
+  if (!stdlib::ArgInfo{Idx->type, Idx->weak, Idx}.constant(C) ||
+      (C.kind != bc::ConstValue::Kind::Str && C.kind != bc::ConstValue::Kind::Int))
+    fail(I, "record fields are indexed with a constant string or int, e.g. "
+            "r['x'] or r[0]");
+  int F = ir::recordFieldOf(Rec, C);
+  if (F < 0 && C.kind == bc::ConstValue::Kind::Int)
+    fail(I, "record index " + C.repr() + " is out of range for the " +
+                std::to_string(Rec->fields().size()) + " fields of " + Rec->str(),
+         "", ErrorKind::Index);
+  if (F < 0)
+    fail(I, "'" + Rec->str() + "' has no field '" + C.text + "'", "",
+         ErrorKind::Name);
+  return F;
+}
+
+// A store into record field F: a number of a convertible kind; into a
+// nested record, a record of its type; into a nested-array field, an array
+// of its dimensions (copied element by element) or a number (stored into
+// every element).  Sets I's argTypes entry K: what the stored value is cast
+// to (none for an array or a record).
+void Inferrer::recordStore(Instr *I, TypeRef Rec, int F, const Instr *Val,
+                           size_t K) {
   TypeRef FT = Rec->elems()[F];
-  if (!Val->type->isNumeric() || !FT->isNumeric() ||
-      (Val->type->isComplex() && !FT->isComplex()))
-    fail(I, "cannot store " + origin(Val) + " into record field '" +
-                Rec->fields()[F] + "' of type " + FT->str());
+  TypeRef VT = Val->type;
+  I->argTypes.assign(I->operands.size(), nullptr);
+  std::string Where = "record field '" + Rec->fields()[F] + "' of type " + FT->str();
+  if (FT->kind() == Kind::Record) { // a nested record: copied whole
+    if (VT != FT)
+      fail(I, "cannot store " + origin(Val) + " into " + Where);
+    return;
+  }
+  if (FT->kind() == Kind::NestedArray) {
+    fieldValue(I, Rec, F); // alignment
+    TypeRef Elem = FT->dtype();
+    if (VT->isArray()) {
+      if (VT->ndim() != FT->ndim() || !VT->dtype()->isNumeric() ||
+          (VT->dtype()->isComplex() && !Elem->isComplex()))
+        fail(I, "cannot store " + origin(Val) + " into " + Where,
+             "store an array of " + std::to_string(FT->ndim()) +
+                 " dimension(s) with the field's shape, or a number");
+      return;
+    }
+    if (!VT->isNumeric() || (VT->isComplex() && !Elem->isComplex()))
+      fail(I, "cannot store " + origin(Val) + " into " + Where);
+    I->argTypes[K] = Elem;
+    return;
+  }
+  if (!VT->isNumeric() || !FT->isNumeric() ||
+      (VT->isComplex() && !FT->isComplex()))
+    fail(I, "cannot store " + origin(Val) + " into " + Where);
+  I->argTypes[K] = FT;
 }
 
 bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
@@ -384,15 +452,7 @@ bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
     return true;
   }
   if (T->kind() == Kind::Record) {
-    bc::ConstValue C;
-    if (!stdlib::ArgInfo{Idx->type, Idx->weak, Idx}.constant(C) ||
-        C.kind != bc::ConstValue::Kind::Str)
-      fail(I, "record fields are indexed with a constant string, e.g. r['x']");
-    int F = T->fieldIndex(C.text);
-    if (F < 0)
-      fail(I, "'" + T->str() + "' has no field '" + C.text + "'", "",
-           ErrorKind::Name);
-    Out = {T->elems()[F], false};
+    Out = {fieldValue(I, T, recordFieldIndex(I, T, Idx)), false};
     return true;
   }
   if (T->isTuple()) {
@@ -437,16 +497,7 @@ bool Inferrer::inferSetItem(Instr *I) {
   Instr *Obj = I->operands[0], *Idx = I->operands[1], *Val = I->operands[2];
   TypeRef T = Obj->type;
   if (T->kind() == Kind::Record) {
-    bc::ConstValue C;
-    if (!stdlib::ArgInfo{Idx->type, Idx->weak, Idx}.constant(C) ||
-        C.kind != bc::ConstValue::Kind::Str)
-      fail(I, "record fields are indexed with a constant string, e.g. r['x']");
-    int F = T->fieldIndex(C.text);
-    if (F < 0)
-      fail(I, "'" + T->str() + "' has no field '" + C.text + "'", "",
-           ErrorKind::Name);
-    recordStore(I, T, F, Val);
-    I->argTypes = {nullptr, nullptr, T->elems()[F]};
+    recordStore(I, T, recordFieldIndex(I, T, Idx), Val, 2);
     return true;
   }
   if (T->isArray() && T->dtype()->kind() == Kind::Record &&
@@ -711,6 +762,11 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
     if (size_t(I->index) < O.argValues.size())
       I->ct = O.argValues[I->index]; // a compile-time value the caller passed
     Out = {Args.at(I->index), false};
+    // A single record (NumPy's np.void, passed as a 0-d array of its
+    // dtype) is used as the record itself: r.x, r['x'], b[i] = r.
+    if (Out.type->isArray() && Out.type->ndim() == 0 &&
+        Out.type->dtype()->kind() == Kind::Record)
+      Out.type = Out.type->dtype();
     return true;
   case Op::Const:
     Out = typeOfConst(I, I->cval);
@@ -827,8 +883,7 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
     if (F < 0)
       fail(I, "'" + T->str() + "' has no field '" + I->str + "'", "",
            ErrorKind::Name);
-    recordStore(I, T, F, I->operands[1]);
-    I->argTypes = {nullptr, T->elems()[F]};
+    recordStore(I, T, F, I->operands[1], 1);
     Out = {noneTy(), false};
     return true;
   }

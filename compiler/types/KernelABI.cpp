@@ -97,6 +97,13 @@ void abiSizeAlign(TypeRef T, unsigned &Size, unsigned &Align) {
   PCJ_ASSERT(Size > 0, "type " + T->str() + " has no ABI size");
 }
 
+std::vector<TypeRef> kernelArgTypes(std::vector<TypeRef> Args) {
+  for (TypeRef &T : Args)
+    if (T->kind() == Kind::Record)
+      T = arrayTy(T, 0, Layout::C);
+  return Args;
+}
+
 std::vector<AbiSlot> flattenKernelParams(const std::vector<TypeRef> &Args) {
   std::vector<AbiSlot> Out;
   std::vector<unsigned> Path;

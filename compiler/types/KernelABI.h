@@ -5,7 +5,7 @@
 //
 //   scalar        -> one parameter of its type (bool: 1 byte)
 //   array(ndim)   -> data pointer, ndim x int64 shape, ndim x int64 strides
-//                    (strides in bytes)
+//                    (strides in bytes); a single record is a 0-d array
 //   tuple         -> its elements, flattened in order -- up to
 //                    kMaxFlatTupleSlots of them; a larger tuple argument is
 //                    ONE aggregate parameter holding the same slots at the
@@ -51,6 +51,11 @@ struct AbiParam {
 };
 
 std::vector<AbiSlot> flattenKernelParams(const std::vector<TypeRef> &Args);
+
+// The argument types a kernel is compiled for, from a signature's: a single
+// record (numba's Record parameter) arrives as a 0-d array of its dtype, as
+// an np.void argument does, and the kernel uses it as the record.
+std::vector<TypeRef> kernelArgTypes(std::vector<TypeRef> Args);
 
 // The kernel parameters the slots make up, in order.
 std::vector<AbiParam> kernelParams(const std::vector<AbiSlot> &Slots);

@@ -96,8 +96,36 @@ private:
       fail(std::string("expected '") + Word + "'");
   }
 
+  // A record field's type: a scalar, or "nestedarray(float32, (3, 2))".
+  TypeRef fieldType() {
+    skipWs();
+    if (Text.compare(Pos, 12, "nestedarray(") != 0)
+      return type();
+    Pos += 12;
+    TypeRef Elem = type();
+    if (!Elem->isNumeric())
+      fail("nested arrays hold numbers or bools, not " + Elem->str());
+    skipWs();
+    expect(',');
+    skipWs();
+    expect('(');
+    std::vector<uint64_t> Shape;
+    while (skipWs(), peek() != ')') {
+      Shape.push_back(number());
+      skipWs();
+      if (peek() == ',')
+        ++Pos;
+    }
+    expect(')');
+    skipWs();
+    expect(')');
+    if (Shape.empty() || Shape.size() > 8)
+      fail("a nested array has 1 to 8 dimensions");
+    return nestedArrayTy(Elem, Shape);
+  }
+
   // After "Record": "(x: float64 @0, n: int8 @8; 16 bytes, align 8)", the
-  // spelling Type::str() prints.  Fields are scalars inside the record.
+  // spelling Type::str() prints.  Fields are scalars or nested arrays.
   TypeRef record() {
     expect('(');
     std::vector<std::string> Names;
@@ -108,9 +136,11 @@ private:
       if (N.empty())
         fail("expected a field name");
       expect(':');
-      TypeRef T = type();
-      if (!T->isNumeric())
-        fail("record fields must be numbers or bools, not " + T->str());
+      TypeRef T = fieldType();
+      if (!T->isNumeric() && T->kind() != Kind::NestedArray &&
+          T->kind() != Kind::Record)
+        fail("record fields must be numbers, bools, records or nested arrays, "
+             "not " + T->str());
       expect('@');
       uint64_t Off = number();
       Names.push_back(N);

@@ -3,6 +3,7 @@
 
 #include "types/Promotion.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -13,7 +14,8 @@ namespace pcj::types {
 // Structural key of a type; interning maps keys to the one Type instance.
 using Key = std::tuple<int, unsigned, bool, const Type *, unsigned, int, int,
                        std::vector<const Type *>, std::string,
-                       std::vector<std::string>, std::vector<uint64_t>>;
+                       std::vector<std::string>, std::vector<uint64_t>,
+                       std::vector<uint64_t>>;
 
 struct TypeFactory {
   std::mutex Mu;
@@ -24,9 +26,10 @@ struct TypeFactory {
               Layout L = Layout::A, AddrSpace S = AddrSpace::Global,
               std::vector<const Type *> Elems = {}, std::string Name = {},
               std::vector<std::string> Fields = {},
-              std::vector<uint64_t> Offsets = {}) {
+              std::vector<uint64_t> Offsets = {},
+              std::vector<uint64_t> Shape = {}) {
     Key Kt{int(K), Bits, Signed, Elem, NDim, int(L), int(S), Elems, Name,
-           Fields, Offsets};
+           Fields, Offsets, Shape};
     std::lock_guard<std::mutex> Lock(Mu);
     auto &Slot = Table[Kt];
     if (!Slot) {
@@ -42,6 +45,7 @@ struct TypeFactory {
       T->Name = std::move(Name);
       T->Fields = std::move(Fields);
       T->Offsets = std::move(Offsets);
+      T->Shape = std::move(Shape);
       Slot = std::move(T);
     }
     return Slot.get();
@@ -112,6 +116,24 @@ TypeRef recordTy(const std::vector<std::string> &Fields,
                  unsigned Align) {
   return factory().get(Kind::Record, Size, false, nullptr, Align, Layout::A,
                        AddrSpace::Global, Types, "", Fields, Offsets);
+}
+TypeRef nestedArrayTy(TypeRef DType, const std::vector<uint64_t> &Shape) {
+  return factory().get(Kind::NestedArray, 0, false, DType,
+                       unsigned(Shape.size()), Layout::C, AddrSpace::Global,
+                       {}, "", {}, {}, Shape);
+}
+TypeRef nestedArrayView(TypeRef Nested) {
+  return arrayTy(Nested->dtype(), Nested->ndim(), Layout::C,
+                 AddrSpace::Generic);
+}
+unsigned fieldAddressAlign(TypeRef Rec, int F) {
+  uint64_t A = std::max(1u, Rec->align());
+  while (Rec->offsets()[F] % A)
+    A /= 2;
+  return unsigned(A);
+}
+unsigned scalarAlign(TypeRef Scalar) {
+  return Scalar->isComplex() ? Scalar->byteSize() / 2 : Scalar->byteSize();
 }
 TypeRef vectorTy(TypeRef Base, unsigned Count) {
   static const std::vector<std::string> Names = {"x", "y", "z", "w"};
@@ -248,6 +270,12 @@ unsigned Type::byteSize() const {
     return 1;
   case Kind::Record:
     return Bits;
+  case Kind::NestedArray: {
+    uint64_t N = Elem->byteSize();
+    for (uint64_t D : Shape)
+      N *= D;
+    return unsigned(N);
+  }
   case Kind::Int:
   case Kind::Float:
   case Kind::Complex:
@@ -297,6 +325,8 @@ std::string Type::str() const {
       S += ", local";
     else if (Space == AddrSpace::Const)
       S += ", const";
+    else if (Space == AddrSpace::Generic)
+      S += ", generic";
     return S + ")";
   }
   case Kind::Tuple: {
@@ -360,6 +390,12 @@ std::string Type::str() const {
   }
   case Kind::TupleClass:
     return "class(" + Name + ")";
+  case Kind::NestedArray: { // numba's spelling: nestedarray(uint8, (5,))
+    std::string S = "nestedarray(" + Elem->str() + ", (";
+    for (size_t I = 0; I < Shape.size(); ++I)
+      S += (I ? ", " : "") + std::to_string(Shape[I]);
+    return S + (Shape.size() == 1 ? ",))" : "))");
+  }
   }
   return "?";
 }

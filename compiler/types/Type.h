@@ -10,6 +10,9 @@
 //             namedtuples (a tuple with a class name and field names)
 //   records   Record(x: float64 @0, ...) -- structured dtypes; a record
 //             taken from an array refers to the element (like numba)
+//   nested arrays  nestedarray(float32, (3, 2)) -- a record field holding a
+//             fixed-shape array (a NumPy subarray); only a field type: reading
+//             the field gives an array view, array(float32, 2d, C, generic)
 //   vectors   float32x4, int8x2, ... -- CUDA's vector types: 1 to 4 scalars
 //             of one type named x, y, z, w (a value, built in kernels)
 //   pointers  CPointer(T) (`T*`), voidptr (`void*`): foreign-function
@@ -35,10 +38,13 @@ enum class Kind : uint8_t {
   Record, TupleClass, Vector,
   Ellipsis, // `...` (in array indices)
   Pointer,  // CPointer(T) / voidptr: inner() is T (void for voidptr)
+  NestedArray, // a record's subarray field: dtype() and shape()
 };
 
 enum class Layout : uint8_t { C, F, A };
-enum class AddrSpace : uint8_t { Global, Shared, Local, Const };
+// Generic: any memory (an array view into a record, whose memory space its
+// type does not tell).
+enum class AddrSpace : uint8_t { Global, Shared, Local, Const, Generic };
 
 class Type {
 public:
@@ -67,6 +73,8 @@ public:
   int fieldIndex(const std::string &Field) const;
   // Records: alignment in bytes.
   unsigned align() const { return NDim; }
+  // Nested arrays: the extent of each dimension.
+  const std::vector<uint64_t> &shape() const { return Shape; }
 
   bool isBool() const { return K == Kind::Bool; }
   bool isInt() const { return K == Kind::Int; }
@@ -78,7 +86,8 @@ public:
   bool isTuple() const { return K == Kind::Tuple; }
   // Holds a run-time value (vs. compile-time-only types like modules).
   bool isRuntime() const;
-  // Size in bytes of a scalar in memory (bool: 1).
+  // Size in bytes of a scalar in memory (bool: 1), of a record, of a
+  // nested array (all its elements).
   unsigned byteSize() const;
 
   // numba-compatible spelling: "float32", "array(float32, 1d, C)",
@@ -98,6 +107,7 @@ private:
   std::string Name;
   std::vector<std::string> Fields;
   std::vector<uint64_t> Offsets;
+  std::vector<uint64_t> Shape;
 };
 
 using TypeRef = const Type *;
@@ -137,6 +147,17 @@ TypeRef recordTy(const std::vector<std::string> &Fields,
                  const std::vector<TypeRef> &Types,
                  const std::vector<uint64_t> &Offsets, unsigned Size,
                  unsigned Align);
+// A record field holding a C-ordered array of the scalar `DType` with the
+// given extents (a NumPy subarray field, `('b', np.float64, (3,))`).
+TypeRef nestedArrayTy(TypeRef DType, const std::vector<uint64_t> &Shape);
+// What reading a nested-array field gives: a C-contiguous view in generic
+// memory, array(dtype, ndim, C, generic).
+TypeRef nestedArrayView(TypeRef Nested);
+// Records: the alignment in bytes field F's address is known to have (from
+// the record's alignment and the field's offset).
+unsigned fieldAddressAlign(TypeRef Rec, int F);
+// The natural alignment of a scalar in memory (a complex: its parts').
+unsigned scalarAlign(TypeRef Scalar);
 // A CUDA vector type: `Count` (1-4) elements of the int or float `Base`,
 // fields x, y, z, w; printed as numba names it ("float32x4").
 TypeRef vectorTy(TypeRef Base, unsigned Count);

@@ -761,15 +761,10 @@ PyType_Spec DeviceArraySpec = {
 
 } // namespace
 
-types::TypeRef elementTypeOf(const std::string &Typestr, PyObject *Descr,
-                             std::string &Why) {
-  if (types::TypeRef T = types::scalarFromTypestr(Typestr))
-    return T;
-  Why = "arrays of dtype '" + Typestr + "' are not supported";
-  if (Typestr.size() < 3 || Typestr.compare(0, 2, "|V") != 0 || !Descr ||
-      !PyList_Check(Descr))
-    return nullptr;
-  uint64_t Size = std::strtoull(Typestr.c_str() + 2, nullptr, 10);
+namespace {
+// The record a dtype.descr list describes; Size 0: as large as its fields
+// and padding (a nested structure's descr).
+types::TypeRef recordOfDescr(PyObject *Descr, uint64_t Size, std::string &Why) {
   std::vector<std::string> Names;
   std::vector<types::TypeRef> Types;
   std::vector<uint64_t> Offsets;
@@ -785,20 +780,27 @@ types::TypeRef elementTypeOf(const std::string &Typestr, PyObject *Descr,
     if (!PyUnicode_Check(Name))
       return nullptr;
     std::string N = utf8(Name);
-    if (!PyUnicode_Check(TS)) {
-      Why = "structured dtypes with nested structures (field '" + N +
-            "') are not supported in kernels";
-      return nullptr;
+    if (PyList_Check(TS)) { // a nested structure: a record inside
+      types::TypeRef Inner = PyTuple_Size(E) == 2 ? recordOfDescr(TS, 0, Why) : nullptr;
+      if (!Inner) {
+        if (PyTuple_Size(E) > 2)
+          Why = "structured dtypes with arrays of nested structures (field '" + N +
+                "') are not supported in kernels";
+        return nullptr;
+      }
+      Names.push_back(N);
+      Types.push_back(Inner);
+      Offsets.push_back(Off);
+      Off += Inner->byteSize();
+      MaxAlign = std::max(MaxAlign, Inner->align());
+      continue;
     }
+    if (!PyUnicode_Check(TS))
+      return nullptr;
     std::string FieldTS = utf8(TS);
     if (N.empty() && FieldTS.compare(0, 2, "|V") == 0) { // padding
       Off += std::strtoull(FieldTS.c_str() + 2, nullptr, 10);
       continue;
-    }
-    if (PyTuple_Size(E) > 2) {
-      Why = "structured dtypes with array fields (field '" + N +
-            "') are not supported in kernels";
-      return nullptr;
     }
     types::TypeRef FT = types::scalarFromTypestr(FieldTS);
     if (!FT) {
@@ -806,15 +808,35 @@ types::TypeRef elementTypeOf(const std::string &Typestr, PyObject *Descr,
             "' cannot be used in kernels";
       return nullptr;
     }
+    MaxAlign = std::max(MaxAlign, types::scalarAlign(FT));
+    if (PyTuple_Size(E) > 2) { // a subarray field: (name, typestr, shape)
+      PyObject *Shape = PyTuple_GetItem(E, 2);
+      std::vector<uint64_t> Dims;
+      for (Py_ssize_t D = 0; PyTuple_Check(Shape) && D < PyTuple_Size(Shape); ++D) {
+        long long X = PyLong_AsLongLong(PyTuple_GetItem(Shape, D));
+        if (X < 0) {
+          PyErr_Clear();
+          Dims.clear();
+          break;
+        }
+        Dims.push_back(uint64_t(X));
+      }
+      if (!PyTuple_Check(Shape) || Dims.empty() || Dims.size() > kMaxDims) {
+        Why = "array field '" + N + "' with an unreadable shape";
+        return nullptr;
+      }
+      FT = types::nestedArrayTy(FT, Dims);
+    }
     Names.push_back(N);
     Types.push_back(FT);
     Offsets.push_back(Off);
     Off += FT->byteSize();
-    MaxAlign = std::max(MaxAlign, FT->isComplex() ? unsigned(FT->byteSize()) / 2
-                                                  : unsigned(FT->byteSize()));
   }
+  if (!Size)
+    Size = Off;
   if (Names.empty() || Off != Size) {
-    Why = "structured dtype '" + Typestr + "' with an unreadable layout";
+    Why = "a structured dtype of " + std::to_string(Size) +
+          " bytes with an unreadable layout";
     return nullptr;
   }
   // Elements of an array sit at multiples of the item size.
@@ -822,6 +844,19 @@ types::TypeRef elementTypeOf(const std::string &Typestr, PyObject *Descr,
   while (Size % Align)
     Align /= 2;
   return types::recordTy(Names, Types, Offsets, unsigned(Size), Align);
+}
+} // namespace
+
+types::TypeRef elementTypeOf(const std::string &Typestr, PyObject *Descr,
+                             std::string &Why) {
+  if (types::TypeRef T = types::scalarFromTypestr(Typestr))
+    return T;
+  Why = "arrays of dtype '" + Typestr + "' are not supported";
+  if (Typestr.size() < 3 || Typestr.compare(0, 2, "|V") != 0 || !Descr ||
+      !PyList_Check(Descr))
+    return nullptr;
+  uint64_t Size = std::strtoull(Typestr.c_str() + 2, nullptr, 10);
+  return Size ? recordOfDescr(Descr, Size, Why) : nullptr;
 }
 
 PyObject *descrOf(types::TypeRef R) {
@@ -836,9 +871,27 @@ PyObject *descrOf(types::TypeRef R) {
   auto Pad = [&](uint64_t To) {
     return To <= Off || Add("", "|V" + std::to_string(To - Off));
   };
+  auto AddArray = [&](const std::string &Name, types::TypeRef Nested) {
+    Ref Shape(PyTuple_New(Py_ssize_t(Nested->ndim())));
+    for (unsigned D = 0; Shape && D < Nested->ndim(); ++D)
+      PyTuple_SetItem(Shape.get(), D, PyLong_FromUnsignedLongLong(Nested->shape()[D]));
+    Ref T(Shape ? Py_BuildValue("(ssO)", Name.c_str(),
+                                types::typestrOf(Nested->dtype()).c_str(), Shape.get())
+                : nullptr);
+    return T && PyList_Append(L.get(), T.get()) == 0;
+  };
+  auto AddRecord = [&](const std::string &Name, types::TypeRef Inner) {
+    Ref D(descrOf(Inner));
+    Ref T(D ? Py_BuildValue("(sO)", Name.c_str(), D.get()) : nullptr);
+    return T && PyList_Append(L.get(), T.get()) == 0;
+  };
   for (size_t K = 0; K < R->elems().size(); ++K) {
     types::TypeRef F = R->elems()[K];
-    if (!Pad(R->offsets()[K]) || !Add(R->fields()[K], types::typestrOf(F)))
+    const std::string &Name = R->fields()[K];
+    if (!Pad(R->offsets()[K]) ||
+        !(F->kind() == types::Kind::NestedArray ? AddArray(Name, F)
+          : F->kind() == types::Kind::Record    ? AddRecord(Name, F)
+                                                : Add(Name, types::typestrOf(F))))
       return nullptr;
     Off = R->offsets()[K] + F->byteSize();
   }

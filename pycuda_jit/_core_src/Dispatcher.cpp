@@ -1031,6 +1031,7 @@ PyObject *dispatcherCompile(PyObject *Self, PyObject *Arg) {
       PyErr_SetString(PyExc_TypeError, "kernels must return void");
       return nullptr;
     }
+    Sig.args = types::kernelArgTypes(Sig.args);
     std::shared_ptr<Spec> S = compileSpec(D, Sig.args);
     std::lock_guard<std::mutex> L(D->st->mu);
     D->st->explicitSigs = true;
@@ -1054,6 +1055,16 @@ Spec *specByIndex(DispatcherObject *D, PyObject *Which) {
   for (auto &S : D->st->ordered)
     if (S->result.signature == W)
       return S.get();
+  if (PyUnicode_Check(Which)) { // signature text, as compile() reads it
+    std::vector<TypeRef> Args;
+    try {
+      Args = types::kernelArgTypes(parseSignature(W).args);
+    } catch (const CompileError &) {
+    }
+    for (auto &S : D->st->ordered)
+      if (!Args.empty() && S->key == Args)
+        return S.get();
+  }
   long K = PyLong_Check(Which) ? PyLong_AsLong(Which) : -1;
   if (K >= 0 && size_t(K) < D->st->ordered.size())
     return D->st->ordered[K].get();
@@ -1692,6 +1703,8 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
       if (Name && Name != Py_None)
         CO.deviceName = utf8(Name);
       CO.declaredReturn = Sig.ret;
+    } else {
+      Sig.args = types::kernelArgTypes(Sig.args);
     }
     CO.dumps = envDumps();
     if (Stages && Stages != Py_None) {

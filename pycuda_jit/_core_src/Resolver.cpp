@@ -112,9 +112,18 @@ types::TypeRef dtypeOf(PyObject *O) {
     return TypeMod && str(TypeMod.get()).rfind("numpy", 0) == 0;
   };
   if (IsDTypeInstance()) {
+    Ref Fields = getAttrOpt(O, "fields");
+    if (Fields && Fields.get() != Py_None) { // a structured dtype: a record
+      Ref TS = getAttrOpt(O, "str"), Descr = getAttrOpt(O, "descr");
+      std::string Why;
+      return TS && Descr ? elementTypeOf(str(TS.get()), Descr.get(), Why) : nullptr;
+    }
     Ref N = getAttrOpt(O, "name");
     return N ? types::scalarFromName(str(N.get())) : nullptr;
   }
+  // A record type object (types.from_dtype(dtype)): its dtype.
+  if (Ref RD = getAttrOpt(O, "_pcj_record_dtype_"))
+    return RD.get() != Py_None ? dtypeOf(RD.get()) : nullptr;
   return nullptr;
 }
 

@@ -57,6 +57,13 @@ PyObject *describeType(TypeRef T) {
     }
     return Py_BuildValue("(sOII)", "record", Fields.get(), T->byteSize(), T->align());
   }
+  case Kind::NestedArray: {
+    Ref Shape(check(PyTuple_New(Py_ssize_t(T->ndim()))));
+    for (unsigned D = 0; D < T->ndim(); ++D)
+      PyTuple_SetItem(Shape.get(), D, check(PyLong_FromUnsignedLongLong(T->shape()[D])).release());
+    Ref Elem = check(describeType(T->dtype()));
+    return Py_BuildValue("(sOO)", "nestedarray", Elem.get(), Shape.get());
+  }
   default:
     return PyUnicode_FromString(T->str().c_str());
   }

@@ -12,7 +12,8 @@ namespace {
 
 enum AtomicOp { Add, Sub, And, Or, Xor, Inc, Dec, Exch, Max, Min, NanMax, NanMin };
 
-// The array argument: global or shared memory.
+// The array argument: global or shared memory (or a record's array field,
+// generic: PTX's generic atomics reach global and shared memory).
 TypeRef atomicArray(const TypingRequest &R, size_t K) {
   TypeRef A = R.args[K].type;
   if (!A->isArray())
@@ -21,6 +22,7 @@ TypeRef atomicArray(const TypingRequest &R, size_t K) {
   switch (A->addrSpace()) {
   case AddrSpace::Global:
   case AddrSpace::Shared:
+  case AddrSpace::Generic:
     return A;
   case AddrSpace::Local:
     R.fail(name(R) + "() on a local array: atomics work on global and "

@@ -127,8 +127,12 @@ def test_from_dtype():
     assert rec == from_dtype(np.dtype([("x", "f8"), ("n", "i1"), ("z", "c8")], align=True))
     packed = from_dtype(np.dtype([("x", np.float64), ("n", np.int8)]))
     assert packed.size == 9 and packed.alignment == 1 and packed != rec
-    with pytest.raises(TypeError, match="array fields"):
-        from_dtype(np.dtype([("a", np.float32, (3,))]))
+    sub = from_dtype(np.dtype([("n", np.int8), ("a", np.float32, (3, 2))], align=True))
+    assert sub.fields["a"] == (types.NestedArray(float32, (3, 2)), 4)
+    assert sub.fields["a"][0].ndim == 2 and sub.size == 28
+    assert types.as_dtype(sub).fields["a"][0] == np.dtype((np.float32, (3, 2)))
+    with pytest.raises(TypeError, match="arrays of nested structures"):
+        from_dtype(np.dtype([("p", np.dtype([("x", "f4")]), (2,))]))
 
 
 def test_as_dtype_inverts_from_dtype():

@@ -47,6 +47,21 @@ TEST(Signature, RecordsReadBackFromTheirPrintedName) {
   EXPECT_EQ(S.ret, voidTy());
 }
 
+TEST(Signature, NestedArraysAndRecordsInRecords) {
+  TypeRef V = nestedArrayTy(float32Ty(), {3, 2});
+  EXPECT_EQ(V->str(), "nestedarray(float32, (3, 2))");
+  EXPECT_EQ(V->byteSize(), 24u);
+  EXPECT_EQ(nestedArrayTy(intTy(8), {5})->str(), "nestedarray(int8, (5,))");
+  TypeRef Inner = sampleRecord();
+  TypeRef R = recordTy({"n", "v", "in"}, {int32Ty(), V, Inner}, {0, 4, 32}, 56, 8);
+  EXPECT_EQ(parseType(R->str()), R);
+  EXPECT_EQ(parseType(R->str() + "[::1]"), arrayTy(R, 1, Layout::C));
+  EXPECT_EQ(nestedArrayView(V), arrayTy(float32Ty(), 2, Layout::C, AddrSpace::Generic));
+  EXPECT_EQ(nestedArrayView(V)->str(), "array(float32, 2d, C, generic)");
+  EXPECT_EQ(fieldAddressAlign(R, 1), 4u);
+  EXPECT_EQ(fieldAddressAlign(R, 2), 8u);
+}
+
 void expectError(const std::string &Text, const std::string &Part) {
   try {
     parseType(Text);
@@ -61,7 +76,12 @@ void expectError(const std::string &Text, const std::string &Part) {
 TEST(Signature, MalformedRecordsAreErrors) {
   expectError("Record(x: float64 @0; 8 bytes, align 3)", "power of two");
   expectError("Record(x: float64 @4; 8 bytes, align 8)", "does not fit");
-  expectError("Record(x: float64[:] @0; 8 bytes, align 8)", "numbers or bools");
+  expectError("Record(x: float64[:] @0; 8 bytes, align 8)",
+              "numbers, bools, records or nested arrays");
+  expectError("Record(x: nestedarray(float64, ()) @0; 8 bytes, align 8)",
+              "1 to 8 dimensions");
+  expectError("Record(x: nestedarray(float64, (2,)) @0; 8 bytes, align 8)",
+              "does not fit");
   expectError("Record(x: float64 @0; 8 bites, align 8)", "expected 'bytes'");
   expectError("Record(x float64 @0; 8 bytes, align 8)", "expected ':'");
   expectError("Record(: float64 @0; 8 bytes, align 8)", "expected a field name");
