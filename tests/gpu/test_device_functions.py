@@ -101,3 +101,11 @@ def test_plain_python_function_gets_a_hint():
         out[0] = plain_helper(1)
     with pytest.raises(errors.UnsupportedError, match=r"@cuda.jit\(device=True\)"):
         cuda.compile_ptx(k, "void(int64[:])")
+
+
+def test_device_function_cannot_be_launched_or_disassembled():
+    # As numba-cuda: a clear RuntimeError, not "object is not subscriptable".
+    with pytest.raises(RuntimeError, match="Cannot compile a device function as a kernel"):
+        clamp[1, 1](0.5)
+    with pytest.raises(RuntimeError, match="Cannot inspect SASS of a device function"):
+        clamp.inspect_sass("float64(float64)")
