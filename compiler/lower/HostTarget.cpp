@@ -128,7 +128,8 @@ public:
   // poison; a branch on it is undefined behaviour and deleted the rest of a
   // kernel: fuzz seed 1 kernel 1378).  NVPTX calls libdevice's __nv_*
   // bitcode, which LLVM does not treat as library calls either.  errno is
-  // never read, so the calls are pure (CSE and hoisting still apply).
+  // never read, so the calls are pure (CSE and hoisting still apply); those
+  // with pointer parameters (frexp, modf, sincos) write their results there.
   static llvm::FunctionCallee libmFunction(llvm::Module &M, const std::string &Name,
                                            llvm::FunctionType *FT) {
     llvm::FunctionCallee C = M.getOrInsertFunction(Name, FT);
@@ -138,7 +139,13 @@ public:
       F->addFnAttr(llvm::Attribute::WillReturn);
       F->addFnAttr(llvm::Attribute::NoSync);
       F->addFnAttr(llvm::Attribute::NoFree);
-      F->setDoesNotAccessMemory();
+      bool OutParams = llvm::any_of(FT->params(), [](llvm::Type *T) {
+        return T->isPointerTy();
+      });
+      if (OutParams)
+        F->setMemoryEffects(llvm::MemoryEffects::argMemOnly(llvm::ModRefInfo::Mod));
+      else
+        F->setDoesNotAccessMemory();
     }
     return C;
   }
