@@ -246,11 +246,14 @@ struct Cmath : lower::ComplexParts {
     auto K = [&](int C) { return llvm::ConstantInt::get(I32, C); };
     llvm::Value *Neg = b.CreateICmpSLT(
         b.CreateBitCast(V, b.getIntNTy(V->getType()->getPrimitiveSizeInBits())),
-        llvm::ConstantInt::get(b.getIntNTy(V->getType()->getPrimitiveSizeInBits()), 0));
-    llvm::Value *Finite = b.CreateSelect(isZero(V), b.CreateSelect(Neg, K(2), K(3)),
-                                         b.CreateSelect(Neg, K(1), K(4)));
+        llvm::ConstantInt::get(
+            b.getIntNTy(V->getType()->getPrimitiveSizeInBits()), 0));
+    llvm::Value *Finite =
+        b.CreateSelect(isZero(V), b.CreateSelect(Neg, K(2), K(3)),
+                       b.CreateSelect(Neg, K(1), K(4)));
     llvm::Value *Inf = b.CreateSelect(Neg, K(0), K(5));
-    return b.CreateSelect(isNan(V), K(6), b.CreateSelect(isInf(V), Inf, Finite));
+    return b.CreateSelect(isNan(V), K(6),
+                          b.CreateSelect(isInf(V), Inf, Finite));
   }
 
   // Table[class x][class y], or F where both parts are finite.
@@ -265,11 +268,10 @@ struct Cmath : lower::ComplexParts {
     auto *AT = llvm::ArrayType::get(T, Cells.size());
     std::string GName = std::string("pcj_cmath_") + Name +
                         (single() ? "_special_f32" : "_special_f64");
-    llvm::Value *G =
-        cx.target.constArray(cx.module, llvm::ConstantArray::get(AT, Cells), GName);
-    llvm::Value *Idx = b.CreateAdd(
-        b.CreateMul(classOf(X), b.getInt32(14)),
-        b.CreateMul(classOf(Y), b.getInt32(2)));
+    llvm::Value *G = cx.target.constArray(
+        cx.module, llvm::ConstantArray::get(AT, Cells), GName);
+    llvm::Value *Idx = b.CreateAdd(b.CreateMul(classOf(X), b.getInt32(14)),
+                                   b.CreateMul(classOf(Y), b.getInt32(2)));
     llvm::Value *Re = b.CreateLoad(T, b.CreateInBoundsGEP(T, G, Idx));
     llvm::Value *Im = b.CreateLoad(
         T, b.CreateInBoundsGEP(T, G, b.CreateAdd(Idx, b.getInt32(1))));
@@ -324,8 +326,9 @@ struct Cmath : lower::ComplexParts {
     Parts S2 = sqrt(b.CreateFSub(k(1.0), Y), X);
     llvm::Value *Re = call("asinh", b.CreateFSub(mul(S1.first, S2.second),
                                                  mul(S2.first, S1.second)));
-    llvm::Value *Im = call("atan2", Y, b.CreateFSub(mul(S1.first, S2.first),
-                                                    mul(S1.second, S2.second)));
+    llvm::Value *Im =
+        call("atan2", Y,
+             b.CreateFSub(mul(S1.first, S2.first), mul(S1.second, S2.second)));
     llvm::Value *Huge = huge(X, Y);
     Re = select(Huge, copysign(logAbsHuge(X, Y), X), Re);
     Im = select(Huge, call("atan2", Y, fabs(X)), Im);
@@ -341,10 +344,11 @@ struct Cmath : lower::ComplexParts {
     llvm::Value *Y = select(Flip, b.CreateFNeg(Y0), Y0);
     llvm::Value *Ay = fabs(Y);
     llvm::Value *OneMx = b.CreateFSub(k(1.0), X);
-    llvm::Value *Re = mul(
-        call("log1p", b.CreateFDiv(mul(k(4.0), X), b.CreateFAdd(mul(OneMx, OneMx),
-                                                                mul(Ay, Ay)))),
-        k(0.25));
+    llvm::Value *Re =
+        mul(call("log1p",
+                 b.CreateFDiv(mul(k(4.0), X),
+                              b.CreateFAdd(mul(OneMx, OneMx), mul(Ay, Ay)))),
+            k(0.25));
     llvm::Value *Im = mul(
         call("atan2", mul(k(-2.0), Y),
              b.CreateFSub(mul(OneMx, b.CreateFAdd(k(1.0), X)), mul(Ay, Ay))),
@@ -352,10 +356,11 @@ struct Cmath : lower::ComplexParts {
     // z = 1 + i y with |y| below sqrt(min normal): inf + i y at y = +-0.
     llvm::Value *AtOne = andv(b.CreateFCmpOEQ(X, k(1.0)),
                               b.CreateFCmpOLT(Ay, k(lim.sqrtMinNormal)));
-    llvm::Value *OneRe = b.CreateFNeg(call(
-        "log", b.CreateFDiv(b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, Ay),
-                            b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt,
-                                                   call("hypot", Ay, k(2.0))))));
+    llvm::Value *OneRe = b.CreateFNeg(
+        call("log",
+             b.CreateFDiv(b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, Ay),
+                          b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt,
+                                                 call("hypot", Ay, k(2.0))))));
     llvm::Value *OneIm =
         copysign(mul(call("atan2", k(2.0), b.CreateFNeg(Ay)), k(0.5)), Y);
     llvm::Value *YZero = isZero(Y);

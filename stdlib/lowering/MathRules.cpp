@@ -167,9 +167,9 @@ static llvm::Value *complexMinMax(const LoweringRequest &R, bool Max) {
   llvm::Value *ImOrdered = B.CreateFCmpORD(Ai, Ci);
   llvm::Value *RealWins = B.CreateAnd(
       Max ? B.CreateFCmpOGT(Ar, Cr) : B.CreateFCmpOLT(Ar, Cr), ImOrdered);
-  llvm::Value *ImagWins = B.CreateAnd(
-      B.CreateFCmpOEQ(Ar, Cr),
-      Max ? B.CreateFCmpOGE(Ai, Ci) : B.CreateFCmpOLE(Ai, Ci));
+  llvm::Value *ImagWins =
+      B.CreateAnd(B.CreateFCmpOEQ(Ar, Cr),
+                  Max ? B.CreateFCmpOGE(Ai, Ci) : B.CreateFCmpOLE(Ai, Ci));
   llvm::Value *KeepA = B.CreateOr(RealWins, ImagWins);
   bool Propagate = R.info.idata < 2; // minimum / maximum, not fmin / fmax
   KeepA = B.CreateOr(KeepA, Propagate ? HasNan(Ar, Ai) : HasNan(Cr, Ci));
