@@ -241,6 +241,12 @@ def _kernel_class():
                 Needs no GPU."""
                 return self._per_signature("ptx", signature, cc)
 
+            def inspect_lto_ptx(self, signature=None, cc=None):
+                """numba-cuda's PTX after link-time optimization: here the
+                kernel's PTX (inspect_asm), which LLVM optimized as one
+                module with libdevice; foreign code is not in it."""
+                return self.inspect_asm(signature, cc)
+
             def inspect_sass(self, signature=None, cc=None):
                 """SASS, the GPU's machine code (dict signature -> text
                 without a signature): inspect_asm's PTX for ``cc`` (default:
@@ -370,6 +376,16 @@ class DeviceFunction:
         raise RuntimeError(f"device function '{self.__qualname__}' can only be called from a "
                            "kernel or another device function")
 
+    def __getitem__(self, config):
+        raise RuntimeError(f"Cannot compile a device function as a kernel: "
+                           f"'{self.__qualname__}' is cuda.jit(device=True); launch a "
+                           "kernel (cuda.jit without device=True) that calls it")
+
+    def inspect_sass(self, signature=None, cc=None):
+        raise RuntimeError("Cannot inspect SASS of a device function: it has no machine "
+                           "code of its own; inspect_asm() gives its PTX, and the "
+                           "inspect_sass() of a kernel calling it its code there")
+
     def inspect_asm(self, signature=None, cc=None):
         """The PTX of this function compiled on its own with its cuda.jit
         options, as compile_ptx(device=True) makes it, for ``signature``
@@ -452,10 +468,10 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         # site's argument types; with them, calls convert to one of them.
         sigs = _signature_list(func_or_sig)
         return lambda func: DeviceFunction(func, inline, sigs, opts)
-    if lto:
-        raise NotImplementedError(
-            "cuda.jit(lto=True) is not supported yet: foreign code is linked from "
-            "PTX without link-time optimization (lto=False)")
+    # lto=True is accepted (numba-cuda turns LTO on by default with
+    # nvJitLink): the kernel with libdevice is already one LLVM module
+    # optimized as a whole; foreign code is linked by nvJitLink without
+    # inlining across it (docs/migration.md).
     if link:
         from .ffi import LinkList
         opts["link"] = LinkList(link)

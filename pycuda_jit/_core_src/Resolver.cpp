@@ -75,14 +75,26 @@ CTValue unsupportedLibraryName(const std::string &Library, const std::string &Mo
                    "NumPy's scalar math functions (np.sqrt, np.sin, ...) work");
 }
 
+// numba's @jit / @njit functions (numba.core.registry.CPUDispatcher).
+bool isNumbaJitFunction(PyObject *O) {
+  Ref Mod = getAttrOpt(reinterpret_cast<PyObject *>(Py_TYPE(O)), "__module__");
+  return typeName(O) == "CPUDispatcher" && Mod &&
+         str(Mod.get()).rfind("numba", 0) == 0;
+}
+
 // The Python function behind something kernels call as a device function:
-// a @cuda.jit(device=True) function (_pcj_device_function_) or a kernel
-// (_pcj_kernel_function_; numba-cuda lets kernels call kernels).  Null for
-// anything else.
+// a @cuda.jit(device=True) function (_pcj_device_function_), a kernel
+// (_pcj_kernel_function_; numba-cuda lets kernels call kernels) or a numba
+// @jit function (its py_func, compiled for the device as numba-cuda does).
+// Null for anything else.
 Ref calleeFunction(PyObject *O) {
   if (Ref F = getAttrOpt(O, "_pcj_device_function_"))
     return F;
-  return getAttrOpt(O, "_pcj_kernel_function_");
+  if (Ref F = getAttrOpt(O, "_pcj_kernel_function_"))
+    return F;
+  if (isNumbaJitFunction(O))
+    return getAttrOpt(O, "py_func");
+  return {};
 }
 
 CTValue fromBuiltinName(const std::string &Name) {
@@ -311,6 +323,16 @@ CTValue PyResolver::classify(PyObject *O, std::vector<Ref> *Captures) {
   if (Ref Decl = getAttrOpt(O, "_pcj_foreign_")) {
     Ref Name = getAttrOpt(O, "name");
     return CTValue::function(Name ? str(Name.get()) : "?", uintptr_t(O));
+  }
+  // A numba @jit function with explicit signatures cannot compile anew
+  // (numba-cuda refuses it too).
+  if (isNumbaJitFunction(O)) {
+    Ref CanCompile = getAttrOpt(O, "_can_compile");
+    if (CanCompile && !PyObject_IsTrue(CanCompile.get()))
+      return CTValue::unsupported(
+          "a numba @jit function with explicit signatures (a CPU function)",
+          "numba compiles it for the CPU only; drop its signatures, or make it "
+          "@cuda.jit(device=True)");
   }
   if (Ref PyFunc = calleeFunction(O)) {
     Ref Qual = getAttrOpt(PyFunc.get(), "__qualname__");

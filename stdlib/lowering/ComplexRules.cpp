@@ -31,6 +31,8 @@ struct CmathLimits {
   double logOffset;     // ... and mantissa digits * ln 2
   double sqrtScaleUp;   // sqrt: 2**(2 * (digits / 2) + 1)
   double sqrtScaleDown; // 2**-((that exponent + 1) / 2)
+  double sqrtLarge;     // atanh: sqrt(max / 4) ...
+  double sqrtMinNormal; // ... and sqrt(min normal)
 };
 
 CmathLimits limitsOf(bool Single) {
@@ -42,7 +44,9 @@ CmathLimits limitsOf(bool Single) {
             std::ldexp(1.0, 24),
             float(24 * M_LN2),
             std::ldexp(1.0, 25),
-            std::ldexp(1.0, -13)};
+            std::ldexp(1.0, -13),
+            std::sqrt(std::numeric_limits<float>::max() / 4.0f),
+            std::sqrt(std::numeric_limits<float>::min())};
   }
   return {std::log(std::numeric_limits<double>::max() / 4),
           std::numeric_limits<double>::max() / 4,
@@ -50,10 +54,62 @@ CmathLimits limitsOf(bool Single) {
           std::ldexp(1.0, 53),
           53 * M_LN2,
           std::ldexp(1.0, 53),
-          std::ldexp(1.0, -27)};
+          std::ldexp(1.0, -27),
+          std::sqrt(std::numeric_limits<double>::max() / 4),
+          std::sqrt(std::numeric_limits<double>::min())};
 }
 
 using Parts = std::pair<llvm::Value *, llvm::Value *>;
+
+// The inverse functions' values where a part is infinite or NaN (C99 Annex
+// G, as CPython's cmath gives them), by the class of x (row) and of y
+// (column): -inf, negative, -0, +0, positive, +inf, NaN.  The cells with
+// both parts finite are never read ({N, N}).  asin and atan are asinh and
+// atanh of i z, so they need no table of their own.
+using SpecialTable = double[7][7][2];
+namespace sv {
+constexpr double INF = std::numeric_limits<double>::infinity();
+constexpr double N = std::numeric_limits<double>::quiet_NaN();
+constexpr double P = M_PI, P12 = M_PI / 2, P14 = M_PI / 4, P34 = 3 * M_PI / 4;
+// clang-format off
+const SpecialTable AcosSpecial = {
+    {{P34, INF}, {P, INF}, {P, INF}, {P, -INF}, {P, -INF}, {P34, -INF}, {N, INF}},
+    {{P12, INF}, {N, N}, {N, N}, {N, N}, {N, N}, {P12, -INF}, {N, N}},
+    {{P12, INF}, {N, N}, {N, N}, {N, N}, {N, N}, {P12, -INF}, {P12, N}},
+    {{P12, INF}, {N, N}, {N, N}, {N, N}, {N, N}, {P12, -INF}, {P12, N}},
+    {{P12, INF}, {N, N}, {N, N}, {N, N}, {N, N}, {P12, -INF}, {N, N}},
+    {{P14, INF}, {0.0, INF}, {0.0, INF}, {0.0, -INF}, {0.0, -INF}, {P14, -INF}, {N, INF}},
+    {{N, INF}, {N, N}, {N, N}, {N, N}, {N, N}, {N, -INF}, {N, N}},
+};
+const SpecialTable AcoshSpecial = {
+    {{INF, -P34}, {INF, -P}, {INF, -P}, {INF, P}, {INF, P}, {INF, P34}, {INF, N}},
+    {{INF, -P12}, {N, N}, {N, N}, {N, N}, {N, N}, {INF, P12}, {N, N}},
+    {{INF, -P12}, {N, N}, {N, N}, {N, N}, {N, N}, {INF, P12}, {N, N}},
+    {{INF, -P12}, {N, N}, {N, N}, {N, N}, {N, N}, {INF, P12}, {N, N}},
+    {{INF, -P12}, {N, N}, {N, N}, {N, N}, {N, N}, {INF, P12}, {N, N}},
+    {{INF, -P14}, {INF, -0.0}, {INF, -0.0}, {INF, 0.0}, {INF, 0.0}, {INF, P14}, {INF, N}},
+    {{INF, N}, {N, N}, {N, N}, {N, N}, {N, N}, {INF, N}, {N, N}},
+};
+const SpecialTable AsinhSpecial = {
+    {{-INF, -P14}, {-INF, -0.0}, {-INF, -0.0}, {-INF, 0.0}, {-INF, 0.0}, {-INF, P14}, {-INF, N}},
+    {{-INF, -P12}, {N, N}, {N, N}, {N, N}, {N, N}, {-INF, P12}, {N, N}},
+    {{-INF, -P12}, {N, N}, {N, N}, {N, N}, {N, N}, {-INF, P12}, {N, N}},
+    {{INF, -P12}, {N, N}, {N, N}, {N, N}, {N, N}, {INF, P12}, {N, N}},
+    {{INF, -P12}, {N, N}, {N, N}, {N, N}, {N, N}, {INF, P12}, {N, N}},
+    {{INF, -P14}, {INF, -0.0}, {INF, -0.0}, {INF, 0.0}, {INF, 0.0}, {INF, P14}, {INF, N}},
+    {{INF, N}, {N, N}, {N, -0.0}, {N, 0.0}, {N, N}, {INF, N}, {N, N}},
+};
+const SpecialTable AtanhSpecial = {
+    {{-0.0, -P12}, {-0.0, -P12}, {-0.0, -P12}, {-0.0, P12}, {-0.0, P12}, {-0.0, P12}, {-0.0, N}},
+    {{-0.0, -P12}, {N, N}, {N, N}, {N, N}, {N, N}, {-0.0, P12}, {N, N}},
+    {{-0.0, -P12}, {N, N}, {N, N}, {N, N}, {N, N}, {-0.0, P12}, {-0.0, N}},
+    {{0.0, -P12}, {N, N}, {N, N}, {N, N}, {N, N}, {0.0, P12}, {0.0, N}},
+    {{0.0, -P12}, {N, N}, {N, N}, {N, N}, {N, N}, {0.0, P12}, {N, N}},
+    {{0.0, -P12}, {0.0, -P12}, {0.0, -P12}, {0.0, P12}, {0.0, P12}, {0.0, P12}, {0.0, N}},
+    {{0.0, -P12}, {N, N}, {N, N}, {N, N}, {N, N}, {0.0, P12}, {N, N}},
+};
+// clang-format on
+} // namespace sv
 
 // The cmath functions, C99 Annex G special values included, each as CPython
 // computes it (Modules/cmathmodule.c): the finite formula, then selects for
@@ -184,6 +240,143 @@ struct Cmath : lower::ComplexParts {
     return {Re, Im};
   }
 
+  // The class of V as the special tables index it (0..6, see above).
+  llvm::Value *classOf(llvm::Value *V) {
+    llvm::Type *I32 = b.getInt32Ty();
+    auto K = [&](int C) { return llvm::ConstantInt::get(I32, C); };
+    llvm::Value *Neg = b.CreateICmpSLT(
+        b.CreateBitCast(V, b.getIntNTy(V->getType()->getPrimitiveSizeInBits())),
+        llvm::ConstantInt::get(
+            b.getIntNTy(V->getType()->getPrimitiveSizeInBits()), 0));
+    llvm::Value *Finite =
+        b.CreateSelect(isZero(V), b.CreateSelect(Neg, K(2), K(3)),
+                       b.CreateSelect(Neg, K(1), K(4)));
+    llvm::Value *Inf = b.CreateSelect(Neg, K(0), K(5));
+    return b.CreateSelect(isNan(V), K(6),
+                          b.CreateSelect(isInf(V), Inf, Finite));
+  }
+
+  // Table[class x][class y], or F where both parts are finite.
+  Parts special(const SpecialTable &Table, const char *Name, llvm::Value *X,
+                llvm::Value *Y, Parts F) {
+    llvm::Type *T = X->getType();
+    std::vector<llvm::Constant *> Cells;
+    for (int I = 0; I < 7; ++I)
+      for (int J = 0; J < 7; ++J)
+        for (int Part = 0; Part < 2; ++Part)
+          Cells.push_back(llvm::ConstantFP::get(T, Table[I][J][Part]));
+    auto *AT = llvm::ArrayType::get(T, Cells.size());
+    std::string GName = std::string("pcj_cmath_") + Name +
+                        (single() ? "_special_f32" : "_special_f64");
+    llvm::Value *G = cx.target.constArray(
+        cx.module, llvm::ConstantArray::get(AT, Cells), GName);
+    llvm::Value *Idx = b.CreateAdd(b.CreateMul(classOf(X), b.getInt32(14)),
+                                   b.CreateMul(classOf(Y), b.getInt32(2)));
+    llvm::Value *Re = b.CreateLoad(T, b.CreateInBoundsGEP(T, G, Idx));
+    llvm::Value *Im = b.CreateLoad(
+        T, b.CreateInBoundsGEP(T, G, b.CreateAdd(Idx, b.getInt32(1))));
+    llvm::Value *Bad = b.CreateOr(notFinite(X), notFinite(Y));
+    return {select(Bad, Re, F.first), select(Bad, Im, F.second)};
+  }
+
+  // |x| or |y| beyond max / 4: the formulas below would overflow.
+  llvm::Value *huge(llvm::Value *X, llvm::Value *Y) {
+    return b.CreateOr(b.CreateFCmpOGT(fabs(X), k(lim.maxQuarter)),
+                      b.CreateFCmpOGT(fabs(Y), k(lim.maxQuarter)));
+  }
+  // log|z| for a huge z: log(hypot(x/2, y/2)) + 2 ln 2.
+  llvm::Value *logAbsHuge(llvm::Value *X, llvm::Value *Y) {
+    return b.CreateFAdd(
+        call("log", call("hypot", mul(X, k(0.5)), mul(Y, k(0.5)))),
+        k(2 * M_LN2));
+  }
+
+  // acos z = 2 atan2(Re s1, Re s2) + i asinh(Im(conj(s2) s1)) with
+  // s1 = sqrt(1 - z), s2 = sqrt(1 + z) (Kahan's formulas, as CPython).
+  Parts acos(llvm::Value *X, llvm::Value *Y) {
+    Parts S1 = sqrt(b.CreateFSub(k(1.0), X), b.CreateFNeg(Y));
+    Parts S2 = sqrt(b.CreateFAdd(k(1.0), X), Y);
+    llvm::Value *Re = mul(k(2.0), call("atan2", S1.first, S2.first));
+    llvm::Value *Im = call("asinh", b.CreateFSub(mul(S2.first, S1.second),
+                                                 mul(S2.second, S1.first)));
+    llvm::Value *Huge = huge(X, Y);
+    Re = select(Huge, call("atan2", fabs(Y), X), Re);
+    Im = select(Huge, copysign(logAbsHuge(X, Y), b.CreateFNeg(Y)), Im);
+    return special(sv::AcosSpecial, "acos", X, Y, {Re, Im});
+  }
+
+  // acosh z = asinh(Re(conj(s1) s2)) + 2i atan2(Im s1, Re s2) with
+  // s1 = sqrt(z - 1), s2 = sqrt(z + 1).
+  Parts acosh(llvm::Value *X, llvm::Value *Y) {
+    Parts S1 = sqrt(b.CreateFSub(X, k(1.0)), Y);
+    Parts S2 = sqrt(b.CreateFAdd(X, k(1.0)), Y);
+    llvm::Value *Re = call("asinh", b.CreateFAdd(mul(S1.first, S2.first),
+                                                 mul(S1.second, S2.second)));
+    llvm::Value *Im = mul(k(2.0), call("atan2", S1.second, S2.first));
+    llvm::Value *Huge = huge(X, Y);
+    Re = select(Huge, logAbsHuge(X, Y), Re);
+    Im = select(Huge, call("atan2", Y, X), Im);
+    return special(sv::AcoshSpecial, "acosh", X, Y, {Re, Im});
+  }
+
+  // asinh z = asinh(Im(conj(s1) s2)) + i atan2(y, Re(s1 s2)) with
+  // s1 = sqrt(1 + i z), s2 = sqrt(1 - i z).
+  Parts asinh(llvm::Value *X, llvm::Value *Y) {
+    Parts S1 = sqrt(b.CreateFAdd(k(1.0), Y), b.CreateFNeg(X));
+    Parts S2 = sqrt(b.CreateFSub(k(1.0), Y), X);
+    llvm::Value *Re = call("asinh", b.CreateFSub(mul(S1.first, S2.second),
+                                                 mul(S2.first, S1.second)));
+    llvm::Value *Im =
+        call("atan2", Y,
+             b.CreateFSub(mul(S1.first, S2.first), mul(S1.second, S2.second)));
+    llvm::Value *Huge = huge(X, Y);
+    Re = select(Huge, copysign(logAbsHuge(X, Y), X), Re);
+    Im = select(Huge, call("atan2", Y, fabs(X)), Im);
+    return special(sv::AsinhSpecial, "asinh", X, Y, {Re, Im});
+  }
+
+  // atanh z = -atanh(-z) reduces to x >= 0; then
+  // log1p(4x / ((1 - x)^2 + y^2)) / 4 - i atan2(-2y, (1 - x)(1 + x) - y^2) / 2,
+  // with 1/z + i pi/2 for a large z and the limit at z = 1 + tiny i.
+  Parts atanh(llvm::Value *X0, llvm::Value *Y0) {
+    llvm::Value *Flip = b.CreateFCmpOLT(X0, k(0.0));
+    llvm::Value *X = select(Flip, b.CreateFNeg(X0), X0);
+    llvm::Value *Y = select(Flip, b.CreateFNeg(Y0), Y0);
+    llvm::Value *Ay = fabs(Y);
+    llvm::Value *OneMx = b.CreateFSub(k(1.0), X);
+    llvm::Value *Re =
+        mul(call("log1p",
+                 b.CreateFDiv(mul(k(4.0), X),
+                              b.CreateFAdd(mul(OneMx, OneMx), mul(Ay, Ay)))),
+            k(0.25));
+    llvm::Value *Im = mul(
+        call("atan2", mul(k(-2.0), Y),
+             b.CreateFSub(mul(OneMx, b.CreateFAdd(k(1.0), X)), mul(Ay, Ay))),
+        k(-0.5));
+    // z = 1 + i y with |y| below sqrt(min normal): inf + i y at y = +-0.
+    llvm::Value *AtOne = andv(b.CreateFCmpOEQ(X, k(1.0)),
+                              b.CreateFCmpOLT(Ay, k(lim.sqrtMinNormal)));
+    llvm::Value *OneRe = b.CreateFNeg(
+        call("log",
+             b.CreateFDiv(b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, Ay),
+                          b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt,
+                                                 call("hypot", Ay, k(2.0))))));
+    llvm::Value *OneIm =
+        copysign(mul(call("atan2", k(2.0), b.CreateFNeg(Ay)), k(0.5)), Y);
+    llvm::Value *YZero = isZero(Y);
+    Re = select(AtOne, select(YZero, inf(), OneRe), Re);
+    Im = select(AtOne, select(YZero, Y, OneIm), Im);
+    // Large |z|: atanh z ~ 1/z +- i pi/2 (x / |z|^2 computed without overflow).
+    llvm::Value *Big = b.CreateOr(b.CreateFCmpOGT(X, k(lim.sqrtLarge)),
+                                  b.CreateFCmpOGT(Ay, k(lim.sqrtLarge)));
+    llvm::Value *H = call("hypot", mul(X, k(0.5)), mul(Y, k(0.5)));
+    Re = select(Big, b.CreateFDiv(b.CreateFDiv(mul(X, k(0.25)), H), H), Re);
+    Im = select(Big, copysign(k(M_PI / 2), Y), Im);
+    Re = select(Flip, b.CreateFNeg(Re), Re);
+    Im = select(Flip, b.CreateFNeg(Im), Im);
+    return special(sv::AtanhSpecial, "atanh", X0, Y0, {Re, Im});
+  }
+
   // rect(r, phi) = r cos(phi) + i r sin(phi).
   Parts rect(llvm::Value *R, llvm::Value *Phi) {
     llvm::Value *Re = mul(R, call("cos", Phi)), *Im = mul(R, call("sin", Phi));
@@ -247,8 +440,15 @@ llvm::Value *lowerCmath(const LoweringRequest &R) {
   switch (R.info.idata) {
   case 0:
     return Make(C.exp(X, Y));
-  case 1:
-    return Make(C.log(X, Y));
+  case 1: {
+    llvm::Value *L = Make(C.log(X, Y));
+    if (R.args.size() == 1)
+      return L;
+    // log(z, base) = log z / log base, a complex division (as CPython).
+    llvm::Value *Bx = complexRe(Cx, R.args[1]), *By = complexIm(Cx, R.args[1]);
+    return complexBinOp(Cx, &R.instr, bc::BinOpKind::TrueDiv, R.instr.type, L,
+                        Make(C.log(Bx, By)), nullptr);
+  }
   case 9: { // log10 = log / ln 10
     Parts L = C.log(X, Y);
     return C.make(B.CreateFDiv(L.first, C.k(M_LN10)),
@@ -272,6 +472,27 @@ llvm::Value *lowerCmath(const LoweringRequest &R) {
     return Make(C.hyperbolic(X, Y, false));
   case 8:
     return Make(C.tanh(X, Y));
+  case 10:
+    return Make(C.acos(X, Y));
+  case 11: { // asin z = -i asinh(i z)
+    Parts S = C.asinh(NegY, X);
+    return C.make(S.second, B.CreateFNeg(S.first));
+  }
+  case 12: { // atan z = -i atanh(i z)
+    Parts T = C.atanh(NegY, X);
+    return C.make(T.second, B.CreateFNeg(T.first));
+  }
+  case 13:
+    return Make(C.acosh(X, Y));
+  case 14:
+    return Make(C.asinh(X, Y));
+  case 15:
+    return Make(C.atanh(X, Y));
+  case 16: { // np.log2 = log / ln 2
+    Parts L = C.log(X, Y);
+    return C.make(B.CreateFDiv(L.first, C.k(M_LN2)),
+                  B.CreateFDiv(L.second, C.k(M_LN2)));
+  }
   }
   Cx.fail(&R.instr, "unknown cmath function");
 }

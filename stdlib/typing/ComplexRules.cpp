@@ -50,11 +50,21 @@ TypingResult typeConjugate(const TypingRequest &R) {
 }
 
 TypingResult typeCmath(const TypingRequest &R) {
-  expectArgs(R, 1, 1);
+  bool Log = std::string_view(R.info.key) == "cmath.log"; // log(z, base)
+  expectArgs(R, 1, Log ? 2 : 1);
   noKeywords(R);
   TypeRef C = complexFor(R, 0);
-  TypingResult Out{C, R.args[0].weak};
-  Out.argTypes = {C};
+  bool Weak = R.args[0].weak;
+  if (R.args.size() == 2) { // a weak (literal) part adapts to the other
+    TypeRef B = complexFor(R, 1);
+    if (R.args[0].weak)
+      C = R.args[1].weak ? complexTy(128) : B;
+    else if (!R.args[1].weak && B->bits() > C->bits())
+      C = B;
+    Weak = Weak && R.args[1].weak;
+  }
+  TypingResult Out{C, Weak};
+  Out.argTypes.assign(R.args.size(), C);
   return Out;
 }
 

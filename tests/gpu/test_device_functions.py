@@ -101,3 +101,42 @@ def test_plain_python_function_gets_a_hint():
         out[0] = plain_helper(1)
     with pytest.raises(errors.UnsupportedError, match=r"@cuda.jit\(device=True\)"):
         cuda.compile_ptx(k, "void(int64[:])")
+
+
+def test_device_function_cannot_be_launched_or_disassembled():
+    # As numba-cuda: a clear RuntimeError, not "object is not subscriptable".
+    with pytest.raises(RuntimeError, match="Cannot compile a device function as a kernel"):
+        clamp[1, 1](0.5)
+    with pytest.raises(RuntimeError, match="Cannot inspect SASS of a device function"):
+        clamp.inspect_sass("float64(float64)")
+
+
+def test_numba_jit_functions_are_device_functions(rng):
+    # numba-cuda compiles a numba @jit / @njit function called from a kernel
+    # for the device (its py_func); with explicit signatures it cannot.
+    numba = pytest.importorskip("numba")
+
+    @numba.njit
+    def axpy(a, x, y):
+        return a * x + y
+
+    @numba.njit("(i4, i4)")
+    def fixed(a, b):
+        return a + b
+
+    @cuda.jit
+    def k(r, x, y):
+        i = cuda.grid(1)
+        if i < r.size:
+            r[i] = axpy(2.5, x[i], y[i])
+
+    x, y = rng.standard_normal(100), rng.standard_normal(100)
+    r = poisoned(100, np.float64)
+    k[1, 128](r, x, y)
+    np.testing.assert_allclose(r, 2.5 * x + y, rtol=1e-13, atol=1e-15)  # a fused a*x+y
+
+    @cuda.jit
+    def k2(r):
+        r[0] = fixed(1, 2)
+    with pytest.raises(errors.UnsupportedError, match="numba @jit function with explicit"):
+        k2[1, 1](np.zeros(1, np.int32))

@@ -301,3 +301,31 @@ def test_builtin_pow_of_complex_is_the_power_operator(rng, dt):
     via_op = np.full((a.size, len(BIN_OPS)), SENTINEL, dt)
     cmath_binary[2, 128](a, b, via_op)
     np.testing.assert_array_equal(via_pow, via_op[:, BIN_OPS.index("**")])
+
+
+@cuda.jit
+def log_base(z, base, out):
+    i = cuda.grid(1)
+    if i < z.size:
+        out[i, 0] = cmath.log(z[i], base[i])
+        out[i, 1] = cmath.log(z[i], 2)  # a literal base adapts to z's type
+        out[i, 2] = cmath.log(z[i], base[i].real)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=lambda t: t.__name__)
+def test_cmath_log_with_a_base(rng, dt):
+    # cmath.log(z, base) is log(z) / log(base), a complex division.
+    n = 400
+    z = (rng.standard_normal(n) * 10 + 1j * rng.standard_normal(n)).astype(dt)
+    base = (rng.uniform(0.1, 10, n) + 1j * rng.standard_normal(n)).astype(dt)
+    out = np.full((n, 3), SENTINEL, dt)
+    log_base[(n + 127) // 128, 128](z, base, out)
+    m = Mismatches(dt)
+    m.rtol *= 4
+    for k in range(n):
+        w, b = complex(z[k]), complex(base[k])
+        m.check("log(z, b)", (w, b), complex(out[k, 0]), m.reference(cmath.log, w, b))
+        m.check("log(z, 2)", w, complex(out[k, 1]), m.reference(cmath.log, w, 2))
+        m.check("log(z, b.real)", (w, b.real), complex(out[k, 2]),
+                m.reference(cmath.log, w, b.real))
+    m.assert_none()

@@ -142,8 +142,6 @@ def test_cpu_executor_refuses_foreign_code_naming_the_call():
 def test_kernel_link_option_is_checked_and_read_per_compile(tmp_path):
     with pytest.raises(ValueError, match="must end in one of"):
         cuda.jit(link=["x.cpp"])
-    with pytest.raises(NotImplementedError, match="lto=True"):
-        cuda.jit(lto=True)
     with pytest.raises(NotImplementedError, match="device function"):
         cuda.jit(device=True, link=[TIMES2])
     cu = tmp_path / "g.cu"
@@ -205,3 +203,20 @@ def test_kernels_do_not_take_pointers():
         pass
     with pytest.raises(errors.SignatureError, match="pointers are for foreign"):
         cuda.compile_ptx(k, "void(voidptr)")
+
+
+def k_half_add(r, x, y):
+    r[0] = x + y
+
+
+def test_lto_is_accepted_and_its_ptx_is_the_kernels():
+    # numba-cuda's lto=True (its default with nvJitLink): the same kernel;
+    # inspect_lto_ptx is inspect_asm's PTX.
+    sig = "void(float16[:], float16, float16)"
+    with_lto = cuda.jit(sig, lto=True)(k_half_add)
+    plain = cuda.jit(sig)(k_half_add)
+    [ptx] = with_lto.inspect_lto_ptx().values()
+    assert ptx == list(plain.inspect_asm().values())[0] and ".entry k_half_add" in ptx
+    r = np.full(1, np.nan, np.float16)
+    with_lto[1, 1](r, np.float16(1.5), np.float16(2.25))
+    assert r[0] == np.float16(3.75)
