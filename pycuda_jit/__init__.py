@@ -27,6 +27,20 @@ from . import cuda
 __version__ = "0.1.0"
 
 
+class _LiteralUnroll(cuda._Intrinsic):
+    """``for x in literal_unroll(tup):`` in a kernel compiles the loop body
+    once per element of the tuple (numba's literal_unroll); called from
+    Python it returns its argument."""
+
+    __slots__ = ()
+
+    def __call__(self, container):
+        return container
+
+
+literal_unroll = _LiteralUnroll("literal_unroll")
+
+
 def __getattr__(name):
     # GPU ufuncs (numba's numba.vectorize / numba.guvectorize with
     # target="cuda"), imported on first use.

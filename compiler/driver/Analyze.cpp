@@ -5,6 +5,7 @@
 
 #include "bytecode/Decoder.h"
 #include "cfg/CFG.h"
+#include "unroll/LiteralUnroll.h"
 #include "ssa/SSABuilder.h"
 #include "runtime/cpu/ThreadCtx.h" // kCpuAbiVersion (a constant only)
 #include "stdlib/Registry.h"
@@ -60,6 +61,7 @@ Typed frontend(const bc::RawCode &Raw, const std::vector<types::TypeRef> &Args,
       Clock->lap(Stage);
   };
   bc::DecodedCode Code = bc::decode(Raw);
+  unroll::unrollLiteralLoops(Code, Args, R);
   if (Keep("bytecode"))
     (*Dumps)["bytecode"] = Code.dump();
   Lap("decode");

@@ -164,6 +164,8 @@ llvm::Value *lowerPrint(const LoweringRequest &R) {
   return Cx.none();
 }
 
+llvm::Value *lowerLiteralUnroll(const LoweringRequest &R) { return R.args[0]; }
+
 llvm::Value *lowerDivmod(const LoweringRequest &R) {
   auto &Cx = R.cx;
   TypeRef T = R.argTypes[0];

@@ -167,6 +167,16 @@ TypeRef promoteTwo(const TypingRequest &R, bool *Weak) {
 
 } // namespace
 
+// literal_unroll(t) is t (its loops are unrolled before typing).
+TypingResult typeLiteralUnroll(const TypingRequest &R) {
+  expectArgs(R, 1, 1);
+  noKeywords(R);
+  TypeRef T = R.args[0].type;
+  if (!T->isTuple())
+    R.fail("literal_unroll() takes a tuple, not " + T->str());
+  return {T};
+}
+
 // divmod(a, b) -> (a // b, a % b)
 TypingResult typeDivmod(const TypingRequest &R) {
   bool W = false;

@@ -1,0 +1,144 @@
+"""literal_unroll: `for x in literal_unroll(tup)` compiles the loop body
+once per element of a heterogeneous tuple (numba's literal_unroll)."""
+import numpy as np
+import pytest
+
+from pycuda_jit import cuda, errors, literal_unroll
+from gpu_util import poisoned
+
+SCALES = (2, 0.5, True)
+
+
+@cuda.jit
+def sum_arrays(arrs, out):
+    # A tuple argument of arrays of three dtypes: each copy of the body
+    # indexes an array of its own dtype.
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        j = 0
+        for a in literal_unroll(arrs):
+            out[i, j] = a[i] * 3 + j
+            j += 1
+
+
+def test_tuple_argument_of_arrays(rng):
+    n = 300
+    a = rng.integers(-1000, 1000, n).astype(np.int32)
+    b = rng.standard_normal(n).astype(np.float32)
+    c = rng.standard_normal(n)
+    out = poisoned((n, 3), np.float64)
+    sum_arrays[3, 128]((a, b, c), out)
+    # each copy types `a[i] * 3 + j` with its own element type (j is a
+    # Python int constant in each copy, a weak scalar): int32, float32
+    # (one multiply-add, rounded once: the contraction rule), float64
+    fma32 = (b.astype(np.float64) * 3 + 1).astype(np.float32)
+    np.testing.assert_array_equal(out[:, 0], a * 3)
+    np.testing.assert_array_equal(out[:, 1], fma32)
+    # float64: fused or not, within one rounding of c*3+2
+    np.testing.assert_allclose(out[:, 2], c * 3 + 2, rtol=1e-15, atol=1e-15)
+
+
+@cuda.jit
+def mix(x, t, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        acc = x[i]
+        for v in literal_unroll(t):
+            acc = acc * v + 1
+        for s in literal_unroll(SCALES):
+            acc = acc - s
+        for w in literal_unroll((x[i], i, i > 3)):
+            if w == 0:
+                continue
+            acc = acc + w
+        out[i] = acc
+
+
+def test_scalars_global_and_built(rng):
+    n = 200
+    x = rng.standard_normal(n)
+    t = (np.int32(3), np.float32(0.25), 7, 1.5)
+    out = poisoned(n, np.float64)
+    mix[2, 128](x, t, out)
+    want = np.empty(n)
+    for i in range(n):
+        acc = x[i]
+        for v in t:
+            acc = acc * v + 1
+        for s in SCALES:
+            acc = acc - s
+        for w in (x[i], i, i > 3):
+            if w == 0:
+                continue
+            acc = acc + w
+        want[i] = acc
+    np.testing.assert_allclose(out, want, rtol=1e-6)
+
+
+@cuda.jit(device=True)
+def first_negative(t):
+    # in a device function, with break and a result per element type
+    k = -1
+    j = 0
+    for v in literal_unroll(t):
+        if v < 0:
+            k = j
+            break
+        j += 1
+    return k
+
+
+@cuda.jit
+def find(x, out):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        out[i] = first_negative((x[i, 0], np.int32(x[i, 1]), x[i, 2] > 5.0))
+
+
+def test_device_function_break(rng):
+    n = 150
+    x = rng.standard_normal((n, 3)) * 4
+    out = poisoned(n, np.int64)
+    find[2, 128](x, out)
+    want = [next((j for j, v in enumerate((r[0], np.int32(r[1]), r[2] > 5.0)) if v < 0), -1)
+            for r in x]
+    np.testing.assert_array_equal(out, want)
+
+
+@cuda.jit
+def bad_array(x, out):
+    for v in literal_unroll(x):
+        out[0] = v
+
+
+@cuda.jit
+def bad_twice(x, out):
+    t = (x[0], 1)
+    t = (x[1], 2.0)
+    for v in literal_unroll(t):
+        out[0] = v
+
+
+@cuda.jit
+def bad_not_loop(x, out):
+    y = literal_unroll(x)
+    out[0] = y
+
+
+def test_errors_name_the_line():
+    x = np.zeros(3)
+    out = np.zeros(1)
+    with pytest.raises(errors.TypingError, match="takes a tuple, but the argument 'x' is array") as e:
+        bad_array[1, 1](x, out)
+    assert "for v in literal_unroll(x)" in str(e.value)
+    with pytest.raises(errors.TypingError, match="length of 't'") as e:
+        bad_twice[1, 1](x, out)
+    assert "for v in literal_unroll(t)" in str(e.value)
+    with pytest.raises(errors.TypingError, match="takes a tuple, not array") as e:
+        bad_not_loop[1, 1](x, out)
+    assert "literal_unroll(x)" in str(e.value)
+
+
+def test_python_side_is_identity():
+    t = (1, 2.5)
+    assert literal_unroll(t) is t
