@@ -77,8 +77,12 @@ private:
   };
   std::vector<Fixup> Fixups;
   int PendingKw = -1;                  // KW_NAMES waiting for its CALL
-  int FirstMakeFunction = -1;          // raw index of the first MAKE_FUNCTION
   std::vector<std::string> LocalsPlus; // 3.11+ fast-locals layout
+  // Cell variables (and, with freevarsAsParams, free variables) are plain
+  // locals: name -> index into Out.varnames.
+  std::unordered_map<std::string, int> CellLocal;
+  int Shift = 0; // freevarsAsParams: the free variables come first
+  std::vector<std::string> Captured; // cells a nested function captured so far
 
   SourceLoc locOf(const RawInstr &R) const {
     return SourceLoc{Out.file, R.line, R.col, R.endCol};
@@ -112,18 +116,6 @@ private:
     add(O, R);
     Fixups.push_back({Out.instrs.size() - 1, RawTargetIdx});
   }
-  // A captured variable's load or store: reported where the nested
-  // function (or 3.10/3.11 comprehension) that captures it is created.
-  void addCaptureUnsupported(const RawInstr &R) {
-    addUnsupported(captureKind(), R);
-    if (FirstMakeFunction < 0)
-      return;
-    const RawInstr &Site = Ins[FirstMakeFunction];
-    Instr &X = Out.instrs.back();
-    X.line = Site.line;
-    X.col = Site.col;
-    X.endCol = Site.endCol;
-  }
   void addUnsupported(UnsupportedKind K, const RawInstr &R) {
     Instr &X = add(Op::UNSUPPORTED, R, (int32_t)K);
     const std::string &Name = R.opname ? *R.opname : std::string("?");
@@ -146,9 +138,12 @@ private:
   int32_t kwnamesFrom(const RawInstr &R, const ConstValue &C);
   void loadFast(const RawInstr &R, uint32_t Idx);
   void storeFast(const RawInstr &R, uint32_t Idx);
-  const std::string &derefName(const RawInstr &R) const;
-  UnsupportedKind captureKind() const;
+  const std::string &derefName(const RawInstr &R, bool LocalsPlusIndex) const;
+  void loadCell(const RawInstr &R, const std::string &Name, bool Capture);
+  void setLocalLayout();
+  int codeConstBefore(size_t I) const;
   UnsupportedKind functionKind(size_t I) const;
+  void makeFunction(size_t I);
   void foldPreviousKwConst(size_t I, Instr &Call);
   bool startsKwargsCall(size_t I) const;
 };
@@ -313,65 +308,124 @@ int32_t Normalizer::kwnamesFrom(const RawInstr &R, const ConstValue &C) {
   return (int32_t)Out.kwnames.size() - 1;
 }
 
-// What a captured cell serves: a comprehension (3.10/3.11 compile those to
-// nested functions) or a real nested function / lambda.
-UnsupportedKind Normalizer::captureKind() const {
-  bool Comp = false;
-  for (size_t I = 0; I < Ins.size(); ++I) {
-    if (Ins[I].spec->kind != RawKind::MakeFunction)
-      continue;
-    if (functionKind(I) == UnsupportedKind::NestedFunction)
-      return UnsupportedKind::NestedFunction;
-    Comp = true;
+// The neutral locals: with freevarsAsParams the free variables first (they
+// are the leading parameters), then co_varnames, then the cell variables
+// that are not parameters.  A cell is an ordinary local: the kernel
+// language has no cells, a nested function gets the values it captures
+// where it is defined (MAKE_FUNCTION).
+void Normalizer::setLocalLayout() {
+  Out.varnames.clear();
+  if (Raw.freevarsAsParams) {
+    Shift = (int)Raw.freevars.size();
+    Out.varnames = Raw.freevars;
+    Out.argCount += Shift;
   }
-  return Comp ? UnsupportedKind::Comprehension
-              : UnsupportedKind::NestedFunction;
+  Out.varnames.insert(Out.varnames.end(), Raw.varnames.begin(),
+                      Raw.varnames.end());
+  for (int K = 0; K < Shift; ++K)
+    CellLocal[Raw.freevars[K]] = K;
+  for (const std::string &C : Raw.cellvars) {
+    auto It = std::find(Raw.varnames.begin(), Raw.varnames.end(), C);
+    if (It != Raw.varnames.end()) {
+      CellLocal[C] = Shift + (int)(It - Raw.varnames.begin());
+      continue;
+    }
+    CellLocal[C] = (int)Out.varnames.size();
+    Out.varnames.push_back(C);
+  }
 }
 
 // MAKE_FUNCTION's code object is the nearest LOAD_CONST of a code constant
 // before it (3.10 puts the qualname between them; 3.13 follows with
-// SET_FUNCTION_ATTRIBUTE).
-UnsupportedKind Normalizer::functionKind(size_t I) const {
+// SET_FUNCTION_ATTRIBUTE): its index in consts, or -1.
+int Normalizer::codeConstBefore(size_t I) const {
   for (size_t Back = 1; Back <= 4 && Back <= I; ++Back) {
     const RawInstr &P = Ins[I - Back];
     if (P.spec->kind != RawKind::LoadConst || P.arg >= Raw.consts.size())
       continue;
-    const ConstValue &C = Raw.consts[P.arg];
-    if (C.kind == ConstValue::Kind::Code)
-      return isComprehensionName(C.text) ? UnsupportedKind::Comprehension
-                                         : UnsupportedKind::NestedFunction;
+    if (Raw.consts[P.arg].kind == ConstValue::Kind::Code)
+      return (int)P.arg;
   }
-  return UnsupportedKind::NestedFunction;
+  return -1;
 }
 
-// 3.11+ LOAD_FAST indexes "localsplus"; varnames is its prefix.  Anything
-// beyond, or a cell variable, is a closure cell being packed for a nested
-// function (3.13 turned LOAD_CLOSURE into LOAD_FAST).
+UnsupportedKind Normalizer::functionKind(size_t I) const {
+  int C = codeConstBefore(I);
+  return C >= 0 && isComprehensionName(Raw.consts[C].text)
+             ? UnsupportedKind::Comprehension
+             : UnsupportedKind::NestedFunction;
+}
+
+// A nested function or lambda: MAKE_FUNCTION, then one
+// SET_FUNCTION_ATTRIBUTE per attribute (3.13's own form; 3.10-3.12 pass
+// the attributes as flags, the closure tuple nearest the code).  3.10/3.11
+// comprehensions are nested functions too: refused as comprehensions.
+void Normalizer::makeFunction(size_t I) {
+  const RawInstr &R = Ins[I];
+  int Code = codeConstBefore(I);
+  if (Code < 0 || functionKind(I) == UnsupportedKind::Comprehension) {
+    addUnsupported(functionKind(I), R);
+    return;
+  }
+  int Form = R.spec->param;
+  if (Form == 0)
+    add(Op::POP_TOP, R); // 3.10: the qualname
+  add(Op::MAKE_FUNCTION, R, Code);
+  if (Form == 2)
+    return;
+  for (uint32_t Flag : {8u, 4u, 2u, 1u})
+    if (R.arg & Flag) {
+      if (Flag <= 2)
+        addUnsupported(UnsupportedKind::NestedDefaults, R);
+      else
+        add(Op::SET_FUNCTION_ATTRIBUTE, R, (int32_t)Flag);
+    }
+}
+
+// 3.11+ LOAD_FAST indexes "localsplus"; varnames is its prefix.  A cell or
+// free variable beyond it is loaded to pack a nested function's closure
+// (3.13 turned LOAD_CLOSURE into LOAD_FAST).
 void Normalizer::loadFast(const RawInstr &R, uint32_t Idx) {
   if (Idx < Raw.varnames.size()) {
-    bool IsCell =
-        Minor >= 11 && std::find(Raw.cellvars.begin(), Raw.cellvars.end(),
-                                 Raw.varnames[Idx]) != Raw.cellvars.end();
-    if (!IsCell) {
-      add(Op::LOAD_FAST, R, (int32_t)Idx);
-      return;
-    }
-  } else if (Minor == 10 || Idx >= LocalsPlus.size()) {
-    bad(R, "local index " + std::to_string(Idx) + " out of range");
+    const std::string &Name = Raw.varnames[Idx];
+    if (Minor >= 13 && CellLocal.count(Name))
+      Captured.push_back(Name);
+    add(Op::LOAD_FAST, R, (int32_t)Idx + Shift);
+    return;
   }
-  addCaptureUnsupported(R);
+  if (Minor == 10 || Idx >= LocalsPlus.size())
+    bad(R, "local index " + std::to_string(Idx) + " out of range");
+  loadCell(R, LocalsPlus[Idx], true);
 }
 
 void Normalizer::storeFast(const RawInstr &R, uint32_t Idx) {
   if (Idx >= Raw.varnames.size())
     bad(R, "local index " + std::to_string(Idx) + " out of range");
-  add(Op::STORE_FAST, R, (int32_t)Idx);
+  add(Op::STORE_FAST, R, (int32_t)Idx + Shift);
 }
 
-const std::string &Normalizer::derefName(const RawInstr &R) const {
-  const RawOpSpec &S = *R.spec;
+// A cell or free variable read (LOAD_DEREF), or loaded to be captured by a
+// nested function (LOAD_CLOSURE): a local, or the free variable of a
+// kernel defined inside a Python function (a compile-time value).
+void Normalizer::loadCell(const RawInstr &R, const std::string &Name,
+                          bool Capture) {
+  auto It = CellLocal.find(Name);
+  if (It != CellLocal.end()) {
+    if (Capture)
+      Captured.push_back(Name);
+    add(Op::LOAD_FAST, R, It->second);
+    return;
+  }
+  auto D = std::find(Out.derefNames.begin(), Out.derefNames.end(), Name);
+  if (D == Out.derefNames.end())
+    bad(R, "'" + Name + "' is neither a cell nor a free variable");
+  add(Op::LOAD_DEREF, R, (int32_t)(D - Out.derefNames.begin()));
+}
+
+const std::string &Normalizer::derefName(const RawInstr &R,
+                                         bool LocalsPlusIndex) const {
   uint32_t Idx = R.arg;
-  if (S.param == 0) { // 3.10: cellvars + freevars
+  if (!LocalsPlusIndex) { // 3.10: cellvars + freevars
     if (Idx < Raw.cellvars.size())
       return Raw.cellvars[Idx];
     Idx -= (uint32_t)Raw.cellvars.size();
@@ -479,28 +533,26 @@ void Normalizer::emit(size_t I) {
   case RawKind::StoreFast:
     storeFast(R, A);
     return;
-  case RawKind::LoadDeref: {
-    const std::string &Name = derefName(R);
-    auto It = std::find(Out.derefNames.begin(), Out.derefNames.end(), Name);
-    if (It == Out.derefNames.end())
-      bad(R, "'" + Name + "' is neither a cell nor a free variable");
-    add(Op::LOAD_DEREF, R, (int32_t)(It - Out.derefNames.begin()));
+  case RawKind::LoadDeref:
+    loadCell(R, derefName(R, S.param == 1), false);
     return;
-  }
   case RawKind::StoreDeref: {
-    // Writing a free variable is `nonlocal` assignment; writing one of our
-    // own cells only happens because a nested function captures it.
-    const std::string &Name = derefName(R);
+    // Writing a free variable is `nonlocal` assignment.  A cell a nested
+    // function has captured already keeps the value it had there.
+    const std::string &Name = derefName(R, S.param == 1);
     bool Free = std::find(Raw.freevars.begin(), Raw.freevars.end(), Name) !=
                 Raw.freevars.end();
     if (Free)
       addUnsupported(UnsupportedKind::Closure, R);
+    else if (std::find(Captured.begin(), Captured.end(), Name) !=
+             Captured.end())
+      addUnsupported(UnsupportedKind::LateCapture, R);
     else
-      addCaptureUnsupported(R);
+      add(Op::STORE_FAST, R, CellLocal.at(Name));
     return;
   }
   case RawKind::LoadClosure:
-    addCaptureUnsupported(R);
+    loadCell(R, derefName(R, Minor >= 11), true);
     return;
   case RawKind::LoadGlobal: {
     if (S.param == 0) {
@@ -624,7 +676,13 @@ void Normalizer::emit(size_t I) {
       add(Op::POP_TOP, R);
     return;
   case RawKind::MakeFunction:
-    addUnsupported(functionKind(I), R);
+    makeFunction(I);
+    return;
+  case RawKind::SetFunctionAttribute:
+    if (R.arg <= 2)
+      addUnsupported(UnsupportedKind::NestedDefaults, R);
+    else
+      add(Op::SET_FUNCTION_ATTRIBUTE, R, (int32_t)R.arg);
     return;
   case RawKind::Unsupported:
     addUnsupported(startsKwargsCall(I) ? UnsupportedKind::StarArgs
@@ -650,7 +708,7 @@ void Normalizer::run() {
 
   Out.consts = Raw.consts;
   Out.names = Raw.names;
-  Out.varnames = Raw.varnames;
+  setLocalLayout();
   Out.derefNames = Raw.cellvars;
   Out.derefNames.insert(Out.derefNames.end(), Raw.freevars.begin(),
                         Raw.freevars.end());
@@ -670,9 +728,6 @@ void Normalizer::run() {
   resolveTargets();
   markLoopExits();
 
-  for (size_t I = 0; I < Ins.size() && FirstMakeFunction < 0; ++I)
-    if (Ins[I].spec->kind == RawKind::MakeFunction)
-      FirstMakeFunction = (int)I;
   FoldedAway.assign(Ins.size(), false);
   FirstNeutral.assign(Ins.size() + 1, 0);
   for (size_t I = 0; I < Ins.size(); ++I) {

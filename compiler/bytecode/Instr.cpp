@@ -164,6 +164,9 @@ std::string argText(const DecodedCode &C, const Instr &I) {
     return N + (I.arg ? " (is not)" : " (is)");
   case Op::CONTAINS_OP:
     return N + (I.arg ? " (not in)" : " (in)");
+  case Op::MAKE_FUNCTION:
+    return N + " (" + nameAt(C.consts, I.arg) + ")";
+  case Op::SET_FUNCTION_ATTRIBUTE:
   case Op::COPY:
   case Op::SWAP:
   case Op::BUILD_TUPLE:

@@ -55,6 +55,15 @@ const char *cmpSymbol(CmpKind K);
     "write results into an array argument")                                    \
   X(Delete, "'del' is not supported in kernels", "")                           \
   X(Closure, "modifying closure variables is not supported in kernels", "")    \
+  X(LateCapture,                                                               \
+    "a variable that a nested function captures is assigned after the "       \
+    "function is defined (or the function refers to itself)",                 \
+    "kernels capture a variable's value where the def or lambda is: assign "   \
+    "it before, and do not recurse in nested functions")                      \
+  X(NestedDefaults,                                                            \
+    "default argument values of nested functions and lambdas are not "        \
+    "supported in kernels",                                                    \
+    "pass every argument explicitly")                                          \
   X(Other, "this Python construct is not supported in kernels", "")
 
 enum class UnsupportedKind : uint8_t {

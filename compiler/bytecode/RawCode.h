@@ -107,6 +107,10 @@ struct RawCode {
   std::string exceptionTable;       // co_exceptiontable (3.11+)
   int stackSize = 0;                // co_stacksize (informational)
   OpcodeTable opcodes;
+  // A nested function or lambda compiled on its own (the glue sets it):
+  // its free variables become its first parameters, which the caller
+  // passes the captured values in.
+  bool freevarsAsParams = false;
 };
 
 } // namespace pcj::bc

@@ -168,9 +168,13 @@ const RawOpSpec kOps[] = {
   {"RETURN_VALUE",     10, 13, K::Simple, P(Op::RETURN_VALUE)},
   {"RAISE_VARARGS",    10, 13, K::WithArg, P(Op::RAISE)},
 
+  // ---- nested functions and lambdas ---------------------------------------
+  {"MAKE_FUNCTION",          10, 10, K::MakeFunction, 0},
+  {"MAKE_FUNCTION",          11, 12, K::MakeFunction, 1},
+  {"MAKE_FUNCTION",          13, 13, K::MakeFunction, 2},
+  {"SET_FUNCTION_ATTRIBUTE", 13, 13, K::SetFunctionAttribute},
+
   // ---- outside the kernel language --------------------------------------------
-  {"MAKE_FUNCTION",          10, 13, K::MakeFunction},
-  {"SET_FUNCTION_ATTRIBUTE", 13, 13, K::MakeFunction},
   {"LOAD_BUILD_CLASS", 10, 13, K::Unsupported, P(U::NestedFunction)},
   {"BUILD_LIST",       10, 13, K::Unsupported, P(U::ListDisplay)},
   {"LIST_APPEND",      10, 13, K::Unsupported, P(U::ListDisplay)},

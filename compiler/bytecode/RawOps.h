@@ -55,7 +55,9 @@ enum class RawKind : uint8_t {
   ForIter,      // param = raw instructions skipped at the exhaustion target
                 //         (3.12: END_FOR; 3.13: END_FOR, POP_TOP)
   EndFor,       // param = values popped (3.12: 2, 3.13: 1)
-  MakeFunction, // MAKE_FUNCTION / SET_FUNCTION_ATTRIBUTE
+  MakeFunction, // param: 0 = 3.10 (code, qualname, flags in arg),
+                //        1 = 3.11/3.12 (code, flags in arg), 2 = 3.13 (code)
+  SetFunctionAttribute, // 3.13
   Unsupported,  // param = (int)UnsupportedKind
 };
 

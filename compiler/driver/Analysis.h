@@ -102,7 +102,12 @@ public:
       throw CompileError(ErrorKind::Unsupported, At,
                          "device function '" + Fn.name +
                              "' has keyword-only parameters, which are not supported yet");
-    P.names.assign(C.varnames.begin(), C.varnames.begin() + C.argCount);
+    if (C.freevarsAsParams) { // a nested function (bytecode/Decoder.cpp)
+      P.names = C.freevars;
+      P.captures = C.freevars.size();
+    }
+    P.names.insert(P.names.end(), C.varnames.begin(),
+                   C.varnames.begin() + C.argCount);
     P.defaults = std::move(Info.defaults);
     return P;
   }

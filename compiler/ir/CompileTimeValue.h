@@ -180,6 +180,15 @@ public:
   virtual CTValue attribute(const CTValue &Module, const std::string &Attr) = 0;
   // The code and environment of a device function (a Function value).
   virtual CalleeInfo callee(const CTValue &Function) = 0;
+  // A nested function or lambda the function being compiled defines: the
+  // code object consts[ConstIndex] (`Qualname`), as a Function value whose
+  // callee() has RawCode::freevarsAsParams set.  Invalid where there is
+  // none (test resolvers).
+  virtual CTValue nested(const std::string &Qualname, int ConstIndex) {
+    (void)Qualname;
+    (void)ConstIndex;
+    return CTValue::invalid();
+  }
 };
 
 } // namespace pcj::ir

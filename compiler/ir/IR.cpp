@@ -308,6 +308,8 @@ struct Printer {
       return S + " " + Ops() + ", " + std::to_string(I->index);
     case Op::CheckBound:
       return S + " " + Ops() + " \"" + I->str + "\"";
+    case Op::MakeFunction:
+      return S + " \"" + I->str + "\"" + (I->operands.empty() ? "" : " " + Ops());
     case Op::Jump:
       return S + " " + blk(I->succs[0]);
     case Op::Branch:

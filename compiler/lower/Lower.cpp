@@ -452,6 +452,8 @@ void Lowerer::lowerInstr(const Instr *I) {
     return; // done in buildParams
   case Op::Undef:
     return; // only phis use it
+  case Op::MakeFunction:
+    return; // a compile-time value; calls pass its captured values
   case Op::Const:
     R = Cx.valueType(I->type) ? Cx.constant(I, I->cval, I->type) : nullptr;
     break;

@@ -108,6 +108,15 @@ private:
     return F->insert(B, nullptr, O, loc(At), std::move(Ops));
   }
 
+  // Removes a value that only the operand stack held (a nested function's
+  // code constant and closure tuple, which MakeFunction replaces).
+  static void dropValue(Instr *V) {
+    auto &Ins = V->parent->instrs;
+    auto It = std::find(Ins.begin(), Ins.end(), V);
+    if (It != Ins.end())
+      Ins.erase(It);
+  }
+
   static bool isRejected(bc::Op O);
   [[noreturn]] void reject(const bc::Instr &I) const;
   void rejectFirstUnsupported(const std::vector<int> &Blocks) const;
@@ -431,6 +440,30 @@ void Builder::translateBlock(int BI) {
       Instr *D = emit(B, ir::Op::Deref, I);
       D->str = Code.derefNames.at(I.arg);
       St.push_back(D);
+      break;
+    }
+    case Op::MAKE_FUNCTION: {
+      dropValue(Pop(I)); // the code constant: MakeFunction names it
+      Instr *Fn = emit(B, ir::Op::MakeFunction, I);
+      Fn->index = I.arg;
+      Fn->str = Code.consts.at(I.arg).text;
+      St.push_back(Fn);
+      break;
+    }
+    case Op::SET_FUNCTION_ATTRIBUTE: {
+      Instr *Fn = Pop(I);
+      Instr *V = Pop(I);
+      if (Fn->op != ir::Op::MakeFunction)
+        throw CompileError(ErrorKind::Bytecode, loc(I),
+                           "SET_FUNCTION_ATTRIBUTE without a function");
+      if (I.arg == 8) { // the closure: the captured values themselves
+        if (V->op != ir::Op::BuildTuple)
+          throw CompileError(ErrorKind::Bytecode, loc(I),
+                             "a closure that is not a tuple display");
+        Fn->operands = V->operands;
+        dropValue(V);
+      } // annotations (4): nothing at run time
+      St.push_back(Fn);
       break;
     }
     case Op::LOAD_GLOBAL: {

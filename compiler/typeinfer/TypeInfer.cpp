@@ -584,7 +584,22 @@ bool Inferrer::inferDeviceCall(Instr *I, Typed &Out) {
   PCJ_ASSERT(Fn.kind == ir::CTValue::Kind::Function,
              "function-typed value without its compile-time value");
   if (I->index == 0) { // not bound yet
-    bindArguments(I, O.callees->parameters(Fn, I->loc));
+    CalleeParams P = O.callees->parameters(Fn, I->loc);
+    // A nested function's captured values are its leading parameters:
+    // bind the call's arguments to the rest, then pass the captures.
+    const Instr *Made = I->operands[0];
+    while (Made->op == Op::CheckBound)
+      Made = Made->operands[0];
+    if (P.captures && Made->op != Op::MakeFunction)
+      fail(I, "'" + Fn.name + "' captures variables of the function that "
+              "defines it, so only that function can call it",
+           "call it where it is defined, or pass the captured values as "
+           "arguments");
+    P.names.erase(P.names.begin(), P.names.begin() + P.captures);
+    bindArguments(I, P);
+    if (P.captures)
+      I->operands.insert(I->operands.begin() + 1, Made->operands.begin(),
+                         Made->operands.end());
     I->index = 1;
   }
   std::vector<TypeRef> ArgTypes;
@@ -593,6 +608,14 @@ bool Inferrer::inferDeviceCall(Instr *I, Typed &Out) {
     TypeRef T = I->operands[K]->type;
     if (!T)
       return false;
+    const Instr *A = I->operands[K];
+    while (A->op == Op::CheckBound)
+      A = A->operands[0];
+    if (A->op == Op::MakeFunction && !A->operands.empty())
+      fail(I, "cannot pass the nested function '" + A->str +
+                  "' to a device function: it captures variables",
+           "call it where it is defined, or pass the captured values as "
+           "arguments");
     Values.push_back(compileTimeArg(I->operands[K]));
     if (!T->isRuntime() && Values.back().kind == ir::CTValue::Kind::Invalid)
       fail(I, "cannot pass a " + T->str() + " to a device function",
@@ -774,6 +797,14 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
   case Op::Global:
   case Op::Deref:
     resolveOnce(I);
+    Out = typeOfCompileTimeValue(I, I->ct, "'" + I->str + "'");
+    return true;
+  case Op::MakeFunction:
+    if (I->ct.kind == ir::CTValue::Kind::Invalid)
+      I->ct = R.nested(I->str, (int)I->index);
+    if (I->ct.kind != ir::CTValue::Kind::Function)
+      fail(I, "nested functions and lambdas cannot be compiled here", "",
+           ErrorKind::Unsupported);
     Out = typeOfCompileTimeValue(I, I->ct, "'" + I->str + "'");
     return true;
   case Op::Undef:

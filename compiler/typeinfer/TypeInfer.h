@@ -35,6 +35,8 @@ struct CallSpec {
 struct CalleeParams {
   std::vector<std::string> names;      // positional parameters, in order
   std::vector<ir::CTValue> defaults;   // values of the trailing defaults
+  size_t captures = 0; // a nested function: its first `captures` names are
+                       // the variables it captures (MakeFunction operands)
 };
 
 class CalleeTyper {

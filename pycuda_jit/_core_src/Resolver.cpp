@@ -467,12 +467,63 @@ static ir::CalleeInfo foreignCallee(PyObject *Dev, PyObject *Describe) {
   return Info;
 }
 
+// A nested function or lambda of the function being compiled: a Python
+// function over its code object, the enclosing function's globals and
+// empty cells (the compiler passes the captured values as arguments), made
+// once per enclosing function and kept on it (`_pcj_nested_`), so that its
+// identity -- and the specializations of it -- stay the same.
+CTValue PyResolver::nested(const std::string &Qualname, int ConstIndex) {
+  Ref Code = getAttr(Func, "__code__");
+  Ref Consts = getAttr(Code.get(), "co_consts");
+  if (ConstIndex < 0 || ConstIndex >= PyTuple_Size(Consts.get()))
+    return CTValue::invalid();
+  PyObject *Co = PyTuple_GetItem(Consts.get(), ConstIndex); // borrowed
+  if (typeName(Co) != "code")
+    return CTValue::invalid();
+  Ref Made = getAttrOpt(Func, "_pcj_nested_");
+  if (!Made) {
+    Made = check(PyDict_New());
+    if (PyObject_SetAttrString(Func, "_pcj_nested_", Made.get()) != 0)
+      throw PythonError();
+  }
+  PyObject *Fn = PyDict_GetItem(Made.get(), Co); // borrowed
+  if (!Fn) {
+    Ref Types = check(PyImport_ImportModule("types"));
+    Ref CellType = getAttr(Types.get(), "CellType");
+    Ref Free = getAttr(Co, "co_freevars");
+    Py_ssize_t N = PyTuple_Size(Free.get());
+    Ref Cells = check(PyTuple_New(N));
+    for (Py_ssize_t K = 0; K < N; ++K)
+      PyTuple_SetItem(Cells.get(), K, check(PyObject_CallNoArgs(CellType.get())).release());
+    Ref FnType = getAttr(Types.get(), "FunctionType");
+    Ref Globals = getAttr(Func, "__globals__");
+    Ref New = check(PyObject_CallFunction(FnType.get(), "OOOOO", Co, Globals.get(),
+                                          Py_None, Py_None,
+                                          N ? Cells.get() : Py_None));
+    if (PyObject_SetAttrString(New.get(), "_pcj_lifted_", Py_True) != 0 ||
+        PyDict_SetItem(Made.get(), Co, New.get()) != 0)
+      throw PythonError();
+    Fn = New.get();
+  }
+  return CTValue::function(Qualname, uintptr_t(Fn));
+}
+
 ir::CalleeInfo PyResolver::callee(const CTValue &Fn) {
   // The DeviceFunction object is alive: a global or closure cell of a
   // function being compiled refers to it.
   PyObject *Dev = reinterpret_cast<PyObject *>(Fn.handle);
   if (Ref Decl = getAttrOpt(Dev, "_pcj_foreign_"))
     return foreignCallee(Dev, Decl.get());
+  if (getAttrOpt(Dev, "_pcj_lifted_")) { // PyResolver::nested
+    ir::CalleeInfo Info;
+    Info.code = readCode(Dev);
+    Info.code.freevarsAsParams = true;
+    Info.resolver = std::make_unique<PyResolver>(Dev, Captures);
+    char Id[32];
+    std::snprintf(Id, sizeof Id, "@%llx", (unsigned long long)uintptr_t(Dev));
+    Info.identity = Info.code.qualname + Id;
+    return Info;
+  }
   Ref PyFunc = calleeFunction(Dev);
   PCJ_ASSERT(PyFunc, "a device function without its Python function");
   ir::CalleeInfo Info;

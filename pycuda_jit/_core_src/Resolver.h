@@ -21,6 +21,7 @@ public:
   ir::CTValue deref(const std::string &Name) override;
   ir::CTValue attribute(const ir::CTValue &Module, const std::string &Attr) override;
   ir::CalleeInfo callee(const ir::CTValue &Function) override;
+  ir::CTValue nested(const std::string &Qualname, int ConstIndex) override;
 
   // Python object -> compile-time value.  Objects with a
   // __cuda_array_interface__ (device arrays, CuPy, torch...) are captured by

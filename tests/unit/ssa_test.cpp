@@ -54,6 +54,8 @@ const std::map<std::string, std::string> kNotRun = {
     {"subscripts", "needs arrays"},
     {"slices", "needs arrays"},
     {"attr_chain", "needs cuda intrinsics and a record argument"},
+    {"lambda_capture", "calls a nested function (compiled as a device function)"},
+    {"nested_def", "calls a nested function (compiled as a device function)"},
 };
 
 std::string paramName(const std::string &V) {
@@ -386,6 +388,28 @@ TEST_P(SsaSample, InterpreterMatchesCPython) {
   for (const test::FixtureCase &C : F.cases) {
     std::string Err = checkCase(*Fn, F, C);
     EXPECT_EQ(Err, "") << Fn->print(false);
+  }
+}
+
+// A nested function is one MakeFunction whose operands are the values it
+// captures where it is defined (the closure tuple and code constant gone).
+TEST(SsaNested, MakeFunctionTakesTheCapturedValues) {
+  for (const char *V : {"3.10", "3.11", "3.12", "3.13"}) {
+    std::unique_ptr<ir::Function> Fn =
+        buildFunction(fixture(V, "lambda_capture").raw);
+    std::vector<const ir::Instr *> Made;
+    for (const ir::Block *B : Fn->blocks)
+      for (const ir::Instr *I : B->instrs) {
+        EXPECT_NE(I->op, ir::Op::BuildTuple) << V;
+        EXPECT_FALSE(I->op == ir::Op::Const &&
+                     I->cval.kind == bc::ConstValue::Kind::Code)
+            << V;
+        if (I->op == ir::Op::MakeFunction)
+          Made.push_back(I);
+      }
+    ASSERT_EQ(Made.size(), 1u) << V << Fn->print(false);
+    ASSERT_EQ(Made[0]->operands.size(), 1u) << V;
+    EXPECT_EQ(Made[0]->operands[0]->op, ir::Op::Arg) << V; // x
   }
 }
 

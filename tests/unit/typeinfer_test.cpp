@@ -183,6 +183,8 @@ const std::map<std::string, std::string> kNoRow = {
     {"is_in_none", "rejected by the SSA builder"},
     {"subscripts", "needs array arguments"},
     {"slices", "needs array arguments"},
+    {"lambda_capture", "calls a nested function (needs the glue's resolver)"},
+    {"nested_def", "calls a nested function (needs the glue's resolver)"},
 };
 
 enum class Config { I64, F64, I32 };
