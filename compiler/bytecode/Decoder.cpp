@@ -146,6 +146,7 @@ private:
   void makeFunction(size_t I);
   void foldPreviousKwConst(size_t I, Instr &Call);
   bool startsKwargsCall(size_t I) const;
+  bool buildsKwDefaults(size_t I) const;
 };
 
 // ---- whole-function checks
@@ -375,7 +376,7 @@ void Normalizer::makeFunction(size_t I) {
     return;
   for (uint32_t Flag : {8u, 4u, 2u, 1u})
     if (R.arg & Flag) {
-      if (Flag <= 2)
+      if (Flag == 2)
         addUnsupported(UnsupportedKind::NestedDefaults, R);
       else
         add(Op::SET_FUNCTION_ATTRIBUTE, R, (int32_t)Flag);
@@ -461,6 +462,25 @@ bool Normalizer::startsKwargsCall(size_t I) const {
     if (isName(Ins[K], "DICT_MERGE"))
       return true;
     if (isName(Ins[K], "CALL_FUNCTION_EX") || isName(Ins[K], "BUILD_MAP"))
+      return false;
+  }
+  return false;
+}
+
+// A dict built for a nested function's keyword-only defaults (a
+// MAKE_FUNCTION with flag 2, or 3.13's SET_FUNCTION_ATTRIBUTE 2, follows
+// within the closure tuple, the annotations and the code): report the
+// function, not a dict display.
+bool Normalizer::buildsKwDefaults(size_t I) const {
+  for (size_t K = I + 1; K < Ins.size() && K <= I + 64; ++K) {
+    const RawInstr &R = Ins[K];
+    if (R.spec->kind == RawKind::MakeFunction && R.spec->param != 2)
+      return (R.arg & 2) != 0;
+    if (R.spec->kind == RawKind::SetFunctionAttribute && R.arg == 2)
+      return true;
+    if (R.spec->kind == RawKind::Jump || R.spec->kind == RawKind::CondJump ||
+        R.spec->kind == RawKind::StoreFast || R.spec->kind == RawKind::Call ||
+        R.spec->kind == RawKind::CallLegacy)
       return false;
   }
   return false;
@@ -679,16 +699,20 @@ void Normalizer::emit(size_t I) {
     makeFunction(I);
     return;
   case RawKind::SetFunctionAttribute:
-    if (R.arg <= 2)
+    if (R.arg == 2)
       addUnsupported(UnsupportedKind::NestedDefaults, R);
     else
       add(Op::SET_FUNCTION_ATTRIBUTE, R, (int32_t)R.arg);
     return;
-  case RawKind::Unsupported:
-    addUnsupported(startsKwargsCall(I) ? UnsupportedKind::StarArgs
-                                       : (UnsupportedKind)S.param,
-                   R);
+  case RawKind::Unsupported: {
+    auto K = (UnsupportedKind)S.param;
+    if (startsKwargsCall(I))
+      K = UnsupportedKind::StarArgs;
+    else if (K == UnsupportedKind::DictDisplay && buildsKwDefaults(I))
+      K = UnsupportedKind::NestedDefaults;
+    addUnsupported(K, R);
     return;
+  }
   }
 }
 

@@ -61,9 +61,9 @@ const char *cmpSymbol(CmpKind K);
     "kernels capture a variable's value where the def or lambda is: assign "   \
     "it before, and do not recurse in nested functions")                      \
   X(NestedDefaults,                                                            \
-    "default argument values of nested functions and lambdas are not "        \
+    "keyword-only parameters of nested functions and lambdas are not "        \
     "supported in kernels",                                                    \
-    "pass every argument explicitly")                                          \
+    "make them ordinary parameters")                                           \
   X(Other, "this Python construct is not supported in kernels", "")
 
 enum class UnsupportedKind : uint8_t {

@@ -309,7 +309,10 @@ struct Printer {
     case Op::CheckBound:
       return S + " " + Ops() + " \"" + I->str + "\"";
     case Op::MakeFunction:
-      return S + " \"" + I->str + "\"" + (I->operands.empty() ? "" : " " + Ops());
+      return S + " \"" + I->str + "\"" + (I->operands.empty() ? "" : " " + Ops()) +
+             (I->cval.kind == bc::ConstValue::Kind::Tuple
+                  ? " defaults=" + I->cval.repr()
+                  : "");
     case Op::Jump:
       return S + " " + blk(I->succs[0]);
     case Op::Branch:

@@ -117,6 +117,29 @@ private:
       Ins.erase(It);
   }
 
+  // A nested function's default values (a constant tuple, or a tuple
+  // display of constants), as one constant tuple.
+  bc::ConstValue defaultValues(const bc::Instr &At, Instr *V) const {
+    if (V->op == ir::Op::Const && V->cval.kind == bc::ConstValue::Kind::Tuple)
+      return V->cval;
+    bc::ConstValue T;
+    T.kind = bc::ConstValue::Kind::Tuple;
+    bool AllConst = V->op == ir::Op::BuildTuple;
+    for (Instr *E : V->operands) {
+      AllConst = AllConst && E->op == ir::Op::Const;
+      if (AllConst)
+        T.elems.push_back(E->cval);
+    }
+    if (!AllConst)
+      throw CompileError(ErrorKind::Unsupported, loc(At),
+                         "default values of nested functions and lambdas "
+                         "must be constants in kernels",
+                         "pass the value as an argument");
+    for (Instr *E : V->operands)
+      dropValue(E);
+    return T;
+  }
+
   static bool isRejected(bc::Op O);
   [[noreturn]] void reject(const bc::Instr &I) const;
   void rejectFirstUnsupported(const std::vector<int> &Blocks) const;
@@ -461,6 +484,9 @@ void Builder::translateBlock(int BI) {
           throw CompileError(ErrorKind::Bytecode, loc(I),
                              "a closure that is not a tuple display");
         Fn->operands = V->operands;
+        dropValue(V);
+      } else if (I.arg == 1) { // default values: constants only
+        Fn->cval = defaultValues(I, V);
         dropValue(V);
       } // annotations (4): nothing at run time
       St.push_back(Fn);

@@ -596,6 +596,12 @@ bool Inferrer::inferDeviceCall(Instr *I, Typed &Out) {
            "call it where it is defined, or pass the captured values as "
            "arguments");
     P.names.erase(P.names.begin(), P.names.begin() + P.captures);
+    if (Made->op == Op::MakeFunction &&
+        Made->cval.kind == bc::ConstValue::Kind::Tuple) {
+      P.defaults.clear();
+      for (const bc::ConstValue &D : Made->cval.elems)
+        P.defaults.push_back(ir::CTValue::constant(D));
+    }
     bindArguments(I, P);
     if (P.captures)
       I->operands.insert(I->operands.begin() + 1, Made->operands.begin(),

@@ -62,3 +62,12 @@ def nested_returns_tuple(a, b):
 
     q, r = qr(a)
     return q * 100 + r
+
+
+@case("i8", "f8")
+def nested_default_values(a, b):
+    def f(x, y=2, z=0.5):
+        return x * y + z + a
+
+    g = lambda v, w=(1, 2.5): v * w[0] + w[1]  # noqa: E731
+    return f(b) + f(b, 3) + f(x=a, z=b) + g(a) + g(b, (2, 0.0))

@@ -144,8 +144,29 @@ def recursive(x, out):
 
 @cuda.jit
 def with_default(x, out):
-    f = lambda v, w=2.0: v * w  # noqa: E731
+    f = lambda v, w=x[1]: v * w  # noqa: E731
     out[0] = f(x[0])
+
+
+@cuda.jit
+def constant_defaults(x, out):
+    i = cuda.grid(1)
+    c = 0.5
+
+    def g(v, w=2.0, k=3):
+        return v * w + k + c
+
+    if i < x.size:
+        out[i] = g(x[i]) + g(x[i], 1.0) + g(x[i], k=-1) + g(k=2, v=x[i], w=x[i])
+
+
+def test_constant_default_values(rng):
+    n = 150
+    x = rng.standard_normal(n)
+    out = poisoned(n, np.float64)
+    constant_defaults[2, 128](x, out)
+    want = (x * 2.0 + 3 + 0.5) + (x + 3 + 0.5) + (x * 2.0 - 1 + 0.5) + (x * x + 2 + 0.5)
+    np.testing.assert_allclose(out, want, rtol=1e-14)
 
 
 @cuda.jit(device=True)
@@ -188,7 +209,7 @@ def test_unsupported_closures_are_clear_errors():
     cases = [
         (late_assign, errors.UnsupportedError, "assigned after the function is defined", "y = x[0]"),
         (recursive, errors.UnsupportedError, "refers to itself", "def fact(n):"),
-        (with_default, errors.UnsupportedError, "default argument values", "f = lambda v, w=2.0"),
+        (with_default, errors.UnsupportedError, "default values of nested functions", "f = lambda v, w=x[1]"),
         (passes_closure, errors.TypingError, "captures variables", "apply(lambda v: v + a"),
         (nonlocal_write, errors.UnsupportedError, "modifying closure variables", "t = 1.0"),
     ]

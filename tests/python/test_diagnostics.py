@@ -60,7 +60,7 @@ def k_generator(x):
 
 
 def k_lambda(x):
-    f = lambda v, w=1: v + w  # noqa: E731
+    f = lambda v, *, w=1: v + w  # noqa: E731
     x[0] = f(1)
 
 
@@ -128,7 +128,7 @@ CASES = [
     (k_try, errors.UnsupportedError, "try/except/finally is not supported", "try:", None),
     (k_with, errors.UnsupportedError, "'with' statements are not supported", 'with open("f"):', None),
     (k_generator, errors.UnsupportedError, "generators", "yield x", None),
-    (k_lambda, errors.UnsupportedError, "default argument values of nested functions", "f = lambda", "pass every argument"),
+    (k_lambda, errors.UnsupportedError, "keyword-only parameters of nested functions", "f = lambda", "ordinary parameters"),
     (k_import, errors.UnsupportedError, "import statements", "import os", "module level"),
     (k_fstring, errors.UnsupportedError, "string formatting", 's = f"{x}"', None),
     (k_star_call, errors.UnsupportedError, "*args", "max(*x)", None),
