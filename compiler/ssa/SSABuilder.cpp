@@ -1,6 +1,8 @@
 // Symbolic stack simulation and phi placement (see SSABuilder.h).
 #include "ssa/SSABuilder.h"
 
+#include "ssa/NestedFunctions.h"
+
 #include "support/Diagnostics.h"
 
 #include <algorithm>
@@ -106,38 +108,6 @@ private:
         throw CompileError(ErrorKind::Bytecode, loc(At),
                            "internal stack marker used as a value");
     return F->insert(B, nullptr, O, loc(At), std::move(Ops));
-  }
-
-  // Removes a value that only the operand stack held (a nested function's
-  // code constant and closure tuple, which MakeFunction replaces).
-  static void dropValue(Instr *V) {
-    auto &Ins = V->parent->instrs;
-    auto It = std::find(Ins.begin(), Ins.end(), V);
-    if (It != Ins.end())
-      Ins.erase(It);
-  }
-
-  // A nested function's default values (a constant tuple, or a tuple
-  // display of constants), as one constant tuple.
-  bc::ConstValue defaultValues(const bc::Instr &At, Instr *V) const {
-    if (V->op == ir::Op::Const && V->cval.kind == bc::ConstValue::Kind::Tuple)
-      return V->cval;
-    bc::ConstValue T;
-    T.kind = bc::ConstValue::Kind::Tuple;
-    bool AllConst = V->op == ir::Op::BuildTuple;
-    for (Instr *E : V->operands) {
-      AllConst = AllConst && E->op == ir::Op::Const;
-      if (AllConst)
-        T.elems.push_back(E->cval);
-    }
-    if (!AllConst)
-      throw CompileError(ErrorKind::Unsupported, loc(At),
-                         "default values of nested functions and lambdas "
-                         "must be constants in kernels",
-                         "pass the value as an argument");
-    for (Instr *E : V->operands)
-      dropValue(E);
-    return T;
   }
 
   static bool isRejected(bc::Op O);
@@ -466,29 +436,14 @@ void Builder::translateBlock(int BI) {
       break;
     }
     case Op::MAKE_FUNCTION: {
-      dropValue(Pop(I)); // the code constant: MakeFunction names it
       Instr *Fn = emit(B, ir::Op::MakeFunction, I);
-      Fn->index = I.arg;
-      Fn->str = Code.consts.at(I.arg).text;
+      makeFunction(Fn, Pop(I), Code.consts.at(I.arg), I.arg);
       St.push_back(Fn);
       break;
     }
     case Op::SET_FUNCTION_ATTRIBUTE: {
       Instr *Fn = Pop(I);
-      Instr *V = Pop(I);
-      if (Fn->op != ir::Op::MakeFunction)
-        throw CompileError(ErrorKind::Bytecode, loc(I),
-                           "SET_FUNCTION_ATTRIBUTE without a function");
-      if (I.arg == 8) { // the closure: the captured values themselves
-        if (V->op != ir::Op::BuildTuple)
-          throw CompileError(ErrorKind::Bytecode, loc(I),
-                             "a closure that is not a tuple display");
-        Fn->operands = V->operands;
-        dropValue(V);
-      } else if (I.arg == 1) { // default values: constants only
-        Fn->cval = defaultValues(I, V);
-        dropValue(V);
-      } // annotations (4): nothing at run time
+      setFunctionAttribute(Fn, Pop(I), I.arg, loc(I));
       St.push_back(Fn);
       break;
     }
