@@ -20,42 +20,58 @@ def i64(n=8):
     return HostArray("i8", [0] * n)
 
 
-# ---- nested functions and lambdas -------------------------------------------------------
+# ---- nested functions and lambdas: what stays refused ---------------------------------
+# (a nested function reading its enclosing function's variables, called there,
+# compiles: tests/gpu/test_closures.py)
 
-@lang(UnsupportedError, match="nested functions and lambdas")
-def nested_def(x):
-    x[0] = 1
-
-    def inner(v):  # <- error
-        return v + 1
-    x[1] = 2
-
-
-@lang(UnsupportedError, match="nested functions and lambdas")
-def lambda_assigned(x):
-    f = lambda v: v * 2  # noqa: E731  # <- error
-    x[0] = f(1)
+@lang(UnsupportedError, match="assigned after the function is defined")
+def capture_assigned_later(x):
+    f = lambda: s  # noqa: E731
+    s = x[0]  # <- error
+    x[1] = f()
 
 
-@lang(UnsupportedError, match="nested functions and lambdas")
-def lambda_in_loop(x):
-    for i in range(3):
-        x[i] = (lambda: i)()  # <- error
+@lang(UnsupportedError, match="refers to itself")
+def nested_recursion(x):
+    def fact(n):  # <- error
+        return 1 if n <= 1 else n * fact(n - 1)
+    x[0] = fact(4)
 
 
-@lang(UnsupportedError)
-def nested_def_with_closure(x):
-    s = x[0]
+@lang(UnsupportedError, match="must be constants")
+def lambda_runtime_default(x):
+    f = lambda v, w=x[1]: v * w  # noqa: E731  # <- error
+    x[0] = f(1.0)
 
-    def inner():  # <- error
-        return s
-    x[1] = inner()
+
+@lang(UnsupportedError, match="keyword-only parameters")
+def lambda_keyword_only(x):
+    f = lambda v, *, w=2.0: v * w  # noqa: E731  # <- error
+    x[0] = f(1.0)
+
+
+@cuda.jit(device=True)
+def _apply(fn, v):
+    return fn(v)
+
+
+@lang(TypingError, match="captures variables")
+def closure_passed_on(x):
+    s = x[1]
+    x[0] = _apply(lambda v: v + s, 1.0)  # <- error
+
+
+@lang(TypingError, match="cannot return a function")
+def nested_returns_lambda(x):
+    def make():
+        return lambda v: v  # <- error
+    x[0] = make()(1.0)
 
 
 @lang(UnsupportedError)
 def nested_decorated_def(x):
-    @cuda.jit(device=True)
-    def helper(v):  # <- error
+    @cuda.jit(device=True)  # <- error (cuda.jit is not a kernel-language name)
+    def helper(v):
         return v
     x[0] = helper(1.0)
 
