@@ -10,6 +10,7 @@ import os
 import platform
 import sys
 
+from . import _env
 from ._lazy import core
 
 
@@ -54,8 +55,8 @@ def _python():
 
 def _toolkit():
     c = core()
-    env = {v: os.environ.get(v) for v in ("CUDA_HOME", "CUDA_PATH", "PYCUDA_JIT_SYSTEM_CUDA")}
-    return {"env": env, "system_search": os.environ.get("PYCUDA_JIT_SYSTEM_CUDA") != "0",
+    env = {v: _env.get(v) for v in ("CUDA_HOME", "CUDA_PATH", "PYCUDA_JIT_SYSTEM_CUDA")}
+    return {"env": env, "system_search": _env.get("PYCUDA_JIT_SYSTEM_CUDA") != "0",
             "pieces": c.toolkit_report()}
 
 
@@ -65,7 +66,7 @@ def _driver():
 
 def _gpus():
     c = core()
-    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    visible = _env.get("CUDA_VISIBLE_DEVICES")
     out = []
     for i in range(c.cuda_device_count()):
         d = c.device_info(i, True)
@@ -100,9 +101,9 @@ def _backend():
         name, reason = c.backend()
     except Exception as e:  # noqa: BLE001
         return {"name": None, "reason": str(e),
-                "requested": os.environ.get("PYCUDA_JIT_BACKEND", "auto")}
+                "requested": _env.get("PYCUDA_JIT_BACKEND", "auto")}
     return {"name": name, "reason": reason,
-            "requested": os.environ.get("PYCUDA_JIT_BACKEND", "auto")}
+            "requested": _env.get("PYCUDA_JIT_BACKEND", "auto")}
 
 
 def _profiling():
@@ -116,7 +117,13 @@ def _cache():
     entries = c.cache_list(d) if os.path.isdir(d) else []
     return {"directory": d, "entries": len(entries),
             "bytes": sum(e["bytes"] for e in entries),
-            "enabled_for_all": os.environ.get("PYCUDA_JIT_CACHE") == "1"}
+            "enabled_for_all": _env.get("PYCUDA_JIT_CACHE") == "1"}
+
+
+def _environment():
+    # pycuda_jit's own variables and the driver's device list.
+    return {k: v for k, v in _env.snapshot().items()
+            if k.startswith("PYCUDA_JIT_") or k == "CUDA_VISIBLE_DEVICES"}
 
 
 def report():
@@ -131,8 +138,7 @@ def report():
         "backend": _section(_backend),
         "cache": _section(_cache),
         "profiling": _section(_profiling),
-        "environment": {k: v for k, v in sorted(os.environ.items())
-                        if k.startswith("PYCUDA_JIT_") or k in ("CUDA_VISIBLE_DEVICES",)},
+        "environment": _section(_environment),
     }
 
 

@@ -333,7 +333,10 @@ def _options(debug, fastmath, opt, lineinfo, cache=False, max_registers=None,
              launch_bounds=None, fmad=None, boundscheck=None, cpu_timeout=None,
              sanitize=None, shared_memory_carveout=None):
     if not isinstance(fastmath, (bool, type(None))):
-        fastmath = frozenset(fastmath)  # {"contract", "afn", ...}
+        try:
+            fastmath = frozenset(fastmath)  # {"contract", "afn", ...}
+        except TypeError:
+            pass  # _core's option table names the option
     if isinstance(launch_bounds, list):
         launch_bounds = tuple(launch_bounds)
     if isinstance(launch_bounds, tuple) and len(launch_bounds) > 3:

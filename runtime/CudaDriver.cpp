@@ -1,6 +1,7 @@
 // CudaDriver: dlopen libcuda.so.1, resolve the cuda_api.def table, cuInit.
 // See CudaDriver.h.
 #include "runtime/CudaDriver.h"
+#include "support/Env.h"
 
 #include "runtime/Errors.h"
 
@@ -22,7 +23,7 @@ std::string lastDlError() {
 } // namespace
 
 std::string CudaDriver::defaultLibraryPath() {
-  const char *Env = std::getenv("PYCUDA_JIT_LIBCUDA");
+  const char *Env = env::raw(env::Var::LibCuda);
   if (Env && *Env)
     return Env;
   return "libcuda.so.1";

@@ -1,5 +1,6 @@
 // The on-disk kernel cache (see DiskCache.h).
 #include "runtime/DiskCache.h"
+#include "support/Env.h"
 
 #include "support/Sha256.h"
 
@@ -165,11 +166,11 @@ std::optional<CacheEntry> parseCacheEntry(const std::string &Bytes,
 }
 
 std::string DiskCache::defaultDir() {
-  if (const char *D = std::getenv("PYCUDA_JIT_CACHE_DIR"); D && *D)
+  if (const char *D = env::raw(env::Var::CacheDir); D && *D)
     return D;
-  if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X)
+  if (const char *X = env::raw(env::Var::XdgCacheHome); X && *X)
     return std::string(X) + "/pycuda_jit";
-  const char *Home = std::getenv("HOME");
+  const char *Home = env::raw(env::Var::Home);
   return std::string(Home && *Home ? Home : "/tmp") + "/.cache/pycuda_jit";
 }
 

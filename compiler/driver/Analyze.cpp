@@ -137,6 +137,25 @@ static void addForeignFunctions(const Session &S, const CompileOptions &O,
       {"link= " + Names, ir::CTValue::constant(bc::ConstValue::ofStr(H.hexDigest()))});
 }
 
+// One option's value in the key: unambiguous (a text carries its length).
+static std::string keyValue(bool V) { return V ? "1" : "0"; }
+static std::string keyValue(int V) { return std::to_string(V); }
+static std::string keyValue(unsigned V) { return std::to_string(V); }
+static std::string keyValue(uint8_t V) { return std::to_string(unsigned(V)); }
+static std::string keyValue(char V) { return std::to_string(int(V)); }
+static std::string keyValue(Backend V) { return V == Backend::CUDA ? "cuda" : "cpu"; }
+static std::string keyValue(const std::string &V) {
+  return std::to_string(V.size()) + ":" + V;
+}
+
+std::string optionsKeyText(const CompileOptions &O) {
+  std::string S;
+#define PCJ_COMPILE_OPTION(Type, Field, Default, Doc)                          \
+  S += #Field "=" + keyValue(O.Field) + ";";
+#include "driver/CompileOptions.def"
+  return S;
+}
+
 AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
                           const std::vector<types::TypeRef> &ArgTypes,
                           ir::Resolver &R, const CompileOptions &O) {
@@ -189,29 +208,9 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
 
   // The cache key.
   Sha256 H;
-  H.field("pycuda_jit-cache-key/1")
+  H.field("pycuda_jit-cache-key/2")
       .field(compilerBuildId(frontendBuildId(), O.codegenBuildId));
-  H.field(O.backend == Backend::CUDA
-              ? "cuda sm_" + std::to_string(O.ccMajor) + std::to_string(O.ccMinor) +
-                    (O.ccSuffix ? std::string(1, O.ccSuffix) : "") +
-                    (O.gpuTarget.empty() ? "" : " " + O.gpuTarget)
-              : "cpu " + O.hostTarget);
-  H.field("opt" + std::to_string(O.optLevel) + " fast" +
-          std::to_string(O.fastMath) + "/" + std::to_string(O.fastMathFlags) +
-          " fmad" + std::to_string(O.fmad) +
-          " check" + std::to_string(O.boundsCheck) + " zdiv" +
-          std::to_string(O.zeroDivisionCheck) + " unbound" +
-          std::to_string(O.unboundLocalCheck) + " line" +
-          std::to_string(O.lineInfo) + " dwarf" + std::to_string(O.debugInfo) +
-          " maxreg" + std::to_string(O.maxRegisters) +
-          " bounds" + std::to_string(O.maxThreadsPerBlock) + "/" +
-          std::to_string(O.minBlocksPerSM) + " noalias" +
-          std::to_string(O.noAliasReadOnly) + " san" +
-          std::to_string(Sanitized ? O.sanitize : 0));
-  if (O.maxClusterRank) // keys without one stay as they were
-    H.field("cluster-rank" + std::to_string(O.maxClusterRank));
-  if (O.deviceFunction) // kernels' keys stay as they were
-    H.field("device-function " + O.deviceName);
+  H.field(optionsKeyText(O));
   H.field(codeFingerprint(Raw, IncludeLines));
   H.field(Out.signature);
   for (const auto &Res : Out.resolutions)

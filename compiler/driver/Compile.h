@@ -32,64 +32,23 @@ enum class Backend : uint8_t { CUDA, CPU };
 inline constexpr const char *kStageNames[] = {"bytecode", "cfg", "ir", "typed",
                                               "llvm", "llvm-opt", "ptx"};
 
+// The options: fields from driver/CompileOptions.def (which also makes
+// their cache-key text, optionsKeyText), then what a compile is asked for
+// besides them, which is not an option of the code: the dumps to keep (no
+// effect on the code), the link= code (keyed by its bytes through the
+// analysis' resolutions) and a device function's declared result (keyed
+// through the signature).
 struct CompileOptions {
-  Backend backend = Backend::CUDA;
-  // The architecture the PTX is compiled for (the dispatcher's choice,
-  // support/GpuTargets.h); ccSuffix 'a' / 'f' only when the user asks
-  // (compile_ptx(cc=(9, 0, 'a'))).
-  int ccMajor = 9, ccMinor = 0;
-  char ccSuffix = 0;
-  // GpuTargetChoice::keyText() when the dispatcher chose the target for a
-  // device ("sm_90>sm_120 isa90" for PTX JIT-compiled for a newer GPU):
-  // part of the cache key, as the image is linked for that device.
-  std::string gpuTarget;
-  int optLevel = 3;
-  bool fastMath = false;        // every fast-math relaxation (+ ftz, approx)
-  unsigned fastMathFlags = 0;   // a subset: lower::FastMathFlag bits
-  // Floating-point contraction (fmad=True, nvcc's --fmad): a*b + c becomes
-  // one fma by codegen's rule, the same on both targets.  false excludes
-  // fastMath and the "contract" flag (the Python options reject both).
-  bool fmad = true;
-  int maxRegisters = 0;         // .maxnreg (0: the backend decides)
-  int maxThreadsPerBlock = 0;   // launch bounds (0: none)
-  int minBlocksPerSM = 0;
-  // launch_bounds' third entry: .maxclusterrank (sm_90+; 0: none).
-  int maxClusterRank = 0;
-  // Mark read-only array parameters noalias (ld.global.nc): only when the
-  // caller guarantees no written array argument overlaps them.
-  bool noAliasReadOnly = false;
-  bool boundsCheck = false; // checked mode (debug=True): array, tuple indices
-  // Checked mode (debug=True): ZeroDivisionError for / // % by zero.
-  bool zeroDivisionCheck = false;
-  // Checked mode (debug=True): UnboundLocalError where a local is read on a
-  // path that did not assign it (else the read gives zero of its type).
-  bool unboundLocalCheck = false;
-  bool lineInfo = false; // line tables (GPU): lineinfo=True, debug=True
-  // Full DWARF (debug=True): variables and their types; on the GPU PTX
-  // .debug sections, linked without optimization (-g).
-  bool debugInfo = false;
-  // The CPU executor's sanitizer checks (runtime/cpu/Sanitizer.h Check
-  // bits: 1 race, 2 init, 4 bounds, 8 sync); race, init and bounds make the
-  // host code announce every array access.  Ignored by the CUDA backend.
-  uint8_t sanitize = 0;
-  // CPU backend: the host CPU name and features (codegen::hostTarget()),
-  // part of the cache key; compileKernel fills it when empty.
-  std::string hostTarget;
-  // The build id of the code generator that generateKernel will run
-  // (libpcj_codegen.so, read from its file by the glue), part of the cache key.
-  std::string codegenBuildId;
+#define PCJ_COMPILE_OPTION(Type, Field, Default, Doc) Type Field = Default;
+#include "driver/CompileOptions.def"
+
   // Stage dumps to keep: any of bytecode, cfg, ir, typed, llvm, llvm-opt,
   // ptx ("all" for every one).  llvm-opt/ptx are always kept (inspect_*).
   std::set<std::string> dumps;
   // The kernel's link= code (cuda.jit(link=[...])), read at this compile:
   // linked for the GPU, its bytes part of the cache key.
   std::vector<ir::LinkItem> links;
-  // CUDA backend: compile the function as a device function exported as
-  // `deviceName` (empty: the mangled name) with the C ABI
-  // (compile_ptx(device=True)): its parameters, its result (declaredReturn,
-  // or inferred when null), no kernel.
-  bool deviceFunction = false;
-  std::string deviceName;
+  // compile_ptx(device=True, sig=...): the declared result (null: inferred).
   types::TypeRef declaredReturn = nullptr;
 };
 
@@ -99,6 +58,10 @@ struct CompileOptions {
 inline bool sanitizesAccesses(const CompileOptions &O) {
   return O.backend == Backend::CPU && (O.sanitize & 7) != 0;
 }
+
+// The options' part of the cache key: every row of CompileOptions.def as
+// "name=value;" (Analyze.cpp).
+std::string optionsKeyText(const CompileOptions &O);
 
 struct StageTiming {
   std::string stage;

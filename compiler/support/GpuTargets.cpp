@@ -1,5 +1,6 @@
 // GpuTargets: the architecture tables and the target choice (GpuTargets.h).
 #include "support/GpuTargets.h"
+#include "support/Env.h"
 
 #include "support/Diagnostics.h"
 
@@ -184,7 +185,7 @@ GpuTargetChoice chooseGpuTarget(const GpuArch &Device,
 }
 
 int newestCcFromEnv() {
-  const char *Env = std::getenv("PYCUDA_JIT_NEWEST_CC");
+  const char *Env = env::raw(env::Var::NewestCc);
   if (!Env || !*Env)
     return 0;
   std::string S(Env);

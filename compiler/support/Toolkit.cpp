@@ -1,5 +1,7 @@
 // Toolkit: the one search for CUDA toolkit pieces (see Toolkit.h).
 #include "support/Toolkit.h"
+#include "support/Diagnostics.h"
+#include "support/Env.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -83,9 +85,11 @@ const PieceInfo &info(ToolkitPiece P) {
   return NvJitLink;
 }
 
+// A variable of support/Env.def by name (a piece's override variable).
 std::string getEnv(const char *Name) {
-  const char *V = std::getenv(Name);
-  return V ? V : "";
+  std::optional<env::Var> V = env::named(Name);
+  PCJ_ASSERT(V, std::string(Name) + " is missing from support/Env.def");
+  return env::text(*V);
 }
 
 std::mutex &siteMutex() {
@@ -152,7 +156,7 @@ std::vector<std::string> sitePackages() {
     std::lock_guard<std::mutex> Lock(siteMutex());
     Out = pythonSites();
   }
-  for (std::string &D : splitPathList(getEnv("PYCUDA_JIT_SITE_PACKAGES")))
+  for (std::string &D : splitPathList(env::text(env::Var::SitePackages)))
     Out.push_back(std::move(D));
   if (std::string Own = ownDirectory(); !Own.empty())
     Out.push_back(Own + "/..");
@@ -214,7 +218,7 @@ std::string toolkitInstallHint(ToolkitPiece P) {
 }
 
 bool toolkitSystemSearchEnabled() {
-  return getEnv("PYCUDA_JIT_SYSTEM_CUDA") != "0";
+  return env::text(env::Var::SystemCuda) != "0";
 }
 
 void setToolkitSitePackages(std::vector<std::string> Dirs) {
@@ -263,7 +267,7 @@ ToolkitSearch searchToolkit(ToolkitPiece P) {
     Roots.push_back(std::move(R));
   if (!I.IsLibrary) {
     // The toolkit that holds the nvcc on $PATH.
-    for (const std::string &Dir : splitPathList(getEnv("PATH"))) {
+    for (const std::string &Dir : splitPathList(env::text(env::Var::Path))) {
       std::error_code EC;
       fs::path Nvcc = fs::path(Dir) / "nvcc";
       if (!isFile(Nvcc.string()))

@@ -1,5 +1,6 @@
 // Backend selection and memory operations (see Backend.h).
 #include "Backend.h"
+#include "support/Env.h"
 
 #include "Glue.h"
 
@@ -56,7 +57,7 @@ void *cpuAlloc(size_t Bytes) {
 // PYCUDA_JIT_SANITIZE: freed device memory is quarantined from the start
 // (a kernel created with sanitize= arms it later, Dispatcher.cpp).
 void armSanitizerFromEnvironment() {
-  const char *Env = std::getenv("PYCUDA_JIT_SANITIZE");
+  const char *Env = env::raw(env::Var::Sanitize);
   if (Env && rt::cpu::san::parseChecks(Env) > 0)
     rt::cpu::san::arm();
 }
@@ -71,7 +72,7 @@ const std::string &backendFallbackReason() { return FallbackReason; }
 
 BackendKind backend() {
   std::call_once(Once, [] {
-    const char *Env = std::getenv("PYCUDA_JIT_BACKEND");
+    const char *Env = env::raw(env::Var::Backend);
     std::string Want = Env && *Env ? Env : "auto";
     if (Want == "cpu") {
       Chosen = BackendKind::CPU;
@@ -131,7 +132,7 @@ thread_local int CpuDevice = 0;
 int cpuDeviceCount(std::string &Bad) {
   static std::string Problem;
   static const int Count = [] {
-    const char *Env = std::getenv("PYCUDA_JIT_CPU_DEVICES");
+    const char *Env = env::raw(env::Var::CpuDevices);
     if (!Env || !*Env)
       return 1;
     char *End = nullptr;

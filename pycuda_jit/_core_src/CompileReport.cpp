@@ -1,5 +1,6 @@
 // Stage dumps and timings on stderr (see CompileReport.h).
 #include "CompileReport.h"
+#include "support/Env.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -27,7 +28,7 @@ bool isStage(const std::string &Name) {
 
 std::set<std::string> envDumps() {
   std::set<std::string> S;
-  const char *Env = std::getenv("PYCUDA_JIT_DUMP");
+  const char *Env = env::raw(env::Var::Dump);
   if (!Env)
     return S;
   std::stringstream SS(Env);
@@ -48,8 +49,7 @@ std::set<std::string> envDumps() {
 }
 
 bool envTiming() {
-  const char *Env = std::getenv("PYCUDA_JIT_TIMING");
-  return Env && *Env && std::string(Env) != "0";
+  return env::flag(env::Var::Timing);
 }
 
 void checkStageName(const std::string &Stage) {

@@ -8,6 +8,7 @@
 #include "CodeReader.h"
 #include "CompileReport.h"
 #include "GpuTarget.h"
+#include "JitOptions.h"
 #include "KernelCache.h"
 #include "Log.h"
 #include "Nvtx.h"
@@ -47,229 +48,6 @@ namespace pcj::py {
 using namespace types;
 
 namespace {
-
-// ---- options -------------------------------------------------------------------
-
-struct JitOptions {
-  bool debug = false;
-  int boundscheck = -1; // boundscheck=: -1 unset (per backend), 0 off, 1 on
-  double cpuTimeout = 0; // cpu_timeout= or PYCUDA_JIT_CPU_TIMEOUT (s; 0: none)
-  bool fastmath = false;
-  unsigned fastmathFlags = 0; // fastmath={"contract", "afn", ...}
-  bool fmad = true;           // fmad= or PYCUDA_JIT_FMAD: contraction
-  bool lineinfo = false;
-  bool cache = false;         // cache=True or PYCUDA_JIT_CACHE=1
-  int opt = 3;
-  int maxRegisters = 0;
-  int maxThreads = 0, minBlocks = 0; // launch_bounds
-  int maxClusterRank = 0;             // launch_bounds' third entry
-  // shared_memory_carveout: the L1 / shared memory split (percent shared,
-  // -1 the driver's default) set on every loaded function; kNoCarveout: unset.
-  int carveout = kNoCarveout;
-  static constexpr int kNoCarveout = -2;
-  uint8_t sanitize = 0; // sanitize= or PYCUDA_JIT_SANITIZE: san::Check bits
-  Ref link; // link=: a callable giving [(kind, name, bytes)] (ffi.LinkList)
-};
-
-bool envFlag(const char *Name) {
-  const char *Env = std::getenv(Name);
-  return Env && *Env && std::string(Env) != "0";
-}
-
-bool dictBool(PyObject *D, const char *K, bool Default) {
-  PyObject *V = D ? PyDict_GetItemString(D, K) : nullptr;
-  return V ? PyObject_IsTrue(V) == 1 : Default;
-}
-int dictInt(PyObject *D, const char *K, int Default) {
-  PyObject *V = D ? PyDict_GetItemString(D, K) : nullptr;
-  if (!V || V == Py_None)
-    return Default;
-  if (PyBool_Check(V))
-    return V == Py_True ? 3 : 0;
-  return int(PyLong_AsLong(V));
-}
-
-// PYCUDA_JIT_FMAD: the default of fmad= (unset: contraction on).
-bool envFmad() {
-  const char *Env = std::getenv("PYCUDA_JIT_FMAD");
-  if (!Env || !*Env)
-    return true;
-  std::string V(Env);
-  if (V == "0" || V == "1")
-    return V == "1";
-  PyErr_Format(PyExc_ValueError, "PYCUDA_JIT_FMAD must be 0 or 1, not '%s'", Env);
-  throw PythonError{};
-}
-
-// fmad=None takes PYCUDA_JIT_FMAD (fastmath's contraction implies it);
-// fmad=False contradicts fastmath=True and fastmath={"contract", ...}.
-void parseFmad(PyObject *D, JitOptions &O) {
-  bool FastContract = O.fastmath || (O.fastmathFlags & lower::fastmath::Contract);
-  PyObject *V = D ? PyDict_GetItemString(D, "fmad") : nullptr;
-  if (!V || V == Py_None) {
-    O.fmad = FastContract || envFmad();
-    return;
-  }
-  O.fmad = PyObject_IsTrue(V) == 1;
-  if (!O.fmad && FastContract) {
-    PyErr_SetString(PyExc_ValueError,
-                    "fmad=False contradicts fastmath, which allows contraction "
-                    "(fastmath=True or a set with 'contract'): drop one of them");
-    throw PythonError{};
-  }
-}
-
-// The CPU executor's sanitizer checks: sanitize= (True, False, "race,init",
-// a set of those words), else PYCUDA_JIT_SANITIZE.  Creating a sanitized
-// kernel arms the sanitizer's memory tracking (freed device memory is then
-// quarantined).
-uint8_t sanitizeOption(PyObject *D) {
-  PyObject *V = D ? PyDict_GetItemString(D, "sanitize") : nullptr;
-  std::string Text;
-  const char *From = "sanitize";
-  if (V && V != Py_None) {
-    Text = str(V);
-  } else if (const char *Env = std::getenv("PYCUDA_JIT_SANITIZE")) {
-    Text = Env;
-    From = "PYCUDA_JIT_SANITIZE";
-  }
-  int Bits = rt::cpu::san::parseChecks(Text);
-  if (Bits < 0) {
-    PyErr_Format(PyExc_ValueError,
-                 "%s must name checks among race, init, bounds, sync (or be "
-                 "all / 1 / 0), not '%s'",
-                 From, Text.c_str());
-    throw PythonError{};
-  }
-  if (Bits)
-    rt::cpu::san::arm();
-  return uint8_t(Bits);
-}
-
-// The CPU executor's time limit per launch: cpu_timeout= (seconds, None for
-// the environment's), else PYCUDA_JIT_CPU_TIMEOUT, else none.
-double cpuTimeoutOption(PyObject *D) {
-  PyObject *V = D ? PyDict_GetItemString(D, "cpu_timeout") : nullptr;
-  double T = 0;
-  if (V && V != Py_None) {
-    T = PyFloat_AsDouble(V);
-    if (PyErr_Occurred())
-      throw PythonError{};
-  } else if (const char *Env = std::getenv("PYCUDA_JIT_CPU_TIMEOUT");
-             Env && *Env) {
-    char *End = nullptr;
-    T = std::strtod(Env, &End);
-    if (*End != '\0' || !(T >= 0)) {
-      PyErr_Format(PyExc_ValueError,
-                   "PYCUDA_JIT_CPU_TIMEOUT must be a number of seconds, not "
-                   "'%s'",
-                   Env);
-      throw PythonError{};
-    }
-    return T;
-  } else {
-    return 0;
-  }
-  if (!(T > 0)) {
-    PyErr_SetString(PyExc_ValueError,
-                    "cpu_timeout must be a positive number of seconds");
-    throw PythonError{};
-  }
-  return T;
-}
-
-JitOptions parseOptions(PyObject *D) {
-  JitOptions O;
-  O.debug = dictBool(D, "debug", false);
-  const char *Env = std::getenv("PYCUDA_JIT_DEBUG");
-  if (Env && *Env && std::string(Env) != "0")
-    O.debug = true;
-  if (PyObject *FM = D ? PyDict_GetItemString(D, "fastmath") : nullptr;
-      FM && !PyBool_Check(FM) && FM != Py_None) {
-    // A set of LLVM fast-math flags.
-    Ref It = check(PyObject_GetIter(FM));
-    while (PyObject *Item = PyIter_Next(It.get())) {
-      Ref Owned(Item);
-      std::string Name = str(Item);
-      unsigned F = lower::fastmath::flagNamed(Name);
-      if (!F) {
-        PyErr_Format(PyExc_ValueError,
-                     "unknown fastmath flag '%s' (use contract, afn, arcp, nsz, "
-                     "ninf, nnan, reassoc or fast)",
-                     Name.c_str());
-        throw PythonError{};
-      }
-      O.fastmathFlags |= F;
-    }
-    if (PyErr_Occurred())
-      throw PythonError{};
-    O.fastmath = O.fastmathFlags == 127;
-  } else {
-    O.fastmath = dictBool(D, "fastmath", false);
-  }
-  parseFmad(D, O);
-  if (PyObject *BC = D ? PyDict_GetItemString(D, "boundscheck") : nullptr;
-      BC && BC != Py_None)
-    O.boundscheck = PyObject_IsTrue(BC) == 1;
-  if (const char *Env = std::getenv("PYCUDA_JIT_BOUNDSCHECK"); Env && *Env) {
-    std::string V = Env;
-    if (V != "0" && V != "1") {
-      PyErr_Format(PyExc_ValueError,
-                   "PYCUDA_JIT_BOUNDSCHECK must be 0 or 1, not '%s'", Env);
-      throw PythonError{};
-    }
-    O.boundscheck = V == "1"; // overrides the option, like NUMBA_BOUNDSCHECK
-  }
-  O.cpuTimeout = cpuTimeoutOption(D);
-  O.sanitize = sanitizeOption(D);
-  O.lineinfo = dictBool(D, "lineinfo", false);
-  if (PyObject *L = D ? PyDict_GetItemString(D, "link") : nullptr; L && L != Py_None)
-    O.link = Ref::borrow(L);
-  O.cache = dictBool(D, "cache", false) || envFlag("PYCUDA_JIT_CACHE");
-  O.opt = dictInt(D, "opt", 3);
-  O.maxRegisters = dictInt(D, "max_registers", 0);
-  O.carveout = dictInt(D, "shared_memory_carveout", JitOptions::kNoCarveout);
-  if (O.carveout != JitOptions::kNoCarveout && (O.carveout < -1 || O.carveout > 100)) {
-    PyErr_SetString(PyExc_ValueError, "shared_memory_carveout must be between -1 and 100");
-    throw PythonError{};
-  }
-  if (PyObject *LB = D ? PyDict_GetItemString(D, "launch_bounds") : nullptr;
-      LB && LB != Py_None) {
-    if (PyLong_Check(LB)) {
-      O.maxThreads = int(PyLong_AsLong(LB));
-    } else if (PyTuple_Check(LB) && PyTuple_Size(LB) >= 1 && PyTuple_Size(LB) <= 3) {
-      O.maxThreads = int(PyLong_AsLong(PyTuple_GetItem(LB, 0)));
-      if (PyTuple_Size(LB) >= 2)
-        O.minBlocks = int(PyLong_AsLong(PyTuple_GetItem(LB, 1)));
-      if (PyTuple_Size(LB) == 3)
-        O.maxClusterRank = int(PyLong_AsLong(PyTuple_GetItem(LB, 2)));
-    } else {
-      PyErr_SetString(PyExc_TypeError, "launch_bounds must be max_threads or (max_threads, "
-                                       "min_blocks[, max_cluster_rank])");
-      throw PythonError{};
-    }
-    if (PyErr_Occurred())
-      throw PythonError{};
-  }
-  if (O.maxRegisters < 0 || O.maxThreads < 0 || O.minBlocks < 0 || O.maxClusterRank < 0) {
-    PyErr_SetString(PyExc_ValueError, "max_registers and launch_bounds must be positive");
-    throw PythonError{};
-  }
-  if (O.opt < 0 || O.opt > 3) {
-    PyErr_SetString(PyExc_ValueError, "opt must be 0, 1, 2 or 3");
-    throw PythonError{};
-  }
-  return O;
-}
-
-// Whether array accesses are bounds-checked: boundscheck= (or the
-// environment) when given, else on the CPU executor (an out-of-bounds access
-// there would corrupt the interpreter) and with debug=True.
-bool boundsChecked(const JitOptions &O, driver::Backend B) {
-  if (O.boundscheck >= 0) // (sanitize's bounds check too: an explicit no wins)
-    return O.boundscheck == 1;
-  return O.debug || B == driver::Backend::CPU;
-}
 
 // ---- specializations ---------------------------------------------------------------
 
@@ -400,30 +178,15 @@ std::vector<ir::LinkItem> readLinkItems(PyObject *Reader) {
 }
 
 driver::CompileOptions compileOptions(DispatcherObject *D) {
-  driver::CompileOptions CO;
-  CO.backend = backend() == BackendKind::CUDA ? driver::Backend::CUDA
-                                               : driver::Backend::CPU;
+  driver::CompileOptions CO = toCompileOptions(
+      D->st->opts, backend() == BackendKind::CUDA ? driver::Backend::CUDA
+                                                  : driver::Backend::CPU);
   if (CO.backend == driver::Backend::CPU) // host code needs the plugin anyway
     CO.hostTarget = codegenPlugin().hostTarget();
   CO.codegenBuildId = codegenPluginBuildId();
-  const JitOptions &J = D->st->opts;
-  CO.optLevel = J.opt;
-  CO.fastMath = J.fastmath;
-  CO.fastMathFlags = J.fastmathFlags;
-  CO.fmad = J.fmad;
-  CO.boundsCheck = boundsChecked(J, CO.backend);
-  CO.zeroDivisionCheck = J.debug;
-  CO.unboundLocalCheck = J.debug;
-  CO.lineInfo = J.lineinfo || J.debug; // debug=True has line info too
-  CO.debugInfo = J.debug;              // and variables (DWARF)
-  CO.sanitize = CO.backend == driver::Backend::CPU ? J.sanitize : 0;
-  CO.maxRegisters = J.maxRegisters;
-  CO.maxThreadsPerBlock = J.maxThreads;
-  CO.minBlocksPerSM = J.minBlocks;
-  CO.maxClusterRank = J.maxClusterRank;
   CO.dumps = envDumps();
   CO.dumps.insert({"typed", "llvm"});
-  CO.links = readLinkItems(J.link.get());
+  CO.links = readLinkItems(D->st->opts.link.get());
   return CO;
 }
 
@@ -972,7 +735,7 @@ PyObject *dispatcherNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
       PyErr_SetString(PyExc_TypeError, "@cuda.jit needs a Python function");
       return nullptr;
     }
-    JitOptions O = parseOptions(Options && Options != Py_None ? Options : nullptr);
+    JitOptions O = parseJitOptions(Options && Options != Py_None ? Options : nullptr);
     auto *Alloc = reinterpret_cast<PyObject *(*)(PyTypeObject *, Py_ssize_t)>(
         PyType_GetSlot(T, Py_tp_alloc));
     PyObject *Self = Alloc(T, 0);
@@ -1534,7 +1297,7 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
     rt::Context *Ctx = BK == BackendKind::CUDA ? &rt::currentContext() : nullptr;
     rt::validateLaunchConfig(Ctx ? Ctx->limits() : rt::kCpuLaunchLimits,
                              L->grid, L->block, L->shared);
-    if (int Bound = L->disp->st->opts.maxThreads) [[unlikely]]
+    if (int Bound = L->disp->st->opts.launchBounds.maxThreads) [[unlikely]]
       refuseAboveLaunchBound(L->block, Bound);
     // Another device's array: refused (a GPU would need peer access).
     static const bool ManyDevices = backendDeviceCount() > 1;
@@ -1670,38 +1433,21 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
                                      &Func, &SigText, &Major, &Minor, &Options,
                                      &Stages, &Suffix))
       return nullptr;
-    JitOptions O = parseOptions(Options && Options != Py_None ? Options : nullptr);
+    JitOptions O = parseJitOptions(Options && Options != Py_None ? Options : nullptr);
     Signature Sig = parseSignature(SigText);
-    driver::CompileOptions CO;
-    CO.backend = driver::Backend::CUDA;
+    driver::CompileOptions CO = toCompileOptions(O, driver::Backend::CUDA);
     // The newest architecture here at or below cc (numba-cuda's closest
     // arch); arch-specific only when asked (cc=(9, 0, 'a')).
     applyGpuTarget(CO, gpuTargetForArch(Major, Minor, Suffix));
-    CO.optLevel = O.opt;
-    CO.fastMath = O.fastmath;
-    CO.lineInfo = O.lineinfo || O.debug;
-    CO.debugInfo = O.debug;
-    CO.boundsCheck = boundsChecked(O, CO.backend);
-    CO.zeroDivisionCheck = O.debug;
-    CO.unboundLocalCheck = O.debug;
-    CO.maxRegisters = O.maxRegisters;
-    CO.maxThreadsPerBlock = O.maxThreads;
-    CO.minBlocksPerSM = O.minBlocks;
-    CO.maxClusterRank = O.maxClusterRank;
-    CO.fastMathFlags = O.fastmathFlags;
-    CO.fmad = O.fmad;
     CO.links = readLinkItems(O.link.get());
     // Tests and tools: compile read-only arrays as noalias (the dispatcher
     // does this only after checking the arguments do not overlap).
-    CO.noAliasReadOnly = Options && Options != Py_None &&
-                         dictBool(Options, "assume_noalias", false);
+    CO.noAliasReadOnly = O.assumeNoalias;
     // compile_ptx(device=True): an exported device function (C ABI),
     // named device_name (None: the mangled name).
-    if (Options && Options != Py_None && dictBool(Options, "device", false)) {
+    if (O.device) {
       CO.deviceFunction = true;
-      PyObject *Name = PyDict_GetItemString(Options, "device_name");
-      if (Name && Name != Py_None)
-        CO.deviceName = utf8(Name);
+      CO.deviceName = O.deviceName;
       CO.declaredReturn = Sig.ret;
     } else {
       Sig.args = types::kernelArgTypes(Sig.args);

@@ -1,5 +1,6 @@
 // Kernels in the disk cache (see KernelCache.h).
 #include "KernelCache.h"
+#include "support/Env.h"
 
 #include "CodegenPlugin.h"
 #include "Glue.h"
@@ -96,7 +97,7 @@ namespace {
 
 // PYCUDA_JIT_CACHE_LOCK_TIMEOUT (seconds > 0), else 600.
 double lockTimeout() {
-  const char *Env = std::getenv("PYCUDA_JIT_CACHE_LOCK_TIMEOUT");
+  const char *Env = env::raw(env::Var::CacheLockTimeout);
   if (!Env || !*Env)
     return 600;
   char *End = nullptr;

@@ -9,6 +9,7 @@
 #include "Glue.h"
 #include "GpuTarget.h"
 #include "HostApi.h"
+#include "JitOptions.h"
 #include "Streams.h"
 #include "ToolkitApi.h"
 #include "TypeOf.h"
@@ -21,6 +22,7 @@
 #include "runtime/NvJitLink.h"
 #include "runtime/cpu/Sanitizer.h"
 #include "stdlib/Registry.h"
+#include "support/Env.h"
 #include "types/Signature.h"
 
 
@@ -33,6 +35,21 @@ PyObject *pyBackend(PyObject *, PyObject *) {
   return guard([&]() -> PyObject * {
     BackendKind K = backend();
     return Py_BuildValue("(s,s)", backendName(K), backendFallbackReason().c_str());
+  });
+}
+
+// ((name, default, meaning), ...): support/Env.def, for the docs and
+// pycuda_jit/_env.py.
+PyObject *pyEnvVars(PyObject *, PyObject *) {
+  return guard([]() -> PyObject * {
+    const auto &T = env::table();
+    Ref Out = check(PyTuple_New(Py_ssize_t(T.size())));
+    for (size_t K = 0; K < T.size(); ++K)
+      PyTuple_SetItem(Out.get(), Py_ssize_t(K),
+                      check(Py_BuildValue("(sss)", T[K].name, T[K].defaultText,
+                                          T[K].meaning))
+                          .release());
+    return Out.release();
   });
 }
 
@@ -211,6 +228,10 @@ PyMethodDef Methods[] = {
     {"backend", pyBackend, METH_NOARGS,
      "(name, reason): the executor in use and why auto fell back to the CPU."},
     {"intrinsic_keys", pyIntrinsicKeys, METH_NOARGS, "Registry keys."},
+    {"env_vars", pyEnvVars, METH_NOARGS,
+     "((name, default, meaning), ...): the environment variables read."},
+    {"jit_options", jitOptionTable, METH_NOARGS,
+     "((name, default, doc), ...): the options of cuda.jit and compile_ptx."},
     {"build_id", pyBuildId, METH_NOARGS, "Compiler build id."},
     {"gpu_target", pyGpuTarget, METH_VARARGS,
      "(ptx_arch, description, jit, max_ptx_isa) for a compute capability."},

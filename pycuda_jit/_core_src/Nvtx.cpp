@@ -1,5 +1,6 @@
 // NVTX ranges (see Nvtx.h).
 #include "Nvtx.h"
+#include "support/Env.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -21,7 +22,7 @@ bool nvtxBuiltIn() {
 
 bool nvtxEnabled() {
   static const bool On = [] {
-    const char *V = std::getenv("PYCUDA_JIT_NVTX");
+    const char *V = env::raw(env::Var::Nvtx);
     return nvtxBuiltIn() && V && std::strcmp(V, "1") == 0;
   }();
   return On;

@@ -9,6 +9,7 @@
 // the caller waits until its helpers have left the grid → throws the first
 // error, if any.
 #include "runtime/cpu/BlockState.h"
+#include "support/Env.h"
 #include "runtime/cpu/LibdeviceHost.h"
 #include "runtime/cpu/SanitizerState.h"
 
@@ -326,7 +327,7 @@ void runBlocks(Grid &G) noexcept {
 
 unsigned readThreadCount() {
   unsigned N = std::thread::hardware_concurrency();
-  if (const char *Env = std::getenv("PYCUDA_JIT_CPU_THREADS"); Env && *Env) {
+  if (const char *Env = env::raw(env::Var::CpuThreads); Env && *Env) {
     char *End = nullptr;
     unsigned long V = std::strtoul(Env, &End, 10);
     if (*End == '\0' && V > 0)

@@ -7,6 +7,7 @@
 // pcj_fiber_trampoline, which calls fiberStart(&Context), which calls
 // Context.Fn(Context.Arg).
 #include "runtime/cpu/Fiber.h"
+#include "support/Env.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -44,7 +45,7 @@ size_t readStackSize() {
 #else
   unsigned long long Kb = 64;
 #endif
-  if (const char *Env = std::getenv("PYCUDA_JIT_CPU_STACK_KB"); Env && *Env) {
+  if (const char *Env = env::raw(env::Var::CpuStackKb); Env && *Env) {
     char *End = nullptr;
     unsigned long long V = std::strtoull(Env, &End, 10);
     if (*End == '\0' && V > 0)

@@ -35,6 +35,7 @@
 // freeing and initializing from the host clear the cells of the range
 // (their pages go back to the system).
 #include "runtime/cpu/SanitizerState.h"
+#include "support/Env.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -80,7 +81,7 @@ std::atomic<bool> Armed{false};
 
 size_t quarantineLimit() {
   static const size_t Limit = [] {
-    const char *Env = std::getenv("PYCUDA_JIT_SANITIZE_QUARANTINE_MB");
+    const char *Env = env::raw(env::Var::SanitizeQuarantineMb);
     long MB = Env && *Env ? std::strtol(Env, nullptr, 10) : 256;
     return size_t(MB < 0 ? 0 : MB) << 20;
   }();

@@ -9,6 +9,7 @@
 // into block indices -- ordered use-after-free, race, uninitialized, then
 // by source line, and the first is the launch's error.
 #include "runtime/cpu/SanitizerState.h"
+#include "support/Env.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -343,7 +344,7 @@ void clearReport() {
 
 size_t reportLimit() {
   static const size_t Limit = [] {
-    const char *Env = std::getenv("PYCUDA_JIT_SANITIZE_LIMIT");
+    const char *Env = env::raw(env::Var::SanitizeLimit);
     long N = Env && *Env ? std::strtol(Env, nullptr, 10) : 1000;
     return size_t(N < 1 ? 1 : N);
   }();
