@@ -75,3 +75,13 @@ def test_numpy_ints_are_counts():
                               launch_bounds=(np.int32(128), 2))
     assert re.search(r"\.maxnreg\s+40\b", ptx)
     assert re.search(r"\.maxntid\s+128\b", ptx)
+
+
+def test_python_options_dict_keys_are_rows():
+    # cuda._options builds the dict the table parses: every key is a row, and
+    # every row is a key or one that compile_ptx / cuda.jit(link=) adds.
+    from pycuda_jit.cuda import _options
+    keys = set(_options(False, False, 3, False))
+    rows = set(_table())
+    assert keys <= rows
+    assert rows - keys == {"link", "device", "device_name", "assume_noalias"}
