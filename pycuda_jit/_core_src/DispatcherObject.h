@@ -1,0 +1,106 @@
+// The state behind a _core.Dispatcher (one @cuda.jit kernel), shared by
+// Dispatcher.cpp (the Python type, launches) and Specializations.cpp (the
+// compiled specializations: compile, disk cache, per-architecture images,
+// loading into devices).
+#pragma once
+
+#include "Glue.h"
+#include "JitOptions.h"
+
+#include "driver/Compile.h"
+#include "runtime/Compile.h"
+#include "runtime/Module.h"
+#include "runtime/cpu/Executor.h"
+#include "types/Type.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace pcj::py {
+
+using types::TypeRef;
+
+// A kernel compiled for one GPU architecture (shared by the devices of that
+// architecture).
+struct ArchImage {
+  int ccMajor = 0, ccMinor = 0;
+  rt::LoadableImage image;
+};
+
+// The kernel loaded into one device's context; gen is the context's
+// generation at load time (0: not loaded), so a context reset by
+// cuda.close() is noticed and the module loaded again.
+struct DeviceFn {
+  uint64_t gen = 0;
+  std::shared_ptr<rt::Module> module;
+  rt::CUfunction fn = nullptr;
+};
+
+struct Spec {
+  std::vector<TypeRef> key; // the argument types it was compiled for
+  bool noAlias = false;     // read-only arrays marked noalias (ld.global.nc)
+  std::string cache = "off"; // off / hit / miss (and why it is off)
+  std::string cacheKey;
+  // Launch-time aliasing check: read-only and other array arguments.
+  std::vector<int> roArrays, otherArrays;
+  // Arguments whose arrays the kernel may write (read-only ones are refused).
+  std::vector<int> writtenArgs;
+  std::shared_ptr<Spec> aliased; // the variant without noalias, if needed
+  driver::CompileResult result;
+  std::vector<size_t> offsets;
+  size_t bufSize = 0;
+  std::string loadPath;
+  // GpuTargetChoice::describe() ("native sm_90"...), "cpu" on the executor
+  std::string target;
+  // CUDA: images per architecture, functions per device (by ordinal)
+  std::vector<std::unique_ptr<ArchImage>> images;
+  std::vector<DeviceFn> devices;
+  // CPU
+  rt::cpu::KernelInfo cpu;
+  std::string pyName; // the kernel's __qualname__: cpu.name, for messages
+  // inspect_asm(cc=...) / inspect_stage(..., cc=...): dumps per "sm_XY"
+  std::map<std::string, std::map<std::string, std::string>> archDumps;
+  // Device arrays the code holds by address (globals and closure cells):
+  // kept alive as long as the code.
+  std::vector<Ref> captured;
+};
+
+struct KeyHash {
+  size_t operator()(const std::vector<TypeRef> &K) const {
+    size_t H = 0;
+    for (TypeRef T : K)
+      H = H * 1000003u ^ std::hash<const void *>()(T);
+    return H;
+  }
+};
+
+struct DispatcherState {
+  std::mutex mu; // guards the maps (compiles happen with the GIL held)
+  JitOptions opts;
+  bool explicitSigs = false;
+  int nargs = -1;      // positional parameters; -1: not checked (defaults)
+  std::string params;  // "name(a, b, c)" for messages
+  std::vector<std::shared_ptr<Spec>> ordered; // in compile order
+  std::unordered_map<std::vector<TypeRef>, std::shared_ptr<Spec>, KeyHash> byArgs;
+  // The argument types of the last launch and their specialization (kept
+  // alive by byArgs), checked before the map; launches hold the GIL, which
+  // serializes them.
+  std::vector<TypeRef> lastKey;
+  Spec *lastSpec = nullptr;
+};
+
+struct DispatcherObject {
+  PyObject_HEAD
+  PyObject *pyfunc;
+  PyObject *launchers; // dict: config tuple -> Launcher
+  // The last configuration object looked up and its Launcher: a constant
+  // tuple (kernel[1, 256] in a loop) is the same object on every call.
+  PyObject *lastKey, *lastLauncher;
+  DispatcherState *st;
+};
+
+} // namespace pcj::py

@@ -1,0 +1,526 @@
+// The specializations of a kernel (Specializations.h): compile one for new
+// argument types, through the disk cache; images per GPU architecture,
+// modules per device; the launch-time aliasing choice.  Moved out of
+// Dispatcher.cpp unchanged.
+#include "Specializations.h"
+
+#include "ArgPack.h"
+#include "Backend.h"
+#include "CodeReader.h"
+#include "CodegenPlugin.h"
+#include "CompileReport.h"
+#include "GpuTarget.h"
+#include "KernelCache.h"
+#include "Log.h"
+#include "Nvtx.h"
+#include "Resolver.h"
+
+#include "codegen/HostBackend.h"
+#include "runtime/CacheLock.h"
+#include "runtime/Device.h"
+#include "runtime/Errors.h"
+#include "support/Diagnostics.h"
+#include "types/Overloads.h"
+
+#include <chrono>
+#include <optional>
+
+namespace pcj::py {
+
+using namespace types;
+
+// The whole pipeline: analysis here, code generation in the plugin.
+driver::CompileResult compileWithPlugin(const bc::RawCode &Raw,
+                                    const std::vector<TypeRef> &Args,
+                                    ir::Resolver &R, const driver::CompileOptions &CO) {
+  driver::AnalysisPtr A = driver::analyzeKernel(Raw, Args, R, CO);
+  return codegenPlugin().generateKernel(std::move(A), CO);
+}
+
+// link=: the files read now (ffi.LinkList), so that the cache key sees edits.
+std::vector<ir::LinkItem> readLinkItems(PyObject *Reader) {
+  std::vector<ir::LinkItem> Out;
+  if (!Reader)
+    return Out;
+  Ref Items = check(PyObject_CallNoArgs(Reader));
+  for (Py_ssize_t K = 0; K < PyList_Size(Items.get()); ++K) {
+    const char *Kind, *Name, *Data;
+    Py_ssize_t Len;
+    if (!PyArg_ParseTuple(PyList_GetItem(Items.get(), K), "ssy#", &Kind, &Name,
+                          &Data, &Len))
+      throw PythonError{};
+    Out.push_back({Kind, Name, std::string(Data, size_t(Len))});
+  }
+  return Out;
+}
+
+static driver::CompileOptions compileOptions(DispatcherObject *D) {
+  driver::CompileOptions CO = toCompileOptions(
+      D->st->opts, backend() == BackendKind::CUDA ? driver::Backend::CUDA
+                                                  : driver::Backend::CPU);
+  if (CO.backend == driver::Backend::CPU) // host code needs the plugin anyway
+    CO.hostTarget = codegenPlugin().hostTarget();
+  CO.codegenBuildId = codegenPluginBuildId();
+  CO.dumps = envDumps();
+  CO.dumps.insert({"typed", "llvm"});
+  CO.links = readLinkItems(D->st->opts.link.get());
+  return CO;
+}
+
+// nvJitLink / the driver's JIT keep the PTX's line table (-lineinfo) for
+// kernels compiled with one (lineinfo=True, debug=True).
+static rt::LinkOptions linkOptions(const driver::CompileOptions &CO) {
+  rt::LinkOptions LO;
+  LO.LineInfo = CO.lineInfo;
+  return LO;
+}
+
+// The image of S for the architecture of device Info: the first compile's,
+// or a new compile for another architecture (multi-GPU machines).
+static const ArchImage &imageFor(DispatcherObject *D, Spec &S,
+                          const rt::DeviceInfo &Info) {
+  for (auto &I : S.images)
+    if (I->ccMajor == Info.ComputeCapabilityMajor &&
+        I->ccMinor == Info.ComputeCapabilityMinor)
+      return *I;
+  driver::CompileOptions CO = compileOptions(D);
+  applyGpuTarget(CO, gpuTargetFor(Info.ComputeCapabilityMajor,
+                                  Info.ComputeCapabilityMinor));
+  std::string Ptx = S.result.ptx;
+  std::optional<driver::CompileResult> Other;
+  if (!S.images.empty()) { // another architecture: compile again
+    bc::RawCode Raw = readCode(D->pyfunc);
+    PyResolver R(D->pyfunc);
+    Other = compileWithPlugin(Raw, S.key, R, CO);
+    printDumps(*Other);
+    Ptx = Other->ptx;
+  }
+  auto I = std::make_unique<ArchImage>();
+  I->ccMajor = Info.ComputeCapabilityMajor; // linked for the device
+  I->ccMinor = Info.ComputeCapabilityMinor;
+  auto T0 = std::chrono::steady_clock::now();
+  rt::LinkOptions LO = linkOptions(CO);
+  for (const ir::LinkItem &L : Other ? Other->links : S.result.links)
+    LO.Inputs.push_back({L.kind, L.name, L.data}); // foreign functions' code
+  I->image = rt::ptxToLoadable(Ptx, I->ccMajor, I->ccMinor, LO);
+  driver::StageTiming Link{"load.link", std::chrono::duration<double, std::milli>(
+                                            std::chrono::steady_clock::now() - T0)
+                                            .count()};
+  if (Other) {
+    Other->timings.push_back(Link);
+    printTimings(*Other, "compile for another GPU");
+  } else {
+    S.result.timings.push_back(Link);
+  }
+  S.loadPath = rt::loadPathName(I->image.Path);
+  S.images.push_back(std::move(I));
+  return *S.images.back();
+}
+
+// Captured device arrays of ours must be alive on the launching device:
+// their addresses are in the code (another device's memory, or memory of a
+// context that cuda.close() destroyed, would be an illegal address).
+void checkCapturedArrays(const Spec &S, int Device) {
+  for (const Ref &O : S.captured) {
+    if (!isDeviceArray(O.get()))
+      continue; // another library's array: its device is not known here
+    auto *A = reinterpret_cast<const DeviceArrayObject *>(O.get());
+    std::string What = "the global device array captured by kernel '" +
+                       S.result.kernelName + "'";
+    requireAlive(A->device, A->gen, What.c_str());
+    if (A->device < 0 || A->device == Device)
+      continue;
+    std::string Msg = What + " is on device " + std::to_string(A->device) +
+                      ", but the kernel is launched on device " +
+                      std::to_string(Device) + "; launch it under `with cuda.gpus[" +
+                      std::to_string(A->device) + "]:`";
+    Ref Cls(errorsModule() ? PyObject_GetAttrString(errorsModule(), "DeviceMismatchError")
+                           : nullptr);
+    PyErr_Clear();
+    PyErr_SetString(Cls ? Cls.get() : PyExc_ValueError, Msg.c_str());
+    throw PythonError{};
+  }
+}
+
+// Loads S into Ctx (the current context): after the first compile, on a
+// device not seen before, and after cuda.close() reset the context.
+DeviceFn &loadForDevice(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
+  std::lock_guard<std::mutex> L(D->st->mu);
+  if (S.devices.size() <= size_t(Ctx.device()))
+    S.devices.resize(Ctx.device() + 1);
+  DeviceFn &F = S.devices[Ctx.device()];
+  if (F.gen == Ctx.generation())
+    return F;
+  checkCapturedArrays(S, Ctx.device());
+  const ArchImage &I = imageFor(D, S, Ctx.info());
+  DeviceFn New;
+  auto T0 = std::chrono::steady_clock::now();
+  New.module = rt::loadModule(I.image, linkOptions(compileOptions(D)));
+  New.fn = New.module->function(S.result.kernelName);
+  if (int Carveout = D->st->opts.carveout; Carveout != JitOptions::kNoCarveout)
+    rt::setFunctionAttribute(New.fn, rt::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                             Carveout);
+  S.result.timings.push_back(
+      {"load.module", std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - T0)
+                          .count()});
+  New.gen = Ctx.generation();
+  F = std::move(New);
+  return F;
+}
+
+// The CPU executor's kernels run on every virtual device from the same
+// host code; S.devices records where they ran (kernel.stats["devices"]).
+void noteCpuDevice(DispatcherObject *D, Spec &S, int Device) {
+  std::lock_guard<std::mutex> L(D->st->mu);
+  if (S.devices.size() <= size_t(Device))
+    S.devices.resize(Device + 1);
+  S.devices[Device].gen = 1;
+}
+
+// Which array arguments a noalias specialization must check at launch.
+static void planAliasCheck(Spec &S) {
+  if (!S.noAlias)
+    return;
+  const auto &RO = S.result.readOnlyArgs;
+  for (size_t K = 0; K < S.key.size(); ++K) {
+    TypeRef T = S.key[K];
+    bool IsRO = K < RO.size() && RO[K];
+    if (T->isArray())
+      (IsRO ? S.roArrays : S.otherArrays).push_back(int(K));
+    else if (T->isTuple())
+      S.otherArrays.push_back(int(K)); // arrays inside tuples count as written
+  }
+  if (S.otherArrays.empty())
+    S.roArrays.clear(); // nothing written: no check needed
+}
+
+// The disk cache lookup; true (and S filled) on a hit.
+static bool loadFromCache(Spec &S, const driver::Analysis &A, rt::Context *Ctx,
+                   int CcMajor, int CcMinor) {
+  std::optional<CachedKernel> K =
+      loadCachedKernel(S.cacheKey, A, Ctx != nullptr, CcMajor, CcMinor, S.cache);
+  if (!K)
+    return false;
+  S.result = std::move(K->result);
+  if (Ctx) {
+    auto I = std::make_unique<ArchImage>();
+    I->ccMajor = CcMajor;
+    I->ccMinor = CcMinor;
+    I->image = std::move(K->image);
+    S.images.push_back(std::move(I));
+  }
+  return true;
+}
+
+// Loads a cached image into Ctx; false when the driver refuses it (a
+// damaged or forged cubin), which the caller then rebuilds.  Errors that a
+// rebuild cannot help (out of memory, a dead context) propagate.
+static bool loadCachedImage(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
+  try {
+    loadForDevice(D, S, Ctx);
+    return true;
+  } catch (const rt::DriverError &E) {
+    if (E.isOutOfMemory() || E.isSticky())
+      throw;
+    S.devices.clear();
+    return false;
+  }
+}
+
+static void storeInCache(Spec &S, bool Cuda) {
+  const rt::LoadableImage *Image = S.images.empty() ? nullptr : &S.images.front()->image;
+  std::string Why = storeCachedKernel(S.cacheKey, S.result, Cuda, Image);
+  if (!Why.empty())
+    S.cache = "miss (not stored: " + Why + ")";
+}
+
+// The stage dumps of S compiled again: after a disk-cache hit (which loads
+// machine code only), or for another target (Cc: PTX of a CPU-executor
+// kernel, or for another GPU).  The text is what a fresh compile gives: the
+// analysis must reproduce S's cache key, else the kernel's code or globals
+// changed since S was compiled and the text would describe other code.
+std::map<std::string, std::string> recompileDumps(DispatcherObject *D, const Spec &S,
+                                                  std::optional<std::pair<int, int>> Cc,
+                                                  const char *How) {
+  driver::CompileOptions CO = compileOptions(D);
+  CO.dumps = {"all"};
+  CO.noAliasReadOnly = S.noAlias;
+  if (!S.images.empty())
+    applyGpuTarget(CO, gpuTargetFor(S.images.front()->ccMajor,
+                                    S.images.front()->ccMinor));
+  bc::RawCode Raw = readCode(D->pyfunc);
+  PyResolver Same(D->pyfunc);
+  driver::AnalysisPtr A = driver::analyzeKernel(Raw, S.key, Same, CO);
+  if (driver::cacheKey(*A) != S.cacheKey) {
+    PyErr_Format(PyExc_RuntimeError,
+                 "cannot show the stages of %s %s: its code, globals or device "
+                 "functions changed since it was compiled (inspect a kernel "
+                 "before changing what it uses)",
+                 S.result.kernelName.c_str(), S.result.signature.c_str());
+    throw PythonError{};
+  }
+  if (Cc) { // as a compile for that GPU would be (checks default per backend)
+    CO.backend = driver::Backend::CUDA;
+    CO.boundsCheck = boundsChecked(D->st->opts, CO.backend);
+    CO.hostTarget.clear();
+    applyGpuTarget(CO, gpuTargetFor(Cc->first, Cc->second));
+    PyResolver Other(D->pyfunc);
+    A = driver::analyzeKernel(Raw, S.key, Other, CO);
+  }
+  driver::CompileResult Res = codegenPlugin().generateKernel(std::move(A), CO);
+  printTimings(Res, How);
+  return std::move(Res.dumps);
+}
+
+// cache=True with a captured device array: the code holds an address valid
+// in this process only, so the kernel cannot go to the disk cache.
+[[noreturn]] static void refuseCachingCaptures(PyObject *Func, PyObject *Array) {
+  std::string Msg = "cannot cache kernel '" + str(getAttr(Func, "__qualname__").get()) +
+                    "' (cache=True): it captures global device arrays (here a " +
+                    typeName(Array) + "), whose address is part of the code and "
+                    "valid only in this process; drop cache=True or pass the "
+                    "array as an argument";
+  Ref Code = getAttr(Func, "__code__");
+  Ref File = getAttr(Code.get(), "co_filename"), Line = getAttr(Code.get(), "co_firstlineno");
+  Ref Cls(errorsModule() ? PyObject_GetAttrString(errorsModule(), "UncacheableKernelError")
+                         : nullptr);
+  PyErr_Clear();
+  if (!Cls) {
+    PyErr_SetString(PyExc_RuntimeError, Msg.c_str());
+    throw PythonError{};
+  }
+  Ref Err(PyObject_CallFunction(Cls.get(), "sOO", Msg.c_str(), File.get(), Line.get()));
+  if (Err)
+    PyErr_SetObject(Cls.get(), Err.get());
+  throw PythonError{};
+}
+
+std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef> &Args,
+                                  bool NoAlias) {
+  warnOnFallback();
+  auto Start = std::chrono::steady_clock::now(); // for logCompile
+  NvtxRange Range("compile", D->pyfunc);
+  driver::CompileOptions CO = compileOptions(D);
+  rt::Context *Ctx = nullptr;
+  int DevMajor = 0, DevMinor = 0; // the device the image is linked for
+  std::string Target = "cpu";
+  if (CO.backend == driver::Backend::CUDA) {
+    Ctx = &rt::currentContext();
+    DevMajor = Ctx->info().ComputeCapabilityMajor;
+    DevMinor = Ctx->info().ComputeCapabilityMinor;
+    GpuTargetChoice T = gpuTargetFor(DevMajor, DevMinor);
+    applyGpuTarget(CO, T);
+    Target = T.describe();
+    CO.noAliasReadOnly = NoAlias; // checked at every launch (planAliasCheck)
+  } else if (CO.sanitize) {
+    // The sanitizer skips race checks on read-only arrays, which needs the
+    // same launch-time overlap check.
+    CO.noAliasReadOnly = NoAlias;
+  }
+  bc::RawCode Raw = readCode(D->pyfunc);
+  PyResolver R(D->pyfunc);
+  auto S = std::make_shared<Spec>();
+  S->key = Args;
+  S->target = Target;
+  S->noAlias = CO.noAliasReadOnly;
+  driver::AnalysisPtr A = driver::analyzeKernel(Raw, Args, R, CO);
+  S->cacheKey = driver::cacheKey(*A);
+  S->captured = R.captured();
+  if (!S->captured.empty() && D->st->opts.cache)
+    refuseCachingCaptures(D->pyfunc, S->captured.front().get());
+  bool Hit = D->st->opts.cache && loadFromCache(*S, *A, Ctx, DevMajor, DevMinor);
+  if (Hit && Ctx && !loadCachedImage(D, *S, *Ctx)) {
+    Hit = false; // the cached image does not load: compile it instead
+    S->images.clear();
+    S->cache = "miss";
+  }
+  // Compile once per machine: another process may be compiling this entry.
+  std::unique_ptr<rt::CacheLock> Lock;
+  if (D->st->opts.cache && !Hit && S->cache == "miss") {
+    std::string Note;
+    if (awaitCacheEntry(S->cacheKey, Lock, Note)) {
+      Hit = loadFromCache(*S, *A, Ctx, DevMajor, DevMinor) &&
+            (!Ctx || loadCachedImage(D, *S, *Ctx));
+      if (!Hit)
+        S->images.clear();
+    }
+    S->cache = (Hit ? "hit" : "miss") + Note;
+  }
+  if (!Hit) {
+    S->result = codegenPlugin().generateKernel(std::move(A), CO);
+    printDumps(S->result);
+  } else if (!envDumps().empty()) { // the stages asked for, compiled again
+    for (auto &[Stage, Text] : recompileDumps(D, *S, std::nullopt, "dumps after a cache hit"))
+      S->result.dumps.emplace(Stage, std::move(Text));
+    printDumps(S->result);
+  }
+  S->bufSize = layoutParamBuffer(S->result.abi, S->offsets);
+  planAliasCheck(*S);
+  for (size_t K = 0; K < S->result.argWrites.size(); ++K)
+    if (S->result.argWrites[K].written)
+      S->writtenArgs.push_back(int(K));
+  if (Ctx) {
+    loadForDevice(D, *S, *Ctx);
+  } else {
+    S->loadPath = Hit ? "host-jit (cached object)" : "host-jit";
+    S->cpu.entry = reinterpret_cast<rt::cpu::KernelEntry>(S->result.hostEntry);
+    // Messages and sanitizer findings name the Python function, as raise
+    // and assert sites do, not the specialization's symbol.
+    Ref Q = getAttrOpt(D->pyfunc, "__qualname__");
+    S->pyName = Q && PyUnicode_Check(Q.get()) ? utf8(Q.get()) : S->result.kernelName;
+    S->cpu.name = S->pyName.c_str();
+    S->cpu.usesBarriers = S->result.usesBarriers;
+    S->cpu.usesWarpOps = S->result.usesWarpOps;
+    S->cpu.staticSharedBytes = S->result.staticSharedBytes;
+    S->cpu.sanitize = D->st->opts.sanitize;
+  }
+  if (D->st->opts.cache && !Hit && S->cache.rfind("miss", 0) == 0)
+    storeInCache(*S, Ctx != nullptr);
+  printTimings(S->result, Hit ? "cache hit" : "compile");
+  logCompile(D->pyfunc, S->result.signature,
+             std::chrono::duration<double, std::milli>(
+                 std::chrono::steady_clock::now() - Start).count(),
+             S->loadPath, S->cache);
+  return S;
+}
+
+// The bytes [lo, hi) an array argument spans (empty when it has no elements,
+// and for a host array the launch copies into a device buffer of its own,
+// which overlaps nothing: its `ptr` is not set yet).
+static std::pair<uint64_t, uint64_t> spanOf(const ArgValue &V) {
+  if (V.hostPtr && !V.ptr)
+    return {0, 0};
+  int64_t Lo = 0, Hi = V.type->dtype()->byteSize();
+  for (int K = 0; K < V.ndim; ++K) {
+    if (V.shape[K] == 0)
+      return {0, 0};
+    int64_t Ext = (V.shape[K] - 1) * V.strides[K];
+    (Ext < 0 ? Lo : Hi) += Ext;
+  }
+  return {V.ptr + Lo, V.ptr + Hi};
+}
+
+// Whether F holds for an array in V (tuples searched too).
+template <typename Fn> static bool anyArray(const ArgValue &V, Fn &&F) {
+  if (V.type->isArray() && F(V))
+    return true;
+  for (const ArgValue &E : V.elems)
+    if (anyArray(E, F))
+      return true;
+  return false;
+}
+
+// A kernel may not write a read-only array (numba types such arrays
+// read-only and refuses the write when compiling): the launch stops before
+// any copy, naming the parameter and the kernel's first write to it.
+void refuseReadOnlyWrites(const Spec &S, const std::vector<ArgValue> &Vals) {
+  for (int K : S.writtenArgs) {
+    if (!anyArray(Vals[K], [](const ArgValue &V) { return V.readonly; }))
+      continue;
+    const driver::ArgWrite &W = S.result.argWrites[K];
+    throw CompileError(ErrorKind::Typing, W.at,
+                       "kernel argument " + std::to_string(K + 1) + " ('" + W.param +
+                           "') is a read-only array, but the kernel writes to it",
+                       "pass a writable array (a copy: arr.copy())");
+  }
+}
+
+// A noalias specialization may only run when no read-only array overlaps an
+// array the kernel may write; otherwise its variant without noalias runs.
+Spec *aliasSafe(DispatcherObject *D, Spec *S, const std::vector<ArgValue> &Vals) {
+  if (S->roArrays.empty())
+    return S;
+  for (int K : S->roArrays) {
+    auto [Lo, Hi] = spanOf(Vals[K]);
+    auto Overlaps = [&](const ArgValue &O) {
+      auto [OLo, OHi] = spanOf(O);
+      return Lo < OHi && OLo < Hi;
+    };
+    for (int J : S->otherArrays) {
+      if (!anyArray(Vals[J], Overlaps))
+        continue;
+      std::unique_lock<std::mutex> L(D->st->mu);
+      if (!S->aliased) {
+        L.unlock(); // not held while compiling; a failed compile leaves it unlocked
+        std::shared_ptr<Spec> Plain = compileSpec(D, S->key, /*NoAlias=*/false);
+        L.lock();
+        if (!S->aliased)
+          S->aliased = std::move(Plain);
+      }
+      return S->aliased.get();
+    }
+  }
+  return S;
+}
+
+static Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals);
+
+// Finds or compiles the specialization for these arguments.
+Spec *specialize(DispatcherObject *D, std::vector<ArgValue> &Vals) {
+  DispatcherState *St = D->st;
+  if (St->lastSpec && St->lastKey.size() == Vals.size()) {
+    size_t K = 0;
+    while (K < Vals.size() && Vals[K].type == St->lastKey[K])
+      ++K;
+    if (K == Vals.size())
+      return St->lastSpec;
+  }
+  Spec *S = findOrCompile(D, Vals);
+  St->lastKey.clear();
+  for (const ArgValue &V : Vals)
+    St->lastKey.push_back(V.type);
+  St->lastSpec = S;
+  return S;
+}
+
+static Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals) {
+  std::vector<TypeRef> Key;
+  Key.reserve(Vals.size());
+  for (const ArgValue &V : Vals)
+    Key.push_back(V.type);
+  DispatcherState *St = D->st;
+  {
+    std::lock_guard<std::mutex> L(St->mu);
+    auto It = St->byArgs.find(Key);
+    if (It != St->byArgs.end())
+      return It->second.get();
+    if (St->explicitSigs) {
+      // numba's choice among explicit signatures (types/Overloads.h).
+      std::vector<std::vector<TypeRef>> Params;
+      for (auto &S : St->ordered)
+        Params.push_back(S->result.argTypes);
+      types::OverloadChoice C = types::chooseOverload(Key, Params);
+      if (C.best.size() == 1) {
+        std::shared_ptr<Spec> S = St->ordered[C.best[0]];
+        St->byArgs.emplace(Key, S);
+        return S.get();
+      }
+      std::string Args;
+      for (size_t K = 0; K < Key.size(); ++K)
+        Args += (K ? ", " : "") + Key[K]->str();
+      std::string Msg = "kernel " + St->params;
+      if (C.best.empty()) {
+        Msg += ": no matching signature for argument types (" + Args +
+               "); the kernel was compiled for:";
+        for (auto &S : St->ordered)
+          Msg += "\n  " + S->result.signature;
+      } else {
+        Msg += ": ambiguous call: argument types (" + Args +
+               ") convert equally well to the signatures:";
+        for (size_t K : C.best)
+          Msg += "\n  " + St->ordered[K]->result.signature;
+      }
+      PyErr_SetString(PyExc_TypeError, Msg.c_str());
+      throw PythonError{};
+    }
+  }
+  std::shared_ptr<Spec> S = compileSpec(D, Key);
+  std::lock_guard<std::mutex> L(St->mu);
+  auto [It, New] = St->byArgs.emplace(Key, S);
+  if (New)
+    St->ordered.push_back(S);
+  return It->second.get();
+}
+
+} // namespace pcj::py

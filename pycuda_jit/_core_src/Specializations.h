@@ -1,0 +1,62 @@
+// The specializations of a _core.Dispatcher (DispatcherObject.h): compiled
+// for new argument types (through the disk cache), their images per GPU
+// architecture and modules per device, and the launch-time aliasing choice.
+// Dispatcher.cpp keeps the Python types and the launch.
+#pragma once
+
+#include "ArgPack.h"
+#include "DispatcherObject.h"
+
+#include "bytecode/RawCode.h"
+#include "ir/CompileTimeValue.h"
+#include "runtime/Device.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pcj::py {
+
+// The whole pipeline: analysis here, code generation in the plugin.
+driver::CompileResult compileWithPlugin(const bc::RawCode &Raw,
+                                        const std::vector<TypeRef> &Args,
+                                        ir::Resolver &R, const driver::CompileOptions &CO);
+
+// link=: the files read now (ffi.LinkList), so that the cache key sees edits.
+std::vector<ir::LinkItem> readLinkItems(PyObject *Reader);
+
+// Captured device arrays of ours must be alive on the launching device.
+void checkCapturedArrays(const Spec &S, int Device);
+
+// Loads S into Ctx (the current context): after the first compile, on a
+// device not seen before, and after cuda.close() reset the context.
+DeviceFn &loadForDevice(DispatcherObject *D, Spec &S, rt::Context &Ctx);
+
+// The CPU executor's kernels run on every virtual device from the same
+// host code; S.devices records where they ran (kernel.stats["devices"]).
+void noteCpuDevice(DispatcherObject *D, Spec &S, int Device);
+
+// The stage dumps of S compiled again: after a disk-cache hit, or for
+// another target (Cc).
+std::map<std::string, std::string> recompileDumps(DispatcherObject *D, const Spec &S,
+                                                  std::optional<std::pair<int, int>> Cc,
+                                                  const char *How);
+
+// Compiles (or loads from the disk cache) the specialization for Args;
+// NoAlias: read-only arrays noalias (checked at every launch).
+std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef> &Args,
+                                  bool NoAlias = true);
+
+// A kernel may not write a read-only array: the launch stops before any copy.
+void refuseReadOnlyWrites(const Spec &S, const std::vector<ArgValue> &Vals);
+
+// S, or its variant without noalias when a read-only array overlaps an
+// array the kernel may write.
+Spec *aliasSafe(DispatcherObject *D, Spec *S, const std::vector<ArgValue> &Vals);
+
+// Finds or compiles the specialization for these arguments.
+Spec *specialize(DispatcherObject *D, std::vector<ArgValue> &Vals);
+
+} // namespace pcj::py
