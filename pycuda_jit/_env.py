@@ -18,13 +18,20 @@ def table():
 
 
 def _names():
-    return {name for name, _default, _meaning in table()}
+    """The table's names, or None when the extension does not load (a
+    broken install: `python -m pycuda_jit info` must still report the
+    environment then)."""
+    try:
+        return {name for name, _default, _meaning in table()}
+    except Exception:  # noqa: BLE001 - any import or load failure
+        return None
 
 
 def get(name, default=None):
     """The variable's value, ``default`` when unset; ``name`` must be a row
-    of Env.def."""
-    if name not in _names():
+    of Env.def (checked when the extension loads)."""
+    names = _names()
+    if names is not None and name not in names:
         raise KeyError(f"{name} is not in compiler/support/Env.def")
     return os.environ.get(name, default)
 
@@ -32,6 +39,6 @@ def get(name, default=None):
 def snapshot(prefix="PYCUDA_JIT_"):
     """{name: value} of the set variables of the table, and of any other
     starting with ``prefix`` (a misspelt name shows in bug reports)."""
-    names = _names()
+    names = _names() or set()
     return {k: v for k, v in sorted(os.environ.items())
             if k in names or k.startswith(prefix)}

@@ -107,6 +107,11 @@ void LowerContext::storeRecordField(const ir::Instr *At, TypeRef RecTy,
     return;
   unsigned Align = storedAlign(RecTy, F);
   llvm::Type *ElemMem = memoryType(Elem);
+  // An array source may overlap the field (r.b = r.b[::-1]): its elements
+  // go to a temporary first and then into the field, as NumPy copies
+  // overlapping operands.
+  llvm::AllocaInst *Tmp =
+      FromArray ? entryAlloca(ElemMem, "field.tmp", Count) : nullptr;
   llvm::Function *Fn = b.GetInsertBlock()->getParent();
   llvm::BasicBlock *Pre = b.GetInsertBlock();
   auto *Body = llvm::BasicBlock::Create(ctx, "field.copy", Fn);
@@ -134,12 +139,18 @@ void LowerContext::storeRecordField(const ir::Instr *At, TypeRef RecTy,
                    SrcElem);
     X = cast(X, SrcElem, Elem);
   }
-  llvm::Value *Dst = b.CreateInBoundsGEP(ElemMem, Ptr, K, "field.dst");
-  storeField(toMemory(X, Elem), Dst, Align);
+  llvm::Value *Dst = b.CreateInBoundsGEP(ElemMem, Tmp ? Tmp : Ptr, K, "field.dst");
+  if (Tmp)
+    b.CreateStore(toMemory(X, Elem), Dst);
+  else
+    storeField(toMemory(X, Elem), Dst, Align);
   llvm::Value *Next = b.CreateAdd(K, b.getInt64(1));
   K->addIncoming(Next, b.GetInsertBlock());
   b.CreateCondBr(b.CreateICmpULT(Next, b.getInt64(Count)), Body, Done);
   b.SetInsertPoint(Done);
+  if (Tmp)
+    b.CreateMemCpy(Ptr, llvm::MaybeAlign(Align), Tmp, Tmp->getAlign(),
+                   Count * module.getDataLayout().getTypeAllocSize(ElemMem));
 }
 
 } // namespace pcj::lower

@@ -189,6 +189,12 @@ private:
       }
     }
     const std::string &Name = Code.varnames[Var];
+    // An argument assigned anywhere (even after the loop) may hold either
+    // tuple at the loop: its length is not known before typing.
+    if (Stores > 0 && Var < (int)Args.size())
+      fail(Loop, "literal_unroll() cannot tell the length of '" + Name +
+                     "' before typing (an argument that is also assigned "
+                     "in the function)");
     if (Stores == 0 && Var < (int)Args.size()) {
       types::TypeRef T = Args[Var];
       if (T && T->isTuple())
@@ -196,7 +202,8 @@ private:
       fail(Loop, "literal_unroll() takes a tuple, but the argument '" + Name +
                      "' is " + (T ? T->str() : std::string("untyped")));
     }
-    if (Stores == 1 && Store > 0) {
+    // A local assigned once: whenever it is bound, it holds that tuple.
+    if (Stores == 1 && Store > 0 && Code.instrs[Store].op == Op::STORE_FAST) {
       const bc::Instr &V = Code.instrs[Store - 1];
       if (V.op == Op::BUILD_TUPLE)
         return V.arg;

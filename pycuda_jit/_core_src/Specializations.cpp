@@ -20,9 +20,11 @@
 #include "runtime/Device.h"
 #include "runtime/Errors.h"
 #include "support/Diagnostics.h"
+#include "support/Toolkit.h"
 #include "types/Overloads.h"
 
 #include <chrono>
+#include <sys/stat.h>
 #include <optional>
 
 namespace pcj::py {
@@ -43,6 +45,10 @@ std::vector<ir::LinkItem> readLinkItems(PyObject *Reader) {
   if (!Reader)
     return Out;
   Ref Items = check(PyObject_CallNoArgs(Reader));
+  if (!PyList_Check(Items.get())) {
+    PyErr_SetString(PyExc_TypeError, "link=: the link list reader did not return a list");
+    throw PythonError{};
+  }
   for (Py_ssize_t K = 0; K < PyList_Size(Items.get()); ++K) {
     const char *Kind, *Name, *Data;
     Py_ssize_t Len;
@@ -54,6 +60,29 @@ std::vector<ir::LinkItem> readLinkItems(PyObject *Reader) {
   return Out;
 }
 
+// The toolkit files that shape a cubin besides our code: libdevice's bytes
+// and the nvJitLink library that runs ptxas, named by path, size and
+// modification time (stat only, once per process, as libdevice itself is
+// read once).  Part of a GPU kernel's cache key, so that a toolkit upgrade or
+// another PYCUDA_JIT_LIBDEVICE is a miss, never a kernel built with the old
+// ones.
+static const std::string &toolkitFingerprint() {
+  static const std::string Id = [] {
+    std::string S;
+    for (ToolkitPiece P : {ToolkitPiece::Libdevice, ToolkitPiece::NvJitLink}) {
+      std::string Path = findToolkitFile(P);
+      struct stat St;
+      S += std::string(toolkitPieceName(P)) + "=" + Path;
+      if (!Path.empty() && ::stat(Path.c_str(), &St) == 0)
+        S += ":" + std::to_string((long long)St.st_size) + ":" +
+             std::to_string((long long)St.st_mtime);
+      S += ";";
+    }
+    return S;
+  }();
+  return Id;
+}
+
 static driver::CompileOptions compileOptions(DispatcherObject *D) {
   driver::CompileOptions CO = toCompileOptions(
       D->st->opts, backend() == BackendKind::CUDA ? driver::Backend::CUDA
@@ -61,6 +90,8 @@ static driver::CompileOptions compileOptions(DispatcherObject *D) {
   if (CO.backend == driver::Backend::CPU) // host code needs the plugin anyway
     CO.hostTarget = codegenPlugin().hostTarget();
   CO.codegenBuildId = codegenPluginBuildId();
+  if (CO.backend == driver::Backend::CUDA)
+    CO.codegenBuildId += "|" + toolkitFingerprint();
   CO.dumps = envDumps();
   CO.dumps.insert({"typed", "llvm"});
   CO.links = readLinkItems(D->st->opts.link.get());

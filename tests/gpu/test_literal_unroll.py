@@ -120,6 +120,19 @@ def bad_twice(x, out):
 
 
 @cuda.jit
+def bad_reassigned_argument(t, out):
+    # The loop sees the argument (4 elements), not the later 3-tuple: its
+    # length is unknown before typing, so this is refused (it used to
+    # unroll 3 times and drop the fourth element).
+    s = 0.0
+    for v in literal_unroll(t):
+        s += v
+    out[0] = s
+    t = (1, 2, 3)
+    out[1] = t[0]
+
+
+@cuda.jit
 def bad_not_loop(x, out):
     y = literal_unroll(x)
     out[0] = y
@@ -133,6 +146,9 @@ def test_errors_name_the_line():
     assert "for v in literal_unroll(x)" in str(e.value)
     with pytest.raises(errors.TypingError, match="length of 't'") as e:
         bad_twice[1, 1](x, out)
+    assert "for v in literal_unroll(t)" in str(e.value)
+    with pytest.raises(errors.TypingError, match="argument that is also assigned") as e:
+        bad_reassigned_argument[1, 1]((1.0, 2, 3.5, 100), np.zeros(2))
     assert "for v in literal_unroll(t)" in str(e.value)
     with pytest.raises(errors.TypingError, match="takes a tuple, not array") as e:
         bad_not_loop[1, 1](x, out)

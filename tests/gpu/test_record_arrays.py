@@ -117,6 +117,26 @@ def test_assign_whole_array_fields(rng):
 
 
 @cuda.jit
+def reverse_fields(recs):
+    i = cuda.grid(1)
+    if i < recs.size:
+        recs[i].b = recs[i].b[::-1]     # the source overlaps the field
+        recs[i].c = recs[i].c[::-1]
+
+
+def test_assign_an_overlapping_view_of_the_same_field(rng):
+    # NumPy copies an overlapping source through a temporary: the field
+    # gets the reversed (transposed) values, not a half-overwritten mix.
+    n = 33
+    recs = records(rng, n)
+    expect = recs.copy()
+    expect["b"] = recs["b"][:, ::-1]
+    expect["c"] = recs["c"][:, ::-1]
+    reverse_fields[1, 64](recs)
+    np.testing.assert_array_equal(recs, expect)
+
+
+@cuda.jit
 def assign_from_array(dst, v):
     dst[0].b = v
 

@@ -427,3 +427,30 @@ def test_a_rebuilt_compiler_misses(dirs, tmp_path, binary):
     r = run(src, cache, root=str(copy))
     assert r == {"out": [i * 2.0 for i in range(8)], "cache": "miss"}
     assert run(src, cache, root=str(copy))["cache"] == "hit"
+
+
+def test_another_libdevice_misses_on_the_gpu(dirs, monkeypatch, tmp_path):
+    # A GPU kernel's key names the libdevice and nvJitLink files (path, size,
+    # modification time): a toolkit upgrade or another PYCUDA_JIT_LIBDEVICE
+    # is a miss, never a cubin built with the old ones.  (The CPU executor
+    # uses neither.)
+    import glob
+    import shutil
+    from pycuda_jit import cuda
+    if cuda.backend() != "cuda":
+        pytest.skip("the GPU backend only")
+    homes = [os.environ.get("CUDA_HOME", ""), "/usr/local/cuda"] + glob.glob("/usr/local/cuda-*")
+    found = [p for h in homes if h for p in glob.glob(os.path.join(h, "nvvm/libdevice/libdevice.10.bc"))]
+    if not found:
+        pytest.skip("no libdevice.10.bc in a toolkit directory")
+    src, cache = dirs
+    write_module(src, BASE)
+    monkeypatch.delenv("PYCUDA_JIT_LIBDEVICE", raising=False)
+    assert run(src, cache)["cache"] == "miss"
+    assert run(src, cache)["cache"] == "hit"
+    copy = tmp_path / "libdevice.10.bc"
+    shutil.copyfile(found[0], copy)
+    os.utime(copy, (1_000_000_000, 1_000_000_000))
+    monkeypatch.setenv("PYCUDA_JIT_LIBDEVICE", str(copy))
+    assert run(src, cache)["cache"] == "miss"
+    assert run(src, cache)["cache"] == "hit"
