@@ -4,6 +4,7 @@
 
 #include "lower/Arith.h"
 
+#include "stdlib/FloatString.h"
 #include "support/Diagnostics.h"
 
 #include <llvm/IR/Intrinsics.h>
@@ -51,6 +52,13 @@ llvm::Value *lowerScalarCtor(const LoweringRequest &R) {
   TypeRef To = R.instr.type;
   if (R.args.empty())
     return R.cx.cast(R.cx.b.getInt1(false), boolTy(), To);
+  bc::ConstValue S;
+  if (R.argTypes[0] == strTy() &&
+      ArgInfo{R.argTypes[0], false, R.argInstrs[0]}.constant(S)) { // float("nan")
+    double V = 0;
+    parseFloatString(S.text, V); // the typing checked it
+    return llvm::ConstantFP::get(R.cx.valueType(To), V);
+  }
   return R.cx.cast(R.args[0], R.argTypes[0], To);
 }
 

@@ -1,6 +1,7 @@
 // Typing rules for Python builtins (registry/builtins.def).
 #include "stdlib/typing/RuleHelpers.h"
 
+#include "stdlib/FloatString.h"
 #include "support/Diagnostics.h"
 
 namespace pcj::stdlib::rules {
@@ -56,6 +57,16 @@ TypingResult typeScalarCtor(const TypingRequest &R) {
   if (R.args.empty())
     return {Target, true};
   TypeRef T = R.args[0].type;
+  bc::ConstValue S;
+  if (Target->isFloat() && T == strTy() && R.args[0].constant(S)) {
+    // float("nan"), float("-inf"), float("1.5"): a constant
+    double V;
+    if (!parseFloatString(S.text, V))
+      R.fail("could not convert string to float: '" + S.text + "'");
+    TypingResult Out{Target, true};
+    Out.argTypes = {nullptr};
+    return Out;
+  }
   if (!T->isNumeric())
     R.fail(name(R) + "() argument must be a number, not " + T->str());
   if (T->isComplex() && !Target->isBool())

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from pycuda_jit import cuda
+from pycuda_jit import cuda, errors
 from gpu_util import poisoned
 
 INT_TYPES = [np.int8, np.int16, np.int32, np.int64,
@@ -126,3 +126,33 @@ def test_constant_float_to_int_saturates():
     out = poisoned(7, np.int64)
     constant_conversions[1, 1](out)
     np.testing.assert_array_equal(out, [127, 0, 2**31 - 1, -2**63, 0, -1, -32768])
+
+
+def test_float_of_a_constant_string():
+    # float("nan") & co. as CPython parses them (numba-cuda's kernels use them)
+    @cuda.jit
+    def k(out):
+        out[0] = float("nan")
+        out[1] = float(" -Inf ")
+        out[2] = float("infinity")
+        out[3] = float("1_0.5e1")
+        out[4] = float("+.25")
+        out[5] = float("-NaN")
+
+    out = poisoned(6, np.float64)
+    out[0] = 0.0
+    out[5] = 0.0
+    k[1, 1](out)
+    want = [float("nan"), float(" -Inf "), float("infinity"), float("1_0.5e1"),
+            float("+.25"), float("-NaN")]
+    np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("text", ["abc", "1__0", "0x10", "", "1e", "_1"])
+def test_float_of_a_bad_string_is_a_typing_error(text):
+    @cuda.jit
+    def k(out):
+        out[0] = float(text)
+
+    with pytest.raises(errors.TypingError, match="could not convert string to float"):
+        k[1, 1](np.zeros(1))
