@@ -16,7 +16,7 @@ from . import types as _types
 from ._lazy import core
 from .types import (  # noqa: F401  numba-cuda exports the type objects here too
     boolean, bool_, b1, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-    i1, i2, i4, i8, u1, u2, u4, u8, intp, uintp, intc, uintc, float16, float32,
+    i1, i2, i4, i8, u1, u2, u4, u8, intp, uintp, intc, uintc, float16, bfloat16, float32,
     float64, f2, f4, f8, float_, double, complex64, complex128, c8, c16, void, none,
     from_dtype, typeof)
 
@@ -30,7 +30,7 @@ __all__ = [
     "from_dlpack", "defer_cleanup", "stream", "default_stream",
     "legacy_default_stream", "per_thread_default_stream", "external_stream",
     "event", "event_elapsed_time", "gpus", "select_device", "get_current_device",
-    "current_context", "is_float16_supported", "list_devices", "close", "detect",
+    "current_context", "is_float16_supported", "is_bfloat16_supported", "is_fp8_supported", "list_devices", "close", "detect",
     "is_available",
     "synchronize", "profile_start", "profile_stop", "profiling",
     "sanitizer_report",
@@ -80,6 +80,7 @@ __path__ = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "_cuda")]
 _LIBRARIES = {
     "random": ("random", None),
     "libdevice": ("cuda.libdevice", None),
+    "bf16": ("cuda.bf16", None),
     "vectorize": ("ufunc", "vectorize"),
     "guvectorize": ("ufunc", "guvectorize"),
     "reduce": ("reduction", "reduce"),
@@ -159,6 +160,7 @@ def backend():
 
 from .devices import (  # noqa: E402
     gpus, select_device, get_current_device, current_context, is_float16_supported,
+    is_bfloat16_supported, is_fp8_supported,
     list_devices, close, detect, is_available, synchronize)
 from .streams import (  # noqa: E402
     stream, default_stream, legacy_default_stream, per_thread_default_stream,

@@ -14,7 +14,7 @@ from ._lazy import core
 
 __all__ = [
     "gpus", "Device", "Context", "MemoryInfo", "select_device", "get_current_device",
-    "current_context", "is_float16_supported", "list_devices", "close", "detect", "is_available", "synchronize",
+    "current_context", "is_float16_supported", "is_bfloat16_supported", "is_fp8_supported", "list_devices", "close", "detect", "is_available", "synchronize",
 ]
 
 MemoryInfo = collections.namedtuple("MemoryInfo", ["free", "total"])
@@ -57,6 +57,20 @@ class Device:
         """Whether kernels can compute in float16: every GPU pycuda_jit
         supports (compute capability 5.3 and later) and the CPU executor."""
         return self.compute_capability >= (5, 3)
+
+    @property
+    def supports_bfloat16(self):
+        """Whether kernels can compute in bfloat16 (cuda.bf16): compute
+        capability 8.0 and later, as numba-cuda, and the CPU executor (which
+        rounds exactly as the GPU)."""
+        return self.compute_capability >= (8, 0)
+
+    @property
+    def supports_fp8(self):
+        """Whether kernels can use fp8 types: numba-cuda says yes from
+        compute capability 8.9; pycuda_jit does not compile fp8 yet, so no
+        device does."""
+        return False
 
     def get_primary_context(self):
         return Context(self)
@@ -223,6 +237,17 @@ def current_context():
 def is_float16_supported():
     """Whether the current device computes in float16 (Device.supports_float16)."""
     return get_current_device().supports_float16
+
+
+def is_bfloat16_supported():
+    """Whether the current device computes in bfloat16 (Device.supports_bfloat16)."""
+    return get_current_device().supports_bfloat16
+
+
+def is_fp8_supported():
+    """Whether the current device can use fp8 types (Device.supports_fp8:
+    False everywhere until pycuda_jit compiles fp8)."""
+    return get_current_device().supports_fp8
 
 
 def list_devices():

@@ -30,7 +30,7 @@ __all__ = [
     "intp", "uintp", "intc", "uintc", "ssize_t", "size_t",
     "char", "uchar", "byte", "short", "ushort", "int_", "uint", "long_", "ulong",
     "longlong", "ulonglong",
-    "float16", "float32", "float64", "f2", "f4", "f8", "float_", "double",
+    "float16", "bfloat16", "float32", "float64", "f2", "f4", "f8", "float_", "double",
     "complex64", "complex128", "c8", "c16",
     "none", "void", "CPointer", "voidptr",
     "signed_domain", "unsigned_domain", "integer_domain", "real_domain",
@@ -141,6 +141,26 @@ class Float(Number):
     pass
 
 
+class BFloat16(Float):
+    """``bfloat16`` (cuda.bf16.bfloat16): 8 exponent and 7 fraction bits;
+    kernels compute with it (docs/language.md, "bfloat16").  Its NumPy dtype
+    is ml_dtypes.bfloat16 where that package is installed."""
+
+    def __init__(self):
+        super().__init__("bfloat16")
+
+    def _ml_dtype(self):
+        try:
+            import ml_dtypes
+        except ImportError:
+            raise TypeError("bfloat16 values on the host need the ml_dtypes "
+                            "package (NumPy has no bfloat16)") from None
+        return ml_dtypes.bfloat16
+
+    def cast_python_value(self, value):
+        return self._ml_dtype()(value)
+
+
 class Complex(Number):
     def __init__(self, name, underlying_float):
         super().__init__(name)
@@ -167,6 +187,7 @@ uint16 = u2 = Integer("uint16")
 uint32 = u4 = Integer("uint32")
 uint64 = u8 = Integer("uint64")
 float16 = f2 = Float("float16")
+bfloat16 = BFloat16()
 float32 = f4 = float_ = Float("float32")  # numba's float_ is C's float
 float64 = f8 = double = Float("float64")
 complex64 = c8 = Complex("complex64", float32)
@@ -194,7 +215,7 @@ uint = ulong = _c_int(ctypes.c_ssize_t, False)
 longlong = _c_int(ctypes.c_longlong, True)
 ulonglong = _c_int(ctypes.c_longlong, False)
 
-_scalars = {t.name: t for t in (boolean, float16, float32, float64, complex64,
+_scalars = {t.name: t for t in (boolean, float16, bfloat16, float32, float64, complex64,
                                 complex128, *_ints.values())}
 
 
@@ -475,6 +496,9 @@ def as_dtype(t):
         if t.dtype is None:
             raise TypeError(f"{t} was not made from a NumPy dtype")
         return t.dtype
+    if isinstance(t, BFloat16):
+        import numpy as np
+        return np.dtype(t._ml_dtype())
     if isinstance(t, Number):
         import numpy as np
         return np.dtype(t._pcj_dtype_)

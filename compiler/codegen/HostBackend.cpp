@@ -27,6 +27,8 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <atomic>
+#include <cmath>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <set>
@@ -60,6 +62,41 @@ _Float16 truncsfhf2(float X) { return static_cast<_Float16>(X); }
 _Float16 truncdfhf2(double X) { return static_cast<_Float16>(X); }
 #endif
 
+#if defined(__FLT16_MAX__)
+// float -> bfloat16 rounded to nearest even, NaN -> 0x7fff: the libcalls
+// LLVM emits for fptrunc to bfloat.  The bits travel in a _Float16, which
+// the ABI returns in the register LLVM expects a bfloat in.
+uint16_t bf16Nearest(float X) {
+  if (X != X)
+    return 0x7FFF;
+  uint32_t Bits;
+  std::memcpy(&Bits, &X, 4);
+  uint32_t Hi = Bits >> 16, Lo = Bits & 0xFFFF;
+  if (Lo > 0x8000 || (Lo == 0x8000 && (Hi & 1)))
+    ++Hi;
+  return uint16_t(Hi);
+}
+_Float16 bf16Result(uint16_t H) {
+  _Float16 R;
+  std::memcpy(&R, &H, 2);
+  return R;
+}
+_Float16 truncsfbf2(float X) { return bf16Result(bf16Nearest(X)); }
+// double -> float rounded to odd, then to nearest: one correct rounding.
+_Float16 truncdfbf2(double X) {
+  float F = static_cast<float>(X);
+  if (X == X && static_cast<double>(F) != X) {
+    uint32_t Bits;
+    std::memcpy(&Bits, &F, 4);
+    if (std::fabs(static_cast<double>(F)) > std::fabs(X))
+      --Bits;
+    Bits |= 1;
+    std::memcpy(&F, &Bits, 4);
+  }
+  return bf16Result(bf16Nearest(F));
+}
+#endif
+
 std::vector<std::pair<const char *, void *>> builtinHelpers() {
   return {
     {"__powisf2", reinterpret_cast<void *>(&powisf2)},
@@ -68,6 +105,10 @@ std::vector<std::pair<const char *, void *>> builtinHelpers() {
         {"__extendhfsf2", reinterpret_cast<void *>(&extendhfsf2)},
         {"__truncsfhf2", reinterpret_cast<void *>(&truncsfhf2)},
         {"__truncdfhf2", reinterpret_cast<void *>(&truncdfhf2)},
+#endif
+#if defined(__FLT16_MAX__)
+        {"__truncsfbf2", reinterpret_cast<void *>(&truncsfbf2)},
+        {"__truncdfbf2", reinterpret_cast<void *>(&truncdfbf2)},
 #endif
   };
 }
@@ -168,6 +209,8 @@ HostJit &hostJit() {
 // 1 + 2^-10).  In double the product of two halves is exact and the one
 // rounding of the sum cannot create a false half-way case, so
 // fptrunc(fma.f64(a, b, c)) is the correctly rounded half fma everywhere.
+// bfloat16 (fma.rn.bf16 on the GPU) is widened the same way, for the same
+// reason (8 significant bits: the product has 16).
 void widenHalfFma(llvm::Module &M) {
   for (llvm::Function &F : M) {
     if (F.isDeclaration())
@@ -176,7 +219,8 @@ void widenHalfFma(llvm::Module &M) {
       for (llvm::Instruction &I : llvm::make_early_inc_range(BB)) {
         auto *Call = llvm::dyn_cast<llvm::IntrinsicInst>(&I);
         if (!Call || Call->getIntrinsicID() != llvm::Intrinsic::fma ||
-            !Call->getType()->getScalarType()->isHalfTy())
+            !(Call->getType()->getScalarType()->isHalfTy() ||
+              Call->getType()->getScalarType()->isBFloatTy()))
           continue;
         llvm::IRBuilder<> B(Call);
         llvm::Type *Wide = Call->getType()->getWithNewType(B.getDoubleTy());

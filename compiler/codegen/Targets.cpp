@@ -80,8 +80,13 @@ const HostInfo &hostInfo() {
     // LLVM 19 commutes masked half compares (vcmpph ... {k}) without swapping
     // the predicate (LLVM issue 159723, fixed in LLVM 22), which gave wrong
     // comparisons (tests/gpu/test_fuzz_regressions.py).
-    if (llvm::Triple(I.Triple).isX86())
+    // bfloat16 rounds in integer code (__truncsfbf2): AVX512-BF16's and
+    // AVX-NE-CONVERT's float -> bfloat16 instructions flush subnormals.
+    if (llvm::Triple(I.Triple).isX86()) {
       Sorted["avx512fp16"] = false;
+      Sorted["avx512bf16"] = false;
+      Sorted["avxneconvert"] = false;
+    }
     for (const auto &[Name, On] : Sorted)
       F.AddFeature(Name, On);
     I.Features = F.getString();

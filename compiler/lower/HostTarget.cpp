@@ -216,11 +216,11 @@ public:
   }
 
   // llvm.fpto[su]i.sat: exactly cvt.rzi's saturation and NaN -> 0.
-  // (half goes through float, exactly: LLVM 19's x86 lowering of a NaN
-  // half gives INT_MIN.)
+  // (half and bfloat go through float, exactly: LLVM 19's x86 lowering of a
+  // NaN half gives INT_MIN.)
   llvm::Value *floatToInt(llvm::IRBuilder<> &B, llvm::Value *V,
                           llvm::Type *IntTy, bool Signed) override {
-    if (V->getType()->isHalfTy())
+    if (V->getType()->isHalfTy() || V->getType()->isBFloatTy())
       V = B.CreateFPExt(V, B.getFloatTy());
     return B.CreateIntrinsic(Signed ? llvm::Intrinsic::fptosi_sat
                                     : llvm::Intrinsic::fptoui_sat,

@@ -247,7 +247,7 @@ public:
       return B.CreateIntrinsic(Signed ? llvm::Intrinsic::fptosi_sat
                                       : llvm::Intrinsic::fptoui_sat,
                                {IntTy, V->getType()}, {V});
-    if (V->getType()->isHalfTy())
+    if (V->getType()->isHalfTy() || V->getType()->isBFloatTy())
       V = B.CreateFPExt(V, B.getFloatTy()); // exact
     bool Double = V->getType()->isDoubleTy();
     unsigned Bits = IntTy->getIntegerBitWidth();

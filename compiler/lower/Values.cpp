@@ -1,5 +1,6 @@
 // LowerContext: LLVM types, constants, conversions and arrays (see
 // LowerContext.h for the value representation).
+#include "lower/BFloat16.h"
 #include "lower/LowerContext.h"
 
 #include "support/Diagnostics.h"
@@ -75,7 +76,8 @@ llvm::Type *LowerContext::valueType(TypeRef T) {
   case Kind::Int:
     return b.getIntNTy(T->bits());
   case Kind::Float:
-    return T->bits() == 16   ? b.getHalfTy()
+    return isBFloat16(T)   ? b.getBFloatTy()
+           : T->bits() == 16 ? b.getHalfTy()
            : T->bits() == 32 ? b.getFloatTy()
                              : b.getDoubleTy();
   case Kind::Complex: {
@@ -318,6 +320,8 @@ llvm::Value *LowerContext::cast(llvm::Value *V, TypeRef From, TypeRef To) {
     Z = b.CreateInsertValue(Z, Re, {0});
     return b.CreateInsertValue(Z, Im, {1});
   }
+  if (isBFloat16(To)) // rounded once, the same on every target
+    return toBFloat16(b, V, From, BF16Round::Nearest);
   llvm::Type *LT = valueType(To);
   if (From->isIntegral() && To->isInt()) {
     bool Signed = From->isInt() && From->isSigned();

@@ -1,6 +1,8 @@
 // NEP 50 promotion (see Promotion.h).
 #include "types/Promotion.h"
 
+#include "types/BFloat16.h"
+
 #include <algorithm>
 
 namespace pcj::types {
@@ -41,6 +43,12 @@ static TypeRef promoteStrong(TypeRef A, TypeRef B) {
       else if (T->isInt())
         Bits = std::max(Bits, floatBitsForInt(T->bits()));
     }
+    // bfloat16 holds bool, (u)int8 and itself exactly; with float16 (neither
+    // holds the other) the result is float32, as ml_dtypes promotes.
+    bool BF = isBFloat16(A) || isBFloat16(B);
+    if (BF && Bits == 16)
+      return (A->isFloat() && B->isFloat() && A != B) ? floatTy(32)
+                                                      : bfloat16Ty();
     return floatTy(Bits);
   }
   // Integers (bool is the narrowest integer).

@@ -1,6 +1,7 @@
 // Interning of types and their printed names.
 #include "types/Type.h"
 
+#include "types/BFloat16.h"
 #include "types/Promotion.h"
 
 #include <algorithm>
@@ -65,6 +66,10 @@ TypeRef intTy(unsigned Bits, bool Signed) {
   return factory().get(Kind::Int, Bits, Signed);
 }
 TypeRef floatTy(unsigned Bits) { return factory().get(Kind::Float, Bits, true); }
+TypeRef bfloat16Ty() {
+  return factory().get(Kind::Float, 16, true, nullptr, 0, Layout::A,
+                       AddrSpace::Global, {}, "bfloat16");
+}
 TypeRef complexTy(unsigned Bits) {
   return factory().get(Kind::Complex, Bits, true);
 }
@@ -311,7 +316,7 @@ std::string Type::str() const {
   case Kind::Int:
     return (Signed ? "int" : "uint") + std::to_string(Bits);
   case Kind::Float:
-    return "float" + std::to_string(Bits);
+    return Name.empty() ? "float" + std::to_string(Bits) : Name;
   case Kind::Complex:
     return "complex" + std::to_string(Bits);
   case Kind::Vector:
@@ -417,6 +422,8 @@ TypeRef scalarFromName(const std::string &N) {
       {"complex128", {4, 128}}, {"c8", {4, 64}},    {"c16", {4, 128}},
       {"csingle", {4, 64}},  {"cdouble", {4, 128}}, {"complex_", {4, 128}},
   };
+  if (N == "bfloat16")
+    return bfloat16Ty();
   auto It = Names.find(N);
   if (It == Names.end())
     return nullptr;

@@ -9,7 +9,7 @@ SECTIONS = {  # stub class -> the namespace it types
     "_Dim3": None, "_SharedNamespace": "cuda.shared", "_LocalNamespace": "cuda.local",
     "_ConstNamespace": "cuda.const", "_AtomicNamespace": "cuda.atomic",
     "_CooperativeGroups": "cuda.cg", "_GridGroup": "cuda.cg.this_grid()",
-    "_Fp16Namespace": "cuda.fp16",
+    "_Fp16Namespace": "cuda.fp16", "_Bf16Namespace": "cuda.bf16",
 }
 
 

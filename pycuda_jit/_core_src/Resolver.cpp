@@ -25,6 +25,8 @@ std::string canonicalModule(const std::string &Name) {
     return "cuda";
   if (Name == "pycuda_jit.cuda.libdevice")
     return "cuda.libdevice";
+  if (Name == "pycuda_jit.cuda.bf16")
+    return "cuda.bf16";
   if (Name == "numpy")
     return "np";
   if (Name == "_operator") // where operator.add & co. say they live

@@ -21,6 +21,8 @@ from ..devices import (
     gpus as gpus,
     is_available as is_available,
     is_float16_supported as is_float16_supported,
+    is_bfloat16_supported as is_bfloat16_supported,
+    is_fp8_supported as is_fp8_supported,
     list_devices as list_devices,
     select_device as select_device,
     synchronize as synchronize,
@@ -61,6 +63,7 @@ from ..types import (
     f4 as f4,
     f8 as f8,
     float16 as float16,
+    bfloat16 as bfloat16,
     float32 as float32,
     float64 as float64,
     from_dtype as from_dtype,
@@ -106,6 +109,7 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 _Shape = int | tuple[int, ...]
 _DType = Any  # a NumPy dtype, scalar type (np.float32) or its name
 _Half = Any   # a float16 value
+_BF16 = Any   # a bfloat16 value
 _Dims = int | tuple[int] | tuple[int, int] | tuple[int, int, int]
 # A signature: "void(float32[::1], int32)", void(float32[::1], int32) (a
 # type object's call) or a tuple of argument types (float32[::1], int32).
@@ -880,6 +884,461 @@ class _Fp16Namespace:
 fp16: _Fp16Namespace
 """``cuda.fp16.hadd(a, b)`` and the other float16 functions."""
 
+
+class _Bf16Namespace:
+    """bfloat16 (``cuda.bf16``): the type ``bfloat16`` and numba-cuda's functions
+    (docs/language.md, "bfloat16"); the module also has the C names of cuda_bf16.h."""
+
+    bfloat16: Any
+    """The bfloat16 type: ``bfloat16(x)`` converts to nearest even."""
+
+    @staticmethod
+    def habs(a: _BF16) -> _BF16:
+        """bfloat16 abs."""
+
+    @staticmethod
+    def hneg(a: _BF16) -> _BF16:
+        """bfloat16 neg."""
+
+    @staticmethod
+    def hadd(a: _BF16, b: _BF16) -> _BF16:
+        """bfloat16 add."""
+
+    @staticmethod
+    def hsub(a: _BF16, b: _BF16) -> _BF16:
+        """bfloat16 sub."""
+
+    @staticmethod
+    def hmul(a: _BF16, b: _BF16) -> _BF16:
+        """bfloat16 mul."""
+
+    @staticmethod
+    def hadd_rn(a: _BF16, b: _BF16) -> _BF16:
+        """bfloat16 add."""
+
+    @staticmethod
+    def hsub_rn(a: _BF16, b: _BF16) -> _BF16:
+        """bfloat16 sub."""
+
+    @staticmethod
+    def hmul_rn(a: _BF16, b: _BF16) -> _BF16:
+        """bfloat16 mul."""
+
+    @staticmethod
+    def hdiv(a: _BF16, b: _BF16) -> _BF16:
+        """bfloat16 div."""
+
+    @staticmethod
+    def hadd_sat(a: _BF16, b: _BF16) -> _BF16:
+        """bfloat16 add_sat."""
+
+    @staticmethod
+    def hsub_sat(a: _BF16, b: _BF16) -> _BF16:
+        """bfloat16 sub_sat."""
+
+    @staticmethod
+    def hmul_sat(a: _BF16, b: _BF16) -> _BF16:
+        """bfloat16 mul_sat."""
+
+    @staticmethod
+    def hfma(a: _BF16, b: _BF16, c: _BF16) -> _BF16:
+        """bfloat16 fma."""
+
+    @staticmethod
+    def hfma_sat(a: _BF16, b: _BF16, c: _BF16) -> _BF16:
+        """bfloat16 fma_sat."""
+
+    @staticmethod
+    def hfma_relu(a: _BF16, b: _BF16, c: _BF16) -> _BF16:
+        """bfloat16 fma_relu."""
+
+    @staticmethod
+    def heq(a: _BF16, b: _BF16) -> bool:
+        """bfloat16 eq."""
+
+    @staticmethod
+    def hne(a: _BF16, b: _BF16) -> bool:
+        """bfloat16 ne."""
+
+    @staticmethod
+    def hge(a: _BF16, b: _BF16) -> bool:
+        """bfloat16 ge."""
+
+    @staticmethod
+    def hgt(a: _BF16, b: _BF16) -> bool:
+        """bfloat16 gt."""
+
+    @staticmethod
+    def hle(a: _BF16, b: _BF16) -> bool:
+        """bfloat16 le."""
+
+    @staticmethod
+    def hlt(a: _BF16, b: _BF16) -> bool:
+        """bfloat16 lt."""
+
+    @staticmethod
+    def hequ(a: _BF16, b: _BF16) -> bool:
+        """bfloat16 equ."""
+
+    @staticmethod
+    def hneu(a: _BF16, b: _BF16) -> bool:
+        """bfloat16 neu."""
+
+    @staticmethod
+    def hgeu(a: _BF16, b: _BF16) -> bool:
+        """bfloat16 geu."""
+
+    @staticmethod
+    def hgtu(a: _BF16, b: _BF16) -> bool:
+        """bfloat16 gtu."""
+
+    @staticmethod
+    def hleu(a: _BF16, b: _BF16) -> bool:
+        """bfloat16 leu."""
+
+    @staticmethod
+    def hltu(a: _BF16, b: _BF16) -> bool:
+        """bfloat16 ltu."""
+
+    @staticmethod
+    def hmax(a: _BF16, b: _BF16) -> _BF16:
+        """bfloat16 max."""
+
+    @staticmethod
+    def hmin(a: _BF16, b: _BF16) -> _BF16:
+        """bfloat16 min."""
+
+    @staticmethod
+    def hmax_nan(a: _BF16, b: _BF16) -> _BF16:
+        """bfloat16 max_nan."""
+
+    @staticmethod
+    def hmin_nan(a: _BF16, b: _BF16) -> _BF16:
+        """bfloat16 min_nan."""
+
+    @staticmethod
+    def hisnan(a: _BF16) -> bool:
+        """bfloat16 isnan."""
+
+    @staticmethod
+    def hisinf(a: _BF16) -> int:
+        """bfloat16 isinf."""
+
+    @staticmethod
+    def htrunc(a: _BF16) -> _BF16:
+        """bfloat16 trunc."""
+
+    @staticmethod
+    def hceil(a: _BF16) -> _BF16:
+        """bfloat16 ceil."""
+
+    @staticmethod
+    def hfloor(a: _BF16) -> _BF16:
+        """bfloat16 floor."""
+
+    @staticmethod
+    def hrint(a: _BF16) -> _BF16:
+        """bfloat16 rint."""
+
+    @staticmethod
+    def hsqrt(a: _BF16) -> _BF16:
+        """bfloat16 sqrt."""
+
+    @staticmethod
+    def hrsqrt(a: _BF16) -> _BF16:
+        """bfloat16 rsqrt."""
+
+    @staticmethod
+    def hrcp(a: _BF16) -> _BF16:
+        """bfloat16 rcp."""
+
+    @staticmethod
+    def hlog(a: _BF16) -> _BF16:
+        """bfloat16 log."""
+
+    @staticmethod
+    def hlog2(a: _BF16) -> _BF16:
+        """bfloat16 log2."""
+
+    @staticmethod
+    def hlog10(a: _BF16) -> _BF16:
+        """bfloat16 log10."""
+
+    @staticmethod
+    def hcos(a: _BF16) -> _BF16:
+        """bfloat16 cos."""
+
+    @staticmethod
+    def hsin(a: _BF16) -> _BF16:
+        """bfloat16 sin."""
+
+    @staticmethod
+    def hexp(a: _BF16) -> _BF16:
+        """bfloat16 exp."""
+
+    @staticmethod
+    def hexp2(a: _BF16) -> _BF16:
+        """bfloat16 exp2."""
+
+    @staticmethod
+    def hexp10(a: _BF16) -> _BF16:
+        """bfloat16 exp10."""
+
+    @staticmethod
+    def htanh(a: _BF16) -> _BF16:
+        """bfloat16 tanh."""
+
+    @staticmethod
+    def htanh_approx(a: _BF16) -> _BF16:
+        """bfloat16 tanh."""
+
+    @staticmethod
+    def float32_to_bfloat16(x: Any) -> _BF16:
+        """float32 -> bfloat16, rounded to nearest even."""
+
+    @staticmethod
+    def float64_to_bfloat16(x: Any) -> _BF16:
+        """float64 -> bfloat16, rounded to nearest even."""
+
+    @staticmethod
+    def bfloat16_to_float32(x: _BF16) -> Any:
+        """bfloat16 -> float32."""
+
+    @staticmethod
+    def bfloat16_to_int8_rz(x: _BF16) -> Any:
+        """bfloat16 -> int8, rounded toward zero, saturated, NaN -> 0."""
+
+    @staticmethod
+    def bfloat16_to_uint8_rz(x: _BF16) -> Any:
+        """bfloat16 -> uint8, rounded toward zero, saturated, NaN -> 0."""
+
+    @staticmethod
+    def bfloat16_as_int16(x: _BF16) -> int:
+        """The bits of a bfloat16 as int16."""
+
+    @staticmethod
+    def bfloat16_as_uint16(x: _BF16) -> int:
+        """The bits of a bfloat16 as uint16."""
+
+    @staticmethod
+    def int16_as_bfloat16(x: int) -> _BF16:
+        """The int16 bits as a bfloat16."""
+
+    @staticmethod
+    def uint16_as_bfloat16(x: int) -> _BF16:
+        """The uint16 bits as a bfloat16."""
+
+    @staticmethod
+    def float32_to_bfloat16_rn(x: Any) -> _BF16:
+        """float32 -> bfloat16, rounded to nearest even."""
+
+    @staticmethod
+    def float32_to_bfloat16_rz(x: Any) -> _BF16:
+        """float32 -> bfloat16, rounded toward zero."""
+
+    @staticmethod
+    def float32_to_bfloat16_rd(x: Any) -> _BF16:
+        """float32 -> bfloat16, rounded down."""
+
+    @staticmethod
+    def float32_to_bfloat16_ru(x: Any) -> _BF16:
+        """float32 -> bfloat16, rounded up."""
+
+    @staticmethod
+    def int16_to_bfloat16_rn(x: Any) -> _BF16:
+        """int16 -> bfloat16, rounded to nearest even."""
+
+    @staticmethod
+    def bfloat16_to_int16_rn(x: _BF16) -> Any:
+        """bfloat16 -> int16, rounded to nearest even, saturated, NaN -> 0."""
+
+    @staticmethod
+    def int16_to_bfloat16_rz(x: Any) -> _BF16:
+        """int16 -> bfloat16, rounded toward zero."""
+
+    @staticmethod
+    def bfloat16_to_int16_rz(x: _BF16) -> Any:
+        """bfloat16 -> int16, rounded toward zero, saturated, NaN -> 0."""
+
+    @staticmethod
+    def int16_to_bfloat16_rd(x: Any) -> _BF16:
+        """int16 -> bfloat16, rounded down."""
+
+    @staticmethod
+    def bfloat16_to_int16_rd(x: _BF16) -> Any:
+        """bfloat16 -> int16, rounded down, saturated, NaN -> 0."""
+
+    @staticmethod
+    def int16_to_bfloat16_ru(x: Any) -> _BF16:
+        """int16 -> bfloat16, rounded up."""
+
+    @staticmethod
+    def bfloat16_to_int16_ru(x: _BF16) -> Any:
+        """bfloat16 -> int16, rounded up, saturated, NaN -> 0."""
+
+    @staticmethod
+    def uint16_to_bfloat16_rn(x: Any) -> _BF16:
+        """uint16 -> bfloat16, rounded to nearest even."""
+
+    @staticmethod
+    def bfloat16_to_uint16_rn(x: _BF16) -> Any:
+        """bfloat16 -> uint16, rounded to nearest even, saturated, NaN -> 0."""
+
+    @staticmethod
+    def uint16_to_bfloat16_rz(x: Any) -> _BF16:
+        """uint16 -> bfloat16, rounded toward zero."""
+
+    @staticmethod
+    def bfloat16_to_uint16_rz(x: _BF16) -> Any:
+        """bfloat16 -> uint16, rounded toward zero, saturated, NaN -> 0."""
+
+    @staticmethod
+    def uint16_to_bfloat16_rd(x: Any) -> _BF16:
+        """uint16 -> bfloat16, rounded down."""
+
+    @staticmethod
+    def bfloat16_to_uint16_rd(x: _BF16) -> Any:
+        """bfloat16 -> uint16, rounded down, saturated, NaN -> 0."""
+
+    @staticmethod
+    def uint16_to_bfloat16_ru(x: Any) -> _BF16:
+        """uint16 -> bfloat16, rounded up."""
+
+    @staticmethod
+    def bfloat16_to_uint16_ru(x: _BF16) -> Any:
+        """bfloat16 -> uint16, rounded up, saturated, NaN -> 0."""
+
+    @staticmethod
+    def int32_to_bfloat16_rn(x: Any) -> _BF16:
+        """int32 -> bfloat16, rounded to nearest even."""
+
+    @staticmethod
+    def bfloat16_to_int32_rn(x: _BF16) -> Any:
+        """bfloat16 -> int32, rounded to nearest even, saturated, NaN -> 0."""
+
+    @staticmethod
+    def int32_to_bfloat16_rz(x: Any) -> _BF16:
+        """int32 -> bfloat16, rounded toward zero."""
+
+    @staticmethod
+    def bfloat16_to_int32_rz(x: _BF16) -> Any:
+        """bfloat16 -> int32, rounded toward zero, saturated, NaN -> 0."""
+
+    @staticmethod
+    def int32_to_bfloat16_rd(x: Any) -> _BF16:
+        """int32 -> bfloat16, rounded down."""
+
+    @staticmethod
+    def bfloat16_to_int32_rd(x: _BF16) -> Any:
+        """bfloat16 -> int32, rounded down, saturated, NaN -> 0."""
+
+    @staticmethod
+    def int32_to_bfloat16_ru(x: Any) -> _BF16:
+        """int32 -> bfloat16, rounded up."""
+
+    @staticmethod
+    def bfloat16_to_int32_ru(x: _BF16) -> Any:
+        """bfloat16 -> int32, rounded up, saturated, NaN -> 0."""
+
+    @staticmethod
+    def uint32_to_bfloat16_rn(x: Any) -> _BF16:
+        """uint32 -> bfloat16, rounded to nearest even."""
+
+    @staticmethod
+    def bfloat16_to_uint32_rn(x: _BF16) -> Any:
+        """bfloat16 -> uint32, rounded to nearest even, saturated, NaN -> 0."""
+
+    @staticmethod
+    def uint32_to_bfloat16_rz(x: Any) -> _BF16:
+        """uint32 -> bfloat16, rounded toward zero."""
+
+    @staticmethod
+    def bfloat16_to_uint32_rz(x: _BF16) -> Any:
+        """bfloat16 -> uint32, rounded toward zero, saturated, NaN -> 0."""
+
+    @staticmethod
+    def uint32_to_bfloat16_rd(x: Any) -> _BF16:
+        """uint32 -> bfloat16, rounded down."""
+
+    @staticmethod
+    def bfloat16_to_uint32_rd(x: _BF16) -> Any:
+        """bfloat16 -> uint32, rounded down, saturated, NaN -> 0."""
+
+    @staticmethod
+    def uint32_to_bfloat16_ru(x: Any) -> _BF16:
+        """uint32 -> bfloat16, rounded up."""
+
+    @staticmethod
+    def bfloat16_to_uint32_ru(x: _BF16) -> Any:
+        """bfloat16 -> uint32, rounded up, saturated, NaN -> 0."""
+
+    @staticmethod
+    def int64_to_bfloat16_rn(x: Any) -> _BF16:
+        """int64 -> bfloat16, rounded to nearest even."""
+
+    @staticmethod
+    def bfloat16_to_int64_rn(x: _BF16) -> Any:
+        """bfloat16 -> int64, rounded to nearest even, saturated, NaN -> 0."""
+
+    @staticmethod
+    def int64_to_bfloat16_rz(x: Any) -> _BF16:
+        """int64 -> bfloat16, rounded toward zero."""
+
+    @staticmethod
+    def bfloat16_to_int64_rz(x: _BF16) -> Any:
+        """bfloat16 -> int64, rounded toward zero, saturated, NaN -> 0."""
+
+    @staticmethod
+    def int64_to_bfloat16_rd(x: Any) -> _BF16:
+        """int64 -> bfloat16, rounded down."""
+
+    @staticmethod
+    def bfloat16_to_int64_rd(x: _BF16) -> Any:
+        """bfloat16 -> int64, rounded down, saturated, NaN -> 0."""
+
+    @staticmethod
+    def int64_to_bfloat16_ru(x: Any) -> _BF16:
+        """int64 -> bfloat16, rounded up."""
+
+    @staticmethod
+    def bfloat16_to_int64_ru(x: _BF16) -> Any:
+        """bfloat16 -> int64, rounded up, saturated, NaN -> 0."""
+
+    @staticmethod
+    def uint64_to_bfloat16_rn(x: Any) -> _BF16:
+        """uint64 -> bfloat16, rounded to nearest even."""
+
+    @staticmethod
+    def bfloat16_to_uint64_rn(x: _BF16) -> Any:
+        """bfloat16 -> uint64, rounded to nearest even, saturated, NaN -> 0."""
+
+    @staticmethod
+    def uint64_to_bfloat16_rz(x: Any) -> _BF16:
+        """uint64 -> bfloat16, rounded toward zero."""
+
+    @staticmethod
+    def bfloat16_to_uint64_rz(x: _BF16) -> Any:
+        """bfloat16 -> uint64, rounded toward zero, saturated, NaN -> 0."""
+
+    @staticmethod
+    def uint64_to_bfloat16_rd(x: Any) -> _BF16:
+        """uint64 -> bfloat16, rounded down."""
+
+    @staticmethod
+    def bfloat16_to_uint64_rd(x: _BF16) -> Any:
+        """bfloat16 -> uint64, rounded down, saturated, NaN -> 0."""
+
+    @staticmethod
+    def uint64_to_bfloat16_ru(x: Any) -> _BF16:
+        """uint64 -> bfloat16, rounded up."""
+
+    @staticmethod
+    def bfloat16_to_uint64_ru(x: _BF16) -> Any:
+        """bfloat16 -> uint64, rounded up, saturated, NaN -> 0."""
+
+
+bf16: _Bf16Namespace
+"""``cuda.bf16.hadd(a, b)``, ``cuda.bf16.bfloat16(x)`` and the other bfloat16 functions."""
 
 # ---- cuda.libdevice (BEGIN generated: tools/gen_libdevice_def.py --pyi) ----------
 class _LibdeviceNamespace:

@@ -5,6 +5,7 @@
 
 #include "lower/Arith.h"
 #include "support/Diagnostics.h"
+#include "types/BFloat16.h"
 
 #include <llvm/IR/Intrinsics.h>
 
@@ -39,9 +40,23 @@ llvm::Intrinsic::ID roundingIntrinsic(const std::string &Name) {
   return llvm::Intrinsic::rint;
 }
 
+// math.NAME(x) of a bfloat16 x is the row cuda.bf16.hNAME (the typing
+// chose it: typing/Bf16Rules.cpp): its lowering, or null for other types.
+llvm::Value *bf16Variant(const LoweringRequest &R) {
+  if (R.argTypes.size() != 1 || !isBFloat16(R.argTypes[0]))
+    return nullptr;
+  std::string Key = std::string("cuda.bf16.h") + (R.info.key + 5);
+  const IntrinsicInfo *V = lookupIntrinsic(Key);
+  PCJ_ASSERT(V, "no row " + Key);
+  return loweringRule(V->id)(
+      LoweringRequest{R.cx, R.instr, *V, R.args, R.argTypes, R.argInstrs});
+}
+
 } // namespace
 
 llvm::Value *lowerFloatMath(const LoweringRequest &R) {
+  if (llvm::Value *V = bf16Variant(R))
+    return V;
   auto &Cx = R.cx;
   if (!R.argTypes.empty() && R.argTypes[0]->isComplex()) { // np.sin(z): cmath's row
     const IntrinsicInfo *C = lookupIntrinsic(std::string("cmath.") + R.info.sdata);
@@ -64,6 +79,8 @@ llvm::Value *lowerFloatMath(const LoweringRequest &R) {
 }
 
 llvm::Value *lowerLog(const LoweringRequest &R) {
+  if (llvm::Value *V = bf16Variant(R))
+    return V;
   auto &Cx = R.cx;
   TypeRef T = R.instr.type;
   llvm::FunctionCallee Log = mathCallee(Cx, "log", T, 1);
@@ -74,6 +91,8 @@ llvm::Value *lowerLog(const LoweringRequest &R) {
 }
 
 llvm::Value *lowerRoundToInt(const LoweringRequest &R) {
+  if (llvm::Value *V = bf16Variant(R))
+    return V;
   auto &Cx = R.cx;
   TypeRef A = R.argTypes[0];
   if (A->isIntegral())

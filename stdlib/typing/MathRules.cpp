@@ -34,6 +34,14 @@ TypeRef floatFor(const TypingRequest &R, size_t N, bool *Weak) {
 
 } // namespace
 
+// Bf16Rules.cpp: the cuda.bf16 row behind math.NAME(bfloat16), or null.
+const IntrinsicInfo *bf16MathVariant(const TypingRequest &R);
+
+// The row a math call of these arguments is: R's own, or the cuda.bf16 row.
+static TypingResult typeVariant(const IntrinsicInfo &V, const TypingRequest &R) {
+  return V.typing(TypingRequest{V, R.instr, R.args, R.kwnames});
+}
+
 // The cmath row computing NumPy function R for a complex argument
 // (np.sin(z) is cmath.sin(z)), or null.
 const IntrinsicInfo *complexVariant(const TypingRequest &R) {
@@ -46,6 +54,8 @@ const IntrinsicInfo *complexVariant(const TypingRequest &R) {
 TypingResult typeFloatMath(const TypingRequest &R) {
   if (const IntrinsicInfo *C = complexVariant(R))
     return C->typing(TypingRequest{*C, R.instr, R.args, R.kwnames});
+  if (const IntrinsicInfo *V = bf16MathVariant(R))
+    return typeVariant(*V, R);
   size_t N = size_t(R.info.idata);
   expectArgs(R, N, N);
   noKeywords(R);
@@ -58,6 +68,8 @@ TypingResult typeFloatMath(const TypingRequest &R) {
 
 // math.log(x) or math.log(x, base).
 TypingResult typeLog(const TypingRequest &R) {
+  if (const IntrinsicInfo *V = bf16MathVariant(R))
+    return typeVariant(*V, R);
   expectArgs(R, 1, 2);
   noKeywords(R);
   bool Weak = false;
@@ -69,6 +81,8 @@ TypingResult typeLog(const TypingRequest &R) {
 
 // math.floor/ceil/trunc return Python ints (int64) for floats.
 TypingResult typeRoundToInt(const TypingRequest &R) {
+  if (const IntrinsicInfo *V = bf16MathVariant(R))
+    return typeVariant(*V, R);
   expectArgs(R, 1, 1);
   noKeywords(R);
   TypeRef T = numericArg(R, 0);

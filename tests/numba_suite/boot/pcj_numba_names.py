@@ -51,6 +51,8 @@ RULES = [
     ("numba.cuda.cg", OURS, "pycuda_jit.cuda.cg", "cooperative groups"),
     ("numba.cuda.fp16", OURS, "pycuda_jit.cuda.fp16", "half-precision intrinsics"),
     ("numba.cuda.bf16", OURS, "pycuda_jit.cuda.bf16", "bfloat16 intrinsics"),
+    ("numba.cuda._internal.cuda_bf16", OURS, "pycuda_jit.cuda.bf16",
+     "the bfloat16 bindings under cuda_bf16.h's names (__hadd, nv_bfloat16)"),
     ("numba.cuda.libdevice", OURS, "pycuda_jit.cuda.libdevice", "libdevice functions"),
     ("numba.cuda.vector_types", OURS, "pycuda_jit.cuda.vector_types", "float32x4 & co."),
     ("numba.cuda.launchconfig", OURS, "pycuda_jit.cuda.launchconfig",
