@@ -24,6 +24,8 @@
 #include "support/IRInterpreter.h"
 #include "support/RawCodeFixture.h"
 #include "typeinfer/TypeInfer.h"
+#include "types/BFloat16.h"
+#include "types/Promotion.h"
 
 #include <gtest/gtest.h>
 
@@ -621,4 +623,32 @@ TEST(TypeTable, TypestrsAndRecordLayouts) {
   EXPECT_TRUE(P->isTuple());
   EXPECT_NE(P, tupleTy({float64Ty(), int64Ty()}));
   EXPECT_EQ(P->str(), "Point(x: float64, y: int64)");
+}
+
+TEST(TypeTable, BFloat16IsItsOwnFloatAndPromotes) {
+  using namespace pcj::types;
+  TypeRef BF = bfloat16Ty(), H = floatTy(16);
+  EXPECT_NE(BF, H);
+  EXPECT_EQ(BF, scalarFromName("bfloat16"));
+  EXPECT_TRUE(BF->isFloat() && isBFloat16(BF) && !isBFloat16(H));
+  EXPECT_EQ(BF->str(), "bfloat16");
+  EXPECT_EQ(BF->byteSize(), 2u);
+  auto P = [](TypeRef A, bool WeakA, TypeRef B, bool WeakB) {
+    return promote({A, WeakA}, {B, WeakB});
+  };
+  EXPECT_EQ(P(BF, false, BF, false), BF);
+  EXPECT_EQ(P(BF, false, intTy(8), false), BF);      // int8 fits exactly
+  EXPECT_EQ(P(BF, false, intTy(8, false), false), BF);
+  EXPECT_EQ(P(BF, false, boolTy(), false), BF);
+  EXPECT_EQ(P(BF, false, intTy(16), false), float32Ty());
+  EXPECT_EQ(P(BF, false, int32Ty(), false), float64Ty());
+  EXPECT_EQ(P(BF, false, H, false), float32Ty());    // neither holds the other
+  EXPECT_EQ(P(H, false, BF, false), float32Ty());
+  EXPECT_EQ(P(BF, false, float32Ty(), false), float32Ty());
+  EXPECT_EQ(P(BF, false, float64Ty(), true), BF);    // Python literals stay weak
+  EXPECT_EQ(P(int64Ty(), true, BF, false), BF);
+  EXPECT_EQ(P(BF, false, complexTy(128), true), complexTy(64));
+  EXPECT_TRUE(canCastSafely(BF, float32Ty()));
+  EXPECT_FALSE(canCastSafely(H, BF));
+  EXPECT_FALSE(canCastSafely(BF, H));
 }
