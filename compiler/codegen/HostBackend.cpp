@@ -209,8 +209,32 @@ HostJit &hostJit() {
 // 1 + 2^-10).  In double the product of two halves is exact and the one
 // rounding of the sum cannot create a false half-way case, so
 // fptrunc(fma.f64(a, b, c)) is the correctly rounded half fma everywhere.
-// bfloat16 (fma.rn.bf16 on the GPU) is widened the same way, for the same
-// reason (8 significant bits: the product has 16).
+// bfloat16 (fma.rn.bf16 on the GPU) has float32's exponent range, so its
+// exact sum can need far more than 53 bits and one double rounding can land
+// on a false half-way point (1.015625 * 1.25 + 2^-133 gave 0x3fa2, not
+// 0x3fa3): the double sum is rounded to odd instead (TwoSum's exact error
+// moves an inexact even sum one ulp toward the exact value), after which
+// the rounding to bfloat16 is correct.
+static llvm::Value *bf16FmaRoundedToOdd(llvm::IRBuilder<> &B, llvm::Value *X,
+                                        llvm::Value *Y, llvm::Value *Z) {
+  llvm::Value *P = B.CreateFMul(X, Y); // exact: two 8-bit significands
+  llvm::Value *S = B.CreateFAdd(P, Z);
+  llvm::Value *Zs = B.CreateFSub(S, P);
+  llvm::Value *Ps = B.CreateFSub(S, Zs);
+  llvm::Value *E = B.CreateFAdd(B.CreateFSub(P, Ps), B.CreateFSub(Z, Zs));
+  llvm::Type *IntTy = S->getType()->getWithNewType(B.getInt64Ty());
+  llvm::Value *Bits = B.CreateBitCast(S, IntTy);
+  llvm::Value *Zero = llvm::ConstantFP::get(S->getType(), 0.0);
+  llvm::Value *One = llvm::ConstantInt::get(IntTy, 1);
+  llvm::Value *Even = B.CreateICmpEQ(B.CreateAnd(Bits, One),
+                                     llvm::Constant::getNullValue(IntTy));
+  llvm::Value *Inexact = B.CreateFCmpONE(E, Zero); // false for inf/NaN sums
+  llvm::Value *Away = B.CreateICmpEQ(B.CreateFCmpOLT(S, Zero), B.CreateFCmpOLT(E, Zero));
+  llvm::Value *Odd = B.CreateSelect(Away, B.CreateAdd(Bits, One), B.CreateSub(Bits, One));
+  return B.CreateBitCast(B.CreateSelect(B.CreateAnd(Inexact, Even), Odd, Bits),
+                         S->getType());
+}
+
 void widenHalfFma(llvm::Module &M) {
   for (llvm::Function &F : M) {
     if (F.isDeclaration())
@@ -227,7 +251,10 @@ void widenHalfFma(llvm::Module &M) {
         llvm::Value *Args[3];
         for (unsigned K = 0; K < 3; ++K)
           Args[K] = B.CreateFPExt(Call->getArgOperand(K), Wide);
-        llvm::Value *Fma = B.CreateIntrinsic(llvm::Intrinsic::fma, {Wide}, Args);
+        llvm::Value *Fma =
+            Call->getType()->getScalarType()->isBFloatTy()
+                ? bf16FmaRoundedToOdd(B, Args[0], Args[1], Args[2])
+                : B.CreateIntrinsic(llvm::Intrinsic::fma, {Wide}, Args);
         llvm::Value *Narrow = B.CreateFPTrunc(Fma, Call->getType());
         Narrow->takeName(Call);
         Call->replaceAllUsesWith(Narrow);

@@ -333,8 +333,11 @@ llvm::Value *LowerContext::cast(llvm::Value *V, TypeRef From, TypeRef To) {
   }
   if (From->isFloat() && To->isInt()) // saturating, NaN -> 0 (TargetHooks)
     return target.floatToInt(b, V, LT, To->isSigned());
-  if (From->isFloat() && To->isFloat())
+  if (From->isFloat() && To->isFloat()) {
+    if (isBFloat16(From) && To->bits() <= 16) // no fpext/fptrunc between the two:
+      V = b.CreateFPExt(V, b.getFloatTy());   // exactly through float32
     return b.CreateFPCast(V, LT);
+  }
   PCJ_ASSERT(false, "no conversion from " + From->str() + " to " + To->str());
 }
 

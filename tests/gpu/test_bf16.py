@@ -340,6 +340,51 @@ def arith_kernel(a, b, c, out):
         out[20, i] = bf16.bfloat16_as_uint16(x * y + z)  # two roundings
 
 
+def fma_bits(x, y, z):
+    """bfloat16 bits of x * y + z rounded once, from the exact value: a
+    float64 sum of bfloat16 values can itself round onto a false half-way
+    point (bfloat16 has float32's exponent range)."""
+    out = f64_to_bits_rn(x * y + z)
+    for k in np.flatnonzero(np.isfinite(x) & np.isfinite(y) & np.isfinite(z)):
+        q = Fraction(float(x[k])) * Fraction(float(y[k])) + Fraction(float(z[k]))
+        if q != 0:  # an exact zero keeps float64's signed zero
+            out[k] = exact_to_bits(q)
+    return out
+
+
+def test_fma_rounds_once_where_float64_double_rounds():
+    # 1.015625 * 1.25 + 2^-133: the float64 sum rounds onto the half-way
+    # point between two bfloat16s and ties-to-even went the wrong way on
+    # the CPU executor (0x3fa2; fma.rn.bf16 and the exact value: 0x3fa3).
+    x = np.array([0x3F82, 0xBF82, 0x3F82], np.uint16)
+    y = np.array([0x3FA0, 0x3FA0, 0x3FA0], np.uint16)
+    z = np.array([0x0001, 0x8001, 0x8001], np.uint16)
+    out = poisoned((21, x.size), np.uint16)
+    launch(arith_kernel, x.size, x, y, z, out)
+    want = fma_bits(*(bits_to_f32(v).astype(np.float64) for v in (x, y, z)))
+    assert want.tolist() == [0x3FA3, 0xBFA3, 0x3FA2]
+    assert_bits(out[4], want, "hfma")
+
+
+@cuda.jit
+def to_f16_kernel(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = np.float16(bf16.uint16_as_bfloat16(x[i]))
+
+
+def test_to_float16_every_pattern():
+    # bfloat16 -> float16 goes exactly through float32 (LLVM has no direct
+    # conversion: it was an internal compiler error), rounded once.
+    x = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    out = poisoned(x.size, np.float16)
+    launch(to_f16_kernel, x.size, x, out)
+    want = bits_to_f32(x).astype(np.float16)
+    nan = np.isnan(want)
+    assert np.array_equal(np.isnan(out), nan)
+    np.testing.assert_array_equal(out[~nan].view(np.uint16), want[~nan].view(np.uint16))
+
+
 def saturate(bits):
     v = bits_to_f32(bits)
     v = np.where(np.isnan(v) | (v <= 0), np.float32(0), np.minimum(v, np.float32(1)))
@@ -357,7 +402,7 @@ def test_arithmetic(rng):
         # an exact 16-bit product) to bfloat16 rounds once
         add, sub, mul, div = (f64_to_bits_rn(x + y), f64_to_bits_rn(x - y),
                               f64_to_bits_rn(x * y), f64_to_bits_rn(x / y))
-        fma = f64_to_bits_rn(x * y + z)
+        fma = fma_bits(x, y, z)
         two = f64_to_bits_rn(bits_to_f32(mul).astype(np.float64) + z)
     for k, want, what in [(0, add, "hadd"), (1, sub, "hsub"), (2, mul, "hmul"),
                           (3, div, "hdiv"), (4, fma, "hfma"), (5, add, "+"),

@@ -96,8 +96,11 @@ def test_ctrl_c_stops_an_endless_kernel(cpu):
             time.sleep(0.5)  # well inside the endless launch
             sent = time.time()
             p.send_signal(signal.SIGINT)
-            line = read_json(p, 10)
-            assert line.get("interrupted") == name, (name, line)
+            line = read_json(p, 30)  # generous: a loaded 2-core CI machine
+            if line.get("interrupted") != name:
+                if p.poll() is None:
+                    p.kill()
+                assert False, (name, line, p.stderr.read()[-3000:])
             # promptly (a loaded CI machine may delay the child a little)
             assert line["at"] - sent < 2.0, f"{name}: KeyboardInterrupt after {line['at'] - sent:.3f} s"
         assert read_json(p, 60) == {"after": True}
