@@ -26,8 +26,12 @@ def cpu(backend):
 
 
 CHILD = textwrap.dedent(r"""
-    import json, sys, time, warnings
+    import json, signal, sys, time, warnings
     warnings.simplefilter("ignore")
+    # Ctrl-C raises KeyboardInterrupt even when this test runs in a
+    # background job, which starts its children with SIGINT ignored (Python
+    # then installs no handler of its own).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     import numpy as np
     from pycuda_jit import cuda
 
