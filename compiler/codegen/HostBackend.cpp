@@ -62,10 +62,11 @@ _Float16 truncsfhf2(float X) { return static_cast<_Float16>(X); }
 _Float16 truncdfhf2(double X) { return static_cast<_Float16>(X); }
 #endif
 
-#if defined(__FLT16_MAX__)
+#if defined(__x86_64__) && defined(__FLT16_MAX__)
 // float -> bfloat16 rounded to nearest even, NaN -> 0x7fff: the libcalls
-// LLVM emits for fptrunc to bfloat.  The bits travel in a _Float16, which
-// the ABI returns in the register LLVM expects a bfloat in.
+// LLVM emits for fptrunc to bfloat on x86-64 (AArch64 lowers it inline).
+// The bits travel in a _Float16, which the ABI returns in the register
+// LLVM expects a bfloat in.
 uint16_t bf16Nearest(float X) {
   if (X != X)
     return 0x7FFF;
@@ -106,7 +107,7 @@ std::vector<std::pair<const char *, void *>> builtinHelpers() {
         {"__truncsfhf2", reinterpret_cast<void *>(&truncsfhf2)},
         {"__truncdfhf2", reinterpret_cast<void *>(&truncdfhf2)},
 #endif
-#if defined(__FLT16_MAX__)
+#if defined(__x86_64__) && defined(__FLT16_MAX__)
         {"__truncsfbf2", reinterpret_cast<void *>(&truncsfbf2)},
         {"__truncdfbf2", reinterpret_cast<void *>(&truncdfbf2)},
 #endif
