@@ -15,13 +15,13 @@ nothing: bfloat16 is computed in float32 there).
 import argparse
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 
 from pycuda_jit import cuda  # noqa: E402
+from _timing import best_seconds  # noqa: E402
 from pycuda_jit.cuda import bf16, fp16  # noqa: E402
 
 
@@ -69,23 +69,6 @@ def bf16_bits(x):
 
 def bf16_value(h):
     return (h.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
-
-
-def best_seconds(kernel, blocks, threads, args, repeat, gpu):
-    best = float("inf")
-    for _ in range(repeat):
-        if gpu:
-            start, stop = cuda.event(), cuda.event()
-            start.record()
-            kernel[blocks, threads](*args)
-            stop.record()
-            stop.synchronize()
-            best = min(best, cuda.event_elapsed_time(start, stop) / 1e3)
-        else:
-            t0 = time.perf_counter()
-            kernel[blocks, threads](*args)
-            best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def main():

@@ -14,13 +14,13 @@ every variant compiles and is right (its timings mean nothing).
 import argparse
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 
 from pycuda_jit import cuda  # noqa: E402
+from _timing import best_seconds  # noqa: E402
 
 
 @cuda.jit
@@ -43,23 +43,6 @@ def scale_l2_only(out, x, s):
 
 VARIANTS = [("plain", scale_plain), ("ldcs/stcs", scale_streaming),
             ("ldcg/stcg", scale_l2_only)]
-
-
-def best_seconds(kernel, blocks, threads, args, repeat, gpu):
-    best = float("inf")
-    for _ in range(repeat):
-        if gpu:
-            start, stop = cuda.event(), cuda.event()
-            start.record()
-            kernel[blocks, threads](*args)
-            stop.record()
-            stop.synchronize()
-            best = min(best, cuda.event_elapsed_time(start, stop) / 1e3)
-        else:
-            t0 = time.perf_counter()
-            kernel[blocks, threads](*args)
-            best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def main():
