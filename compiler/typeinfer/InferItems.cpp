@@ -6,6 +6,10 @@
 
 namespace pcj::typeinfer::detail {
 
+// The result of indexing array Arr with Idx (an int, a slice, or a tuple of
+// them): the element when every dimension gets an int, else a view.  A view
+// of a C array stays C when it is ints, then at most one slice without a
+// step, then only full slices (`:`).
 TypeRef Inferrer::arrayIndexResult(const Instr *I, TypeRef Arr, TypeRef Idx) {
   unsigned N = Arr->ndim();
   std::vector<TypeRef> Parts =

@@ -1,7 +1,7 @@
 // Inferrer: the state and the per-instruction rules of type inference
 // (TypeInfer.h's inferTypes).  Internal to compiler/typeinfer: the rules
 // live in TypeInfer.cpp, the subscript and record-field rules in
-// InferItems.cpp.
+// InferItems.cpp, the device-function call rules in InferCalls.cpp.
 #pragma once
 
 #include "stdlib/Registry.h"
