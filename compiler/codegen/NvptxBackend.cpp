@@ -278,6 +278,33 @@ void allowApproximations(llvm::Module &M) {
       }
 }
 
+// Answers __nvvm_reflect(Name) calls with Value before NVVMReflect runs.
+// LLVM's pass knows __CUDA_FTZ (module flag) and __CUDA_ARCH only and
+// answers 0 for any other name; libdevice also asks __CUDA_PREC_SQRT (its
+// sqrtf, hypotf, norm*f, jnf), where 0 selects sqrt.approx.
+void answerReflect(llvm::Module &M, llvm::StringRef Name, int Value) {
+  llvm::Function *R = M.getFunction("__nvvm_reflect");
+  if (!R)
+    return;
+  std::vector<llvm::CallInst *> Calls;
+  for (llvm::User *U : R->users()) {
+    auto *C = llvm::dyn_cast<llvm::CallInst>(U);
+    if (!C || C->getCalledFunction() != R || C->arg_size() != 1)
+      continue;
+    auto *GV = llvm::dyn_cast<llvm::GlobalVariable>(
+        C->getArgOperand(0)->stripPointerCasts());
+    if (!GV || !GV->hasInitializer())
+      continue;
+    auto *Str = llvm::dyn_cast<llvm::ConstantDataSequential>(GV->getInitializer());
+    if (Str && Str->isCString() && Str->getAsCString() == Name)
+      Calls.push_back(C);
+  }
+  for (llvm::CallInst *C : Calls) {
+    C->replaceAllUsesWith(llvm::ConstantInt::get(C->getType(), Value));
+    C->eraseFromParent();
+  }
+}
+
 bool hasReflectCalls(const llvm::Module &M) {
   const llvm::Function *R = M.getFunction("__nvvm_reflect");
   return R && !R->use_empty();
@@ -321,6 +348,9 @@ NvptxResult emitPtx(llvm::Module &M, const NvptxOptions &O) {
   // this flag (and "__CUDA_ARCH" from the subtarget).
   M.setModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
                   O.fastMath ? 1u : 0u);
+  // Correctly rounded square roots unless fastmath (numba-cuda's NVVM
+  // default, -prec-sqrt=1).
+  answerReflect(M, "__CUDA_PREC_SQRT", O.fastMath ? 0 : 1);
 
   std::set<std::string> Keep(O.exportedSymbols.begin(),
                              O.exportedSymbols.end());

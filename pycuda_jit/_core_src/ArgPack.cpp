@@ -476,12 +476,9 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
     Py_ssize_t N = PyTuple_Size(O);
     Out.elems.resize(N);
     for (Py_ssize_t K = 0; K < N; ++K) {
+      // A NumPy array inside is staged through device memory like a
+      // top-level one (copied in, and back unless read-only).
       classifyArg(PyTuple_GetItem(O, K), Index, Out.elems[K]);
-      // Staging copies top-level arguments only: refused here, before the
-      // launch copies anything.
-      if (Out.elems[K].host)
-        typeError(Index, "a NumPy array inside a tuple cannot be passed to a "
-                         "kernel on the GPU; pass cuda.to_device(array) instead");
       Elems.push_back(Out.elems[K].type);
     }
     std::vector<std::string> Fields;
@@ -515,6 +512,14 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
       return;
     }
     fromInterface(AI.get(), Index, Out, false, O);
+    // A record (numpy.void) viewing a writable array: NumPy 2.5 marks every
+    // scalar's array interface read-only, but numba-cuda writes a record
+    // argument back (its flags say whether the memory may be written).
+    if (Out.readonly && Out.ndim == 0 && Out.type && Out.type->dtype() &&
+        Out.type->dtype()->kind() == types::Kind::Record)
+      if (Ref Flags = getAttrOpt(O, "flags"))
+        if (Ref W = getAttrOpt(Flags.get(), "writeable"))
+          Out.readonly = PyObject_IsTrue(W.get()) != 1;
     if (Out.hostPtr)
       Out.host = O;
     return;

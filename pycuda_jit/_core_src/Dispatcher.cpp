@@ -659,8 +659,11 @@ struct Staging {
   }
 };
 
+// Tuples are searched: their NumPy arrays are staged too.
 void stageIn(std::vector<ArgValue> &Vals, Staging &S) {
   for (ArgValue &V : Vals) {
+    if (!V.elems.empty())
+      stageIn(V.elems, S);
     if (!V.host || backend() != BackendKind::CUDA)
       continue;
     V.ptr = deviceAlloc(V.nbytes);

@@ -11,11 +11,13 @@
 #include "runtime/Compile.h"
 #include "runtime/Module.h"
 #include "runtime/cpu/Executor.h"
+#include "support/GpuTargets.h"
 #include "types/Type.h"
 
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -56,6 +58,9 @@ struct Spec {
   std::string loadPath;
   // GpuTargetChoice::describe() ("native sm_90"...), "cpu" on the executor
   std::string target;
+  // the target choice of the first image (CUDA), for recompiles that must
+  // reproduce its cache key whatever the environment says now
+  std::optional<GpuTargetChoice> gpuTarget;
   // CUDA: images per architecture, functions per device (by ordinal)
   std::vector<std::unique_ptr<ArchImage>> images;
   std::vector<DeviceFn> devices;

@@ -277,9 +277,8 @@ std::map<std::string, std::string> recompileDumps(DispatcherObject *D, const Spe
   driver::CompileOptions CO = compileOptions(D);
   CO.dumps = {"all"};
   CO.noAliasReadOnly = S.noAlias;
-  if (!S.images.empty())
-    applyGpuTarget(CO, gpuTargetFor(S.images.front()->ccMajor,
-                                    S.images.front()->ccMinor));
+  if (S.gpuTarget) // as compiled, not as PYCUDA_JIT_NEWEST_CC would choose now
+    applyGpuTarget(CO, *S.gpuTarget);
   bc::RawCode Raw = readCode(D->pyfunc);
   PyResolver Same(D->pyfunc);
   driver::AnalysisPtr A = driver::analyzeKernel(Raw, S.key, Same, CO);
@@ -336,6 +335,7 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
   rt::Context *Ctx = nullptr;
   int DevMajor = 0, DevMinor = 0; // the device the image is linked for
   std::string Target = "cpu";
+  std::optional<GpuTargetChoice> Choice;
   if (CO.backend == driver::Backend::CUDA) {
     Ctx = &rt::currentContext();
     DevMajor = Ctx->info().ComputeCapabilityMajor;
@@ -343,6 +343,7 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
     GpuTargetChoice T = gpuTargetFor(DevMajor, DevMinor);
     applyGpuTarget(CO, T);
     Target = T.describe();
+    Choice = T;
     CO.noAliasReadOnly = NoAlias; // checked at every launch (planAliasCheck)
   } else if (CO.sanitize) {
     // The sanitizer skips race checks on read-only arrays, which needs the
@@ -354,6 +355,7 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
   auto S = std::make_shared<Spec>();
   S->key = Args;
   S->target = Target;
+  S->gpuTarget = Choice;
   S->noAlias = CO.noAliasReadOnly;
   driver::AnalysisPtr A = driver::analyzeKernel(Raw, Args, R, CO);
   S->cacheKey = driver::cacheKey(*A);

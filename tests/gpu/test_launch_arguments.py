@@ -1,7 +1,7 @@
 """Launch-time argument checks: a read-only array where the kernel may
 write (numba types such arrays read-only: a TypingError naming the
-parameter and the write), a host array inside a tuple on the GPU (refused
-before anything is copied), and a compile that fails while the dispatcher's
+parameter and the write), host arrays inside tuples (staged through device
+memory on the GPU like top-level ones), and a compile that fails while the dispatcher's
 lock is released (the aliasing variant) leaving the kernel usable."""
 import inspect
 
@@ -129,26 +129,36 @@ def scale_pair_into(pair, out):
         out[i] = pair[0][i] * pair[1]
 
 
-def test_host_array_in_a_tuple_stops_the_launch_before_any_copy(hardware, rng):
+@cuda.jit
+def write_through_pair(pair, scale):
+    i = cuda.grid(1)
+    src, dst = pair
+    if i < dst.size:
+        dst[i] = src[i] * scale
+
+
+def test_host_arrays_in_tuples_are_staged_and_written_back(backend, rng):
+    # numba-cuda copies NumPy arrays inside tuples to the device and back
+    # like top-level ones; the CPU executor uses them in place.
     x = rng.standard_normal(64)
     out = poisoned(64, np.float64)
     staged = core().memory_stats()["staged_arguments"]
-    with pytest.raises(TypeError, match="kernel argument 1: a NumPy array inside a tuple"):
-        scale_pair_into[1, 64]((x, 2.0), out)
-    assert core().memory_stats()["staged_arguments"] == staged  # `out` was not copied
-    assert np.isnan(out).all()
-    d_out = cuda.to_device(out)
-    scale_pair_into[1, 64]((cuda.to_device(x), 2.0), d_out)
-    np.testing.assert_array_equal(d_out.copy_to_host(), x * 2.0)
-
-
-def test_host_arrays_in_tuples_work_on_the_cpu_executor(backend, rng):
-    if backend != "cpu":
-        pytest.skip("the CPU executor uses host arrays in place")
-    x = rng.standard_normal(64)
-    out = poisoned(64, np.float64)
     scale_pair_into[1, 64]((x, 2.0), out)
     np.testing.assert_array_equal(out, x * 2.0)
+    dst = poisoned(64, np.float64)
+    write_through_pair[1, 64]((x, dst), 3.0)
+    np.testing.assert_array_equal(dst, x * 3.0)
+    if backend == "cuda":
+        assert core().memory_stats()["staged_arguments"] == staged + 4
+
+
+def test_read_only_array_in_a_tuple_is_not_written(backend, rng):
+    x = rng.standard_normal(64)
+    ro = poisoned(64, np.float64)
+    ro.flags.writeable = False
+    with pytest.raises(errors.TypingError, match=r"argument 1 \('pair'\) is a read-only array"):
+        write_through_pair[1, 64]((x, ro), 3.0)
+    assert np.isnan(ro).all()
 
 
 FACTOR = 3.0
