@@ -4,7 +4,8 @@ in registers, grid-stride loop) in each type -- cuda.bf16.hfma (fma.rn.bf16),
 cuda.fp16.hfma (fma.rn.f16), float32 `y * a + b` (contracted to fma.rn.f32)
 -- best of N launches (CUDA events), and the time ratio to float32.  The
 bfloat16 results are checked bit for bit against a NumPy reference first
-(each step rounded once, from float64), the others to a tolerance.
+(each step rounded once, from float64), the others to a tolerance (the first
+65,536 elements).
 
     PYTHONPATH=. python3 benchmarks/bf16.py [--repeat 20] [--n 16777216] [--iters 256]
     PYTHONPATH=. PYCUDA_JIT_BACKEND=cpu python3 benchmarks/bf16.py --smoke
@@ -93,17 +94,18 @@ def main():
     # in float64, so rounding the float64 sum once is the fma's rounding)
     a16, b16 = bf16_bits(np.array([ca])), bf16_bits(np.array([cb]))
     yb = bf16_bits(y0)
-    want = yb.copy()
+    check = min(n, 1 << 16)  # the NumPy reference of all n would take minutes
+    want = yb[:check].copy()
     for _ in range(iters):
         want = bf16_bits(bf16_value(want) * bf16_value(a16)[0] + bf16_value(b16)[0])
     d_b = cuda.to_device(yb)
     fma_bf16[blocks, threads](d_b, a16[0], b16[0])
-    np.testing.assert_array_equal(d_b.copy_to_host(), want)
+    np.testing.assert_array_equal(d_b.copy_to_host()[:check], want)
 
     cases = [("float32", fma_f32, y0.astype(np.float32), np.float32(ca), np.float32(cb)),
              ("float16", fma_f16, y0.astype(np.float16), np.float16(ca), np.float16(cb)),
              ("bfloat16", fma_bf16, yb, a16[0], b16[0])]
-    ref = y0.copy()
+    ref = y0[:check].copy()
     for _ in range(iters):
         ref = ref * ca + cb
     print(f"# {n} elements x {iters} dependent fmas; {'GPU' if gpu else 'CPU executor'}; "
@@ -114,7 +116,8 @@ def main():
         d = cuda.to_device(host)
         kernel[blocks, threads](d, ka, kb)
         if name != "bfloat16":
-            np.testing.assert_allclose(d.copy_to_host().astype(np.float64), ref, atol=1e-2)
+            np.testing.assert_allclose(d.copy_to_host()[:check].astype(np.float64), ref,
+                                       atol=1e-2)
         t = best_seconds(kernel, blocks, threads, (d, ka, kb), repeat, gpu)
         base = base or t
         print(f"{name:<10}{t * 1e3:>10.3f}{n * iters / t / 1e9:>10.1f}{base / t:>12.2f}")
