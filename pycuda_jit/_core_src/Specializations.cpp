@@ -534,7 +534,7 @@ static Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals) {
         Args += (K ? ", " : "") + Key[K]->str();
       std::string Msg = "kernel " + St->params;
       if (C.best.empty()) {
-        Msg += ": no matching signature for argument types (" + Args +
+        Msg += ": No matching definition for argument types (" + Args +
                "); the kernel was compiled for:";
         for (auto &S : St->ordered)
           Msg += "\n  " + S->result.signature;

@@ -334,7 +334,7 @@ def void_array_argument():
     triple[1, 32](x, np.zeros(8, "V4"))  # <- error
 
 
-@host(TypeError, match="no matching signature")
+@host(TypeError, match="No matching definition")
 def signature_dtype_mismatch():
     x = cuda.device_array(8, np.float64)
     triple_f32[1, 32](x, x)  # <- error
@@ -346,13 +346,13 @@ def signature_count_mismatch():
     triple_f32[1, 32](x)  # <- error
 
 
-@host(TypeError, match="no matching signature")
+@host(TypeError, match="No matching definition")
 def signature_needs_contiguous():
     x = cuda.to_device(np.zeros(16, np.float32))[::2]
     fill_contiguous[1, 32](x)  # <- error
 
 
-@host(TypeError, match="no matching signature")
+@host(TypeError, match="No matching definition")
 def signature_wrong_ndim():
     x = cuda.device_array((2, 4), np.float32)
     fill_contiguous[1, 32](x)  # <- error

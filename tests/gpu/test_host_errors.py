@@ -79,7 +79,7 @@ def test_argument_count_and_types_quote_the_signatures(backend):
     with pytest.raises(TypeError) as info:
         triple_f32[1, 1](cuda.device_array(8, np.float64), x)
     msg = str(info.value)
-    assert "no matching signature" in msg and "array(float32, 1d, A)" in msg
+    assert "No matching definition" in msg and "array(float32, 1d, A)" in msg
     with pytest.raises(TypeError, match="takes 2 arguments but 3 were given"):
         triple_f32[1, 1](x, x, x)
     launch_ok(triple_f32)
