@@ -6,6 +6,8 @@ Mixed into the ``Kernel`` class of cuda.py.  Ordinary launches
 (``kernel[grid, block](*args)``) run none of this; ``kernel.forall(n)(*args)``
 adds one Python call that launches ``kernel[blocks, tpb]``.
 """
+import collections
+
 from . import errors
 from . import types as _types
 
@@ -92,6 +94,25 @@ class Overload:
 
     def __repr__(self):
         return f"<overload of {self._kernel.py_func.__qualname__} for {self.signature}>"
+
+
+class KernelStats(dict):
+    """``kernel.stats``: the last specialization's facts (``_info()``), and
+    per signature how its compiled code was found: ``cache_hits`` (loaded
+    from the disk cache) and ``cache_misses`` (compiled with ``cache=True``
+    but not found), as numba-cuda's counters.  Without ``cache=True`` both
+    are empty."""
+
+    def __init__(self, kernel):
+        super().__init__(kernel._info() if kernel.signatures else {})
+        self.cache_hits = collections.Counter()
+        self.cache_misses = collections.Counter()
+        for i, sig in enumerate(kernel.signatures):
+            outcome = kernel._info(i).get("cache", "")
+            if outcome.startswith("hit"):
+                self.cache_hits[sig] += 1
+            elif outcome.startswith("miss"):
+                self.cache_misses[sig] += 1
 
 
 class BySignature(dict):

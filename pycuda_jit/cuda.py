@@ -34,6 +34,9 @@ __all__ = [
     "is_available",
     "synchronize", "profile_start", "profile_stop", "profiling",
     "sanitizer_report",
+    # External Memory Management (memory_manager.py)
+    "set_memory_manager", "BaseCUDAMemoryManager", "HostOnlyCUDAMemoryManager",
+    "GetIpcHandleMixin", "MemoryPointer", "MemoryInfo",
     # foreign functions (ffi.py)
     "declare_device", "CUSource", "PTXSource", "LTOIRSource", "CubinSource",
     "FatbinSource", "ObjectSource", "ArchiveSource",
@@ -85,6 +88,7 @@ _LIBRARIES = {
     "guvectorize": ("ufunc", "guvectorize"),
     "reduce": ("reduction", "reduce"),
     "Reduce": ("reduction", "Reduce"),
+    "transpose": ("transpose", "transpose"),
 }
 
 
@@ -166,6 +170,9 @@ from .streams import (  # noqa: E402
     stream, default_stream, legacy_default_stream, per_thread_default_stream,
     external_stream, event, event_elapsed_time)
 from .profiling import profile_start, profile_stop, profiling  # noqa: E402
+from .memory_manager import (  # noqa: E402
+    set_memory_manager, BaseCUDAMemoryManager, HostOnlyCUDAMemoryManager, GetIpcHandleMixin,
+    MemoryPointer, MemoryInfo)
 from .ffi import (  # noqa: E402
     declare_device, ForeignFunction, LinkableCode, CUSource, PTXSource, LTOIRSource,
     CubinSource, FatbinSource, ObjectSource, ArchiveSource)
@@ -269,9 +276,21 @@ def _kernel_class():
                     return sass(asm)
                 return {sig: sass(ptx) for sig, ptx in asm.items()}
 
-            def inspect_types(self, signature=None):
-                """The typed IR: every value with its type."""
-                return self._per_signature("typed", signature)
+            def inspect_types(self, signature=None, file=None):
+                """The typed IR: every value with its type (dict signature ->
+                text without a signature).  With ``file`` (numba-cuda's
+                form), the text of each specialization, headed by the
+                function's name and signature, is written there instead and
+                None returned."""
+                text = self._per_signature("typed", signature)
+                if file is None:
+                    return text
+                items = [(signature, text)] if signature is not None else text.items()
+                for sig, typed in items:
+                    print(f"{self.py_func.__qualname__} {sig}", file=file)
+                    print("-" * 80, file=file)
+                    print(typed, file=file)
+                return None
 
             def inspect_stage(self, stage, signature=None, cc=None):
                 """A stage's text: bytecode, cfg, ir, typed, llvm, llvm-opt or
@@ -280,8 +299,11 @@ def _kernel_class():
 
             @property
             def stats(self):
-                """Facts about the last specialization: timings, load path..."""
-                return self._info()
+                """Facts about the last specialization (a dict: timings, load
+                path...), with numba-cuda's ``cache_hits`` / ``cache_misses``
+                (signature -> count of disk-cache hits and misses)."""
+                from ._kernel_api import KernelStats
+                return KernelStats(self)
 
             def __reduce__(self):
                 """Pickles by reference or by value (pycuda_jit/serialize.py)."""
@@ -462,6 +484,7 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
                    and not isinstance(func_or_sig, _types.Type))
     opts = _options(debug, fastmath, opt, lineinfo, cache, max_registers, launch_bounds,
                     fmad, boundscheck, cpu_timeout, sanitize, shared_memory_carveout)
+    _warn_option_conflicts(opts)
     if device:
         if link:
             raise NotImplementedError(
@@ -485,6 +508,23 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         return _build_kernel(func_or_sig, opts, [], inline_mode)
     sigs = _signature_list(func_or_sig)
     return lambda func: _build_kernel(func, opts, sigs, inline_mode)
+
+
+def _warn_option_conflicts(opts):
+    """numba-cuda's InvalidConfigWarnings for cuda.jit options that do not
+    go together (the options still apply as given)."""
+    if not opts["debug"]:
+        return
+    if opts["opt"]:
+        warnings.warn("debug=True with optimization on (opt=True, the default) is not "
+                      "supported by CUDA: cuda-gdb may show wrong values; pass opt=False "
+                      "with debug=True", errors.InvalidConfigWarning,
+                      stacklevel=_user_stacklevel())
+    if opts["lineinfo"]:
+        warnings.warn("debug and lineinfo are mutually exclusive: debug=True already "
+                      "gives line information with full debug info; use lineinfo=True "
+                      "alone for line information without it",
+                      errors.InvalidConfigWarning, stacklevel=_user_stacklevel())
 
 
 def _build_kernel(func, opts, sigs, inline="never"):

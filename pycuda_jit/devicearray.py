@@ -14,6 +14,7 @@ import os
 
 import numpy as np
 
+from . import memory_manager
 from ._lazy import core
 
 _core = core()
@@ -47,8 +48,7 @@ class DeviceNDArray(_core.DeviceArray):
             if owner is not None:  # numba-cuda's DeviceNDArray(shape, strides, dtype, stream)
                 stream, owner = owner, None
             _s, _d, _st, nbytes = _prepare(shape, dtype, strides, "C")
-            owner = _core.Allocation(nbytes)
-            ptr = owner.ptr
+            owner, ptr = memory_manager.device_memory(nbytes)
         super().__init__(owner, ptr, shape, strides, dtype.str, stream,
                          dtype.descr if dtype.fields is not None else None)
         self.dtype = dtype
@@ -67,6 +67,19 @@ class DeviceNDArray(_core.DeviceArray):
         low = sum(s * (n - 1) for n, s in zip(self.shape, self.strides) if s < 0)
         high = sum(s * (n - 1) for n, s in zip(self.shape, self.strides) if s > 0)
         return high - low + self.dtype.itemsize
+
+    @property
+    def gpu_data(self):
+        """The array's device memory as a MemoryPointer (numba-cuda's
+        ``gpu_data``): from the array's first byte, ``alloc_size`` long;
+        it keeps the memory alive."""
+        from .memory_manager import MemoryPointer
+        if isinstance(self._owner, MemoryPointer) and \
+                self._owner.device_pointer_value == self.device_ctypes_pointer_value:
+            return self._owner
+        from .devices import current_context
+        return MemoryPointer(current_context(), self.device_ctypes_pointer_value,
+                             self.alloc_size, owner=self._owner)
 
     @property
     def flags(self):
@@ -186,6 +199,29 @@ class DeviceNDArray(_core.DeviceArray):
                                  f"match the device array's {self.shape}")
         self._copy_from_host(src, stream)
 
+    def split(self, section, stream=0):
+        """The array cut into consecutive views of ``section`` elements (the
+        last may be shorter): a list of DeviceNDArrays sharing this memory.
+        1-d contiguous arrays only, as in numba-cuda."""
+        if self.ndim != 1:
+            raise ValueError("split() needs a 1-d array")
+        if self.strides[0] != self.dtype.itemsize:
+            raise ValueError("split() needs a contiguous array (unit stride)")
+        section = operator.index(section)
+        if section <= 0:
+            raise ValueError(f"split() needs a positive section length, not {section}")
+        stream = stream or self.stream
+        base = self.device_ctypes_pointer_value
+        return [DeviceNDArray((min(section, self.shape[0] - begin),), self.strides,
+                              self.dtype, self._owner, base + begin * self.strides[0],
+                              stream)
+                for begin in range(0, self.shape[0], section)]
+
+    def bind(self, stream=0):
+        """A view of the same memory whose default stream is ``stream``."""
+        return DeviceNDArray(self.shape, self.strides, self.dtype, self._owner,
+                             self.device_ctypes_pointer_value, stream)
+
     def get_ipc_handle(self):
         """An IpcHandle (picklable) through which another process of this
         node maps this array's device memory, zero-copy (CUDA IPC; GPU
@@ -221,9 +257,10 @@ class DeviceRecord(DeviceNDArray):
         super().__init__((), (), dtype, owner, owner.ptr, stream)
 
     @property
-    def gpu_data(self):
-        """The device allocation holding the record."""
-        return self._owner
+    def _numba_type_(self):
+        """The record's type object (``from_dtype(dtype)``), numba's name."""
+        from .types import from_dtype
+        return from_dtype(self.dtype)
 
     def copy_to_device(self, ary, stream=0, _broadcast=False):
         if isinstance(ary, np.void):
@@ -387,8 +424,8 @@ def _like(ary):
 
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
     shape, dtype, strides, nbytes = _prepare(shape, dtype, strides, order)
-    alloc = _core.Allocation(nbytes)
-    return DeviceNDArray(shape, strides, dtype, alloc, alloc.ptr, stream)
+    owner, ptr = memory_manager.device_memory(nbytes)
+    return DeviceNDArray(shape, strides, dtype, owner, ptr, stream)
 
 
 def device_array_like(ary, stream=0):
@@ -404,18 +441,64 @@ def to_device(obj, stream=0, copy=True, to=None):
         return obj
     ary = np.asarray(obj)
     order = "F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C"
-    d = device_array(ary.shape, ary.dtype, order=order, stream=stream)
+    # An empty array keeps its strides (they describe no memory), as numba-cuda.
+    strides = ary.strides if ary.size == 0 and min(ary.strides, default=0) >= 0 else None
+    d = device_array(ary.shape, ary.dtype, strides=strides, order=order, stream=stream)
     if copy:
         d._copy_from_host(ary, stream)
     return d
 
 
-def _host_array(kind, shape, dtype, strides, order, **flags):
+class HostDeviceNDArray(np.ndarray):
+    """A NumPy array in mapped or managed memory (``cuda.mapped_array``,
+    ``cuda.managed_array``): the host uses it as any NumPy array, kernels
+    use it in place, and other libraries see it through its
+    ``__cuda_array_interface__`` (its device address and ``stream``), as
+    numba-cuda's MappedNDArray / ManagedNDArray.  Views keep the class."""
+
+    def __array_finalize__(self, obj):
+        self.stream = getattr(obj, "stream", 0)
+
+    def _allocation(self):
+        base = self
+        while base is not None and not isinstance(base, _core.HostAllocation):
+            base = getattr(base, "base", None)
+        return base
+
+    @property
+    def device_ctypes_pointer_value(self):
+        alloc = self._allocation()
+        host = self.__array_interface__["data"][0]
+        if alloc is None:  # a copy: plain host memory
+            return host
+        return alloc.device_ptr + (host - alloc.ptr)
+
+    @property
+    def __cuda_array_interface__(self):
+        strides = None if self.flags.c_contiguous else tuple(self.strides)
+        # As DeviceNDArray's: the stream's handle on the GPU; None on the
+        # CPU executor, whose streams are no CUstreams another library can use.
+        stream = self.stream
+        handle = getattr(stream, "handle", stream) if stream else None
+        if handle and _core.backend()[0] != "cuda":
+            handle = None
+        return {"shape": tuple(self.shape), "strides": strides,
+                "data": (self.device_ctypes_pointer_value, False),
+                "typestr": self.dtype.str, "version": 3,
+                "descr": self.dtype.descr if self.dtype.fields is not None else None,
+                "stream": int(handle) if handle else None}
+
+
+def _host_array(kind, shape, dtype, strides, order, stream=0, **flags):
     shape, dtype, strides, nbytes = _prepare(shape, dtype, strides, order)
     if dtype.hasobject:  # Python object pointers in raw pinned memory
         raise TypeError(f"{kind} arrays of dtype {dtype} are not supported (Python objects)")
     buf = np.asarray(_core.HostAllocation(nbytes, kind, **flags))  # keeps it alive
-    return np.ndarray(shape, dtype, buffer=buf, strides=strides)
+    if kind == "pinned":
+        return np.ndarray(shape, dtype, buffer=buf, strides=strides)
+    ary = HostDeviceNDArray(shape, dtype, buffer=buf, strides=strides)
+    ary.stream = stream
+    return ary
 
 
 def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
@@ -429,17 +512,19 @@ def pinned_array_like(ary):
 
 def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0,
                  portable=False, wc=False):
-    return _host_array("mapped", shape, dtype, strides, order, portable=portable, wc=wc)
+    return _host_array("mapped", shape, dtype, strides, order, stream, portable=portable,
+                       wc=wc)
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
     shape, dtype, strides = _like(ary)
-    return mapped_array(shape, dtype, strides, portable=portable, wc=wc)
+    return mapped_array(shape, dtype, strides, stream=stream, portable=portable, wc=wc)
 
 
 def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0,
                   attach_global=True):
-    return _host_array("managed", shape, dtype, strides, order, attach_global=attach_global)
+    return _host_array("managed", shape, dtype, strides, order, stream,
+                       attach_global=attach_global)
 
 
 def _stream_for_handle(handle):

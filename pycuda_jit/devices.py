@@ -106,10 +106,22 @@ class Context:
     def __init__(self, device):
         self.device = device
 
+    @property
+    def memory_manager(self):
+        """The device's memory manager: pycuda_jit's allocator, or the
+        plug-in of cuda.set_memory_manager (memory_manager.py)."""
+        from .memory_manager import manager_for
+        return manager_for(self)
+
     def get_memory_info(self):
-        """MemoryInfo(free, total) bytes of the context's device."""
-        with self.device:
-            return MemoryInfo(*core().mem_info())
+        """MemoryInfo(free, total) bytes of the context's device (as the
+        memory manager reports them)."""
+        return self.memory_manager.get_memory_info()
+
+    def get_ipc_handle(self, memory):
+        """An IpcHandle for device memory (a MemoryPointer, or an array's
+        ``gpu_data``) that another process opens (CUDA IPC; GPU only)."""
+        return self.memory_manager.get_ipc_handle(memory)
 
     def synchronize(self):
         with self.device:
@@ -123,9 +135,8 @@ class Context:
 
     def memalloc(self, bytesize):
         """``bytesize`` bytes of device memory: a MemoryPointer."""
-        from .memory import MemoryPointer
         with self.device:
-            return MemoryPointer(core().Allocation(int(bytesize)))
+            return self.memory_manager.memalloc(int(bytesize))
 
     def memallocmanaged(self, bytesize, attach_global=True):
         """Managed (unified) memory: a uint8 numpy array over it (a buffer
@@ -160,7 +171,12 @@ class Context:
     @property
     def deallocations(self):
         """The queue of device memory waiting to be freed (Deallocations)."""
-        return Deallocations()
+        queue = getattr(self.memory_manager, "deallocations", None)
+        return Deallocations() if queue is None else queue
+
+    def defer_cleanup(self):
+        """A context manager postponing the release of freed memory."""
+        return self.memory_manager.defer_cleanup()
 
     def __repr__(self):
         return f"<CUDA context of device {self.device.id}>"

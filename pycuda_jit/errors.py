@@ -21,6 +21,7 @@ __all__ = [
     "KernelRaceError", "KernelUninitializedReadError", "KernelUseAfterFreeError",
     "SanitizerAccess", "SanitizerFinding", "kernel_exception_class",
     "UncacheableKernelError", "LinkerError", "NvrtcError",
+    "PycudaJitWarning", "PerformanceWarning", "InvalidConfigWarning", "DebugInfoWarning",
 ]
 
 
@@ -139,6 +140,27 @@ class CudaStickyError(CudaDriverError):
     """The context is unusable (e.g. an illegal address).  The CUDA driver
     keeps such an error for the rest of the process (cuda.close() releases
     the dead context but cannot clear it): restart the process."""
+
+
+class PycudaJitWarning(Warning):
+    """Base class of pycuda_jit's warnings (numba's NumbaWarning)."""
+
+
+class PerformanceWarning(PycudaJitWarning):
+    """Code that works but runs slower than it could: a grid too small to
+    fill the GPU, a host array copied to and from the device at every launch
+    (numba's NumbaPerformanceWarning)."""
+
+
+class InvalidConfigWarning(PycudaJitWarning):
+    """Options that do not go together and were adjusted or may misbehave:
+    ``debug=True`` with optimization on, ``debug=True`` with
+    ``lineinfo=True`` (numba's NumbaInvalidConfigWarning)."""
+
+
+class DebugInfoWarning(PycudaJitWarning):
+    """Debug information could not be made as asked: e.g. the function's
+    source is not available (numba's NumbaDebugInfoWarning)."""
 
 
 class LaunchConfigError(ValueError):

@@ -102,34 +102,17 @@ def from_dlpack(obj):
 @contextlib.contextmanager
 def defer_cleanup():
     """Postpone the release of collected device memory (not on out-of-memory)."""
+    from .memory_manager import external_manager
+    mgr = external_manager()
     core().defer_cleanup(True)
     try:
-        yield
+        if mgr is None:
+            yield
+        else:
+            with mgr.defer_cleanup():
+                yield
     finally:
         core().defer_cleanup(False)
 
 
-class MemoryPointer:
-    """Device memory from ``Context.memalloc`` (numba-cuda's MemoryPointer):
-    ``device_pointer_value`` / ``device_ctypes_pointer`` is its address,
-    ``size`` its length in bytes; freed when the last reference goes."""
-
-    def __init__(self, allocation):
-        self._allocation = allocation
-        self.size = allocation.nbytes
-
-    @property
-    def device_pointer_value(self):
-        return self._allocation.ptr
-
-    @property
-    def device_ctypes_pointer(self):
-        import ctypes
-        return ctypes.c_void_p(self._allocation.ptr or None)
-
-    @property
-    def owner(self):
-        return self._allocation
-
-    def __repr__(self):
-        return f"<MemoryPointer 0x{self.device_pointer_value:x}, {self.size} bytes>"
+from .memory_manager import MemoryPointer  # noqa: E402,F401  (Context.memalloc's)
