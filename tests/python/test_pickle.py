@@ -141,12 +141,55 @@ def test_recursive_device_function_pickles_by_value():
     np.testing.assert_array_equal(out, [1, 1, 2, 6, 24, 120, 720, 5040])
 
 
-def test_without_cloudpickle_a_closure_is_a_clear_pickling_error(monkeypatch):
+def test_without_cloudpickle_closures_pickle_by_value(monkeypatch):
+    # Plain pickle, as numba-cuda's kernels pickle with nothing installed:
+    # the own function pickler carries the closure, its device function
+    # (a closure too) and the modules it names.
     from pycuda_jit import serialize
     monkeypatch.setattr(serialize, "_cloudpickle", lambda: None)
-    with pytest.raises(pickle.PicklingError, match="needs cloudpickle"):
-        pickle.dumps(make_closure(1.0))
-    assert pickle.loads(pickle.dumps(axpy)) is axpy  # by reference still works
+    blob = pickle.dumps(make_closure(2.5))
+    assert b"cloudpickle" not in blob
+    k = pickle.loads(blob)
+    x = np.arange(40, dtype=np.float64)
+    out = np.full(40, np.nan)
+    run(k, x, out)
+    np.testing.assert_array_equal(out, x + 2.5)
+    assert k._pcj_options["boundscheck"] is True
+    assert pickle.loads(blob) is k  # the same bytes: the same kernel
+    k2 = pickle.loads(pickle.dumps(k))  # pickled again after a round trip
+    out2 = np.full(40, np.nan)
+    run(k2, x, out2)
+    np.testing.assert_array_equal(out2, x + 2.5)
+    assert pickle.loads(pickle.dumps(axpy)) is axpy  # by reference still
+
+
+def test_without_cloudpickle_recursion_and_modules(monkeypatch):
+    from pycuda_jit import serialize
+    monkeypatch.setattr(serialize, "_cloudpickle", lambda: None)
+    src = textwrap.dedent("""
+        import math
+        from pycuda_jit import cuda
+
+        @cuda.jit(device=True)
+        def fact(n):
+            if n <= 1:
+                return 1
+            return n * fact(n - 1)
+
+        @cuda.jit
+        def facts(out):
+            i = cuda.grid(1)
+            if i < out.size:
+                out[i] = fact(i) * int(math.floor(2.5))
+    """)
+    ns = {"__name__": "not_importable_module"}
+    exec(compile(src, "<generated>", "exec"), ns)
+    k = pickle.loads(pickle.dumps(ns["facts"]))
+    dev = k.py_func.__globals__["fact"]  # rebuilt once: the recursion names it
+    assert dev.py_func.__globals__["fact"].py_func is dev.py_func
+    out = np.zeros(8, dtype=np.int64)
+    k[1, 8](out)
+    np.testing.assert_array_equal(out, 2 * np.array([1, 1, 2, 6, 24, 120, 720, 5040]))
 
 
 def test_device_array_pickles_as_a_host_copy():
