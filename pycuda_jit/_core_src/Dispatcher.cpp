@@ -11,6 +11,7 @@
 #include "DispatcherObject.h"
 #include "JitOptions.h"
 #include "KernelCache.h"
+#include "LauncherObject.h"
 #include "Specializations.h"
 #include "Log.h"
 #include "Nvtx.h"
@@ -51,24 +52,9 @@ using namespace types;
 
 namespace {
 
-// CPython's vectorcall protocol (PEP 590), which the limited API names only
-// from 3.12 but every supported version (3.10+) implements with the same
-// flag bit, member name and function type: a launch then gets its
-// arguments as an array, with no argument tuple built per call.
-using VectorcallFn = PyObject *(*)(PyObject *, PyObject *const *, size_t, PyObject *);
+// (VectorcallFn and LauncherObject: LauncherObject.h.)
 constexpr unsigned long kTpFlagsHaveVectorcall = 1UL << 11;
 constexpr size_t kVectorcallArgumentsOffset = size_t(1) << (8 * sizeof(size_t) - 1);
-
-struct LauncherObject {
-  PyObject_HEAD
-  VectorcallFn vectorcall; // at __vectorcalloffset__
-  DispatcherObject *disp;
-  rt::Dim3 grid, block;
-  unsigned shared;
-  rt::CUstream stream;
-  PyObject *streamObj;   // the stream argument, kept alive (may be null)
-  StreamObject *ours;    // == streamObj when it is one of our Streams
-};
 
 PyTypeObject *DispatcherType = nullptr;
 PyTypeObject *LauncherType = nullptr;
@@ -830,6 +816,8 @@ PyType_Slot LauncherSlots[] = {
     {Py_tp_clear, reinterpret_cast<void *>(launcherClear)},
     {Py_tp_call, reinterpret_cast<void *>(launcherCall)},
     {Py_tp_members, LauncherMembers},
+    {Py_tp_getset, LauncherGetSet},
+    {Py_tp_methods, LauncherMethods},
     {0, nullptr}};
 
 PyType_Spec LauncherSpec = {"pycuda_jit._core.Launcher", sizeof(LauncherObject), 0,

@@ -192,6 +192,25 @@ def test_without_cloudpickle_recursion_and_modules(monkeypatch):
     np.testing.assert_array_equal(out, 2 * np.array([1, 1, 2, 6, 24, 120, 720, 5040]))
 
 
+def test_configured_launch_attributes_and_pickling():
+    cfg = axpy[(5, 2), 8]
+    assert cfg.griddim == (5, 2, 1) and cfg.blockdim == (8, 1, 1)
+    assert cfg.sharedmem == 0 and cfg.stream == 0 and cfg.dispatcher is axpy
+    assert axpy[1, 32, 0, 64].sharedmem == 64
+    again = pickle.loads(pickle.dumps(cfg))
+    assert again.griddim == (5, 2, 1) and again.blockdim == (8, 1, 1)
+    assert again.dispatcher is axpy  # the kernel by reference
+    # A closure kernel's configuration: the kernel by value; it launches.
+    cfg2 = pickle.loads(pickle.dumps(make_closure(4.0)[2, 32]))
+    x = np.arange(50, dtype=np.float64)
+    out = np.full(50, np.nan)
+    cfg2(x, out)
+    np.testing.assert_array_equal(out, x + 4.0)
+    s = cuda.stream()
+    with pytest.raises(pickle.PicklingError, match="stream"):
+        pickle.dumps(axpy[1, 1, s])
+
+
 def test_device_array_pickles_as_a_host_copy():
     rng = np.random.default_rng(18)
     a = rng.standard_normal((5, 7)).astype(np.float32)
