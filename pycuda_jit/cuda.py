@@ -36,7 +36,7 @@ __all__ = [
     "sanitizer_report",
     # External Memory Management (memory_manager.py)
     "set_memory_manager", "BaseCUDAMemoryManager", "HostOnlyCUDAMemoryManager",
-    "GetIpcHandleMixin", "MemoryPointer", "MemoryInfo",
+    "GetIpcHandleMixin", "MemoryPointer", "MemoryInfo", "open_ipc_array",
     # foreign functions (ffi.py)
     "declare_device", "CUSource", "PTXSource", "LTOIRSource", "CubinSource",
     "FatbinSource", "ObjectSource", "ArchiveSource",
@@ -173,6 +173,7 @@ from .profiling import profile_start, profile_stop, profiling  # noqa: E402
 from .memory_manager import (  # noqa: E402
     set_memory_manager, BaseCUDAMemoryManager, HostOnlyCUDAMemoryManager, GetIpcHandleMixin,
     MemoryPointer, MemoryInfo)
+from .ipc import open_ipc_array  # noqa: E402
 from .ffi import (  # noqa: E402
     declare_device, ForeignFunction, LinkableCode, CUSource, PTXSource, LTOIRSource,
     CubinSource, FatbinSource, ObjectSource, ArchiveSource)

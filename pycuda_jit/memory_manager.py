@@ -163,11 +163,8 @@ class GetIpcHandleMixin:
     memory (the CUDA IPC handle of the allocation that holds it)."""
 
     def get_ipc_handle(self, memory):
-        from .devicearray import IpcHandle
-        import os
-        ptr = memory.device_pointer_value
-        handle, base = core().ipc_handle(ptr)
-        return IpcHandle(handle, (memory.size,), (1,), "u1", ptr - base, os.getpid())
+        from .ipc import memory_handle
+        return memory_handle(memory)
 
 
 class _DefaultMemoryManager(GetIpcHandleMixin, HostOnlyCUDAMemoryManager):

@@ -87,3 +87,70 @@ def test_cpu_executor_has_no_ipc(backend):
         d.get_ipc_handle()
 
 
+
+
+# ---- memory-level handles: Context.get_ipc_handle, cuda.open_ipc_array ----------------
+
+
+def _child_memory(blob, raw, nbytes, queue):
+    """Reads a view's exported memory through its unpickled handle
+    (open_array), then the whole array through the raw handle bytes
+    (cuda.open_ipc_array), doubling it in place."""
+    try:
+        handle = pickle.loads(blob)
+        assert handle.base is None
+        first = handle.open_array(cuda.current_context(), handle.size // 8, np.float64)
+        seen = first.copy_to_host()
+        handle.close()
+
+        @cuda.jit
+        def double(a):
+            i = cuda.grid(1)
+            if i < a.size:
+                a[i] *= 2
+
+        with cuda.open_ipc_array(raw, shape=nbytes // 8, dtype=np.float64) as arr:
+            whole = arr.copy_to_host()
+            double[1, 64](arr)
+            cuda.synchronize()
+        queue.put(("ok", (seen, whole)))
+    except Exception as e:  # reported to the parent
+        queue.put(("error", repr(e)))
+
+
+def test_memory_handle_from_the_context(hardware, rng):
+    a = rng.standard_normal(40)
+    d = cuda.to_device(a)
+    ctx = cuda.current_context()
+    view_handle = ctx.get_ipc_handle(d[5:35].gpu_data)  # 8 * 5 bytes in
+    assert view_handle.size == 30 * 8 and len(view_handle.handle.reserved) == 64
+    again = pickle.loads(pickle.dumps(view_handle))
+    assert again.base is None and again.size == view_handle.size
+    assert again.handle.reserved == view_handle.handle.reserved
+    assert again.offset == view_handle.offset
+    with pytest.raises(ValueError, match="opened by another process"):
+        view_handle.open(ctx)
+    whole = ctx.get_ipc_handle(d.gpu_data)
+    assert whole.offset == 0 and view_handle.offset == 5 * 8
+    spawn = multiprocessing.get_context("spawn")
+    queue = spawn.Queue()
+    p = spawn.Process(target=_child_memory, args=(pickle.dumps(view_handle),
+                                                 whole.handle.reserved, 40 * 8, queue))
+    p.start()
+    status, result = queue.get(timeout=300)
+    p.join(timeout=60)
+    assert status == "ok", result
+    seen, whole_seen = result
+    np.testing.assert_array_equal(seen, a[5:35])
+    # to_device's array is its own cuMemAlloc allocation (whole.offset 0),
+    # the start the raw bytes name.
+    np.testing.assert_array_equal(whole_seen, a)
+    np.testing.assert_array_equal(d.copy_to_host(), 2 * a)
+
+
+def test_cpu_executor_has_no_memory_handles(backend):
+    if backend != "cpu":
+        pytest.skip("the GPU has IPC")
+    d = cuda.to_device(np.arange(4.0))
+    with pytest.raises(CudaSupportError, match="CUDA IPC handles need a GPU"):
+        cuda.current_context().get_ipc_handle(d.gpu_data)
