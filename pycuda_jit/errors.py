@@ -17,7 +17,7 @@ __all__ = [
     "KernelZeroDivisionError", "KernelValueError", "KernelUnboundLocalError",
     "KernelDeadlockError", "KernelTimeoutError", "KernelRecursionError",
     "ConstantIndexError", "ConstantValueError",
-    "CudaSupportError", "KernelSyncError", "KernelSanitizerError",
+    "CudaSupportError", "ToolNotFoundError", "KernelSyncError", "KernelSanitizerError",
     "KernelRaceError", "KernelUninitializedReadError", "KernelUseAfterFreeError",
     "SanitizerAccess", "SanitizerFinding", "kernel_exception_class",
     "UncacheableKernelError", "LinkerError", "NvrtcError",
@@ -120,6 +120,12 @@ class InternalCompilerError(CompileError):
 
 class CudaSupportError(RuntimeError):
     """No usable CUDA driver or device."""
+
+
+class ToolNotFoundError(CudaSupportError, FileNotFoundError):
+    """A CUDA toolkit program pycuda_jit runs (nvdisasm or cuobjdump for
+    ``inspect_sass``) is not installed; the message says what to install.
+    A RuntimeError, as numba-cuda raises, and a FileNotFoundError."""
 
 
 class CudaDriverError(RuntimeError):

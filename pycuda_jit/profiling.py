@@ -43,7 +43,8 @@ def profiling():
 def disassemble(cubin):
     """SASS text of a cubin, by nvdisasm (or cuobjdump when there is no
     nvdisasm) from the CUDA toolkit or NVIDIA's pip wheels.  Raises
-    FileNotFoundError naming what to install when neither is found."""
+    errors.ToolNotFoundError (a RuntimeError and a FileNotFoundError)
+    naming what to install when neither is found."""
     c = core()
     try:
         tool, args = c.toolkit_file("nvdisasm"), ["-c"]
@@ -51,7 +52,8 @@ def disassemble(cubin):
         try:
             tool, args = c.toolkit_file("cuobjdump"), ["-sass"]
         except FileNotFoundError:
-            raise nvdisasm_missing from None
+            from .errors import ToolNotFoundError
+            raise ToolNotFoundError(str(nvdisasm_missing)) from None
     fd, path = tempfile.mkstemp(suffix=".cubin", prefix="pycuda_jit-")
     try:
         with os.fdopen(fd, "wb") as f:

@@ -166,3 +166,20 @@ def test_empty_array_keeps_strides():
     other = DeviceNDArray(shape=(0,), strides=(8,), dtype=np.int8)
     other.copy_to_device(d)
     d.copy_to_device(other)
+
+
+def test_inspect_sass_without_nvdisasm_is_a_runtime_error(monkeypatch):
+    from pycuda_jit._lazy import core
+
+    def missing(name):
+        raise FileNotFoundError(f"{name} was not found; looked in: /nowhere")
+    monkeypatch.setattr(core(), "toolkit_file", missing)
+
+    @cuda.jit("void(float32[::1])")
+    def f(x):
+        x[0] = 0
+
+    with pytest.raises(RuntimeError, match="nvdisasm was not found") as info:
+        f.inspect_sass()
+    assert isinstance(info.value, FileNotFoundError)  # as before, for existing callers
+    assert isinstance(info.value, errors.ToolNotFoundError)
