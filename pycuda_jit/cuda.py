@@ -26,7 +26,7 @@ __all__ = [
     # host API (memory.py, streams.py, devices.py)
     "to_device", "device_array", "device_array_like", "pinned_array",
     "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array",
-    "pinned", "as_cuda_array", "is_cuda_array", "from_cuda_array_interface",
+    "pinned", "mapped", "as_cuda_array", "is_cuda_array", "from_cuda_array_interface",
     "from_dlpack", "defer_cleanup", "stream", "default_stream",
     "legacy_default_stream", "per_thread_default_stream", "external_stream",
     "event", "event_elapsed_time", "gpus", "select_device", "get_current_device",
@@ -179,7 +179,7 @@ from .ffi import (  # noqa: E402
     CubinSource, FatbinSource, ObjectSource, ArchiveSource)
 from .memory import (  # noqa: E402
     to_device, device_array, device_array_like, pinned_array, pinned_array_like,
-    mapped_array, mapped_array_like, managed_array, pinned, as_cuda_array,
+    mapped_array, mapped_array_like, managed_array, pinned, mapped, as_cuda_array,
     is_cuda_array, from_cuda_array_interface, from_dlpack, defer_cleanup)
 
 

@@ -11,7 +11,7 @@ from ._lazy import core
 __all__ = [
     "to_device", "device_array", "device_array_like", "pinned_array",
     "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array",
-    "pinned", "as_cuda_array", "is_cuda_array", "from_cuda_array_interface",
+    "pinned", "mapped", "as_cuda_array", "is_cuda_array", "from_cuda_array_interface",
     "from_dlpack", "defer_cleanup",
 ]
 
@@ -73,6 +73,36 @@ def pinned(*arylist):
         for ary in arylist:
             handles.append(core().host_register(ary))
         yield
+    finally:
+        for h in reversed(handles):
+            core().host_unregister(h)
+
+
+@contextlib.contextmanager
+def mapped(*arylist, stream=0):
+    """Page-lock the given numpy arrays and map them into the device's
+    address space for the ``with`` block, which gets device arrays over the
+    same memory (one array, or a list for several): kernels read and write
+    the host arrays in place, zero-copy.  Unregistered when the block ends
+    (also inside ``defer_cleanup``).  On the GPU this needs unified
+    addressing with host pointers usable by the device
+    (CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM, every 64-bit Linux system)."""
+    import numpy as np
+    da = _da()
+    if da._core.backend()[0] == "cuda":
+        from .devices import get_current_device
+        if not get_current_device().CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM:
+            raise NotImplementedError("cuda.mapped needs a device that uses host pointers "
+                                      "of registered memory; use cuda.mapped_array")
+    handles, arrays = [], []
+    try:
+        for ary in arylist:
+            if not isinstance(ary, np.ndarray):
+                raise TypeError(f"cuda.mapped takes numpy arrays, not {type(ary).__name__}")
+            handles.append(core().host_register(ary))
+            arrays.append(da.DeviceNDArray(ary.shape, ary.strides, ary.dtype, ary,
+                                           ary.__array_interface__["data"][0], stream))
+        yield arrays[0] if len(arrays) == 1 else arrays
     finally:
         for h in reversed(handles):
             core().host_unregister(h)

@@ -165,3 +165,21 @@ def test_memory_manager_plugin_supplies_arrays(rng, counting_manager):
 def test_set_memory_manager_refuses_other_classes():
     with pytest.raises(TypeError):
         cuda.set_memory_manager(object)
+
+
+def test_mapped_context_manager_zero_copy(rng):
+    a = rng.standard_normal(50)
+    b = rng.integers(0, 100, (4, 8)).astype(np.int32)
+    before_a, before_b = a.copy(), b.copy()
+    with cuda.mapped(a, b) as (da, db):
+        assert da.shape == (50,) and db.shape == (4, 8) and db.dtype == np.int32
+        _add_index[2, 32](da)
+        _add_index[1, 32](db.reshape(32))
+        cuda.synchronize()
+    np.testing.assert_array_equal(a, before_a + np.arange(50))
+    np.testing.assert_array_equal(b, before_b + np.arange(32).reshape(4, 8))
+    with cuda.mapped(a) as one:  # unregistered at the end: maps again
+        assert one.shape == (50,)
+    with pytest.raises(TypeError):
+        with cuda.mapped([1, 2]):
+            pass
