@@ -46,11 +46,23 @@ def test_placeholder_fails_on_use_with_the_name():
 
 
 def test_missing_exception_class_is_never_raised():
-    cls = layer.resolve_object("numba.cuda.core.errors.NumbaPerformanceWarning")
+    # (a name pycuda_jit will never have)
+    cls = layer.resolve_object("numba.cuda.core.errors.PcjNeverWarning")
     assert issubclass(cls, Warning) and cls.__module__ == "pcj_numba_layer.missing"
-    assert layer.resolve_object("numba.cuda.core.errors.NumbaPerformanceWarning") is cls
+    assert layer.resolve_object("numba.cuda.core.errors.PcjNeverWarning") is cls
     from pycuda_jit import errors
     assert layer.resolve_object("numba.cuda.core.errors.TypingError") is errors.TypingError
+
+
+def test_numba_warning_names_map_to_ours():
+    from pycuda_jit import errors
+    for prefix in ("numba.cuda.core.errors", "numba.core.errors"):
+        assert layer.resolve_object(f"{prefix}.NumbaPerformanceWarning") is \
+            errors.PerformanceWarning
+        assert layer.resolve_object(f"{prefix}.NumbaInvalidConfigWarning") is \
+            errors.InvalidConfigWarning
+        assert layer.resolve_object(f"{prefix}.NumbaDebugInfoWarning") is errors.DebugInfoWarning
+        assert layer.resolve_object(f"{prefix}.NumbaWarning") is errors.PycudaJitWarning
 
 
 def test_test_code_sees_pycuda_jit():
