@@ -14,8 +14,6 @@ the CPU executor making a handle raises CudaSupportError.
 import contextlib
 import os
 
-import numpy as np
-
 from ._lazy import core
 
 __all__ = ["IpcMemoryHandle", "open_ipc_array"]
@@ -113,7 +111,7 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
     else:
         raw = getattr(handle, "reserved", handle)
     from .devicearray import _prepare
-    _shape, _dtype, _strides, nbytes = _prepare(shape, np.dtype(dtype), strides, "C")
+    _shape, _dtype, _strides, nbytes = _prepare(shape, dtype, strides, "C")
     ipc = IpcMemoryHandle(None, raw, nbytes, source_info=-1, offset=offset)
     array = ipc.open_array(None, shape, dtype, strides)
     try:

@@ -38,11 +38,22 @@ from ..memory import (
     managed_array as managed_array,
     mapped_array as mapped_array,
     mapped_array_like as mapped_array_like,
+    mapped as mapped,
     pinned as pinned,
     pinned_array as pinned_array,
     pinned_array_like as pinned_array_like,
     to_device as to_device,
 )
+from ..memory_manager import (
+    BaseCUDAMemoryManager as BaseCUDAMemoryManager,
+    GetIpcHandleMixin as GetIpcHandleMixin,
+    HostOnlyCUDAMemoryManager as HostOnlyCUDAMemoryManager,
+    MemoryInfo as MemoryInfo,
+    MemoryPointer as MemoryPointer,
+    set_memory_manager as set_memory_manager,
+)
+from ..ipc import open_ipc_array as open_ipc_array
+from ..transpose import transpose as transpose
 from ..profiling import (
     profile_start as profile_start,
     profile_stop as profile_stop,
@@ -143,8 +154,9 @@ class Kernel:
         """Compiles for ``signature`` (e.g. ``"void(float32[::1], float32)"``,
         ``void(float32[::1], float32)`` or ``(float32[::1], float32)``) now."""
 
-    def inspect_types(self, signature: str | None = None) -> Any:
-        """The typed IR (dict signature -> text without a signature)."""
+    def inspect_types(self, signature: str | None = None, file: Any = None) -> Any:
+        """The typed IR (dict signature -> text without a signature); with
+        ``file``, written there and None returned."""
 
     def inspect_llvm(self, signature: str | None = None) -> Any:
         """Optimized LLVM IR (dict signature -> text without a signature)."""
