@@ -9,6 +9,7 @@
 #include "CodeReader.h"
 #include "CodegenPlugin.h"
 #include "CompileReport.h"
+#include "DebugSource.h"
 #include "GpuTarget.h"
 #include "KernelCache.h"
 #include "Log.h"
@@ -351,6 +352,8 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
     CO.noAliasReadOnly = NoAlias;
   }
   bc::RawCode Raw = readCode(D->pyfunc);
+  if (CO.debugInfo) [[unlikely]]
+    warnIfNoSource(D->pyfunc);
   PyResolver R(D->pyfunc);
   auto S = std::make_shared<Spec>();
   S->key = Args;

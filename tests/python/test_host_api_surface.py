@@ -183,3 +183,37 @@ def test_inspect_sass_without_nvdisasm_is_a_runtime_error(monkeypatch):
         f.inspect_sass()
     assert isinstance(info.value, FileNotFoundError)  # as before, for existing callers
     assert isinstance(info.value, errors.ToolNotFoundError)
+
+
+def _debug_kernel_from_exec(debug):
+    scope = {"cuda": cuda}
+    exec("def no_source(x):\n    x[0] = 1\n", scope)  # no file: linecache has nothing
+    return cuda.jit(debug=debug, opt=False)(scope["no_source"])
+
+
+def test_debug_kernel_without_source_warns_once():
+    k = _debug_kernel_from_exec(True)
+    x = np.zeros(1, np.int32)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        k[1, 1](x)
+        k[1, 1](x)  # compiled once: one warning
+    found = [m for m in w if m.category is errors.DebugInfoWarning]
+    assert len(found) == 1, [str(m.message) for m in w]
+    assert "Could not find source for function" in str(found[0].message)
+    assert str(k.py_func) in str(found[0].message)
+    assert x[0] == 1
+
+
+def test_no_debug_info_warning_with_source_or_without_debug():
+    @cuda.jit(debug=True, opt=False)
+    def has_source(x):
+        x[0] = 2
+
+    x = np.zeros(1, np.int32)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        has_source[1, 1](x)
+        _debug_kernel_from_exec(False)[1, 1](x)
+    assert [m for m in w if issubclass(m.category, errors.PycudaJitWarning)] == []
+    assert x[0] == 1
