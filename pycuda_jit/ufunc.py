@@ -2,7 +2,8 @@
 (numba-cuda's API; ``cuda.vectorize`` and ``cuda.guvectorize`` are the same).
 
 ``@vectorize(["float32(float32, float32)", ...])`` turns a scalar function
-into a ufunc over arrays; ``@guvectorize(["void(float32[:], float32[:])"],
+into a ufunc over arrays (``@vectorize`` without signatures: one compiled
+per input dtypes on first use); ``@guvectorize(["void(float32[:], float32[:])"],
 "(n)->(n)")`` turns a function over core arrays into a generalized ufunc.
 The function becomes a device function; a kernel is generated around it
 per signature and argument shape (one thread per element:
@@ -227,7 +228,10 @@ def _blocks(n, threads):
 
 
 class UFunc:
-    """A GPU ufunc made by ``vectorize``: call it on arrays and scalars."""
+    """A GPU ufunc made by ``vectorize``: call it on arrays and scalars.
+    Without signatures it is dynamic (numba's DUFunc): a call with input
+    dtypes it has not seen compiles the function for them, its result type
+    inferred, and adds that signature."""
 
     def __init__(self, pyfunc, signatures, identity=None, cache=False):
         self.py_func = pyfunc
@@ -242,10 +246,11 @@ class UFunc:
         self._resolved = {}  # (dtype, is scalar) per argument -> input dtypes
         for sig in signatures:
             self._add(sig)
-        if not self._types:
-            raise TypeError("cuda vectorize needs a list of signatures, e.g. "
-                            "@vectorize(['float32(float32, float32)'])")
-        self.nin = len(next(iter(self._types)))
+        self._dynamic = not self._types
+        if self._dynamic:
+            self.nin = _positional_arity(pyfunc)
+        else:
+            self.nin = len(next(iter(self._types)))
         self.nout = 1
         self.nargs = self.nin + 1
         self._no_scalars = (False,) * self.nin
@@ -293,11 +298,28 @@ class UFunc:
 
     # -- signature choice (numba-cuda's: array dtypes exactly, scalars coerced)
 
+    def _compile_for(self, dtypes):
+        """A dynamic ufunc's signature for input dtypes: the function typed
+        for them (its inferred result must be a scalar)."""
+        from . import types as _types
+        args = tuple(_types.from_dtype(dt) for dt in dtypes)
+        _ptx, resty = cuda.compile_ptx(self.py_func, args, device=True)
+        try:
+            res = np.dtype(_types.as_dtype(resty))
+        except (TypeError, ValueError, NotImplementedError):
+            res = None
+        if res is None or res.fields is not None or res.subdtype is not None:
+            raise TypeError(f"{self.__name__}: a ufunc returns a number; for "
+                            f"({', '.join(str(dt) for dt in dtypes)}) it returns {resty}")
+        self._add(f"{res.name}({', '.join(np.dtype(dt).name for dt in dtypes)})")
+
     def _resolve(self, kinds):
         got = self._resolved.get(kinds)
         if got is not None:
             return got
         exact = tuple(dt for dt, _ in kinds)
+        if self._dynamic and exact not in self._types:
+            self._compile_for(exact)
         if exact in self._types:
             got = exact
         else:
@@ -448,6 +470,8 @@ class UFunc:
         if len(shape) != 1:
             raise TypeError(f"{self.__name__}.reduce: only 1-d arrays")
         dtype = np.dtype(dev.dtype if dev is not None else host.dtype)
+        if self._dynamic and (dtype, dtype) not in self._types:
+            self._compile_for((dtype, dtype))
         if (dtype, dtype) not in self._types:
             raise TypeError(f"{self.__name__}.reduce: no signature for ({dtype}, {dtype})")
         if shape[0] == 0:
@@ -462,18 +486,34 @@ class UFunc:
         return reduction._run(kernel, dev, None, dtype.type(0), False, stream)
 
 
+def _positional_arity(func):
+    """The number of inputs of a dynamic ufunc: the function's parameters
+    (positional, without defaults)."""
+    import inspect
+    params = inspect.signature(func).parameters.values()
+    if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) or
+           p.default is not p.empty for p in params):
+        raise TypeError(f"vectorize: {func.__name__}() must take positional "
+                        "parameters without defaults")
+    n = len(params)
+    if n == 0:
+        raise TypeError(f"vectorize: {func.__name__}() takes no arguments")
+    return n
+
+
 def vectorize(ftylist_or_function=(), target="cuda", identity=None, cache=False, **options):
     """Make a GPU ufunc: ``@vectorize(["float32(float32, float32)", ...])``
-    (signature strings or signature objects).  ``target`` is "cuda" (the
-    default: pycuda_jit has no CPU target); ``identity`` None, 0, 1 or
-    "reorderable"; ``cache=True`` keeps the kernels in the disk cache."""
+    (signature strings or signature objects), or a dynamic one with
+    ``@vectorize`` / ``@vectorize()`` (compiled per input dtypes on first
+    use).  ``target`` is "cuda" (the default: pycuda_jit has no CPU target);
+    ``identity`` None, 0, 1 or "reorderable"; ``cache=True`` keeps the
+    kernels in the disk cache."""
     _check_target(target)
     _check_options("vectorize", options)
     if identity not in _IDENTITIES:
         raise ValueError(f"Invalid identity value {identity!r}")
     if callable(ftylist_or_function) and not isinstance(ftylist_or_function, str):
-        raise TypeError("cuda vectorize needs a list of signatures, e.g. "
-                        "@vectorize(['float32(float32, float32)'])")
+        return UFunc(ftylist_or_function, [], identity=identity, cache=cache)
     sigs = ftylist_or_function
     if isinstance(sigs, str) or not isinstance(sigs, (list, tuple)):
         sigs = [sigs]

@@ -125,19 +125,21 @@ void rewriteAnnotations(llvm::Module &M,
   }
   // Per-kernel limits: .maxnreg, and launch bounds as .maxntid /
   // .minnctapersm / .maxclusterrank (function attributes in LLVM 22).
-  std::vector<std::pair<const char *, int>> Limits;
+  // .maxntid names all three dimensions ("128, 1, 1", as NVVM writes it;
+  // the same bound as a lone "128").
+  std::vector<std::pair<const char *, std::string>> Limits;
   if (O.maxRegisters > 0)
-    Limits.push_back({"nvvm.maxnreg", O.maxRegisters});
+    Limits.push_back({"nvvm.maxnreg", std::to_string(O.maxRegisters)});
   if (O.maxThreadsPerBlock > 0)
-    Limits.push_back({"nvvm.maxntid", O.maxThreadsPerBlock});
+    Limits.push_back({"nvvm.maxntid", std::to_string(O.maxThreadsPerBlock) + ",1,1"});
   if (O.minBlocksPerSM > 0)
-    Limits.push_back({"nvvm.minctasm", O.minBlocksPerSM});
+    Limits.push_back({"nvvm.minctasm", std::to_string(O.minBlocksPerSM)});
   if (O.maxClusterRank > 0)
-    Limits.push_back({"nvvm.maxclusterrank", O.maxClusterRank});
+    Limits.push_back({"nvvm.maxclusterrank", std::to_string(O.maxClusterRank)});
   for (const std::string &Name : O.kernelNames) {
     llvm::Function *F = M.getFunction(Name);
-    for (auto [Attr, Value] : Limits)
-      F->addFnAttr(Attr, std::to_string(Value));
+    for (const auto &[Attr, Value] : Limits)
+      F->addFnAttr(Attr, Value);
   }
   if (Annot)
     Annot->clearOperands();

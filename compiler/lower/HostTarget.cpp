@@ -34,6 +34,9 @@ constexpr unsigned kSRegOffset[4] = {offsetof(pcj_thread_ctx, tid),
                                      offsetof(pcj_thread_ctx, ctaid),
                                      offsetof(pcj_thread_ctx, nctaid)};
 constexpr unsigned kSharedOffset = offsetof(pcj_thread_ctx, shared);
+// The alignment of a block's shared memory (runtime/cpu/Executor.cpp's
+// SharedAlign).
+constexpr unsigned kSharedBaseAlign = 64;
 constexpr unsigned kLaneIdOffset = offsetof(pcj_thread_ctx, laneid);
 constexpr unsigned kDynSharedOffset = offsetof(pcj_thread_ctx, dynShared);
 constexpr unsigned kDynSharedBytesOffset = offsetof(pcj_thread_ctx, dynSharedBytes);
@@ -160,14 +163,24 @@ public:
 
   llvm::Value *sharedArray(llvm::Module &M, llvm::IRBuilder<> &B,
                            llvm::Type *ElemTy, uint64_t Count,
-                           const std::string &Name) override {
-    uint64_t Offset = (staticSharedBytes + 15) / 16 * 16;
+                           const std::string &Name, unsigned Align) override {
+    uint64_t Offset = (staticSharedBytes + Align - 1) / Align * Align;
     uint64_t Bytes = M.getDataLayout().getTypeAllocSize(ElemTy) * Count;
-    staticSharedBytes = Offset + Bytes;
+    // The executor's shared memory starts kSharedBaseAlign-aligned; a
+    // larger alignment rounds the address up at run time, within Align - 1
+    // bytes reserved after the array.
+    bool RoundUp = Align > kSharedBaseAlign;
+    staticSharedBytes = Offset + Bytes + (RoundUp ? Align - 1 : 0);
     llvm::Value *BaseP =
         B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, kSharedOffset);
     llvm::Value *Base = B.CreateLoad(B.getPtrTy(), BaseP, "shared.base");
-    return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset, Name);
+    llvm::Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset, Name);
+    if (!RoundUp)
+      return P;
+    llvm::Value *Addr = B.CreatePtrToInt(P, B.getInt64Ty());
+    llvm::Value *Pad = B.CreateAnd(B.CreateSub(B.getInt64(0), Addr),
+                                   B.getInt64(Align - 1));
+    return B.CreateInBoundsGEP(B.getInt8Ty(), P, Pad, Name);
   }
 
   void raiseError(llvm::IRBuilder<> &B, RaisedError Kind,

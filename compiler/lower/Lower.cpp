@@ -7,6 +7,7 @@
 #include "lower/DebugInfo.h"
 #include "lower/Iterators.h"
 #include "lower/LowerContext.h"
+#include "lower/SliceStore.h"
 #include "stdlib/Registry.h"
 #include "stdlib/lowering/Rules.h"
 #include "support/Diagnostics.h"
@@ -531,6 +532,10 @@ void Lowerer::lowerInstr(const Instr *I) {
     if (T(0)->kind() == Kind::Record) {
       R = Cx.loadRecordField(I, T(0), V(0), I->operands[0],
                              T(0)->fieldIndex(I->str));
+    } else if (T(0)->isArray() && I->intrinsic.empty() &&
+               T(0)->dtype()->kind() == Kind::Record) { // a.x of records
+      R = Cx.recordArrayField(T(0), V(0), T(0)->dtype()->fieldIndex(I->str),
+                              I->type);
     } else if (T(0)->isTuple() && !T(0)->fields().empty()) {
       R = tupleElement(I->operands[0], unsigned(T(0)->fieldIndex(I->str)));
     } else if (!I->intrinsic.empty()) {
@@ -629,6 +634,10 @@ void Lowerer::lowerInstr(const Instr *I) {
       stdlib::ArgInfo{T(1), false, I->operands[1]}.constant(C);
       Cx.storeRecordField(I, OT, V(0), I->operands[0], ir::recordFieldOf(OT, C),
                           V(2), T(2));
+      return;
+    }
+    if (indexesView(OT, T(1))) { // a[i:j] = x
+      storeArraySlice(Cx, I, OT, V(0), T(1), V(1), V(2), T(2));
       return;
     }
     llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));

@@ -150,6 +150,11 @@ public:
                         llvm::Value *Rec, const ir::Instr *RecInstr, int F,
                         llvm::Value *Val, types::TypeRef ValTy);
 
+  // Field F of every record of the array A (type ArrTy): a view of type
+  // View, the records' shape and strides from the field's offset.
+  llvm::Value *recordArrayField(types::TypeRef ArrTy, llvm::Value *A, int F,
+                                types::TypeRef View);
+
   // Address of field `Field` of a record reference.
   llvm::Value *recordField(llvm::Value *Rec, types::TypeRef RecTy,
                            unsigned Field);

@@ -192,15 +192,15 @@ public:
 
   llvm::Value *sharedArray(llvm::Module &M, llvm::IRBuilder<> &B,
                            llvm::Type *ElemTy, uint64_t Count,
-                           const std::string &Name) override {
+                           const std::string &Name, unsigned Align) override {
     auto *AT = llvm::ArrayType::get(ElemTy, Count);
-    staticSharedBytes = (staticSharedBytes + 15) / 16 * 16 +
+    staticSharedBytes = (staticSharedBytes + Align - 1) / Align * Align +
                         M.getDataLayout().getTypeAllocSize(AT);
     auto *G = new llvm::GlobalVariable(
         M, AT, false, llvm::GlobalValue::InternalLinkage,
         llvm::UndefValue::get(AT), Name, nullptr,
         llvm::GlobalValue::NotThreadLocal, addrSpace(AddrSpace::Shared));
-    G->setAlignment(llvm::Align(16));
+    G->setAlignment(llvm::Align(Align));
     return G;
   }
 

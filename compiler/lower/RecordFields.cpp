@@ -9,6 +9,9 @@
 //        : array(float32, 2d, C, generic)
 //   r.h = src    (an array of 2 dimensions: shape checked, elements copied;
 //                 a number: stored into every element)
+//   a.x      (a: array of records, x: float64 @8)
+//     -> { ptr (a.data + 8), shape a.shape, strides a.strides }
+//        : array(float64, nd, A)
 #include "lower/LowerContext.h"
 
 #include "support/Diagnostics.h"
@@ -151,6 +154,18 @@ void LowerContext::storeRecordField(const ir::Instr *At, TypeRef RecTy,
   if (Tmp)
     b.CreateMemCpy(Ptr, llvm::MaybeAlign(Align), Tmp, Tmp->getAlign(),
                    Count * module.getDataLayout().getTypeAllocSize(ElemMem));
+}
+
+llvm::Value *LowerContext::recordArrayField(TypeRef ArrTy, llvm::Value *A,
+                                            int F, TypeRef View) {
+  std::vector<llvm::Value *> Shape, Strides;
+  for (unsigned D = 0; D < ArrTy->ndim(); ++D) {
+    Shape.push_back(arrayShape(A, D));
+    Strides.push_back(arrayStride(A, D));
+  }
+  llvm::Value *Data = b.CreateInBoundsGEP(
+      b.getInt8Ty(), arrayData(A), b.getInt64(ArrTy->dtype()->offsets()[F]));
+  return makeArray(View, Data, Shape, Strides);
 }
 
 } // namespace pcj::lower

@@ -105,11 +105,12 @@ public:
                                   llvm::Type *IntTy, bool Signed) = 0;
   // Address space number of a kernel-language memory space.
   virtual unsigned addrSpace(types::AddrSpace S) const = 0;
-  // Storage for a cuda.shared.array of `Bytes` bytes (16-byte aligned); the
-  // returned pointer is in addrSpace(Shared).
+  // Storage for a cuda.shared.array of Count elements, aligned to Align
+  // bytes (a power of two, at least 16); the returned pointer is in
+  // addrSpace(Shared).
   virtual llvm::Value *sharedArray(llvm::Module &M, llvm::IRBuilder<> &B,
                                    llvm::Type *ElemTy, uint64_t Count,
-                                   const std::string &Name) = 0;
+                                   const std::string &Name, unsigned Align) = 0;
   // printf-style output: `Args` points at a buffer laid out like CUDA's
   // vprintf argument buffer (or is null).
   virtual void vprintf(llvm::IRBuilder<> &B, llvm::Value *Fmt,
@@ -238,8 +239,8 @@ public:
   bool usesBarriers = false;
   bool usesWarpOps = false;   // shuffles, votes, match, syncwarp (CPU: fibers)
   bool usesGridSync = false;  // cooperative launch required
-  // Bytes of static shared memory of the module's shared arrays, each at a
-  // 16-byte aligned offset (sharedArray adds to it; both targets).
+  // Bytes of static shared memory of the module's shared arrays, each at an
+  // offset aligned to its alignment (sharedArray adds to it; both targets).
   size_t staticSharedBytes = 0;
 };
 

@@ -65,6 +65,24 @@ TypeRef Inferrer::fieldValue(const Instr *I, TypeRef T, int F) {
   return nestedArrayView(FT);
 }
 
+// a.x of an array of records (NumPy's recarray attribute): a view of field
+// F of every record (same shape and strides, layout A).  Scalar fields
+// only, and aligned for their type at every record.
+TypeRef Inferrer::recordArrayField(const Instr *I, TypeRef Arr, int F) {
+  TypeRef Rec = Arr->dtype(), FT = Rec->elems()[F];
+  const std::string &Name = Rec->fields()[F];
+  if (!FT->isNumeric())
+    fail(I, "field '" + Name + "' of type " + FT->str() +
+                " of a record array cannot be a view in kernels",
+         "index the records instead: a[i]." + Name);
+  if (fieldAddressAlign(Rec, F) < scalarAlign(FT))
+    fail(I, "field '" + Name + "' at byte " + std::to_string(Rec->offsets()[F]) +
+                " of a record array is not aligned for its " + FT->str() +
+                " values in kernels",
+         "build the dtype with align=True, or index the records: a[i]." + Name);
+  return arrayTy(FT, Arr->ndim(), Layout::A, Arr->addrSpace());
+}
+
 // The field a record index names: a constant string (r['x']) or a constant
 // int (r[0], the fields in order, negative from the end like NumPy).
 int Inferrer::recordFieldIndex(const Instr *I, TypeRef Rec, const Instr *Idx) {
@@ -122,7 +140,29 @@ void Inferrer::recordStore(Instr *I, TypeRef Rec, int F, const Instr *Val,
   I->argTypes[K] = FT;
 }
 
+// An array index that is a 0-d integer array (a[i] with i = np.asarray(3))
+// is its value, as in NumPy: the element is read (i[()]) before the index.
+//   %r = getitem %a, %i          ; %i: array(int64, 0d)
+//   -> %e = const () ; %v = getitem %i, %e ; %r = getitem %a, %v
+void Inferrer::zeroDimIndex(Instr *I) {
+  Instr *Idx = I->operands[1];
+  TypeRef T = Idx->type;
+  if (!T->isArray() || T->ndim() != 0 || !T->dtype()->isInt())
+    return;
+  Instr *E = F.insert(I->parent, I, Op::Const, I->loc);
+  E->cval.kind = bc::ConstValue::Kind::Tuple;
+  Typed ET = typeOfConst(E, E->cval);
+  E->type = ET.type;
+  E->weak = ET.weak;
+  Instr *V = F.insert(I->parent, I, Op::GetItem, I->loc, {Idx, E});
+  V->type = T->dtype();
+  V->argTypes.assign(2, nullptr);
+  I->operands[1] = V;
+}
+
 bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
+  if (I->operands[0]->type->isArray())
+    zeroDimIndex(I);
   Instr *Obj = I->operands[0], *Idx = I->operands[1];
   TypeRef T = Obj->type;
   I->argTypes.assign(2, nullptr);
@@ -172,7 +212,33 @@ bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
   fail(I, "'" + T->str() + "' is not subscriptable in kernels");
 }
 
+// A store into the array view Target (a[i:j] = x, a[:, k] = x): a number
+// (converted to the element type and stored into every element) or an
+// array of numbers whose shape broadcasts to the view's (NumPy's rules;
+// checked when the kernel runs).
+void Inferrer::sliceStore(Instr *I, TypeRef Target, const Instr *Val) {
+  TypeRef VT = Val->type, Elem = Target->dtype();
+  std::string Into = "an array slice of " + Elem->str();
+  if (!Elem->isNumeric())
+    fail(I, "assigning to a slice of an array of " + Elem->str() +
+                " is not supported in kernels",
+         "assign the elements in a loop");
+  TypeRef Scalar = VT->isArray() ? VT->dtype() : VT;
+  if (!Scalar->isNumeric())
+    fail(I, "cannot store " + origin(Val) + " into " + Into);
+  if (Scalar->isComplex() && !Elem->isComplex())
+    fail(I, "cannot store a complex value into " + Into);
+  if (VT->isArray() && VT->ndim() > Target->ndim())
+    fail(I, "cannot store " + origin(Val) + " into " + Into + " of " +
+                std::to_string(Target->ndim()) + " dimension(s)",
+         "the source may have at most the slice's dimensions (NumPy "
+         "broadcasting)");
+  I->argTypes = {nullptr, nullptr, VT->isArray() ? nullptr : Elem};
+}
+
 bool Inferrer::inferSetItem(Instr *I) {
+  if (I->operands[0]->type->isArray())
+    zeroDimIndex(I);
   Instr *Obj = I->operands[0], *Idx = I->operands[1], *Val = I->operands[2];
   TypeRef T = Obj->type;
   if (T->kind() == Kind::Record) {
@@ -194,9 +260,11 @@ bool Inferrer::inferSetItem(Instr *I) {
     fail(I, "arrays in constant memory (global NumPy arrays and "
             "cuda.const.array_like) are read-only",
          "copy the values into a cuda.local.array to modify them");
-  if (arrayIndexResult(I, T, Idx->type)->isArray())
-    fail(I, "assigning to an array slice is not supported in kernels",
-         "assign the elements in a loop");
+  TypeRef Target = arrayIndexResult(I, T, Idx->type);
+  if (Target->isArray()) { // a[i:j] = x: lower/SliceStore.cpp
+    sliceStore(I, Target, Val);
+    return true;
+  }
   if (!Val->type->isNumeric())
     fail(I, "cannot store " + origin(Val) + " into an array of " +
                 T->dtype()->str());

@@ -54,6 +54,9 @@ private:
   bool inferGetItem(Instr *I, Typed &Out);
   bool inferSetItem(Instr *I);
   void recordStore(Instr *I, TypeRef Rec, int F, const Instr *Val, size_t K);
+  void sliceStore(Instr *I, TypeRef Target, const Instr *Val);
+  void zeroDimIndex(Instr *I);
+  TypeRef recordArrayField(const Instr *I, TypeRef Arr, int F);
   TypeRef fieldValue(const Instr *I, TypeRef T, int F);
   int recordFieldIndex(const Instr *I, TypeRef Rec, const Instr *Idx);
   TypeRef returnTypeSoFar();

@@ -122,9 +122,16 @@ bool Inferrer::inferGetAttr(Instr *I, Typed &Out) {
   std::string KindKey = valueKindKey(T);
   const stdlib::IntrinsicInfo *Info =
       KindKey.empty() ? nullptr : stdlib::lookupIntrinsic(KindKey + "." + Attr);
+  if (!Info && T->isArray() && T->dtype()->kind() == Kind::Record &&
+      T->dtype()->fieldIndex(Attr) >= 0) {
+    Out = {recordArrayField(I, T, T->dtype()->fieldIndex(Attr)), false};
+    return true;
+  }
   if (!Info)
     fail(I, "'" + T->str() + "' has no attribute '" + Attr + "' in kernels",
-         T->isArray() ? "available: shape, strides, size, ndim" : "",
+         T->isArray() ? "available: shape, strides, size, ndim, dtype, real, "
+                        "imag, reshape(), view() and a record array's fields"
+                      : "",
          ErrorKind::Name);
   if (Info->kind == stdlib::IntrinsicKind::Func) {
     // A bound method: the call passes the object as its first argument.

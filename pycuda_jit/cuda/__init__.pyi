@@ -9,7 +9,7 @@ arguments' at the launch, decided by the compiler.
 import os
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, Literal, Optional, TypeVar, overload
 
 import numpy as np
 
@@ -396,16 +396,18 @@ class _SharedNamespace:
     """Shared memory: one array per block."""
 
     @staticmethod
-    def array(shape: _Shape, dtype: _DType) -> Any:
+    def array(shape: _Shape, dtype: _DType, alignment: Optional[int] = None) -> Any:
         """A block-wide array; ``shape=0`` sizes it from the launch's dynamic
-        shared memory bytes."""
+        shared memory bytes; ``alignment`` (a power of two, multiple of 8)
+        aligns its first element."""
 
 class _LocalNamespace:
     """Local memory: one array per thread."""
 
     @staticmethod
-    def array(shape: _Shape, dtype: _DType) -> Any:
-        """A per-thread array of constant shape."""
+    def array(shape: _Shape, dtype: _DType, alignment: Optional[int] = None) -> Any:
+        """A per-thread array of constant shape; ``alignment`` (a power of
+        two, multiple of 8) aligns its first element."""
 
 class _ConstNamespace:
     """Constant memory."""

@@ -82,4 +82,70 @@ llvm::Value *lowerArrayReshape(const LoweringRequest &R) {
   return Cx.makeArray(To, Cx.arrayData(A), Shape, Strides);
 }
 
+// a.real / a.imag: a complex array's parts in place (the imaginary part
+// `itemsize / 2` bytes on), same shape and strides; a real array's .real is
+// itself.
+llvm::Value *lowerArrayRealImag(const LoweringRequest &R) {
+  auto &Cx = R.cx;
+  TypeRef T = R.argTypes[0];
+  llvm::Value *A = R.args[0];
+  if (!T->dtype()->isComplex())
+    return A;
+  std::vector<llvm::Value *> Shape, Strides;
+  for (unsigned D = 0; D < T->ndim(); ++D) {
+    Shape.push_back(Cx.arrayShape(A, D));
+    Strides.push_back(Cx.arrayStride(A, D));
+  }
+  llvm::Value *Data = Cx.arrayData(A);
+  if (R.info.idata)
+    Data = Cx.b.CreateInBoundsGEP(Cx.b.getInt8Ty(), Data,
+                                  Cx.b.getInt64(T->dtype()->byteSize() / 2));
+  return Cx.makeArray(R.instr.type, Data, Shape, Strides);
+}
+
+// a.view(dtype): NumPy's rule for another item size: the last axis must be
+// contiguous (or of extent 1) and hold a whole number of new items; it is
+// rescaled.  The data and the other strides must suit the new type's
+// alignment (a misaligned load would fault on the GPU).
+llvm::Value *lowerArrayView(const LoweringRequest &R) {
+  auto &Cx = R.cx;
+  auto &B = Cx.b;
+  TypeRef From = R.argTypes[0], To = R.instr.type;
+  llvm::Value *A = R.args[0];
+  unsigned N = From->ndim();
+  uint64_t Old = From->dtype()->byteSize(), New = To->dtype()->byteSize();
+  std::vector<llvm::Value *> Shape, Strides;
+  for (unsigned D = 0; D < N; ++D) {
+    Shape.push_back(Cx.arrayShape(A, D));
+    Strides.push_back(Cx.arrayStride(A, D));
+  }
+  if (Old != New && N > 0) {
+    llvm::Value *Bytes = B.CreateMul(Shape[N - 1], B.getInt64(Old));
+    llvm::Value *Bad = B.CreateOr(
+        B.CreateAnd(B.CreateICmpUGT(Shape[N - 1], B.getInt64(1)),
+                    B.CreateICmpNE(Strides[N - 1], B.getInt64(Old))),
+        B.CreateICmpNE(B.CreateURem(Bytes, B.getInt64(New)), B.getInt64(0)));
+    Shape[N - 1] = B.CreateUDiv(Bytes, B.getInt64(New));
+    Strides[N - 1] = B.getInt64(New);
+    Cx.raiseIf(&R.instr, Bad, lower::TargetHooks::RaisedError::ValueError,
+               "view(): the last axis must be contiguous and hold a whole "
+               "number of " + To->dtype()->str() + " items");
+  }
+  uint64_t Align = scalarAlign(To->dtype());
+  llvm::Value *Mask = B.getInt64(Align - 1);
+  llvm::Value *Misaligned = B.CreateAnd(
+      B.CreatePtrToInt(Cx.arrayData(A), B.getInt64Ty()), Mask);
+  for (unsigned D = 0; D + 1 < N; ++D)
+    Misaligned = B.CreateOr(
+        Misaligned,
+        B.CreateSelect(B.CreateICmpUGT(Shape[D], B.getInt64(1)),
+                       B.CreateAnd(Strides[D], Mask), B.getInt64(0)));
+  if (Align > scalarAlign(From->dtype()))
+    Cx.raiseIf(&R.instr, B.CreateICmpNE(Misaligned, B.getInt64(0)),
+               lower::TargetHooks::RaisedError::ValueError,
+               "view(): the array's address or strides are not aligned for " +
+                   To->dtype()->str());
+  return Cx.makeArray(To, Cx.arrayData(A), Shape, Strides);
+}
+
 } // namespace pcj::stdlib::lowering

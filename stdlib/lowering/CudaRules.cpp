@@ -78,10 +78,17 @@ static llvm::Value *fixedArray(const LoweringRequest &R, bool Shared) {
     return Cx.makeArray(T, Data, {Size},
                         {Cx.b.getInt64(T->dtype()->byteSize())});
   }
+  // alignment= (checked by the typing rule), never below 16 bytes.
+  unsigned Align = 16;
+  bc::ConstValue AlignArg;
+  int A = cudahelp::findArg(R, 2, "alignment");
+  if (A >= 0 && ArgInfo{R.argTypes[A], false, R.argInstrs[A]}.constant(AlignArg) &&
+      AlignArg.kind == bc::ConstValue::Kind::Int)
+    Align = std::max<unsigned>(Align, unsigned(AlignArg.i));
   std::string Name = (Shared ? "shared.L" : "local.L") +
                      std::to_string(R.instr.loc.line);
   llvm::Value *Data =
-      Shared ? Cx.target.sharedArray(Cx.module, Cx.b, ET, Count, Name)
+      Shared ? Cx.target.sharedArray(Cx.module, Cx.b, ET, Count, Name, Align)
              : Cx.entryAlloca(ET, Name, Count);
   if (Shared && Cx.target.staticSharedBytes > lower::kMaxStaticSharedBytes)
     throw CompileError(
@@ -95,7 +102,7 @@ static llvm::Value *fixedArray(const LoweringRequest &R, bool Shared) {
         "sized by the launch's fourth parameter (kernel[grid, block, stream, "
         "bytes])");
   if (!Shared)
-    llvm::cast<llvm::AllocaInst>(Data)->setAlignment(llvm::Align(16));
+    llvm::cast<llvm::AllocaInst>(Data)->setAlignment(llvm::Align(Align));
   std::vector<llvm::Value *> ShapeV, StrideV;
   int64_t Stride = T->dtype()->byteSize();
   StrideV.resize(Dims.size());

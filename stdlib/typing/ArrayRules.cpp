@@ -1,5 +1,5 @@
 // Typing rules for array attributes (registry/array.def).
-#include "stdlib/typing/RuleHelpers.h"
+#include "stdlib/typing/CudaHelpers.h"
 
 namespace pcj::stdlib::rules {
 
@@ -49,6 +49,43 @@ TypingResult typeArrayReshape(const TypingRequest &R) {
   if (NDim == 0)
     R.fail("reshape() to a 0-d array is not supported in kernels");
   return {arrayTy(A->dtype(), unsigned(NDim), Layout::C, A->addrSpace())};
+}
+
+// a.real / a.imag of an array (registry/array.def).
+TypingResult typeArrayRealImag(const TypingRequest &R) {
+  TypeRef A = R.args[0].type, D = A->dtype();
+  if (D->isComplex())
+    return {arrayTy(floatTy(D->byteSize() * 4), A->ndim(), Layout::A,
+                    A->addrSpace())};
+  if (!D->isNumeric())
+    R.fail("an array of " + D->str() + " has no ." +
+           (R.info.idata ? "imag" : "real") + " in kernels");
+  if (R.info.idata)
+    R.fail(".imag of an array of " + D->str() +
+               " (a new array of zeros) is not supported in kernels",
+           "the imaginary part of a real array is 0");
+  return {A};
+}
+
+// a.view(dtype): a numeric scalar dtype; another item size needs a
+// contiguous last axis (C layout, or A checked when the kernel runs).
+TypingResult typeArrayView(const TypingRequest &R) {
+  noKeywords(R);
+  if (R.args.size() != 2)
+    R.fail("view() takes one dtype in kernels");
+  TypeRef A = R.args[0].type, From = A->dtype();
+  TypeRef To = cudahelp::dtypeArg(R, 1);
+  if (!From->isNumeric() || !To->isNumeric() || To->kind() == Kind::Bool)
+    R.fail("view() in kernels reinterprets numbers as another number type "
+           "(not bool), not " +
+           From->str() + " and " + To->str());
+  Layout L = A->layout();
+  if (To->byteSize() != From->byteSize() && L == Layout::F && A->ndim() > 1)
+    R.fail("view() as a type of another size needs a contiguous last axis, "
+           "not " + A->str());
+  if (To->byteSize() != From->byteSize() && L == Layout::F)
+    L = Layout::C; // one dimension, contiguous
+  return {arrayTy(To, A->ndim(), L, A->addrSpace())};
 }
 
 } // namespace pcj::stdlib::rules

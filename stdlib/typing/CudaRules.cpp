@@ -1,6 +1,8 @@
 // Typing rules for the cuda namespace (registry/cuda.def).
 #include "stdlib/typing/CudaHelpers.h"
 
+#include "support/Diagnostics.h"
+
 namespace pcj::stdlib::rules {
 
 TypingResult typeNone(const TypingRequest &R) {
@@ -26,19 +28,48 @@ TypingResult typeGrid(const TypingRequest &R) {
   return {tupleTy(std::vector<TypeRef>(V.i, int64Ty()))};
 }
 
-// cuda.shared.array(shape, dtype) / cuda.local.array(shape, dtype): a C
-// array of constant shape.  cuda.shared.array(0, dtype) is the launch's
-// dynamic shared memory (1-D, sized by the launch's shared-memory bytes).
+// The alignment= of a shared or local array: None, or a constant power of
+// two that is a multiple of the pointer size (8), as numba-cuda checks.
+// Returns 0 for none.
+static int64_t arrayAlignmentArg(const TypingRequest &R, int K) {
+  bc::ConstValue V;
+  if (K < 0)
+    return 0;
+  if (!R.args[K].constant(V) ||
+      (V.kind != bc::ConstValue::Kind::None && V.kind != bc::ConstValue::Kind::Int))
+    R.fail(name(R) + "() alignment must be a constant integer, not " +
+           R.args[K].type->str());
+  if (V.kind == bc::ConstValue::Kind::None)
+    return 0;
+  if (!V.isSmallInt() || V.i <= 0 || (V.i & (V.i - 1)) != 0 || V.i % 8 != 0 ||
+      V.i > (int64_t(1) << 16))
+    throw CompileError(ErrorKind::Value, R.instr.loc,
+                       "Alignment must be a power of two and a multiple of "
+                       "the pointer size (8), at most 65536; got " + V.repr());
+  return V.i;
+}
+
+// cuda.shared.array(shape, dtype, alignment=None) /
+// cuda.local.array(shape, dtype, alignment=None): a C array of constant
+// shape, its first element aligned to `alignment` bytes when given (else 16).
+// cuda.shared.array(0, dtype) is the launch's dynamic shared memory (1-D,
+// sized by the launch's shared-memory bytes).
 TypingResult typeLocalArray(const TypingRequest &R) {
-  int S = R.find(0, "shape"), D = R.find(1, "dtype");
-  if (S < 0 || D < 0 || R.args.size() != 2)
-    R.fail(name(R) + "(shape, dtype) takes exactly a shape and a dtype");
+  int S = R.find(0, "shape"), D = R.find(1, "dtype"), A = R.find(2, "alignment");
+  if (S < 0 || D < 0 || R.args.size() != 2u + (A >= 0))
+    R.fail(name(R) + "(shape, dtype, alignment=None) takes a shape, a dtype "
+                     "and an optional alignment");
+  int64_t Align = arrayAlignmentArg(R, A);
   std::vector<int64_t> Dims = constShape(R, S);
   TypeRef DT = cudahelp::dtypeArg(R, D);
   bool Shared = R.info.idata == 1;
   for (int64_t X : Dims) {
     if (X != 0)
       continue;
+    if (Align > 16)
+      R.fail("alignment= above 16 is not supported for dynamic shared "
+             "arrays (cuda.shared.array(0, dtype))",
+             "dynamic shared memory starts 16-byte aligned");
     if (!Shared)
       R.fail(name(R) + "() of size 0: local arrays need a positive size");
     if (Dims.size() != 1)

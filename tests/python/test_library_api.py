@@ -52,8 +52,11 @@ def test_vectorize_options_as_numba_cuda_checks_them():
         pycuda_jit.vectorize(["float32(float32, float32)"], target="cpu")
     with pytest.raises(ValueError, match="Invalid identity"):
         cuda.vectorize(["float32(float32, float32)"], identity=5)
-    with pytest.raises(TypeError, match="needs a list of signatures"):
-        cuda.vectorize(vector_add)
+    # without signatures: a dynamic ufunc, typed per input dtypes on use
+    dyn = cuda.vectorize(vector_add)
+    assert (dyn.nin, dyn.ntypes, dyn.types) == (2, 0, [])
+    with pytest.raises(TypeError, match="without defaults"):
+        cuda.vectorize(lambda a, b=1: a + b)
 
 
 @pytest.mark.parametrize("sig,match", [
