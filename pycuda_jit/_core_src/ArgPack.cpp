@@ -6,7 +6,9 @@
 
 #include "runtime/Device.h"
 #include "runtime/Stream.h"
+#include "types/BFloat16.h"
 
+#include <cmath>
 #include <cstring>
 #include <unordered_map>
 
@@ -609,6 +611,26 @@ const ArgValue &at(const std::vector<ArgValue> &Args, const AbiSlot &S) {
   return *V;
 }
 
+// A number as bfloat16 bits, rounded once to nearest even (NaN: 0x7fff):
+// through a float32 rounded to odd, which keeps the information the final
+// rounding needs (long double holds every int64/uint64 and double exactly).
+uint16_t bfloat16Bits(long double X) {
+  if (X != X)
+    return 0x7FFF;
+  float F = float(X); // nearest even; only its inexactness matters below
+  uint32_t U;
+  std::memcpy(&U, &F, 4);
+  if ((long double)F != X) {
+    if (std::fabs((long double)F) > std::fabs(X))
+      --U; // toward zero (inf -> the largest float)
+    U |= 1;
+  }
+  uint32_t Hi = U >> 16, Lo = U & 0xFFFF;
+  if (Lo > 0x8000 || (Lo == 0x8000 && (Hi & 1)))
+    ++Hi;
+  return uint16_t(Hi);
+}
+
 void writeScalar(char *Dst, TypeRef Param, const ArgValue &V) {
   TypeRef From = V.type;
   // Read the source as double / int64 / uint64.
@@ -633,6 +655,13 @@ void writeScalar(char *Dst, TypeRef Param, const ArgValue &V) {
   if (Param->isBool()) {
     uint8_t B = FromFloat ? V.f != 0 : AsI() != 0;
     std::memcpy(Dst, &B, 1);
+    return;
+  }
+  if (types::isBFloat16(Param)) {
+    uint16_t H = bfloat16Bits(FromFloat      ? (long double)V.f
+                              : FromUnsigned ? (long double)V.u
+                                             : (long double)V.i);
+    std::memcpy(Dst, &H, 2);
     return;
   }
   if (Param->isFloat()) {
