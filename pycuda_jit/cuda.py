@@ -84,6 +84,7 @@ _LIBRARIES = {
     "random": ("random", None),
     "libdevice": ("cuda.libdevice", None),
     "bf16": ("cuda.bf16", None),
+    "fp8": ("cuda.fp8", None),
     "vectorize": ("ufunc", "vectorize"),
     "guvectorize": ("ufunc", "guvectorize"),
     "reduce": ("reduction", "reduce"),

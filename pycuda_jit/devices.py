@@ -67,10 +67,11 @@ class Device:
 
     @property
     def supports_fp8(self):
-        """Whether kernels can use fp8 types: numba-cuda says yes from
-        compute capability 8.9; pycuda_jit does not compile fp8 yet, so no
-        device does."""
-        return False
+        """Whether kernels can use the fp8 types (cuda.fp8): compute
+        capability 8.9 and later, as numba-cuda, and the CPU executor.  The
+        conversions are integer code (the same bits on every target), so
+        they also compile for older GPUs, as numba-cuda's do."""
+        return self.compute_capability >= (8, 9)
 
     def get_primary_context(self):
         return Context(self)
@@ -261,8 +262,7 @@ def is_bfloat16_supported():
 
 
 def is_fp8_supported():
-    """Whether the current device can use fp8 types (Device.supports_fp8:
-    False everywhere until pycuda_jit compiles fp8)."""
+    """Whether the current device can use the fp8 types (Device.supports_fp8)."""
     return get_current_device().supports_fp8
 
 

@@ -31,7 +31,7 @@ __all__ = [
     "char", "uchar", "byte", "short", "ushort", "int_", "uint", "long_", "ulong",
     "longlong", "ulonglong",
     "float16", "bfloat16", "float32", "float64", "f2", "f4", "f8", "float_", "double",
-    "complex64", "complex128", "c8", "c16",
+    "complex64", "complex128", "c8", "c16", "Fp8", "fp8_e4m3", "fp8_e5m2", "fp8_e8m0",
     "none", "void", "CPointer", "voidptr",
     "signed_domain", "unsigned_domain", "integer_domain", "real_domain",
     "complex_domain", "number_domain",
@@ -161,6 +161,26 @@ class BFloat16(Float):
         return self._ml_dtype()(value)
 
 
+class Fp8(Type):
+    """``fp8_e4m3``, ``fp8_e5m2``, ``fp8_e8m0`` (cuda.fp8): one-byte storage
+    types that kernels convert to and from ints and floats
+    (``fp8_e4m3(x)``, ``float32(f)``); they have no arithmetic, as in
+    numba-cuda.  Semantics: docs/language.md, "fp8"."""
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.__name__ = name  # numba-cuda's fp8 types are classes
+        self._pcj_dtype_ = name  # read by the compiler's resolver
+        self.bitwidth = 8
+
+    def cast_python_value(self, value):
+        raise TypeError(f"{self.name} values exist only inside kernels; on the host, "
+                        f"ml_dtypes has the fp8 formats as NumPy dtypes")
+
+    def sig_text(self):
+        return self.name
+
+
 class Complex(Number):
     def __init__(self, name, underlying_float):
         super().__init__(name)
@@ -192,6 +212,9 @@ float32 = f4 = float_ = Float("float32")  # numba's float_ is C's float
 float64 = f8 = double = Float("float64")
 complex64 = c8 = Complex("complex64", float32)
 complex128 = c16 = Complex("complex128", float64)
+fp8_e4m3 = Fp8("fp8_e4m3")
+fp8_e5m2 = Fp8("fp8_e5m2")
+fp8_e8m0 = Fp8("fp8_e8m0")
 none = void = NoneType()
 
 _ints = {t.name: t for t in (int8, int16, int32, int64, uint8, uint16, uint32, uint64)}

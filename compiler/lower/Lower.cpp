@@ -11,6 +11,7 @@
 #include "stdlib/Registry.h"
 #include "stdlib/lowering/Rules.h"
 #include "support/Diagnostics.h"
+#include "types/Fp8.h"
 
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -522,8 +523,10 @@ void Lowerer::lowerInstr(const Instr *I) {
     R = Cx.truth(V(0), T(0));
     break;
   case Op::Cast:
-    // A Python int converts from its exact value (a float rounds once).
-    if (const bc::ConstValue *PI = ir::pythonIntValue(I->operands[0]))
+    // A Python int converts from its exact value (a float rounds once);
+    // to an fp8 type from its int64 (lower/Fp8.cpp).
+    if (const bc::ConstValue *PI = ir::pythonIntValue(I->operands[0]);
+        PI && !types::isFp8(I->type))
       R = Cx.constant(I, *PI, I->type);
     else
       R = Cx.cast(V(0), T(0), I->type);

@@ -1,6 +1,7 @@
 // LowerContext: LLVM types, constants, conversions and arrays (see
 // LowerContext.h for the value representation).
 #include "lower/BFloat16.h"
+#include "lower/Fp8.h"
 #include "lower/LowerContext.h"
 
 #include "support/Diagnostics.h"
@@ -74,6 +75,7 @@ llvm::Type *LowerContext::valueType(TypeRef T) {
   case Kind::Bool:
     return b.getInt1Ty();
   case Kind::Int:
+  case Kind::Fp8: // the code's byte
     return b.getIntNTy(T->bits());
   case Kind::Float:
     return isBFloat16(T)   ? b.getBFloatTy()
@@ -303,6 +305,8 @@ llvm::Value *LowerContext::truth(llvm::Value *V, TypeRef T) {
 llvm::Value *LowerContext::cast(llvm::Value *V, TypeRef From, TypeRef To) {
   if (From == To)
     return V;
+  if (types::isFp8(From) || types::isFp8(To)) // integer code on every target
+    return castFp8(*this, V, From, To);
   if (To->isBool())
     return truth(V, From);
   if (To->isComplex()) {

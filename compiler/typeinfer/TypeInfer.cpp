@@ -6,6 +6,7 @@
 #include "support/Diagnostics.h"
 #include "typeinfer/ConstTypes.h"
 #include "typeinfer/FoldConstants.h"
+#include "types/Fp8.h"
 #include "types/Overloads.h"
 #include "types/Promotion.h"
 
@@ -172,11 +173,18 @@ bool Inferrer::inferCall(Instr *I, Typed &Out) {
     if (I->operands.size() != 2 || !I->kwnames.empty())
       fail(I, T->inner()->str() + "() takes exactly one argument in kernels");
     TypeRef A = I->operands[1]->type;
-    if (!T->inner()->isNumeric())
+    TypeRef To = T->inner();
+    // fp8 values convert to and from ints and floats only (lower/Fp8.cpp).
+    bool Fp8Ok = isFp8(To) ? (A->isIntegral() || A->isFloat())
+                 : isFp8(A) ? (To->isIntegral() || To->isFloat())
+                            : false;
+    if (!To->isNumeric() && !isFp8(To))
       fail(I, "a structured dtype cannot be called in kernels",
            "use it as the dtype of cuda.local.array or cuda.shared.array");
-    if (!A->isNumeric())
-      fail(I, "cannot convert " + A->str() + " to " + T->inner()->str());
+    if (!Fp8Ok && (!A->isNumeric() || !To->isNumeric()))
+      fail(I, "cannot convert " + A->str() + " to " + To->str(),
+           isFp8(A) || isFp8(To) ? "fp8 values convert to and from int and float types"
+                                 : "");
     Out = {T->inner(), false};
     // The argument converts to the type (InsertCasts), where
     // transforms/ConstantRanges sees a Python int that does not fit.

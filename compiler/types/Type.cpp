@@ -2,6 +2,7 @@
 #include "types/Type.h"
 
 #include "types/BFloat16.h"
+#include "types/Fp8.h"
 #include "types/Promotion.h"
 
 #include <algorithm>
@@ -69,6 +70,16 @@ TypeRef floatTy(unsigned Bits) { return factory().get(Kind::Float, Bits, true); 
 TypeRef bfloat16Ty() {
   return factory().get(Kind::Float, 16, true, nullptr, 0, Layout::A,
                        AddrSpace::Global, {}, "bfloat16");
+}
+TypeRef fp8Ty(Fp8Format F) {
+  static const char *Names[] = {"fp8_e4m3", "fp8_e5m2", "fp8_e8m0"};
+  return factory().get(Kind::Fp8, 8, false, nullptr, 0, Layout::A,
+                       AddrSpace::Global, {}, Names[unsigned(F)]);
+}
+Fp8Format fp8Format(TypeRef T) {
+  return T->name() == "fp8_e4m3"   ? Fp8Format::E4M3
+         : T->name() == "fp8_e5m2" ? Fp8Format::E5M2
+                                   : Fp8Format::E8M0;
 }
 TypeRef complexTy(unsigned Bits) {
   return factory().get(Kind::Complex, Bits, true);
@@ -257,6 +268,7 @@ bool Type::isRuntime() const {
   case Kind::None:
   case Kind::Ellipsis:
   case Kind::Pointer:
+  case Kind::Fp8:
     return true;
   case Kind::Iterable:
   case Kind::Tuple:
@@ -272,6 +284,7 @@ bool Type::isRuntime() const {
 unsigned Type::byteSize() const {
   switch (K) {
   case Kind::Bool:
+  case Kind::Fp8:
     return 1;
   case Kind::Record:
     return Bits;
@@ -305,6 +318,8 @@ static const char *layoutName(Layout L) {
 
 std::string Type::str() const {
   switch (K) {
+  case Kind::Fp8:
+    return Name;
   case Kind::Void:
     return "void";
   case Kind::None:
@@ -424,6 +439,10 @@ TypeRef scalarFromName(const std::string &N) {
   };
   if (N == "bfloat16")
     return bfloat16Ty();
+  if (N == "fp8_e4m3" || N == "fp8_e5m2" || N == "fp8_e8m0")
+    return fp8Ty(N == "fp8_e4m3"   ? Fp8Format::E4M3
+                 : N == "fp8_e5m2" ? Fp8Format::E5M2
+                                   : Fp8Format::E8M0);
   auto It = Names.find(N);
   if (It == Names.end())
     return nullptr;

@@ -15,6 +15,8 @@
 //             the field gives an array view, array(float32, 2d, C, generic)
 //   vectors   float32x4, int8x2, ... -- CUDA's vector types: 1 to 4 scalars
 //             of one type named x, y, z, w (a value, built in kernels)
+//   fp8       fp8_e4m3, fp8_e5m2, fp8_e8m0 -- one-byte storage types that
+//             only convert (types/Fp8.h); not numeric: no arithmetic
 //   pointers  CPointer(T) (`T*`), voidptr (`void*`): foreign-function
 //             parameters and results (cuda.declare_device), a generic address
 //   compile-time only: none, range, range_iter, slice, str, module(name),
@@ -39,6 +41,7 @@ enum class Kind : uint8_t {
   Ellipsis, // `...` (in array indices)
   Pointer,  // CPointer(T) / voidptr: inner() is T (void for voidptr)
   NestedArray, // a record's subarray field: dtype() and shape()
+  Fp8,         // an fp8 storage type (types/Fp8.h): one byte, name() its format
 };
 
 enum class Layout : uint8_t { C, F, A };

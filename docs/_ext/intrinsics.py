@@ -10,6 +10,7 @@ SECTIONS = {  # stub class -> the namespace it types
     "_ConstNamespace": "cuda.const", "_AtomicNamespace": "cuda.atomic",
     "_CooperativeGroups": "cuda.cg", "_GridGroup": "cuda.cg.this_grid()",
     "_Fp16Namespace": "cuda.fp16", "_Bf16Namespace": "cuda.bf16",
+    "_Fp8Namespace": "cuda.fp8",
 }
 
 

@@ -6,7 +6,10 @@
 
 #include "runtime/Device.h"
 #include "runtime/Stream.h"
+#include "types/BFloat16.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <unordered_map>
 
@@ -609,6 +612,48 @@ const ArgValue &at(const std::vector<ArgValue> &Args, const AbiSlot &S) {
   return *V;
 }
 
+// A number as bfloat16 bits, rounded once to nearest even (NaN: 0x7fff):
+// through a float32 rounded to odd, which keeps the information the final
+// rounding needs (long double holds every int64/uint64 and double exactly).
+uint16_t bfloat16Bits(long double X) {
+  if (X != X)
+    return 0x7FFF;
+  float F = float(X); // nearest even; only its inexactness matters below
+  uint32_t U;
+  std::memcpy(&U, &F, 4);
+  if ((long double)F != X) {
+    if (std::fabs((long double)F) > std::fabs(X))
+      --U; // toward zero (inf -> the largest float)
+    U |= 1;
+  }
+  uint32_t Hi = U >> 16, Lo = U & 0xFFFF;
+  if (Lo > 0x8000 || (Lo == 0x8000 && (Hi & 1)))
+    ++Hi;
+  return uint16_t(Hi);
+}
+
+// A number as IEEE float16 bits, rounded once to nearest even, subnormals
+// kept (NaN: 0x7e00 with the sign): |X| = N * 2**(E - 10) with N rounded.
+uint16_t float16Bits(long double X) {
+  uint16_t Sign = std::signbit(X) ? 0x8000 : 0;
+  if (X != X)
+    return Sign | 0x7E00;
+  long double A = std::fabs(X);
+  if (A >= 65520.0L) // the largest finite value plus half its ulp: a tie to infinity
+    return Sign | 0x7C00;
+  if (A == 0)
+    return Sign;
+  int E;
+  std::frexp(A, &E); // A = m * 2**E, 0.5 <= m < 1: the leading bit is 2**(E-1)
+  E = std::max(E - 1, -14);
+  long double Scaled = std::ldexp(A, 10 - E); // exact: a power-of-two scaling
+  long double N = std::floor(Scaled), Rem = Scaled - N;
+  uint32_t Q = uint32_t(N);
+  if (Rem > 0.5L || (Rem == 0.5L && (Q & 1)))
+    ++Q; // a carry steps the exponent (subnormal -> normal, binade -> next)
+  return Sign | uint16_t(((E + 14) << 10) + Q);
+}
+
 void writeScalar(char *Dst, TypeRef Param, const ArgValue &V) {
   TypeRef From = V.type;
   // Read the source as double / int64 / uint64.
@@ -635,6 +680,13 @@ void writeScalar(char *Dst, TypeRef Param, const ArgValue &V) {
     std::memcpy(Dst, &B, 1);
     return;
   }
+  if (types::isBFloat16(Param)) {
+    uint16_t H = bfloat16Bits(FromFloat      ? (long double)V.f
+                              : FromUnsigned ? (long double)V.u
+                                             : (long double)V.i);
+    std::memcpy(Dst, &H, 2);
+    return;
+  }
   if (Param->isFloat()) {
     if (Param->bits() == 32) {
       float F = float(AsF());
@@ -642,21 +694,10 @@ void writeScalar(char *Dst, TypeRef Param, const ArgValue &V) {
     } else if (Param->bits() == 64) {
       double D = AsF();
       std::memcpy(Dst, &D, 8);
-    } else { // float16: round through float
-      float F = float(AsF());
-      uint32_t Bits;
-      std::memcpy(&Bits, &F, 4);
-      uint32_t Sign = (Bits >> 16) & 0x8000, Exp = (Bits >> 23) & 0xff,
-               Man = Bits & 0x7fffff;
-      uint16_t H;
-      if (Exp == 0xff)
-        H = uint16_t(Sign | 0x7c00 | (Man ? 0x200 : 0));
-      else if (int(Exp) - 127 + 15 >= 0x1f)
-        H = uint16_t(Sign | 0x7c00);
-      else if (int(Exp) - 127 + 15 <= 0)
-        H = uint16_t(Sign);
-      else
-        H = uint16_t(Sign | ((Exp - 127 + 15) << 10) | (Man >> 13));
+    } else { // float16
+      uint16_t H = float16Bits(FromFloat      ? (long double)V.f
+                               : FromUnsigned ? (long double)V.u
+                                              : (long double)V.i);
       std::memcpy(Dst, &H, 2);
     }
     return;

@@ -228,7 +228,11 @@ bool isEnumClass(PyObject *O) {
   int R = PyObject_IsInstance(O, Meta);
   if (R < 0)
     PyErr_Clear();
-  return R == 1;
+  // Other enum metaclasses making int subclasses count too: cuda.bindings'
+  // FastEnum (cudaRoundMode, which numba-cuda's fp8 functions take).
+  return R == 1 || (Py_TYPE(O) != &PyType_Type &&
+                    PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(O), &PyLong_Type) &&
+                    getAttrOpt(O, "__members__"));
 }
 
 // A device array captured by reference (numba-cuda's global device arrays):

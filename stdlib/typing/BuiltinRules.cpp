@@ -1,5 +1,6 @@
 // Typing rules for Python builtins (registry/builtins.def).
 #include "stdlib/typing/RuleHelpers.h"
+#include "types/Fp8.h"
 
 #include "stdlib/FloatString.h"
 #include "support/Diagnostics.h"
@@ -67,7 +68,7 @@ TypingResult typeScalarCtor(const TypingRequest &R) {
     Out.argTypes = {nullptr};
     return Out;
   }
-  if (!T->isNumeric())
+  if (!T->isNumeric() && !isFp8(T)) // an fp8 value converts (lower/Fp8.cpp)
     R.fail(name(R) + "() argument must be a number, not " + T->str());
   if (T->isComplex() && !Target->isBool())
     R.fail("can't convert complex to " + std::string(R.info.sdata));

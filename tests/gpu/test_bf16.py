@@ -611,4 +611,4 @@ def test_misuse_is_a_typing_error():
 
 def test_supported_queries():
     assert cuda.is_bfloat16_supported() == (cuda.get_current_device().compute_capability >= (8, 0))
-    assert cuda.is_fp8_supported() is False
+    assert cuda.is_fp8_supported() == (cuda.get_current_device().compute_capability >= (8, 9))

@@ -25,6 +25,7 @@
 #include "support/RawCodeFixture.h"
 #include "typeinfer/TypeInfer.h"
 #include "types/BFloat16.h"
+#include "types/Fp8.h"
 #include "types/Promotion.h"
 
 #include <gtest/gtest.h>
@@ -623,6 +624,23 @@ TEST(TypeTable, TypestrsAndRecordLayouts) {
   EXPECT_TRUE(P->isTuple());
   EXPECT_NE(P, tupleTy({float64Ty(), int64Ty()}));
   EXPECT_EQ(P->str(), "Point(x: float64, y: int64)");
+}
+
+TEST(TypeTable, Fp8TypesAreOneByteAndNotNumeric) {
+  using namespace pcj::types;
+  TypeRef E4 = fp8Ty(Fp8Format::E4M3), E5 = fp8Ty(Fp8Format::E5M2),
+          E8 = fp8Ty(Fp8Format::E8M0);
+  EXPECT_NE(E4, E5);
+  EXPECT_NE(E5, E8);
+  EXPECT_EQ(E4, scalarFromName("fp8_e4m3"));
+  EXPECT_EQ(E8, scalarFromName("fp8_e8m0"));
+  EXPECT_EQ(E5->str(), "fp8_e5m2");
+  EXPECT_EQ(fp8Format(E5), Fp8Format::E5M2);
+  EXPECT_EQ(E4->byteSize(), 1u);
+  EXPECT_TRUE(isFp8(E8) && E8->isRuntime());
+  // no arithmetic, no implicit conversions: not a number, not an int
+  EXPECT_FALSE(E4->isNumeric() || E4->isInt() || E4->isFloat());
+  EXPECT_FALSE(isFp8(intTy(8, false)));
 }
 
 TEST(TypeTable, BFloat16IsItsOwnFloatAndPromotes) {

@@ -69,6 +69,8 @@ RULES = [
     ("numba.cuda.bf16", OURS, "pycuda_jit.cuda.bf16", "bfloat16 intrinsics"),
     ("numba.cuda._internal.cuda_bf16", OURS, "pycuda_jit.cuda.bf16",
      "the bfloat16 bindings under cuda_bf16.h's names (__hadd, nv_bfloat16)"),
+    ("numba.cuda._internal.cuda_fp8", OURS, "pycuda_jit.cuda.fp8",
+     "the fp8 bindings (fp8_e4m3..., cvt_*_to_fp8, saturation_t)"),
     ("numba.cuda.libdevice", OURS, "pycuda_jit.cuda.libdevice", "libdevice functions"),
     ("numba.cuda.vector_types", OURS, "pycuda_jit.cuda.vector_types", "float32x4 & co."),
     ("numba.cuda.launchconfig", OURS, "pycuda_jit.cuda.launchconfig",
