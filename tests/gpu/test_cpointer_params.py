@@ -80,7 +80,7 @@ def test_pointer_parameter_needs_an_int():
     def k(p):
         p[0] = 1.0
 
-    with pytest.raises(TypeError, match="no matching signature"):
+    with pytest.raises(TypeError, match="No matching definition"):
         k[1, 1](cuda.to_device(np.zeros(1, np.float32)))
 
 
