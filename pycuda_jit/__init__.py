@@ -41,6 +41,18 @@ class _LiteralUnroll(cuda._Intrinsic):
 literal_unroll = _LiteralUnroll("literal_unroll")
 
 
+class _PointerArray(cuda._Intrinsic):
+    """``carray(ptr, shape, dtype=None)`` / ``farray(...)`` in a kernel: a C-
+    (F-) ordered array view of the memory a ``CPointer`` parameter points
+    to (numba.carray / numba.farray); kernels only."""
+
+    __slots__ = ()
+
+
+carray = _PointerArray("carray")
+farray = _PointerArray("farray")
+
+
 def __getattr__(name):
     # GPU ufuncs (numba's numba.vectorize / numba.guvectorize with
     # target="cuda"), imported on first use.
@@ -48,3 +60,4 @@ def __getattr__(name):
         from . import ufunc
         return getattr(ufunc, name)
     raise AttributeError(f"module 'pycuda_jit' has no attribute '{name}'")
+

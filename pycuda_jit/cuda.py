@@ -40,6 +40,8 @@ __all__ = [
     # foreign functions (ffi.py)
     "declare_device", "CUSource", "PTXSource", "LTOIRSource", "CubinSource",
     "FatbinSource", "ObjectSource", "ArchiveSource",
+    # launch-argument hints (args.py), toolkit checks (_versions.py)
+    "In", "Out", "InOut", "wrap_arg", "is_supported_version", "cuda_error",
 ]
 
 
@@ -178,6 +180,8 @@ from .ipc import open_ipc_array  # noqa: E402
 from .ffi import (  # noqa: E402
     declare_device, ForeignFunction, LinkableCode, CUSource, PTXSource, LTOIRSource,
     CubinSource, FatbinSource, ObjectSource, ArchiveSource)
+from .args import In, Out, InOut, wrap_arg  # noqa: E402
+from ._versions import is_supported_version, cuda_error  # noqa: E402
 from .memory import (  # noqa: E402
     to_device, device_array, device_array_like, pinned_array, pinned_array_like,
     mapped_array, mapped_array_like, managed_array, pinned, mapped, as_cuda_array,
@@ -206,6 +210,13 @@ def _kernel_class():
             @property
             def _pcj_kernel_function_(self):
                 return self.py_func
+
+            @property
+            def extensions(self):
+                """Objects whose prepare_args(ty, val, stream=, retr=) sees
+                every argument at each launch (args.py)."""
+                from .args import extensions_of
+                return extensions_of(self)
 
             def compile(self, signature):
                 """Compile for a signature: a string, a signature object

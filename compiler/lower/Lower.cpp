@@ -579,6 +579,13 @@ void Lowerer::lowerInstr(const Instr *I) {
     break;
   case Op::GetItem: {
     TypeRef OT = T(0);
+    if (OT->kind() == Kind::Pointer) { // p[i]: no bounds are known
+      llvm::Type *MT = Cx.memoryType(I->type);
+      llvm::Value *P = B.CreateGEP(MT, V(0), V(1));
+      R = Cx.fromMemory(
+          B.CreateAlignedLoad(MT, P, llvm::Align(elementAlign(I->type))), I->type);
+      break;
+    }
     if (OT->kind() == Kind::Record) {
       bc::ConstValue C;
       stdlib::ArgInfo{T(1), false, I->operands[1]}.constant(C);
@@ -632,6 +639,13 @@ void Lowerer::lowerInstr(const Instr *I) {
   }
   case Op::SetItem: {
     TypeRef OT = T(0);
+    if (OT->kind() == Kind::Pointer) {
+      TypeRef Elem = OT->inner();
+      llvm::Value *P = B.CreateGEP(Cx.memoryType(Elem), V(0), V(1));
+      B.CreateAlignedStore(Cx.toMemory(V(2), Elem), P,
+                           llvm::Align(elementAlign(Elem)));
+      return;
+    }
     if (OT->kind() == Kind::Record) {
       bc::ConstValue C;
       stdlib::ArgInfo{T(1), false, I->operands[1]}.constant(C);

@@ -160,6 +160,21 @@ void Inferrer::zeroDimIndex(Instr *I) {
   I->operands[1] = V;
 }
 
+// p[i] of a CPointer(T): T, with the index an integer (cast to int64).  No
+// bounds are known: the address is the caller's promise.
+TypeRef Inferrer::pointerElement(Instr *I, TypeRef Ptr, const Instr *Idx) {
+  TypeRef Elem = Ptr->inner();
+  if (Elem->kind() == Kind::Void)
+    fail(I, "a voidptr cannot be indexed", "declare the parameter as CPointer(dtype)");
+  if (!Elem->isNumeric())
+    fail(I, "indexing a pointer to " + Elem->str() + " is not supported in kernels");
+  if (!Idx->type->isInt())
+    fail(I, "pointer indices must be integers, not " + Idx->type->str());
+  I->argTypes.assign(I->operands.size(), nullptr);
+  I->argTypes[1] = int64Ty();
+  return Elem;
+}
+
 bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
   if (I->operands[0]->type->isArray())
     zeroDimIndex(I);
@@ -172,6 +187,10 @@ bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
   }
   if (T->kind() == Kind::Record) {
     Out = {fieldValue(I, T, recordFieldIndex(I, T, Idx)), false};
+    return true;
+  }
+  if (T->kind() == Kind::Pointer) {
+    Out = {pointerElement(I, T, Idx), false};
     return true;
   }
   if (T->isTuple()) {
@@ -243,6 +262,14 @@ bool Inferrer::inferSetItem(Instr *I) {
   TypeRef T = Obj->type;
   if (T->kind() == Kind::Record) {
     recordStore(I, T, recordFieldIndex(I, T, Idx), Val, 2);
+    return true;
+  }
+  if (T->kind() == Kind::Pointer) {
+    TypeRef Elem = pointerElement(I, T, Idx);
+    if (!Elem->isNumeric() || !Val->type->isNumeric() ||
+        (Val->type->isComplex() && !Elem->isComplex()))
+      fail(I, "cannot store " + origin(Val) + " through a pointer to " + Elem->str());
+    I->argTypes = {nullptr, int64Ty(), Elem};
     return true;
   }
   if (T->isArray() && T->dtype()->kind() == Kind::Record &&

@@ -64,6 +64,7 @@ private:
   Typed applyIntrinsic(Instr *I, const stdlib::IntrinsicInfo &Info,
                        size_t FirstArg);
   TypeRef arrayIndexResult(const Instr *I, TypeRef Arr, TypeRef Idx);
+  TypeRef pointerElement(Instr *I, TypeRef Ptr, const Instr *Idx);
 };
 
 inline std::string describe(TypeRef T) { return T ? T->str() : "?"; }

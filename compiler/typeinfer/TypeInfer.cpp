@@ -664,12 +664,6 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
                          SourceLoc{F.file, F.firstLine, -1, -1},
                          "argument '" + F.params[K].name + "' has type " +
                              Args[K]->str() + ", which cannot be passed to a kernel");
-    if (O.isKernel && Args[K]->kind() == Kind::Pointer) // no host-side value
-      throw CompileError(ErrorKind::Signature,
-                         SourceLoc{F.file, F.firstLine, -1, -1},
-                         "argument '" + F.params[K].name + "' has type " +
-                             Args[K]->str() + ": pointers are for foreign "
-                             "functions (cuda.declare_device); pass an array");
   }
   // A first pass over a loop is a guess: a loop-carried variable is typed
   // from its entry value until its back edge is typed (`v = 0` is a weak

@@ -44,7 +44,8 @@ void flattenOne(TypeRef T, unsigned Arg, std::vector<unsigned> &Path,
           Base + 8 + 8 * (T->ndim() + D));
     return;
   }
-  if (T->isBool() || T->isInt() || T->isFloat() || T->isComplex()) {
+  if (T->isBool() || T->isInt() || T->isFloat() || T->isComplex() ||
+      T->kind() == Kind::Pointer) { // a pointer: its address, 8 bytes
     unsigned Size, Align;
     abiSizeAlign(T, Size, Align);
     Add({AbiSlot::Kind::Scalar, 0, {}, 0, T, Size, Align}, Base);

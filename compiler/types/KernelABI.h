@@ -4,6 +4,7 @@
 // (to pack arguments for cuLaunchKernel / the CPU executor).
 //
 //   scalar        -> one parameter of its type (bool: 1 byte)
+//   CPointer(T)   -> one 8-byte parameter, the address
 //   array(ndim)   -> data pointer, ndim x int64 shape, ndim x int64 strides
 //                    (strides in bytes); a single record is a 0-d array
 //   tuple         -> its elements, flattened in order -- up to

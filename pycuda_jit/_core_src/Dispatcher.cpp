@@ -3,6 +3,7 @@
 
 #include <structmember.h> // PyMemberDef (the limited API has it here)
 
+#include "ArgHints.h"
 #include "ArgPack.h"
 #include "Backend.h"
 #include "CodeReader.h"
@@ -703,6 +704,11 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
       for (Py_ssize_t K = 0; K < N; ++K)
         classifyArg(Argv[K], int(K), Vals[K]);
     } catch (const PythonError &) {
+      // cuda.In(a) & co.: redone in Python with device arrays (ArgHints.h).
+      PyObject *R = nullptr;
+      if (launchWithHints(reinterpret_cast<PyObject *>(L), L->streamObj, Argv,
+                          N, R))
+        return R ? R : throw PythonError{};
       addSignatures(St);
       throw;
     }

@@ -399,6 +399,12 @@ CTValue PyResolver::classify(PyObject *O, std::vector<Ref> *Captures) {
   }
   if (Ref AI = getAttrOpt(O, "__array_interface__"))
     return hostArray(O, AI.get());
+  // cffi's FFI object: kernels call its from_buffer (registry "cffi.ffi").
+  if (TN == "FFI") {
+    Ref TM = getAttrOpt(reinterpret_cast<PyObject *>(Py_TYPE(O)), "__module__");
+    if (TM && str(TM.get()) == "cffi.api")
+      return CTValue::intrinsic("cffi.ffi");
+  }
   return CTValue::unsupported("a " + TN + " object");
 }
 

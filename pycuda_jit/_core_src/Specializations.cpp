@@ -523,9 +523,14 @@ static Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals) {
       return It->second.get();
     if (St->explicitSigs) {
       // numba's choice among explicit signatures (types/Overloads.h).
+      // A CPointer(T) parameter takes an address: a Python int (int64).
       std::vector<std::vector<TypeRef>> Params;
-      for (auto &S : St->ordered)
+      for (auto &S : St->ordered) {
         Params.push_back(S->result.argTypes);
+        for (TypeRef &P : Params.back())
+          if (P->kind() == types::Kind::Pointer)
+            P = types::int64Ty();
+      }
       types::OverloadChoice C = types::chooseOverload(Key, Params);
       if (C.best.size() == 1) {
         std::shared_ptr<Spec> S = St->ordered[C.best[0]];

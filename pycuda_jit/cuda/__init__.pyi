@@ -102,6 +102,16 @@ from ..types import (
     uintp as uintp,
     void as void,
 )
+from ..args import (
+    In as In,
+    InOut as InOut,
+    Out as Out,
+    wrap_arg as wrap_arg,
+)
+from .._versions import (
+    cuda_error as cuda_error,
+    is_supported_version as is_supported_version,
+)
 from ..streams import (
     default_stream as default_stream,
     event as event,
@@ -212,6 +222,11 @@ class Kernel:
 
     def get_max_threads_per_block(self, signature: _Sig | None = None) -> Any:
         """The most threads per block a launch can have."""
+
+    @property
+    def extensions(self) -> list[Any]:
+        """Objects whose ``prepare_args(ty, val, stream=, retr=)`` sees every
+        argument at each launch (pycuda_jit/args.py)."""
 
 class DeviceFunction:
     """A ``@cuda.jit(device=True)`` function: compiled into the kernels that

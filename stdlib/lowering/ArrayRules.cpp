@@ -148,4 +148,35 @@ llvm::Value *lowerArrayView(const LoweringRequest &R) {
   return Cx.makeArray(To, Cx.arrayData(A), Shape, Strides);
 }
 
+// carray / farray: the pointer as the data, the shape as given, the
+// strides of a contiguous array in that order.
+llvm::Value *lowerPointerArray(const LoweringRequest &R) {
+  auto &Cx = R.cx;
+  auto &B = Cx.b;
+  TypeRef To = R.instr.type;
+  const int S = 1; // typePointerArray: (ptr, shape[, dtype])
+  std::vector<llvm::Value *> Shape(To->ndim()), Strides(To->ndim());
+  for (unsigned D = 0; D < To->ndim(); ++D)
+    Shape[D] = R.argTypes[S]->isTuple()
+                   ? Cx.cast(B.CreateExtractValue(R.args[S], {D}),
+                             R.argTypes[S]->elems()[D], int64Ty())
+                   : Cx.cast(R.args[S], R.argTypes[S], int64Ty());
+  llvm::Value *Stride = B.getInt64(int64_t(To->dtype()->byteSize()));
+  bool C = R.info.idata == 0;
+  for (unsigned K = 0; K < To->ndim(); ++K) {
+    unsigned D = C ? To->ndim() - 1 - K : K;
+    Strides[D] = Stride;
+    Stride = B.CreateMul(Stride, Shape[D]);
+  }
+  return Cx.makeArray(To, R.args[0], Shape, Strides);
+}
+
+// ffi.from_buffer(a): the array's data address, as a generic pointer.
+llvm::Value *lowerFromBuffer(const LoweringRequest &R) {
+  llvm::Value *Data = R.cx.arrayData(R.args[0]);
+  if (Data->getType()->getPointerAddressSpace() != 0)
+    Data = R.cx.b.CreateAddrSpaceCast(Data, R.cx.b.getPtrTy(0));
+  return Data;
+}
+
 } // namespace pcj::stdlib::lowering

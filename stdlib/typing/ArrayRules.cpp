@@ -1,6 +1,8 @@
 // Typing rules for array attributes (registry/array.def).
 #include "stdlib/typing/CudaHelpers.h"
 
+#include "stdlib/typing/CudaHelpers.h"
+
 namespace pcj::stdlib::rules {
 
 TypingResult typeArrayAttr(const TypingRequest &R) {
@@ -86,6 +88,55 @@ TypingResult typeArrayView(const TypingRequest &R) {
   if (To->byteSize() != From->byteSize() && L == Layout::F)
     L = Layout::C; // one dimension, contiguous
   return {arrayTy(To, A->ndim(), L, A->addrSpace())};
+}
+
+// carray(ptr, shape, dtype=None) / farray(...): an array of the pointer's
+// element type (or dtype, which must agree with it; a voidptr needs it) in
+// the generic address space, C- or F-ordered.
+TypingResult typePointerArray(const TypingRequest &R) {
+  int P = R.find(0, "ptr"), S = R.find(1, "shape"), D = R.find(2, "dtype");
+  if (P != 0 || S != 1 || R.args.size() != size_t(2 + (D >= 0)))
+    R.fail(name(R) + "(ptr, shape, dtype=None) takes a pointer and a shape "
+                     "(in that order) and optionally a dtype");
+  TypeRef Ptr = R.args[P].type;
+  if (Ptr->kind() != Kind::Pointer)
+    R.fail(name(R) + "() takes a pointer (a CPointer or voidptr parameter), not " +
+               Ptr->str(),
+           "an array needs no conversion: index it directly");
+  TypeRef Elem = Ptr->inner() == voidTy() ? nullptr : Ptr->inner();
+  if (D >= 0) {
+    TypeRef Want = cudahelp::dtypeArg(R, D);
+    if (Elem && Want != Elem)
+      R.fail(name(R) + "(): dtype " + Want->str() + " differs from the pointer's " +
+             Elem->str());
+    Elem = Want;
+  }
+  if (!Elem)
+    R.fail(name(R) + "() of a voidptr needs dtype=", "e.g. dtype=np.float32");
+  if (!Elem->isNumeric())
+    R.fail(name(R) + "() of a pointer to " + Elem->str() + " is not supported");
+  TypeRef ST = R.args[S].type;
+  std::vector<TypeRef> Dims = ST->isTuple() ? ST->elems() : std::vector<TypeRef>{ST};
+  for (TypeRef E : Dims)
+    if (!E->isInt())
+      R.fail(name(R) + "() shape entries must be integers, not " + E->str());
+  if (Dims.empty())
+    R.fail(name(R) + "() of a 0-d shape is not supported in kernels");
+  return {arrayTy(Elem, unsigned(Dims.size()),
+                  R.info.idata == 0 ? Layout::C : Layout::F, AddrSpace::Generic)};
+}
+
+// ffi.from_buffer(a): a pointer to the elements of a contiguous array.
+TypingResult typeFromBuffer(const TypingRequest &R) {
+  expectArgs(R, 1, 1);
+  noKeywords(R);
+  TypeRef A = R.args[0].type;
+  if (!A->isArray() || !A->dtype()->isNumeric())
+    R.fail("ffi.from_buffer() in kernels takes an array of numbers, not " + A->str());
+  if (A->layout() == Layout::A)
+    R.fail("ffi.from_buffer() needs a contiguous array, not " + A->str(),
+           "pass a C- or F-contiguous array");
+  return {pointerTy(A->dtype())};
 }
 
 } // namespace pcj::stdlib::rules

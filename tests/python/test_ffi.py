@@ -198,11 +198,16 @@ def test_an_array_of_another_dtype_is_not_a_cpointer():
     assert e.value.line > 0
 
 
-def test_kernels_do_not_take_pointers():
-    def k(p):
-        pass
-    with pytest.raises(errors.SignatureError, match="pointers are for foreign"):
-        cuda.compile_ptx(k, "void(voidptr)")
+def test_kernels_take_pointers_as_one_address_parameter():
+    # CPointer(T) is one 8-byte parameter; p[i] = v stores through the
+    # address (st of 2.5's bits, no bounds check); a voidptr is passed on only.
+    def k(p, q, i):
+        p[i] = 2.5
+
+    ptx, _ = cuda.compile_ptx(k, "void(CPointer(float32), voidptr, int64)")
+    params = re.findall(r"\.param \.(\w+)(?: \.ptr \.align \d+)? \w+_param_\d+", ptx)
+    assert params == ["u64", "u64", "u64"], params
+    assert re.search(r"\bst(\.global)?\.(f32|b32)\s+\[%rd\d+\], 1075838976;", ptx)
 
 
 def k_half_add(r, x, y):
