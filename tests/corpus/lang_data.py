@@ -297,9 +297,9 @@ def kernel_calls_kernel(x):
 
 # ---- indexing -------------------------------------------------------------------------------------
 
-@lang((TypingError, UnsupportedError), match="slice")
-def store_to_slice(x):
-    x[1:3] = 0.0  # <- error
+@lang(TypingError, match="slice")
+def store_tuple_to_slice(x):
+    x[1:3] = (0.0, 1.0)  # <- error
 
 
 @lang(TypingError, match="indices must be integers")
@@ -350,9 +350,10 @@ def array_arithmetic(x):
     x[0] = (x + 1.0)[0]  # <- error
 
 
-@lang(TypingError, args=lambda: (HostArray("f4", [(0.0, 0.0)] * 4, cols=2),))
-def two_d_with_one_index_store(x):
-    x[0] = 1.0  # <- error
+@lang(TypingError, match="dimension",
+      args=lambda: (HostArray("f4", [(0.0, 0.0)] * 4, cols=2),))
+def store_2d_into_a_row(x):
+    x[0] = x  # <- error
 
 
 @lang(TypingError)
