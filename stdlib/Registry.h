@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ir/IR.h"
+#include "stdlib/IntrinsicId.h"
 #include "types/Type.h"
 
 #include <string>
@@ -17,12 +18,6 @@ namespace pcj::stdlib {
 // SData: the operator's symbol, "+", "<", "~"); its rules are never called.
 enum class IntrinsicKind : uint8_t { Namespace, Attr, Func, Operator };
 
-enum class IntrinsicId : uint16_t {
-#define PCJ_INTRINSIC(Id, Key, Kind, Typing, Lowering, IData, SData) Id,
-#include "stdlib/Registry.def"
-#undef PCJ_INTRINSIC
-  Count
-};
 
 // One argument of an intrinsic call (for Attr intrinsics: the object).
 struct ArgInfo {

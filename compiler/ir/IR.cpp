@@ -359,8 +359,8 @@ struct Printer {
             Line.resize(44, ' ');
           Line += " : " + I->type->str() + (I->weak ? " weak" : "");
         }
-        if (Typed && !I->intrinsic.empty())
-          Line += " [" + I->intrinsic + "]";
+        if (Typed && I->intrinsic)
+          Line += " [" + std::string(stdlib::intrinsicKey(*I->intrinsic)) + "]";
         if (I->loc.known())
           Line += "  ; L" + std::to_string(I->loc.line);
         OS << Line << "\n";

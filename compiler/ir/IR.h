@@ -17,11 +17,13 @@
 
 #include "bytecode/Instr.h"
 #include "ir/CompileTimeValue.h"
+#include "stdlib/IntrinsicId.h"
 #include "support/SourceLoc.h"
 #include "types/Type.h"
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,7 +52,10 @@ struct Instr {
 
   // Payload (meaning per op, see Opcodes.def).
   int64_t index = 0;
-  std::string str;
+  std::string str; // a name: parameter, global, local, attribute, class
+  // TupleGet of an unpacking (`a, b = t`): how many values it expects
+  // (checked in typing); 0 for other element reads.
+  unsigned unpackCount = 0;
   bc::ConstValue cval;
   std::vector<std::string> kwnames; // Call: names of the trailing keyword args
   std::vector<Block *> incoming;    // Phi
@@ -64,7 +69,19 @@ struct Instr {
                        // checkbounds of those: what it names; Arg of a
                        // device function: the compile-time value its caller
                        // passed (Invalid: known at run time)
-  std::string intrinsic; // registry key when this op is an intrinsic use
+  // The registry row when this op is an intrinsic use (a Call of one, a
+  // GetAttr reading or naming one); lowering dispatches on it.
+  std::optional<stdlib::IntrinsicId> intrinsic;
+  // A Call of a device function: the specialization's symbol (the LLVM
+  // function it calls).
+  std::string calleeSymbol;
+  // GetAttr of a method (`a.reshape`): a call passes the object first.
+  bool boundMethod = false;
+  // A Call's progress through typing (which revisits it until nothing
+  // changes): the method's object was made the first argument; the
+  // arguments were bound to the callee's parameters (keywords, defaults).
+  bool receiverInserted = false;
+  bool argsBound = false;
   // The types operands are converted to before the operation (one per
   // operand; null = as is).  Filled by type inference, made explicit as
   // Cast instructions by transforms/InsertCasts.

@@ -74,7 +74,7 @@ private:
 // Alignment of an array element (numpy aligns complex to its parts).
 unsigned elementAlign(TypeRef T) {
   if (T->kind() == Kind::Record)
-    return T->align();
+    return T->recordAlign();
   return T->isComplex() ? T->byteSize() / 2 : T->byteSize();
 }
 
@@ -85,7 +85,8 @@ const Instr *rangeLoopStep(const ir::Block *Header) {
   if (!T || T->op != Op::ForIter || T->operands[0]->op != Op::GetIter)
     return nullptr;
   const Instr *Rg = T->operands[0]->operands[0];
-  if (Rg->op != Op::Call || Rg->intrinsic != "range" || Rg->operands.size() != 4)
+  if (Rg->op != Op::Call || Rg->intrinsic != stdlib::IntrinsicId::builtin_range ||
+      Rg->operands.size() != 4)
     return nullptr;
   const Instr *Step = Rg->operands[3];
   while (Step->op == Op::Cast)
@@ -96,7 +97,10 @@ const Instr *rangeLoopStep(const ir::Block *Header) {
 // A block-stride loop: range(tid, n, cuda.blockDim.x) (or y, z).
 bool blockStrideLoop(const ir::Block *Header) {
   const Instr *Step = rangeLoopStep(Header);
-  return Step && Step->intrinsic.rfind("cuda.blockDim.", 0) == 0;
+  using stdlib::IntrinsicId;
+  return Step && (Step->intrinsic == IntrinsicId::cuda_blockDim_x ||
+                  Step->intrinsic == IntrinsicId::cuda_blockDim_y ||
+                  Step->intrinsic == IntrinsicId::cuda_blockDim_z);
 }
 
 // The jump from Latch to Header is the back edge of a grid-stride loop
@@ -104,7 +108,7 @@ bool blockStrideLoop(const ir::Block *Header) {
 // array.
 bool gridStrideStoreLoop(const ir::Block *Latch, const ir::Block *Header) {
   const Instr *Step = rangeLoopStep(Header);
-  if (!Step || Step->intrinsic != "cuda.gridsize")
+  if (!Step || Step->intrinsic != stdlib::IntrinsicId::cuda_gridsize)
     return false;
   // The natural loop: blocks that reach the latch without the header.  If
   // the walk reaches the entry block, the header does not dominate the
@@ -315,8 +319,8 @@ void Lowerer::lowerDeviceFunction(llvm::Function *LF) {
   bool CallsItself = false;
   for (const ir::Block *B : F.blocks)
     for (const Instr *I : B->instrs) {
-      CallsItself |= I->op == Op::Call && I->intrinsic.empty() &&
-                     I->str == LF->getName();
+      CallsItself |= I->op == Op::Call && !I->intrinsic &&
+                     I->calleeSymbol == LF->getName();
       if (I->op != Op::Arg)
         continue;
       if (I->ct.kind == ir::CTValue::Kind::Const && Cx.valueType(I->type))
@@ -411,8 +415,8 @@ void Lowerer::lowerBody() {
 }
 
 llvm::Value *Lowerer::lowerIntrinsic(const Instr *I, size_t FirstArg) {
-  const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic(I->intrinsic);
-  PCJ_ASSERT(Info, "unknown intrinsic " + I->intrinsic);
+  PCJ_ASSERT(I->intrinsic, "lowering an intrinsic use without a registry id");
+  const stdlib::IntrinsicInfo *Info = &stdlib::intrinsicInfo(*I->intrinsic);
   stdlib::LoweringRequest Req{Cx, *I, *Info, {}, {}, {}};
   for (size_t K = FirstArg; K < I->operands.size(); ++K) {
     const Instr *A = I->operands[K];
@@ -535,14 +539,14 @@ void Lowerer::lowerInstr(const Instr *I) {
     if (T(0)->kind() == Kind::Record) {
       R = Cx.loadRecordField(I, T(0), V(0), I->operands[0],
                              T(0)->fieldIndex(I->str));
-    } else if (T(0)->isArray() && I->intrinsic.empty() &&
+    } else if (T(0)->isArray() && !I->intrinsic &&
                T(0)->dtype()->kind() == Kind::Record) { // a.x of records
       R = Cx.recordArrayField(T(0), V(0), T(0)->dtype()->fieldIndex(I->str),
                               I->type);
     } else if (T(0)->isTuple() && !T(0)->fields().empty()) {
       R = tupleElement(I->operands[0], unsigned(T(0)->fieldIndex(I->str)));
-    } else if (!I->intrinsic.empty()) {
-      const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic(I->intrinsic);
+    } else if (I->intrinsic) {
+      const stdlib::IntrinsicInfo *Info = &stdlib::intrinsicInfo(*I->intrinsic);
       if (Info->kind == stdlib::IntrinsicKind::Attr) // of a value, or of a namespace
         R = lowerIntrinsic(I, T(0)->isRuntime() ? 0 : 1);
     } else if (I->ct.kind == ir::CTValue::Kind::Const &&
@@ -551,7 +555,7 @@ void Lowerer::lowerInstr(const Instr *I) {
     }
     break;
   case Op::Call:
-    if (!I->intrinsic.empty()) {
+    if (I->intrinsic) {
       R = lowerIntrinsic(I, 1);
     } else if (T(0)->kind() == Kind::DType) {
       R = Cx.cast(V(1), T(1), I->type);
@@ -561,8 +565,8 @@ void Lowerer::lowerInstr(const Instr *I) {
         Agg = B.CreateInsertValue(Agg, V(K), {K - 1});
       R = Agg;
     } else if (T(0)->kind() == Kind::Function) {
-      llvm::Function *Callee = Cx.module.getFunction(I->str);
-      PCJ_ASSERT(Callee, "device function " + I->str + " was not declared");
+      llvm::Function *Callee = Cx.module.getFunction(I->calleeSymbol);
+      PCJ_ASSERT(Callee, "device function " + I->calleeSymbol + " was not declared");
       std::vector<llvm::Value *> Args;
       for (size_t K = 1; K < I->operands.size(); ++K)
         if (Cx.valueType(T(K))) // compile-time values are not passed
@@ -664,8 +668,8 @@ void Lowerer::lowerInstr(const Instr *I) {
     Cx.sanitizeAccess(I, TargetHooks::Access::Write, OT, V(0), I->operands[0],
                       P);
     if (OT->dtype()->kind() == Kind::Record) { // copy a whole record
-      B.CreateMemCpy(P, llvm::MaybeAlign(OT->dtype()->align()), V(2),
-                     llvm::MaybeAlign(OT->dtype()->align()),
+      B.CreateMemCpy(P, llvm::MaybeAlign(OT->dtype()->recordAlign()), V(2),
+                     llvm::MaybeAlign(OT->dtype()->recordAlign()),
                      OT->dtype()->byteSize());
       return;
     }

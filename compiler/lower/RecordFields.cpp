@@ -28,7 +28,7 @@ unsigned storedAlign(TypeRef Rec, int F) {
   TypeRef FT = Rec->elems()[F];
   TypeRef Elem = FT->kind() == Kind::NestedArray ? FT->dtype() : FT;
   unsigned Natural =
-      Elem->kind() == Kind::Record ? Elem->align() : scalarAlign(Elem);
+      Elem->kind() == Kind::Record ? Elem->recordAlign() : scalarAlign(Elem);
   return std::min(Natural, fieldAddressAlign(Rec, F));
 }
 
@@ -79,7 +79,7 @@ void LowerContext::storeRecordField(const ir::Instr *At, TypeRef RecTy,
   llvm::Value *Ptr = recordField(Rec, RecTy, F);
   if (FT->kind() == Kind::Record) { // a nested record: its bytes
     b.CreateMemCpy(Ptr, llvm::MaybeAlign(storedAlign(RecTy, F)), Val,
-                   llvm::MaybeAlign(FT->align()), FT->byteSize());
+                   llvm::MaybeAlign(FT->recordAlign()), FT->byteSize());
     return;
   }
   if (FT->kind() != Kind::NestedArray) {

@@ -540,7 +540,7 @@ void Builder::translateBlock(int BI) {
       for (int E = I.arg - 1; E >= 0; --E) {
         Instr *V = emit(B, ir::Op::TupleGet, I, {Seq});
         V->index = E;
-        V->str = std::to_string(I.arg); // expected length, checked in typing
+        V->unpackCount = unsigned(I.arg); // checked in typing
         St.push_back(V);
       }
       break;

@@ -12,12 +12,6 @@ using ir::Op;
 
 namespace {
 
-// Intrinsics that take arrays but only read them.
-bool readsOnly(const std::string &Key) {
-  return Key == "len" || Key.rfind("array.", 0) == 0 || Key == "enumerate" ||
-         Key == "zip" || Key == "print";
-}
-
 // Whether a call may write memory its operand K refers to.
 using CallWrites = std::function<bool(const Instr *Call, size_t K)>;
 
@@ -42,11 +36,11 @@ std::vector<const Instr *> firstWrites(const ir::Function &F, const CallWrites &
         std::set<int64_t> R;
         if (I->op == Op::Arg)
           R.insert(I->index);
-        else if (I->op != Op::Call || !I->intrinsic.empty())
+        else if (I->op != Op::Call || I->intrinsic)
           for (const Instr *O : I->operands)
             if (Roots.count(O))
               R.insert(Roots[O].begin(), Roots[O].end());
-        if (I->op == Op::Call && I->intrinsic.empty()) {
+        if (I->op == Op::Call && !I->intrinsic) {
           // A device function may return a view of any argument it got.
           for (const Instr *O : I->operands)
             if (Roots.count(O))
@@ -70,7 +64,8 @@ std::vector<const Instr *> firstWrites(const ir::Function &F, const CallWrites &
       if (I->op == Op::SetItem || I->op == Op::SetAttr) {
         MarkWritten(I->operands[0], I);
       } else if (I->op == Op::Call) {
-        if (!I->intrinsic.empty() && readsOnly(I->intrinsic))
+        // The registry's column: intrinsics that only read their arguments.
+        if (I->intrinsic && stdlib::hasProp(*I->intrinsic, stdlib::props::ReadsArgsOnly))
           continue;
         for (size_t K = 0; K < I->operands.size(); ++K)
           if (Writes(I, K))
@@ -103,7 +98,7 @@ paramWrites(const ir::Function &F,
   for (const auto &[Symbol, Fn] : Callees)
     Written[Fn].assign(Fn->params.size(), false);
   CallWrites Writes = [&](const Instr *Call, size_t K) {
-    auto It = Call->intrinsic.empty() ? Callees.find(Call->str) : Callees.end();
+    auto It = !Call->intrinsic ? Callees.find(Call->calleeSymbol) : Callees.end();
     if (It == Callees.end())
       return true; // not a device function: assume it writes
     const std::vector<bool> &W = Written[It->second];

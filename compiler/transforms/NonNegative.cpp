@@ -33,18 +33,6 @@ bool constantInt(const Instr *I, int64_t &Out) {
   return false;
 }
 
-bool startsWith(const std::string &S, const char *P) { return S.rfind(P, 0) == 0; }
-
-// Intrinsics whose integer results are never negative.
-bool nonNegativeIntrinsic(const std::string &Key) {
-  return startsWith(Key, "cuda.threadIdx.") || startsWith(Key, "cuda.blockIdx.") ||
-         startsWith(Key, "cuda.blockDim.") || startsWith(Key, "cuda.gridDim.") ||
-         Key == "cuda.grid" || Key == "cuda.gridsize" || Key == "len" ||
-         Key == "array.shape" || Key == "array.size" || Key == "array.ndim" ||
-         Key == "cuda.laneid" || Key == "cuda.warpsize" || Key == "cuda.popc" ||
-         Key == "cuda.clz" || Key == "cuda.ffs";
-}
-
 class Analysis {
 public:
   explicit Analysis(ir::Function &F) : F(F) {}
@@ -147,21 +135,7 @@ private:
     }
     case Op::GetAttr:
     case Op::Call:
-      if (!I->intrinsic.empty()) {
-        if (nonNegativeIntrinsic(I->intrinsic))
-          return true;
-        if (I->intrinsic == "abs")
-          return true;
-        if (I->intrinsic == "min" || I->intrinsic == "max") {
-          for (size_t K = 1; K < I->operands.size(); ++K)
-            if (!nn(I->operands[K]))
-              return I->intrinsic == "max" && anyNonNeg(I);
-          return true;
-        }
-        if (I->intrinsic == "range")
-          return rangeNonNegative(I);
-      }
-      return false;
+      return I->intrinsic && intrinsicNonNegative(I, *I->intrinsic);
     case Op::TupleGet:
     case Op::GetItem: // an element of a non-negative tuple
       return I->operands[0]->type->isTuple() && nn(I->operands[0]);
@@ -180,11 +154,22 @@ private:
     }
   }
 
-  bool anyNonNeg(const Instr *I) const {
-    for (size_t K = 1; K < I->operands.size(); ++K)
-      if (nn(I->operands[K]))
-        return true;
-    return false;
+  // What the registry's property column says about the result of
+  // intrinsic use I (arguments: operands after the callee).
+  bool intrinsicNonNegative(const Instr *I, stdlib::IntrinsicId Id) const {
+    using namespace stdlib::props;
+    if (stdlib::hasProp(Id, NonNegResult))
+      return true;
+    if (Id == stdlib::IntrinsicId::builtin_range)
+      return rangeNonNegative(I);
+    bool All = true, Any = false;
+    for (size_t K = 1; K < I->operands.size(); ++K) {
+      bool N = nn(I->operands[K]);
+      All = All && N;
+      Any = Any || N;
+    }
+    return (stdlib::hasProp(Id, NonNegIfAllArgs) && All) ||
+           (stdlib::hasProp(Id, NonNegIfAnyArg) && Any);
   }
 
   // range(stop), range(start, stop[, step]): every value >= 0?

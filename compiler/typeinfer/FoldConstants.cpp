@@ -121,7 +121,7 @@ bool evaluate(const Instr *I, const std::vector<BigInt> &Args,
 // itself stays a tuple of int64).
 bool foldDivmodItem(Instr *I) {
   int64_t Index;
-  if (I->op == Op::TupleGet && I->operands.size() == 1 && I->str == "2") {
+  if (I->op == Op::TupleGet && I->operands.size() == 1 && I->unpackCount == 2) {
     Index = I->index;
   } else if (I->op == Op::GetItem && I->operands.size() == 2) {
     const bc::ConstValue *K = ir::pythonIntValue(I->operands[1]);
@@ -133,7 +133,7 @@ bool foldDivmodItem(Instr *I) {
   }
   const Instr *Call = I->operands[0];
   if (Index < -2 || Index > 1 || Call->op != Op::Call ||
-      Call->intrinsic != "divmod" || Call->operands.size() != 3 ||
+      Call->intrinsic != stdlib::IntrinsicId::builtin_divmod || Call->operands.size() != 3 ||
       !Call->kwnames.empty())
     return false;
   BigInt A, B, R;

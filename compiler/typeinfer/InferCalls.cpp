@@ -62,7 +62,7 @@ bool Inferrer::inferDeviceCall(Instr *I, Typed &Out) {
   const ir::CTValue &Fn = I->operands[0]->ct;
   PCJ_ASSERT(Fn.kind == ir::CTValue::Kind::Function,
              "function-typed value without its compile-time value");
-  if (I->index == 0) { // not bound yet
+  if (!I->argsBound) {
     CalleeParams P = O.callees->parameters(Fn, I->loc);
     // A nested function's captured values are its leading parameters:
     // bind the call's arguments to the rest, then pass the captures.
@@ -85,7 +85,7 @@ bool Inferrer::inferDeviceCall(Instr *I, Typed &Out) {
     if (P.captures)
       I->operands.insert(I->operands.begin() + 1, Made->operands.begin(),
                          Made->operands.end());
-    I->index = 1;
+    I->argsBound = true;
   }
   std::vector<TypeRef> ArgTypes;
   std::vector<ir::CTValue> Values;
@@ -111,7 +111,7 @@ bool Inferrer::inferDeviceCall(Instr *I, Typed &Out) {
   CallSpec Spec = O.callees->specialize(Fn, ArgTypes, Values, I->loc);
   if (!Spec.ret)
     return false; // recursion still being inferred
-  I->str = Spec.symbol;
+  I->calleeSymbol = Spec.symbol;
   I->argTypes.assign(I->operands.size(), nullptr);
   for (size_t K = 0; K < Spec.params.size(); ++K) // explicit signature
     I->argTypes[K + 1] = Spec.params[K];

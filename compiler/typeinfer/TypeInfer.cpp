@@ -71,7 +71,7 @@ Typed Inferrer::applyIntrinsic(Instr *I, const stdlib::IntrinsicInfo &Info,
                                  ? stdlib::typeArrayUfunc(Req)
                                  : Info.typing(Req);
   PCJ_ASSERT(Res.type, std::string("typing rule returned no type for ") + Info.key);
-  I->intrinsic = Info.key;
+  I->intrinsic = Info.id;
   I->argTypes.assign(I->operands.size(), nullptr);
   for (size_t K = 0; K < Res.argTypes.size(); ++K)
     I->argTypes[FirstArg + K] = Res.argTypes[K];
@@ -85,7 +85,7 @@ bool Inferrer::inferGetAttr(Instr *I, Typed &Out) {
   if (T->kind() == Kind::Module || T->kind() == Kind::Intrinsic) {
     std::string Key = T->name() + "." + Attr;
     if (const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic(Key)) {
-      I->intrinsic = Key;
+      I->intrinsic = Info->id;
       if (Info->kind == stdlib::IntrinsicKind::Attr) {
         Out = applyIntrinsic(I, *Info, 1);
         I->argTypes.clear();
@@ -136,8 +136,8 @@ bool Inferrer::inferGetAttr(Instr *I, Typed &Out) {
          ErrorKind::Name);
   if (Info->kind == stdlib::IntrinsicKind::Func) {
     // A bound method: the call passes the object as its first argument.
-    I->intrinsic = Info->key;
-    I->index = 1;
+    I->intrinsic = Info->id;
+    I->boundMethod = true;
     Out = {intrinsicTy(Info->key), false};
     return true;
   }
@@ -149,10 +149,10 @@ bool Inferrer::inferGetAttr(Instr *I, Typed &Out) {
 bool Inferrer::inferCall(Instr *I, Typed &Out) {
   TypeRef T = I->operands[0]->type;
   Instr *Callee = I->operands[0];
-  if (Callee->op == Op::GetAttr && Callee->index == 1 && I->index == 0) {
+  if (Callee->op == Op::GetAttr && Callee->boundMethod && !I->receiverInserted) {
     // obj.method(args) -> method(obj, args), once.
     I->operands.insert(I->operands.begin() + 1, Callee->operands[0]);
-    I->index = 2;
+    I->receiverInserted = true;
   }
   if (T->kind() == Kind::Intrinsic) {
     const stdlib::IntrinsicInfo *Info = stdlib::lookupIntrinsic(T->name());
@@ -197,9 +197,9 @@ bool Inferrer::inferCall(Instr *I, Typed &Out) {
     // Point(1, y=2.0): bind to the fields, then build a named tuple.
     CalleeParams P;
     P.names = T->fields();
-    if (I->index == 0) {
+    if (!I->argsBound) {
       bindArguments(I, P);
-      I->index = 1;
+      I->argsBound = true;
     }
     std::vector<TypeRef> Elems;
     for (size_t K = 1; K < I->operands.size(); ++K) {
@@ -546,7 +546,7 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
   }
   case Op::TupleGet: {
     TypeRef T = I->operands[0]->type;
-    size_t Want = std::stoul(I->str);
+    size_t Want = I->unpackCount;
     if (!T->isTuple())
       fail(I, "cannot unpack a value of type " + T->str() + " in a kernel");
     if (T->elems().size() != Want)

@@ -17,7 +17,7 @@ namespace pcj::types {
 using Key = std::tuple<int, unsigned, bool, const Type *, unsigned, int, int,
                        std::vector<const Type *>, std::string,
                        std::vector<std::string>, std::vector<uint64_t>,
-                       std::vector<uint64_t>>;
+                       std::vector<uint64_t>, unsigned>;
 
 struct TypeFactory {
   std::mutex Mu;
@@ -29,9 +29,9 @@ struct TypeFactory {
               std::vector<const Type *> Elems = {}, std::string Name = {},
               std::vector<std::string> Fields = {},
               std::vector<uint64_t> Offsets = {},
-              std::vector<uint64_t> Shape = {}) {
+              std::vector<uint64_t> Shape = {}, unsigned RecordAlign = 0) {
     Key Kt{int(K), Bits, Signed, Elem, NDim, int(L), int(S), Elems, Name,
-           Fields, Offsets, Shape};
+           Fields, Offsets, Shape, RecordAlign};
     std::lock_guard<std::mutex> Lock(Mu);
     auto &Slot = Table[Kt];
     if (!Slot) {
@@ -41,6 +41,7 @@ struct TypeFactory {
       T->Signed = Signed;
       T->Elem = Elem;
       T->NDim = NDim;
+      T->RecordAlign = RecordAlign;
       T->Lay = L;
       T->Space = S;
       T->Elems = std::move(Elems);
@@ -130,8 +131,8 @@ TypeRef recordTy(const std::vector<std::string> &Fields,
                  const std::vector<TypeRef> &Types,
                  const std::vector<uint64_t> &Offsets, unsigned Size,
                  unsigned Align) {
-  return factory().get(Kind::Record, Size, false, nullptr, Align, Layout::A,
-                       AddrSpace::Global, Types, "", Fields, Offsets);
+  return factory().get(Kind::Record, Size, false, nullptr, 0, Layout::A,
+                       AddrSpace::Global, Types, "", Fields, Offsets, {}, Align);
 }
 TypeRef nestedArrayTy(TypeRef DType, const std::vector<uint64_t> &Shape) {
   return factory().get(Kind::NestedArray, 0, false, DType,
@@ -143,7 +144,7 @@ TypeRef nestedArrayView(TypeRef Nested) {
                  AddrSpace::Generic);
 }
 unsigned fieldAddressAlign(TypeRef Rec, int F) {
-  uint64_t A = std::max(1u, Rec->align());
+  uint64_t A = std::max(1u, Rec->recordAlign());
   while (Rec->offsets()[F] % A)
     A /= 2;
   return unsigned(A);
@@ -406,7 +407,7 @@ std::string Type::str() const {
       S += (I ? ", " : "") + Fields[I] + ": " + Elems[I]->str() + " @" +
            std::to_string(Offsets[I]);
     return S + "; " + std::to_string(Bits) + " bytes, align " +
-           std::to_string(NDim) + ")";
+           std::to_string(RecordAlign) + ")";
   }
   case Kind::TupleClass:
     return "class(" + Name + ")";

@@ -75,7 +75,7 @@ public:
   // Index of a field, or -1.
   int fieldIndex(const std::string &Field) const;
   // Records: alignment in bytes.
-  unsigned align() const { return NDim; }
+  unsigned recordAlign() const { return RecordAlign; }
   // Nested arrays: the extent of each dimension.
   const std::vector<uint64_t> &shape() const { return Shape; }
 
@@ -104,6 +104,7 @@ private:
   bool Signed = false;
   const Type *Elem = nullptr;
   unsigned NDim = 0;
+  unsigned RecordAlign = 0;
   Layout Lay = Layout::A;
   AddrSpace Space = AddrSpace::Global;
   std::vector<const Type *> Elems;

@@ -41,7 +41,7 @@ types::TypeRef recordOfDescr(PyObject *Descr, uint64_t Size, std::string &Why) {
       Types.push_back(Inner);
       Offsets.push_back(Off);
       Off += Inner->byteSize();
-      MaxAlign = std::max(MaxAlign, Inner->align());
+      MaxAlign = std::max(MaxAlign, Inner->recordAlign());
       continue;
     }
     if (!PyUnicode_Check(TS))

@@ -55,7 +55,7 @@ PyObject *describeType(TypeRef T) {
                                           (unsigned long long)T->offsets()[K]))
                           .release());
     }
-    return Py_BuildValue("(sOII)", "record", Fields.get(), T->byteSize(), T->align());
+    return Py_BuildValue("(sOII)", "record", Fields.get(), T->byteSize(), T->recordAlign());
   }
   case Kind::NestedArray: {
     Ref Shape(check(PyTuple_New(Py_ssize_t(T->ndim()))));

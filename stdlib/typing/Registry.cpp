@@ -10,7 +10,7 @@
 namespace pcj::stdlib {
 
 static const IntrinsicInfo Table[] = {
-#define PCJ_INTRINSIC(Id, Key, Kind, Typing, Lowering, IData, SData)           \
+#define PCJ_INTRINSIC(Id, Key, Kind, Typing, Lowering, IData, SData, ...)           \
   {IntrinsicId::Id, Key, IntrinsicKind::Kind, &rules::Typing, IData, SData},
 #include "stdlib/Registry.def"
 #undef PCJ_INTRINSIC

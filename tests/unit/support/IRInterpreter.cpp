@@ -1059,9 +1059,9 @@ Value Interp::run(const std::vector<Value> &Args) {
         Value T = operand(I, 0);
         if (T.kind != K::Tuple)
           fail("unpacking a " + std::string(kindName(T.kind)));
-        if (!I->str.empty() && std::to_string(T.elems.size()) != I->str)
+        if (I->unpackCount && T.elems.size() != I->unpackCount)
           raise("ValueError", "unpacking " + std::to_string(T.elems.size()) +
-                                  " values into " + I->str);
+                                  " values into " + std::to_string(I->unpackCount));
         if (I->index < 0 || size_t(I->index) >= T.elems.size())
           fail("tupleget index out of range");
         set(I, T.elems[I->index]);
