@@ -6,6 +6,7 @@
 #include "lower/Arith.h"
 #include "lower/DebugInfo.h"
 #include "lower/Iterators.h"
+#include "lower/LoopHints.h"
 #include "lower/LowerContext.h"
 #include "lower/SliceStore.h"
 #include "stdlib/Registry.h"
@@ -62,7 +63,12 @@ private:
   llvm::Value *boundFlagOf(const Instr *V);
 
   void lowerBody();
-  void lowerInstr(const Instr *I);
+  void lowerInstr(const Instr *I); // dispatches per op to the functions below
+  llvm::Value *lowerCall(const Instr *I);
+  llvm::Value *lowerGetItem(const Instr *I);
+  void lowerSetItem(const Instr *I);
+  llvm::Value *lowerGetIter(const Instr *I);
+  void lowerForIter(const Instr *I);
   llvm::Value *lowerIntrinsic(const Instr *I, size_t FirstArg);
   std::vector<LowerContext::Index> indices(const Instr *Idx);
   void buildParams(const std::vector<llvm::Value *> &Params,
@@ -76,71 +82,6 @@ unsigned elementAlign(TypeRef T) {
   if (T->kind() == Kind::Record)
     return T->recordAlign();
   return T->isComplex() ? T->byteSize() / 2 : T->byteSize();
-}
-
-// The step of the `for ... in range(start, stop, step)` loop whose header
-// is Header (looking through casts); nullptr for other blocks and loops.
-const Instr *rangeLoopStep(const ir::Block *Header) {
-  const Instr *T = Header->terminator();
-  if (!T || T->op != Op::ForIter || T->operands[0]->op != Op::GetIter)
-    return nullptr;
-  const Instr *Rg = T->operands[0]->operands[0];
-  if (Rg->op != Op::Call || Rg->intrinsic != stdlib::IntrinsicId::builtin_range ||
-      Rg->operands.size() != 4)
-    return nullptr;
-  const Instr *Step = Rg->operands[3];
-  while (Step->op == Op::Cast)
-    Step = Step->operands[0];
-  return Step;
-}
-
-// A block-stride loop: range(tid, n, cuda.blockDim.x) (or y, z).
-bool blockStrideLoop(const ir::Block *Header) {
-  const Instr *Step = rangeLoopStep(Header);
-  using stdlib::IntrinsicId;
-  return Step && (Step->intrinsic == IntrinsicId::cuda_blockDim_x ||
-                  Step->intrinsic == IntrinsicId::cuda_blockDim_y ||
-                  Step->intrinsic == IntrinsicId::cuda_blockDim_z);
-}
-
-// The jump from Latch to Header is the back edge of a grid-stride loop
-// (`range(start, stop, cuda.gridsize(n))`) whose body stores to a global
-// array.
-bool gridStrideStoreLoop(const ir::Block *Latch, const ir::Block *Header) {
-  const Instr *Step = rangeLoopStep(Header);
-  if (!Step || Step->intrinsic != stdlib::IntrinsicId::cuda_gridsize)
-    return false;
-  // The natural loop: blocks that reach the latch without the header.  If
-  // the walk reaches the entry block, the header does not dominate the
-  // jump: it enters the loop rather than closing it.
-  std::vector<const ir::Block *> Work{Latch};
-  std::set<const ir::Block *> Seen{Header, Latch};
-  bool Stores = false;
-  while (!Work.empty()) {
-    const ir::Block *Bl = Work.back();
-    Work.pop_back();
-    if (Bl->preds.empty())
-      return false;
-    for (const Instr *X : Bl->instrs)
-      Stores |= X->op == Op::SetItem && X->operands[0]->type->isArray() &&
-                X->operands[0]->type->addrSpace() == AddrSpace::Global;
-    for (const ir::Block *P : Bl->preds)
-      if (Seen.insert(P).second)
-        Work.push_back(P);
-  }
-  return Stores;
-}
-
-// Loop metadata (`!llvm.loop`) with one hint on a back-edge branch.
-void setLoopHint(llvm::BranchInst *Br, llvm::Metadata *Name, llvm::Metadata *Value) {
-  llvm::LLVMContext &C = Br->getContext();
-  std::vector<llvm::Metadata *> Hint{Name};
-  if (Value)
-    Hint.push_back(Value);
-  llvm::MDNode *Loop =
-      llvm::MDNode::getDistinct(C, {nullptr, llvm::MDNode::get(C, Hint)});
-  Loop->replaceOperandWith(0, Loop);
-  Br->setMetadata(llvm::LLVMContext::MD_loop, Loop);
 }
 
 // The value before the implicit conversions InsertCasts added.
@@ -448,6 +389,238 @@ std::vector<LowerContext::Index> Lowerer::indices(const Instr *Idx) {
   return Out;
 }
 
+// A call: of an intrinsic (the registry's rule), a dtype (a conversion), a
+// namedtuple class (a tuple) or a device function.
+llvm::Value *Lowerer::lowerCall(const Instr *I) {
+  auto &B = Cx.b;
+  auto V = [&](size_t K) { return Cx.value(I->operands[K]); };
+  auto T = [&](size_t K) { return I->operands[K]->type; };
+  llvm::Value *R = nullptr;
+  if (I->intrinsic) {
+    R = lowerIntrinsic(I, 1);
+  } else if (T(0)->kind() == Kind::DType) {
+    R = Cx.cast(V(1), T(1), I->type);
+  } else if (T(0)->kind() == Kind::TupleClass) {
+    llvm::Value *Agg = llvm::UndefValue::get(Cx.valueType(I->type));
+    for (unsigned K = 1; K < I->operands.size(); ++K)
+      Agg = B.CreateInsertValue(Agg, V(K), {K - 1});
+    R = Agg;
+  } else if (T(0)->kind() == Kind::Function) {
+    llvm::Function *Callee = Cx.module.getFunction(I->calleeSymbol);
+    PCJ_ASSERT(Callee, "device function " + I->calleeSymbol + " was not declared");
+    std::vector<llvm::Value *> Args;
+    for (size_t K = 1; K < I->operands.size(); ++K)
+      if (Cx.valueType(T(K))) // compile-time values are not passed
+        Args.push_back(V(K));
+    for (llvm::Value *H : Cx.target.hiddenCallArgs())
+      Args.push_back(H);
+    llvm::Value *Call = B.CreateCall(Callee, Args);
+    R = I->type->kind() == Kind::None ? Cx.none() : Call;
+  } else {
+    Cx.fail(I, "call cannot be lowered");
+  }
+  if (!R)
+    R = Cx.none();
+  return R;
+}
+
+// obj[idx]: a record field, an array element or view, a tuple element.
+llvm::Value *Lowerer::lowerGetItem(const Instr *I) {
+  auto &B = Cx.b;
+  auto V = [&](size_t K) { return Cx.value(I->operands[K]); };
+  auto T = [&](size_t K) { return I->operands[K]->type; };
+  llvm::Value *R = nullptr;
+  TypeRef OT = T(0);
+  if (OT->kind() == Kind::Pointer) { // p[i]: no bounds are known
+    llvm::Type *MT = Cx.memoryType(I->type);
+    llvm::Value *P = B.CreateGEP(MT, V(0), V(1));
+    R = Cx.fromMemory(
+        B.CreateAlignedLoad(MT, P, llvm::Align(elementAlign(I->type))), I->type);
+    return R;
+  }
+  if (OT->kind() == Kind::Record) {
+    bc::ConstValue C;
+    stdlib::ArgInfo{T(1), false, I->operands[1]}.constant(C);
+    return Cx.loadRecordField(I, OT, V(0), I->operands[0], ir::recordFieldOf(OT, C));
+  }
+  if (OT->isArray() && I->type->kind() == Kind::Record) {
+    llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
+    return B.CreateAddrSpaceCast(P, B.getPtrTy(0));
+  }
+  if (OT->isArray() && I->type->isArray()) {
+    return arrayView(Cx, I, OT, V(0), I->operands[1]->type, V(1), I->type);
+  }
+  if (OT->isArray()) {
+    llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
+    Cx.sanitizeAccess(I, TargetHooks::Access::Read, OT, V(0), I->operands[0],
+                      P);
+    llvm::Type *MT = Cx.memoryType(OT->dtype());
+    auto *L = B.CreateAlignedLoad(MT, P, llvm::Align(elementAlign(OT->dtype())));
+    R = Cx.fromMemory(L, OT->dtype());
+  } else if (I->index >= 0) {
+    R = tupleElement(I->operands[0], unsigned(I->index));
+  } else { // dynamic index into a homogeneous tuple: as an array
+    // Python's wrap-around for negative indices; an index still out of
+    // range raises IndexError in checked mode and reads zero otherwise.
+    unsigned N = OT->elems().size();
+    llvm::Value *NV = B.getInt64(N);
+    llvm::Value *Idx;
+    if (T(1)->isInt() && !T(1)->isSigned()) {
+      Idx = Cx.cast(V(1), T(1), intTy(64, false));
+    } else {
+      Idx = Cx.cast(V(1), T(1), int64Ty());
+      Idx = B.CreateSelect(B.CreateICmpSLT(Idx, B.getInt64(0)),
+                           B.CreateAdd(Idx, NV), Idx);
+    }
+    llvm::Value *InRange = B.CreateICmpULT(Idx, NV); // negatives too
+    if (Cx.opts.boundsCheck)
+      Cx.raiseIf(I, B.CreateNot(InRange), TargetHooks::RaisedError::IndexError,
+                 "tuple index out of range");
+    llvm::Type *MT = Cx.memoryType(I->type);
+    llvm::Value *Arr = tupleAsArray(I->operands[0], I->type);
+    llvm::Value *P =
+        B.CreateInBoundsGEP(llvm::ArrayType::get(MT, N), Arr,
+                            {B.getInt64(0), B.CreateSelect(InRange, Idx, B.getInt64(0))});
+    R = B.CreateSelect(InRange, Cx.fromMemory(B.CreateLoad(MT, P), I->type),
+                       llvm::Constant::getNullValue(Cx.valueType(I->type)));
+  }
+  return R;
+}
+
+// obj[idx] = value: a record field or an array element.
+void Lowerer::lowerSetItem(const Instr *I) {
+  auto &B = Cx.b;
+  auto V = [&](size_t K) { return Cx.value(I->operands[K]); };
+  auto T = [&](size_t K) { return I->operands[K]->type; };
+  TypeRef OT = T(0);
+  if (OT->kind() == Kind::Pointer) {
+    TypeRef Elem = OT->inner();
+    llvm::Value *P = B.CreateGEP(Cx.memoryType(Elem), V(0), V(1));
+    B.CreateAlignedStore(Cx.toMemory(V(2), Elem), P,
+                         llvm::Align(elementAlign(Elem)));
+    return;
+  }
+  if (OT->kind() == Kind::Record) {
+    bc::ConstValue C;
+    stdlib::ArgInfo{T(1), false, I->operands[1]}.constant(C);
+    Cx.storeRecordField(I, OT, V(0), I->operands[0], ir::recordFieldOf(OT, C),
+                        V(2), T(2));
+    return;
+  }
+  if (indexesView(OT, T(1))) { // a[i:j] = x
+    storeArraySlice(Cx, I, OT, V(0), T(1), V(1), V(2), T(2));
+    return;
+  }
+  llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
+  if (OT->dtype()->kind() == Kind::Record) // the source record is read
+    Cx.sanitizeRecord(I, TargetHooks::Access::Read, OT->dtype(), V(2),
+                      I->operands[2], -1);
+  Cx.sanitizeAccess(I, TargetHooks::Access::Write, OT, V(0), I->operands[0],
+                    P);
+  if (OT->dtype()->kind() == Kind::Record) { // copy a whole record
+    B.CreateMemCpy(P, llvm::MaybeAlign(OT->dtype()->recordAlign()), V(2),
+                   llvm::MaybeAlign(OT->dtype()->recordAlign()),
+                   OT->dtype()->byteSize());
+    return;
+  }
+  B.CreateAlignedStore(Cx.toMemory(V(2), OT->dtype()), P,
+                       llvm::Align(elementAlign(OT->dtype())));
+}
+
+// iter(x): the iteration state of a range (a counted loop) or of an
+// iterable (tuples, arrays, enumerate, zip).
+llvm::Value *Lowerer::lowerGetIter(const Instr *I) {
+  auto &B = Cx.b;
+  auto V = [&](size_t K) { return Cx.value(I->operands[K]); };
+  auto T = [&](size_t K) { return I->operands[K]->type; };
+  if (I->type->kind() == Kind::Iterator) {
+    llvm::Type *ST = iteratorStateType(Cx, T(0));
+    llvm::Value *Slot = Cx.entryAlloca(ST, "iter");
+    B.CreateStore(B.getInt64(0), B.CreateStructGEP(ST, Slot, 0));
+    if (T(0)->isTuple()) { // the elements as an array in memory, once
+      B.CreateStore(B.getInt64(T(0)->elems().size()), B.CreateStructGEP(ST, Slot, 1));
+      B.CreateStore(tupleAsArray(I->operands[0], iterElementType(T(0))),
+                    B.CreateStructGEP(ST, Slot, 2));
+      return Slot;
+    }
+    B.CreateStore(iterLength(Cx, T(0), V(0)), B.CreateStructGEP(ST, Slot, 1));
+    B.CreateStore(V(0), B.CreateStructGEP(ST, Slot, 2));
+    return Slot;
+  }
+  // Canonical loop: a counter k from 0 to the trip count (computed once,
+  // with the step's sign); the value is start + k * step.  LLVM sees a
+  // plain counted loop whatever the step (unrolling, IV rewriting).
+  TypeRef C = T(0)->inner();
+  llvm::Type *CT = Cx.valueType(C);
+  llvm::Type *ST = llvm::StructType::get(Cx.ctx, {CT, CT, CT, CT});
+  llvm::Value *Slot = Cx.entryAlloca(ST, "range.iter");
+  llvm::Value *Start = B.CreateExtractValue(V(0), {0});
+  llvm::Value *Stop = B.CreateExtractValue(V(0), {1});
+  llvm::Value *Step = B.CreateExtractValue(V(0), {2});
+  B.CreateStore(llvm::ConstantInt::get(CT, 0), B.CreateStructGEP(ST, Slot, 0));
+  B.CreateStore(rangeTripCount(Cx, C, Start, Stop, Step),
+                B.CreateStructGEP(ST, Slot, 1));
+  B.CreateStore(Start, B.CreateStructGEP(ST, Slot, 2));
+  B.CreateStore(Step, B.CreateStructGEP(ST, Slot, 3));
+  return Slot;
+}
+
+// The loop header's next element (ForIter is a terminator).
+void Lowerer::lowerForIter(const Instr *I) {
+  auto &B = Cx.b;
+  auto V = [&](size_t K) { return Cx.value(I->operands[K]); };
+  auto T = [&](size_t K) { return I->operands[K]->type; };
+  if (T(0)->kind() == Kind::Iterator) {
+    TypeRef It = T(0)->inner();
+    llvm::Type *ST = iteratorStateType(Cx, It);
+    llvm::Value *Slot = V(0);
+    llvm::Value *Idx = B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(ST, Slot, 0));
+    llvm::Value *N = B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(ST, Slot, 1));
+    B.CreateStore(B.CreateAdd(Idx, B.getInt64(1)), B.CreateStructGEP(ST, Slot, 0));
+    llvm::BasicBlock *Body = BB.at(I->succs[0]);
+    // The element is computed on the body edge (it may load from memory).
+    auto *Next = llvm::BasicBlock::Create(Cx.ctx, "iter.next", Cx.kernel, Body);
+    EdgeFrom[{I->parent, I->succs[1]}] = B.GetInsertBlock();
+    B.CreateCondBr(B.CreateICmpSLT(Idx, N), Next, BB.at(I->succs[1]));
+    B.SetInsertPoint(Next);
+    llvm::Value *Elem;
+    if (It->isTuple()) {
+      TypeRef E = iterElementType(It);
+      llvm::Value *Arr = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(ST, Slot, 2));
+      llvm::Type *MT = Cx.memoryType(E);
+      Elem = Cx.fromMemory(
+          B.CreateLoad(MT, B.CreateInBoundsGEP(MT, Arr, Idx)), E);
+    } else {
+      llvm::Value *Iterable =
+          B.CreateLoad(Cx.valueType(It), B.CreateStructGEP(ST, Slot, 2));
+      Elem = iterElement(Cx, I, It, Iterable, Idx);
+    }
+    Cx.setValue(I, Elem);
+    B.CreateBr(Body);
+    EdgeFrom[{I->parent, I->succs[0]}] = Next;
+    return;
+  }
+  TypeRef C = I->type;
+  llvm::Type *CT = Cx.valueType(C);
+  llvm::Type *ST = llvm::StructType::get(Cx.ctx, {CT, CT, CT, CT});
+  llvm::Value *It = V(0);
+  llvm::Value *K = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 0), "k");
+  llvm::Value *N = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 1), "trip");
+  llvm::Value *Start = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 2), "start");
+  llvm::Value *Step = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 3), "step");
+  llvm::Value *More = B.CreateICmpULT(K, N);
+  B.CreateStore(B.CreateAdd(K, llvm::ConstantInt::get(CT, 1), "", true),
+                B.CreateStructGEP(ST, It, 0));
+  // start + k * step lies between start and stop for k < trip: no signed
+  // overflow (nsw), which lets LLVM prove e.g. grid-stride indices >= 0.
+  bool NSW = C->isSigned(), NUW = !C->isSigned();
+  llvm::Value *Cur = B.CreateAdd(Start, B.CreateMul(K, Step, "", NUW, NSW),
+                                 "cur", NUW, NSW);
+  recordEdges(I);
+  B.CreateCondBr(More, BB.at(I->succs[0]), BB.at(I->succs[1]));
+  Cx.setValue(I, Cur);
+}
+
 void Lowerer::lowerInstr(const Instr *I) {
   auto &B = Cx.b;
   auto V = [&](size_t K) { return Cx.value(I->operands[K]); };
@@ -555,128 +728,14 @@ void Lowerer::lowerInstr(const Instr *I) {
     }
     break;
   case Op::Call:
-    if (I->intrinsic) {
-      R = lowerIntrinsic(I, 1);
-    } else if (T(0)->kind() == Kind::DType) {
-      R = Cx.cast(V(1), T(1), I->type);
-    } else if (T(0)->kind() == Kind::TupleClass) {
-      llvm::Value *Agg = llvm::UndefValue::get(Cx.valueType(I->type));
-      for (unsigned K = 1; K < I->operands.size(); ++K)
-        Agg = B.CreateInsertValue(Agg, V(K), {K - 1});
-      R = Agg;
-    } else if (T(0)->kind() == Kind::Function) {
-      llvm::Function *Callee = Cx.module.getFunction(I->calleeSymbol);
-      PCJ_ASSERT(Callee, "device function " + I->calleeSymbol + " was not declared");
-      std::vector<llvm::Value *> Args;
-      for (size_t K = 1; K < I->operands.size(); ++K)
-        if (Cx.valueType(T(K))) // compile-time values are not passed
-          Args.push_back(V(K));
-      for (llvm::Value *H : Cx.target.hiddenCallArgs())
-        Args.push_back(H);
-      llvm::Value *Call = B.CreateCall(Callee, Args);
-      R = I->type->kind() == Kind::None ? Cx.none() : Call;
-    } else {
-      Cx.fail(I, "call cannot be lowered");
-    }
-    if (!R)
-      R = Cx.none();
+    R = lowerCall(I);
     break;
-  case Op::GetItem: {
-    TypeRef OT = T(0);
-    if (OT->kind() == Kind::Pointer) { // p[i]: no bounds are known
-      llvm::Type *MT = Cx.memoryType(I->type);
-      llvm::Value *P = B.CreateGEP(MT, V(0), V(1));
-      R = Cx.fromMemory(
-          B.CreateAlignedLoad(MT, P, llvm::Align(elementAlign(I->type))), I->type);
-      break;
-    }
-    if (OT->kind() == Kind::Record) {
-      bc::ConstValue C;
-      stdlib::ArgInfo{T(1), false, I->operands[1]}.constant(C);
-      R = Cx.loadRecordField(I, OT, V(0), I->operands[0], ir::recordFieldOf(OT, C));
-      break;
-    }
-    if (OT->isArray() && I->type->kind() == Kind::Record) {
-      llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
-      R = B.CreateAddrSpaceCast(P, B.getPtrTy(0));
-      break;
-    }
-    if (OT->isArray() && I->type->isArray()) {
-      R = arrayView(Cx, I, OT, V(0), I->operands[1]->type, V(1), I->type);
-      break;
-    }
-    if (OT->isArray()) {
-      llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
-      Cx.sanitizeAccess(I, TargetHooks::Access::Read, OT, V(0), I->operands[0],
-                        P);
-      llvm::Type *MT = Cx.memoryType(OT->dtype());
-      auto *L = B.CreateAlignedLoad(MT, P, llvm::Align(elementAlign(OT->dtype())));
-      R = Cx.fromMemory(L, OT->dtype());
-    } else if (I->index >= 0) {
-      R = tupleElement(I->operands[0], unsigned(I->index));
-    } else { // dynamic index into a homogeneous tuple: as an array
-      // Python's wrap-around for negative indices; an index still out of
-      // range raises IndexError in checked mode and reads zero otherwise.
-      unsigned N = OT->elems().size();
-      llvm::Value *NV = B.getInt64(N);
-      llvm::Value *Idx;
-      if (T(1)->isInt() && !T(1)->isSigned()) {
-        Idx = Cx.cast(V(1), T(1), intTy(64, false));
-      } else {
-        Idx = Cx.cast(V(1), T(1), int64Ty());
-        Idx = B.CreateSelect(B.CreateICmpSLT(Idx, B.getInt64(0)),
-                             B.CreateAdd(Idx, NV), Idx);
-      }
-      llvm::Value *InRange = B.CreateICmpULT(Idx, NV); // negatives too
-      if (Cx.opts.boundsCheck)
-        Cx.raiseIf(I, B.CreateNot(InRange), TargetHooks::RaisedError::IndexError,
-                   "tuple index out of range");
-      llvm::Type *MT = Cx.memoryType(I->type);
-      llvm::Value *Arr = tupleAsArray(I->operands[0], I->type);
-      llvm::Value *P =
-          B.CreateInBoundsGEP(llvm::ArrayType::get(MT, N), Arr,
-                              {B.getInt64(0), B.CreateSelect(InRange, Idx, B.getInt64(0))});
-      R = B.CreateSelect(InRange, Cx.fromMemory(B.CreateLoad(MT, P), I->type),
-                         llvm::Constant::getNullValue(Cx.valueType(I->type)));
-    }
+  case Op::GetItem:
+    R = lowerGetItem(I);
     break;
-  }
-  case Op::SetItem: {
-    TypeRef OT = T(0);
-    if (OT->kind() == Kind::Pointer) {
-      TypeRef Elem = OT->inner();
-      llvm::Value *P = B.CreateGEP(Cx.memoryType(Elem), V(0), V(1));
-      B.CreateAlignedStore(Cx.toMemory(V(2), Elem), P,
-                           llvm::Align(elementAlign(Elem)));
-      return;
-    }
-    if (OT->kind() == Kind::Record) {
-      bc::ConstValue C;
-      stdlib::ArgInfo{T(1), false, I->operands[1]}.constant(C);
-      Cx.storeRecordField(I, OT, V(0), I->operands[0], ir::recordFieldOf(OT, C),
-                          V(2), T(2));
-      return;
-    }
-    if (indexesView(OT, T(1))) { // a[i:j] = x
-      storeArraySlice(Cx, I, OT, V(0), T(1), V(1), V(2), T(2));
-      return;
-    }
-    llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
-    if (OT->dtype()->kind() == Kind::Record) // the source record is read
-      Cx.sanitizeRecord(I, TargetHooks::Access::Read, OT->dtype(), V(2),
-                        I->operands[2], -1);
-    Cx.sanitizeAccess(I, TargetHooks::Access::Write, OT, V(0), I->operands[0],
-                      P);
-    if (OT->dtype()->kind() == Kind::Record) { // copy a whole record
-      B.CreateMemCpy(P, llvm::MaybeAlign(OT->dtype()->recordAlign()), V(2),
-                     llvm::MaybeAlign(OT->dtype()->recordAlign()),
-                     OT->dtype()->byteSize());
-      return;
-    }
-    B.CreateAlignedStore(Cx.toMemory(V(2), OT->dtype()), P,
-                         llvm::Align(elementAlign(OT->dtype())));
+  case Op::SetItem:
+    lowerSetItem(I);
     return;
-  }
   case Op::SetAttr: {
     Cx.storeRecordField(I, T(0), V(0), I->operands[0],
                         T(0)->fieldIndex(I->str), V(1), T(1));
@@ -696,93 +755,12 @@ void Lowerer::lowerInstr(const Instr *I) {
     R = Cx.valueType(I->type) ? tupleElement(I->operands[0], unsigned(I->index))
                               : nullptr;
     break;
-  case Op::GetIter: {
-    if (I->type->kind() == Kind::Iterator) {
-      llvm::Type *ST = iteratorStateType(Cx, T(0));
-      llvm::Value *Slot = Cx.entryAlloca(ST, "iter");
-      B.CreateStore(B.getInt64(0), B.CreateStructGEP(ST, Slot, 0));
-      if (T(0)->isTuple()) { // the elements as an array in memory, once
-        B.CreateStore(B.getInt64(T(0)->elems().size()), B.CreateStructGEP(ST, Slot, 1));
-        B.CreateStore(tupleAsArray(I->operands[0], iterElementType(T(0))),
-                      B.CreateStructGEP(ST, Slot, 2));
-        R = Slot;
-        break;
-      }
-      B.CreateStore(iterLength(Cx, T(0), V(0)), B.CreateStructGEP(ST, Slot, 1));
-      B.CreateStore(V(0), B.CreateStructGEP(ST, Slot, 2));
-      R = Slot;
-      break;
-    }
-    // Canonical loop: a counter k from 0 to the trip count (computed once,
-    // with the step's sign); the value is start + k * step.  LLVM sees a
-    // plain counted loop whatever the step (unrolling, IV rewriting).
-    TypeRef C = T(0)->inner();
-    llvm::Type *CT = Cx.valueType(C);
-    llvm::Type *ST = llvm::StructType::get(Cx.ctx, {CT, CT, CT, CT});
-    llvm::Value *Slot = Cx.entryAlloca(ST, "range.iter");
-    llvm::Value *Start = B.CreateExtractValue(V(0), {0});
-    llvm::Value *Stop = B.CreateExtractValue(V(0), {1});
-    llvm::Value *Step = B.CreateExtractValue(V(0), {2});
-    B.CreateStore(llvm::ConstantInt::get(CT, 0), B.CreateStructGEP(ST, Slot, 0));
-    B.CreateStore(rangeTripCount(Cx, C, Start, Stop, Step),
-                  B.CreateStructGEP(ST, Slot, 1));
-    B.CreateStore(Start, B.CreateStructGEP(ST, Slot, 2));
-    B.CreateStore(Step, B.CreateStructGEP(ST, Slot, 3));
-    R = Slot;
+  case Op::GetIter:
+    R = lowerGetIter(I);
     break;
-  }
-  case Op::ForIter: {
-    if (T(0)->kind() == Kind::Iterator) {
-      TypeRef It = T(0)->inner();
-      llvm::Type *ST = iteratorStateType(Cx, It);
-      llvm::Value *Slot = V(0);
-      llvm::Value *Idx = B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(ST, Slot, 0));
-      llvm::Value *N = B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(ST, Slot, 1));
-      B.CreateStore(B.CreateAdd(Idx, B.getInt64(1)), B.CreateStructGEP(ST, Slot, 0));
-      llvm::BasicBlock *Body = BB.at(I->succs[0]);
-      // The element is computed on the body edge (it may load from memory).
-      auto *Next = llvm::BasicBlock::Create(Cx.ctx, "iter.next", Cx.kernel, Body);
-      EdgeFrom[{I->parent, I->succs[1]}] = B.GetInsertBlock();
-      B.CreateCondBr(B.CreateICmpSLT(Idx, N), Next, BB.at(I->succs[1]));
-      B.SetInsertPoint(Next);
-      llvm::Value *Elem;
-      if (It->isTuple()) {
-        TypeRef E = iterElementType(It);
-        llvm::Value *Arr = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(ST, Slot, 2));
-        llvm::Type *MT = Cx.memoryType(E);
-        Elem = Cx.fromMemory(
-            B.CreateLoad(MT, B.CreateInBoundsGEP(MT, Arr, Idx)), E);
-      } else {
-        llvm::Value *Iterable =
-            B.CreateLoad(Cx.valueType(It), B.CreateStructGEP(ST, Slot, 2));
-        Elem = iterElement(Cx, I, It, Iterable, Idx);
-      }
-      Cx.setValue(I, Elem);
-      B.CreateBr(Body);
-      EdgeFrom[{I->parent, I->succs[0]}] = Next;
-      return;
-    }
-    TypeRef C = I->type;
-    llvm::Type *CT = Cx.valueType(C);
-    llvm::Type *ST = llvm::StructType::get(Cx.ctx, {CT, CT, CT, CT});
-    llvm::Value *It = V(0);
-    llvm::Value *K = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 0), "k");
-    llvm::Value *N = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 1), "trip");
-    llvm::Value *Start = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 2), "start");
-    llvm::Value *Step = B.CreateLoad(CT, B.CreateStructGEP(ST, It, 3), "step");
-    llvm::Value *More = B.CreateICmpULT(K, N);
-    B.CreateStore(B.CreateAdd(K, llvm::ConstantInt::get(CT, 1), "", true),
-                  B.CreateStructGEP(ST, It, 0));
-    // start + k * step lies between start and stop for k < trip: no signed
-    // overflow (nsw), which lets LLVM prove e.g. grid-stride indices >= 0.
-    bool NSW = C->isSigned(), NUW = !C->isSigned();
-    llvm::Value *Cur = B.CreateAdd(Start, B.CreateMul(K, Step, "", NUW, NSW),
-                                   "cur", NUW, NSW);
-    recordEdges(I);
-    B.CreateCondBr(More, BB.at(I->succs[0]), BB.at(I->succs[1]));
-    Cx.setValue(I, Cur);
+  case Op::ForIter:
+    lowerForIter(I);
     return;
-  }
   case Op::BuildSlice: {
     llvm::Value *S = llvm::UndefValue::get(Cx.valueType(I->type));
     for (unsigned K = 0; K < 3; ++K) {
@@ -795,21 +773,7 @@ void Lowerer::lowerInstr(const Instr *I) {
   case Op::Jump: {
     recordEdges(I);
     llvm::BranchInst *Br = B.CreateBr(BB.at(I->succs[0]));
-    if (gridStrideStoreLoop(I->parent, I->succs[0])) {
-      // A grid-stride loop that writes global memory: unrolled, each warp
-      // streams to k places a grid apart at once (measured on the H200:
-      // triad_gs 0.95x nvcc unrolled 4x, 0.55x at 8x, 1.00x not unrolled).
-      // Loops that only read or accumulate (reductions, histograms) keep
-      // the unroller's choice: they gain from more loads in flight.
-      setLoopHint(Br, llvm::MDString::get(Cx.ctx, "llvm.loop.unroll.disable"), nullptr);
-    } else if (blockStrideLoop(I->succs[0])) {
-      // A block-stride loop (`range(tid, n, cuda.blockDim.x)`: one block
-      // walks a row) runs n / blockDim iterations per thread -- many.  The
-      // default NVPTX partial-unroll budget unrolls a body with an expf
-      // only 2x; 4x (what nvcc does) keeps more loads in flight.
-      setLoopHint(Br, llvm::MDString::get(Cx.ctx, "llvm.loop.unroll.count"),
-                  llvm::ConstantAsMetadata::get(B.getInt32(4)));
-    }
+    setUnrollHint(Br, I->parent, I->succs[0]);
     return;
   }
   case Op::Branch:
