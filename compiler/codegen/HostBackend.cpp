@@ -427,7 +427,8 @@ jitForHost(std::unique_ptr<llvm::Module> M,
       detail::verifyOrThrow(*M, "after inserting cancellation points");
     }
     Result->msOptimize = detail::msSince(T0);
-    Result->optimizedIR = detail::printModule(*M);
+    if (O.keepOptimizedIR)
+      Result->optimizedIR = detail::printModule(*M);
 
     auto T1 = detail::Clock::now();
     detail::emitWithLegacyCodegen(*M, TM, llvm::CodeGenFileType::ObjectFile,

@@ -37,6 +37,7 @@ struct HostOptions {
   // Every loop polls the CPU executor's stop word (CancelPoints.h); the
   // code then needs pcj_cpu_stop_requests and pcj_cpu_poll registered.
   bool cancelPoints = false;
+  bool keepOptimizedIR = false; // HostResult::optimizedIR as text (a dump)
 };
 
 // Code of one compiled module; keeps it alive until destroyed.

@@ -379,7 +379,8 @@ NvptxResult emitPtx(llvm::Module &M, const NvptxOptions &O) {
 #ifndef NDEBUG
   detail::verifyOrThrow(M, "after optimisation");
 #endif
-  R.optimizedIR = detail::printModule(M);
+  if (O.keepOptimizedIR)
+    R.optimizedIR = detail::printModule(M);
 
   auto T2 = detail::Clock::now();
   llvm::SmallString<0> Ptx;

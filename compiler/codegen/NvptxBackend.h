@@ -57,11 +57,12 @@ struct NvptxOptions {
   // Non-kernel symbols to keep externally visible (e.g. __device__
   // globals the runtime looks up with cuModuleGetGlobal).
   std::vector<std::string> exportedSymbols;
+  bool keepOptimizedIR = false; // NvptxResult::optimizedIR as text (a dump)
 };
 
 struct NvptxResult {
   std::string ptx;
-  std::string optimizedIR;
+  std::string optimizedIR; // when NvptxOptions::keepOptimizedIR
   bool linkedLibdevice = false;
   double msLinkLibdevice = 0, msOptimize = 0, msEmit = 0;
 };

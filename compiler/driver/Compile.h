@@ -43,7 +43,8 @@ struct CompileOptions {
 #include "driver/CompileOptions.def"
 
   // Stage dumps to keep: any of bytecode, cfg, ir, typed, llvm, llvm-opt,
-  // ptx ("all" for every one).  llvm-opt/ptx are always kept (inspect_*).
+  // ptx ("all" for every one).  Only these are rendered as text (ptx is
+  // the result itself: always there).
   std::set<std::string> dumps;
   // The kernel's link= code (cuda.jit(link=[...])), read at this compile:
   // linked for the GPU, its bytes part of the cache key.

@@ -106,13 +106,15 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
                              std::to_string(O.ccMajor) + "." + std::to_string(O.ccMinor),
                          "give launch_bounds=(max_threads, min_blocks) for this GPU");
     NO.maxClusterRank = O.maxClusterRank;
+    NO.keepOptimizedIR = Want("llvm-opt");
     if (O.deviceFunction)
       NO.exportedSymbols = {LO.kernelName};
     else
       NO.kernelNames = {LO.kernelName};
     codegen::NvptxResult P = codegen::emitPtx(*M, NO);
     Out.ptx = std::move(P.ptx);
-    Out.dumps["llvm-opt"] = std::move(P.optimizedIR);
+    if (NO.keepOptimizedIR)
+      Out.dumps["llvm-opt"] = std::move(P.optimizedIR);
     Out.dumps["ptx"] = Out.ptx;
     Out.timings.push_back({"codegen.libdevice", P.msLinkLibdevice});
     Out.timings.push_back({"codegen.optimize", P.msOptimize});
@@ -123,11 +125,13 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
     HO.optLevel = O.optLevel;
     HO.fastMath = O.fastMath;
     HO.cancelPoints = true; // the CPU executor can stop endless kernels
+    HO.keepOptimizedIR = Want("llvm-opt");
     Out.host = codegen::jitForHost(std::move(M), std::move(Ctx), HO,
                                    {LO.kernelName});
     Out.hostEntry = Out.host->entry(LO.kernelName);
     PCJ_ASSERT(Out.hostEntry, "host JIT lost the kernel entry " + LO.kernelName);
-    Out.dumps["llvm-opt"] = Out.host->optimizedIR;
+    if (HO.keepOptimizedIR)
+      Out.dumps["llvm-opt"] = Out.host->optimizedIR;
     Out.timings.push_back({"codegen.optimize", Out.host->msOptimize});
     Out.timings.push_back({"codegen.jit", Out.host->msJit});
     Clock.lap("codegen");

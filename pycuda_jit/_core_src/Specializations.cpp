@@ -93,8 +93,7 @@ static driver::CompileOptions compileOptions(DispatcherObject *D) {
   CO.codegenBuildId = codegenPluginBuildId();
   if (CO.backend == driver::Backend::CUDA)
     CO.codegenBuildId += "|" + toolkitFingerprint();
-  CO.dumps = envDumps();
-  CO.dumps.insert({"typed", "llvm"});
+  CO.dumps = envDumps(); // inspect_* compiles the others again on demand
   CO.links = readLinkItems(D->st->opts.link.get());
   return CO;
 }

@@ -175,6 +175,7 @@ NvptxOptions optsFor(int Major, int Minor, std::vector<std::string> Kernels) {
   O.ccMajor = Major;
   O.ccMinor = Minor;
   O.kernelNames = std::move(Kernels);
+  O.keepOptimizedIR = true; // the tests read it
   return O;
 }
 
@@ -232,6 +233,18 @@ TEST(CodegenNvptx, AnnotationAndCallingConventionGiveSamePtx) {
   EXPECT_NE(ByAnnot.optimizedIR.find("define ptx_kernel void @saxpy"),
             std::string::npos);
   EXPECT_EQ(ByAnnot.optimizedIR.find("!\"kernel\""), std::string::npos);
+}
+
+// The optimized module is printed only when a dump asks for it (printing
+// a module costs a compile more than it gives when nobody reads it).
+TEST(CodegenNvptx, OptimizedIRRenderedOnlyWhenAsked) {
+  NvptxOptions O = optsFor(9, 0, {"saxpy"});
+  O.keepOptimizedIR = false;
+  NvptxResult Quiet = compilePtx(saxpyIR(false), O);
+  EXPECT_TRUE(Quiet.optimizedIR.empty());
+  NvptxResult Kept = compilePtx(saxpyIR(false), optsFor(9, 0, {"saxpy"}));
+  EXPECT_NE(Kept.optimizedIR.find("@saxpy"), std::string::npos);
+  EXPECT_EQ(Quiet.ptx, Kept.ptx);
 }
 
 TEST(CodegenNvptx, UnlistedKernelIsInternalError) {
@@ -528,6 +541,7 @@ struct HostModule {
   }
   std::shared_ptr<HostResult> jit(std::vector<std::string> Entries,
                                   HostOptions O = {}) {
+    O.keepOptimizedIR = true; // the tests read it
     return jitForHost(std::move(M), std::move(Ctx), O, Entries);
   }
 };

@@ -310,7 +310,9 @@ define void @f(ptr %out, ptr %in) {
   auto M = parse(*Ctx, IR);
   ASSERT_TRUE(M);
   configureForHost(*M);
-  auto R = jitForHost(std::move(M), std::move(Ctx), HostOptions{}, {"f"});
+  HostOptions HO;
+  HO.keepOptimizedIR = true;
+  auto R = jitForHost(std::move(M), std::move(Ctx), HO, {"f"});
   EXPECT_EQ(R->optimizedIR.find("llvm.fma.f16"), std::string::npos)
       << R->optimizedIR;
   EXPECT_NE(R->optimizedIR.find("llvm.fma.f64"), std::string::npos)
