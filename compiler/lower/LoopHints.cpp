@@ -23,7 +23,8 @@ const Instr *rangeLoopStep(const ir::Block *Header) {
   if (!T || T->op != Op::ForIter || T->operands[0]->op != Op::GetIter)
     return nullptr;
   const Instr *Rg = T->operands[0]->operands[0];
-  if (Rg->op != Op::Call || Rg->intrinsic != stdlib::IntrinsicId::builtin_range ||
+  if (Rg->op != Op::Call ||
+      Rg->intrinsic != stdlib::IntrinsicId::builtin_range ||
       Rg->operands.size() != 4)
     return nullptr;
   const Instr *Step = Rg->operands[3];
@@ -70,7 +71,8 @@ bool gridStrideStoreLoop(const ir::Block *Latch, const ir::Block *Header) {
 }
 
 // Loop metadata (`!llvm.loop`) with one hint on a back-edge branch.
-void setLoopHint(llvm::BranchInst *Br, llvm::Metadata *Name, llvm::Metadata *Value) {
+void setLoopHint(llvm::BranchInst *Br, llvm::Metadata *Name,
+                 llvm::Metadata *Value) {
   llvm::LLVMContext &C = Br->getContext();
   std::vector<llvm::Metadata *> Hint{Name};
   if (Value)
@@ -92,7 +94,8 @@ void setUnrollHint(llvm::BranchInst *Br, const ir::Block *Latch,
     // triad_gs 0.95x nvcc unrolled 4x, 0.55x at 8x, 1.00x not unrolled).
     // Loops that only read or accumulate (reductions, histograms) keep
     // the unroller's choice: they gain from more loads in flight.
-    setLoopHint(Br, llvm::MDString::get(C, "llvm.loop.unroll.disable"), nullptr);
+    setLoopHint(Br, llvm::MDString::get(C, "llvm.loop.unroll.disable"),
+                nullptr);
   } else if (blockStrideLoop(Header)) {
     // A block-stride loop (`range(tid, n, cuda.blockDim.x)`: one block
     // walks a row) runs n / blockDim iterations per thread -- many.  The

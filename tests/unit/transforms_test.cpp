@@ -104,14 +104,16 @@ TEST(RegistryColumns, NonNegativeReadsTheColumn) {
       continue;
     for (bool UnsignedArg : {false, true}) {
       Builder B;
-      Instr *A = B.param(UnsignedArg ? types::intTy(32, false) : types::int64Ty());
+      Instr *A =
+          B.param(UnsignedArg ? types::intTy(32, false) : types::int64Ty());
       Instr *Use = B.intrinsic(Id, types::int64Ty(), {A});
       B.ret(Use);
       B.finish();
       markNonNegative(B.fn);
       bool Want = stdlib::hasProp(Id, NonNegResult) ||
                   Id == IntrinsicId::builtin_range ||
-                  (UnsignedArg && stdlib::hasProp(Id, NonNegIfAllArgs | NonNegIfAnyArg));
+                  (UnsignedArg &&
+                   stdlib::hasProp(Id, NonNegIfAllArgs | NonNegIfAnyArg));
       EXPECT_EQ(Use->nonNegative, Want)
           << Info.key << (UnsignedArg ? " on uint32" : " on int64");
       Marked += Use->nonNegative;
@@ -167,7 +169,8 @@ TEST(RegistryColumns, TypedDumpShowsTheKey) {
   Instr *Len = B.intrinsic(IntrinsicId::builtin_len, types::int64Ty(), {A});
   B.ret(Len);
   B.finish();
-  EXPECT_NE(B.fn.print(true).find("[len]"), std::string::npos) << B.fn.print(true);
+  EXPECT_NE(B.fn.print(true).find("[len]"), std::string::npos)
+      << B.fn.print(true);
   EXPECT_STREQ(stdlib::intrinsicKey(IntrinsicId::builtin_len), "len");
   EXPECT_EQ(stdlib::lookupIntrinsic("len")->id, IntrinsicId::builtin_len);
 }
@@ -179,7 +182,8 @@ TEST(RegistryColumns, TypedDumpShowsTheKey) {
 TEST(NonNegative, ArithmeticRules) {
   Builder B;
   Instr *Ns = B.add(Op::Global, types::intrinsicTy("cuda.threadIdx"));
-  Instr *Tid = B.intrinsic(IntrinsicId::cuda_threadIdx_x, types::int64Ty(), {Ns});
+  Instr *Tid =
+      B.intrinsic(IntrinsicId::cuda_threadIdx_x, types::int64Ty(), {Ns});
   auto Bin = [&](bc::BinOpKind K, Instr *X, Instr *Y) {
     Instr *I = B.add(Op::BinOp, types::int64Ty(), {X, Y});
     I->index = int64_t(K);
@@ -189,11 +193,14 @@ TEST(NonNegative, ArithmeticRules) {
   Instr *K = Bin(bc::BinOpKind::Sub, J, B.constInt(1));
   Instr *M = Bin(bc::BinOpKind::Mod, K, B.constInt(3));
   Instr *N = Bin(bc::BinOpKind::Mod, J, B.constInt(-3));
-  Instr *T = B.add(Op::BuildTuple, types::tupleTy({types::int64Ty(), types::int64Ty()}),
-                   {Tid, J});
-  Instr *T2 = B.add(Op::BuildTuple, types::tupleTy({types::int64Ty(), types::int64Ty()}),
-                    {Tid, K});
-  B.ret(B.add(Op::BuildTuple, types::tupleTy({M->type, N->type, T->type, T2->type}),
+  Instr *T =
+      B.add(Op::BuildTuple,
+            types::tupleTy({types::int64Ty(), types::int64Ty()}), {Tid, J});
+  Instr *T2 =
+      B.add(Op::BuildTuple,
+            types::tupleTy({types::int64Ty(), types::int64Ty()}), {Tid, K});
+  B.ret(B.add(Op::BuildTuple,
+              types::tupleTy({M->type, N->type, T->type, T2->type}),
               {M, N, T, T2}));
   B.finish();
   EXPECT_TRUE(markNonNegative(B.fn));
@@ -251,7 +258,8 @@ TEST(NonNegative, RangeCountingDown) {
   for (int64_t Stop : {-1, -2}) {
     Builder B;
     Instr *N = B.param(types::int64Ty());
-    Instr *Rg = B.intrinsic(IntrinsicId::builtin_range, types::rangeTy(types::int64Ty()),
+    Instr *Rg = B.intrinsic(IntrinsicId::builtin_range,
+                            types::rangeTy(types::int64Ty()),
                             {N, B.constInt(Stop), B.constInt(-1)});
     B.ret(B.add(Op::Const, types::noneTy()));
     B.finish();
@@ -287,7 +295,8 @@ TEST(ArrayEffects, StoresThroughViews) {
 TEST(ArrayEffects, DeviceFunctionsAreLookedThrough) {
   Builder Callee;
   Instr *P = Callee.param(array1d());
-  Instr *L = Callee.add(Op::GetItem, types::float32Ty(), {P, Callee.constInt(0)});
+  Instr *L =
+      Callee.add(Op::GetItem, types::float32Ty(), {P, Callee.constInt(0)});
   Callee.ret(L);
   Callee.finish();
 
@@ -325,7 +334,8 @@ TEST(InsertCasts, ConvertsOperandsThatDiffer) {
   EXPECT_EQ(C->operands[0], Two);
   EXPECT_TRUE(C->weak); // a cast literal stays a literal
   auto &Is = B.at->instrs;
-  EXPECT_EQ(std::find(Is.begin(), Is.end(), C) + 1, std::find(Is.begin(), Is.end(), Mul));
+  EXPECT_EQ(std::find(Is.begin(), Is.end(), C) + 1,
+            std::find(Is.begin(), Is.end(), Mul));
   EXPECT_FALSE(insertCasts(B.fn)); // nothing left to convert
 }
 
@@ -392,7 +402,8 @@ TEST(ConstantRanges, RejectsConversionsThatLoseTheValue) {
   } catch (const CompileError &E) {
     EXPECT_EQ(E.kind(), ErrorKind::Typing);
     EXPECT_EQ(E.loc().line, 7);
-    EXPECT_NE(std::string(E.what()).find("out of bounds for int32"), std::string::npos)
+    EXPECT_NE(std::string(E.what()).find("out of bounds for int32"),
+              std::string::npos)
         << E.what();
   }
   // 7 fits: nothing to fold or reject.
