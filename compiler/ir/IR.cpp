@@ -128,6 +128,19 @@ std::string CTValue::repr() const {
   }
   case Kind::ExceptionClass:
     return "exception class " + name;
+  case Kind::Tuple: {
+    std::string S = "tuple (";
+    for (size_t K = 0; K < items.size(); ++K)
+      S += (K ? ", " : "") + items[K].repr();
+    S += ")";
+    if (!fields.empty()) { // a namedtuple instance
+      S += " as " + name + "(";
+      for (size_t K = 0; K < fields.size(); ++K)
+        S += (K ? ", " : "") + fields[K];
+      S += ")";
+    }
+    return S;
+  }
   case Kind::Unsupported:
     return "unsupported " + name;
   }

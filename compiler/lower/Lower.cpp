@@ -461,12 +461,7 @@ void Lowerer::lowerInstr(const Instr *I) {
     break;
   case Op::Global:
   case Op::Deref:
-    if (I->ct.kind == ir::CTValue::Kind::Const && Cx.valueType(I->type))
-      R = Cx.constant(I, I->ct.value, I->type);
-    else if (I->ct.kind == ir::CTValue::Kind::ConstArray)
-      R = Cx.constArray(I->ct, I->type);
-    else if (I->ct.kind == ir::CTValue::Kind::DeviceArray)
-      R = Cx.capturedArray(I->ct, I->type);
+    R = Cx.compileTimeValue(I, I->ct, I->type);
     break;
   case Op::Phi: {
     if (NeedsBoundFlag.count(I))
