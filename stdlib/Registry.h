@@ -32,6 +32,12 @@ struct ArgInfo {
 
 struct IntrinsicInfo;
 
+// isinstance(v, cls) for a value of type Value and a class argument of type
+// Class (a dtype, the builtins int/float/bool/complex, or a tuple of those),
+// answered from the types as numba-cuda does: 1 or 0, -1 if Class is not a
+// class kernels know.
+int isInstanceAnswer(types::TypeRef Value, types::TypeRef Class);
+
 // cuda.threadIdx, cuda.blockIdx, cuda.blockDim, cuda.gridDim: the namespaces
 // that are also values (numba-cuda's dim3: print() shows "(x, y, z)").
 inline bool isDim3Namespace(std::string_view Key) {

@@ -146,6 +146,7 @@ private:
   void makeFunction(size_t I);
   void foldPreviousKwConst(size_t I, Instr &Call);
   bool startsKwargsCall(size_t I) const;
+  bool startsStarListCall(size_t I) const;
   bool buildsKwDefaults(size_t I) const;
 };
 
@@ -173,7 +174,7 @@ void Normalizer::rejectWholeFunction() {
                        std::string("kernels and device functions cannot take ") + What,
                        "name every parameter (defaults are allowed)");
   };
-  if (Raw.flags & CoVarargs)
+  if ((Raw.flags & CoVarargs) && !Raw.varargsAsParam)
     BadParams("*args");
   if (Raw.flags & CoVarkeywords)
     BadParams("**kwargs");
@@ -467,6 +468,26 @@ bool Normalizer::startsKwargsCall(size_t I) const {
   return false;
 }
 
+// `f(a, *t)` collects its arguments in a list (BUILD_LIST, LIST_EXTEND),
+// made a tuple just before CALL_FUNCTION_EX: report the call, not a list
+// display.
+bool Normalizer::startsStarListCall(size_t I) const {
+  if (!isName(Ins[I], "BUILD_LIST"))
+    return false;
+  for (size_t K = I + 1; K < Ins.size(); ++K) {
+    if (!Ins[K].opname)
+      return false;
+    const std::string &N = *Ins[K].opname;
+    if (N == "CALL_FUNCTION_EX")
+      return isName(Ins[K - 1], "LIST_TO_TUPLE") ||
+             isName(Ins[K - 1], "CALL_INTRINSIC_1");
+    if (N == "BUILD_LIST" || N == "BUILD_MAP" || N.rfind("STORE_", 0) == 0 ||
+        N.rfind("RETURN_", 0) == 0 || N.find("JUMP") != std::string::npos)
+      return false;
+  }
+  return false;
+}
+
 // A dict built for a nested function's keyword-only defaults (a
 // MAKE_FUNCTION with flag 2, or 3.13's SET_FUNCTION_ATTRIBUTE 2, follows
 // within the closure tuple, the annotations and the code): report the
@@ -673,6 +694,13 @@ void Normalizer::emit(size_t I) {
     PendingKw = -1;
     return;
   }
+  case RawKind::CallEx:
+    if (A & 1) { // a **kwargs dict as well
+      addUnsupported(UnsupportedKind::StarArgs, R);
+      return;
+    }
+    add(Op::CALL_EX, R).flags = S.param ? flag::CallPair : 0;
+    return;
   case RawKind::KwNames:
     if (PendingKw >= 0)
       bad(R, "two KW_NAMES without a CALL between them");
@@ -706,7 +734,7 @@ void Normalizer::emit(size_t I) {
     return;
   case RawKind::Unsupported: {
     auto K = (UnsupportedKind)S.param;
-    if (startsKwargsCall(I))
+    if (startsKwargsCall(I) || startsStarListCall(I))
       K = UnsupportedKind::StarArgs;
     else if (K == UnsupportedKind::DictDisplay && buildsKwDefaults(I))
       K = UnsupportedKind::NestedDefaults;
@@ -722,6 +750,10 @@ void Normalizer::run() {
   Out.qualname = Raw.qualname.empty() ? Raw.name : Raw.qualname;
   Out.firstLineNo = Raw.defLine > 0 ? Raw.defLine : Raw.firstLineNo;
   Out.argCount = Raw.argCount;
+  // *args (co_varnames[argCount] when there are no keyword-only
+  // parameters) as one more parameter: the tuple the caller packs.
+  if (Raw.varargsAsParam && (Raw.flags & CoVarargs) && Raw.kwOnlyArgCount == 0)
+    ++Out.argCount;
   FnLoc = SourceLoc{Out.file, Out.firstLineNo, -1, -1};
   if (Raw.pyMajor != 3 || Minor < 10 || Minor > 13)
     throw CompileError(ErrorKind::Bytecode, FnLoc,

@@ -174,6 +174,8 @@ std::string argText(const DecodedCode &C, const Instr &I) {
   case Op::UNPACK_SEQUENCE:
   case Op::RAISE:
     return N;
+  case Op::CALL_EX:
+    return N + ((I.flags & flag::CallPair) ? " pair" : "");
   case Op::CALL: {
     std::string S = N;
     if (I.flags & flag::CallPair)

@@ -49,8 +49,10 @@ const char *cmpSymbol(CmpKind K);
     "import at module level; kernels can use module globals")                  \
   X(FString, "string formatting is not supported in kernels",                  \
     "print the values directly: print(\"x =\", x)")                            \
-  X(StarArgs, "*args / **kwargs calls are not supported in kernels",           \
-    "pass the arguments explicitly")                                           \
+  X(StarArgs,                                                                  \
+    "calls with **kwargs, or with arguments before a *tuple, are not "         \
+    "supported in kernels",                                                    \
+    "pass the arguments explicitly, or spread one tuple: f(*t)")               \
   X(GlobalStore, "assigning to a global variable is not supported in kernels", \
     "write results into an array argument")                                    \
   X(Delete, "'del' is not supported in kernels", "")                           \

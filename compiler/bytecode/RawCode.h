@@ -111,6 +111,9 @@ struct RawCode {
   // its free variables become its first parameters, which the caller
   // passes the captured values in.
   bool freevarsAsParams = false;
+  // A device function with *args, specialized for a call (the compiler
+  // sets it): the *args tuple is its last positional parameter.
+  bool varargsAsParam = false;
 };
 
 } // namespace pcj::bc

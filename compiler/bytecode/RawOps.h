@@ -49,6 +49,7 @@ enum class RawKind : uint8_t {
   CallLegacyKw, // 3.10 CALL_FUNCTION_KW
   Call,         // 3.11+ CALL
   CallKw,       // 3.13 CALL_KW
+  CallEx,       // CALL_FUNCTION_EX: param 1 = a callable pair (3.11+)
   KwNames,      // 3.11/3.12 KW_NAMES
   Jump,         // unconditional: JUMP_FORWARD/ABSOLUTE/BACKWARD...
   CondJump,     // param = (int)Op of the neutral conditional jump

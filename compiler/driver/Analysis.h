@@ -94,10 +94,10 @@ public:
       return P;
     }
     const bc::RawCode &C = Info.code;
-    if (C.flags & 0x0C) // CO_VARARGS | CO_VARKEYWORDS
+    if (C.flags & 0x08) // CO_VARKEYWORDS
       throw CompileError(ErrorKind::Unsupported, At,
                          "device function '" + Fn.name +
-                             "' takes *args or **kwargs, which kernels cannot pass");
+                             "' takes **kwargs, which kernels cannot pass");
     if (C.kwOnlyArgCount)
       throw CompileError(ErrorKind::Unsupported, At,
                          "device function '" + Fn.name +
@@ -108,6 +108,10 @@ public:
     }
     P.names.insert(P.names.end(), C.varnames.begin(),
                    C.varnames.begin() + C.argCount);
+    if (C.flags & 0x04) { // CO_VARARGS: the tuple is one more parameter
+      P.names.push_back(C.varnames.at(C.argCount));
+      P.varargs = true;
+    }
     P.defaults = std::move(Info.defaults);
     return P;
   }
@@ -197,6 +201,7 @@ public:
     if (Sig.ret)
       TO.declaredReturn = Sig.ret == types::voidTy() ? types::noneTy() : Sig.ret;
     TO.argValues = Values;
+    Info.code.varargsAsParam = (Info.code.flags & 0x04) != 0; // CO_VARARGS
     Ref.typed = frontend(Info.code, Args, *Ref.resolver, TO, nullptr, {}, nullptr);
     InProgress.pop_back();
     InProgressTypes.pop_back();

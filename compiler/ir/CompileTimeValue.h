@@ -25,7 +25,10 @@ struct CTValue {
     Module,      // a module: `name` is its canonical name ("math", "cuda", "np")
     Intrinsic,   // a stdlib registry entry: `name` is its key ("math.sqrt")
     DType,       // a scalar type used as a value (np.float32): `type`
-    Function,    // a device function: `name` its qualname, `handle` the object
+    Function,    // a device function: `name` its qualname, `handle` the object;
+                 // a nested function passed to a device function also
+                 // carries the constants it captures (`items`) and its
+                 // default values (`value`, a tuple)
     ConstArray,  // a host array frozen as constant data: `type` its dtype,
                  // `shape`, `bytes` its elements in C order
     TupleClass,  // a namedtuple class: `name` the class, `fields` its fields
@@ -35,6 +38,10 @@ struct CTValue {
     ExceptionClass, // a user-defined exception class (a module global) a
                     // kernel may raise: `name` its key ("module.Qualname"),
                     // which the host maps back to the class
+    Tuple,       // a tuple holding at least one array (a global or closure
+                 // tuple of NumPy arrays): `items` its elements (Const,
+                 // ConstArray, DeviceArray or Tuple); a namedtuple keeps
+                 // `name` and `fields`.  Tuples of plain constants are Const.
     Unsupported, // some other Python object: `name` describes it, `hint`
                  // (if any) says what to do instead
   };
@@ -49,6 +56,7 @@ struct CTValue {
   uint64_t address = 0;         // DeviceArray
   std::vector<std::string> fields; // TupleClass
   std::string hint;                // Unsupported
+  std::vector<CTValue> items;      // Tuple; Function (captured constants)
 
   static CTValue invalid() { return {}; }
   static CTValue constant(bc::ConstValue V) {
@@ -113,6 +121,12 @@ struct CTValue {
     CTValue C;
     C.kind = Kind::ExceptionClass;
     C.name = std::move(Key);
+    return C;
+  }
+  static CTValue tuple(std::vector<CTValue> Items) {
+    CTValue C;
+    C.kind = Kind::Tuple;
+    C.items = std::move(Items);
     return C;
   }
   static CTValue unsupported(std::string What, std::string Hint = {}) {

@@ -94,8 +94,18 @@ std::string CTValue::repr() const {
     return "intrinsic " + name;
   case Kind::DType:
     return "dtype " + type->str();
-  case Kind::Function:
-    return "function " + name;
+  case Kind::Function: {
+    std::string S = "function " + name;
+    if (!items.empty()) { // a nested function passed on: its captures
+      S += " capturing (";
+      for (size_t K = 0; K < items.size(); ++K)
+        S += (K ? ", " : "") + items[K].repr();
+      S += ")";
+    }
+    if (value.kind == bc::ConstValue::Kind::Tuple) // ... and its defaults
+      S += " defaults " + value.repr();
+    return S;
+  }
   case Kind::ConstArray: {
     uint64_t H = 1469598103934665603ull; // FNV-1a of the contents
     for (char C : bytes) {
@@ -128,6 +138,19 @@ std::string CTValue::repr() const {
   }
   case Kind::ExceptionClass:
     return "exception class " + name;
+  case Kind::Tuple: {
+    std::string S = "tuple (";
+    for (size_t K = 0; K < items.size(); ++K)
+      S += (K ? ", " : "") + items[K].repr();
+    S += ")";
+    if (!fields.empty()) { // a namedtuple instance
+      S += " as " + name + "(";
+      for (size_t K = 0; K < fields.size(); ++K)
+        S += (K ? ", " : "") + fields[K];
+      S += ")";
+    }
+    return S;
+  }
   case Kind::Unsupported:
     return "unsupported " + name;
   }
@@ -302,6 +325,8 @@ struct Printer {
           R += (K ? ", " : "") + I->kwnames[K];
         R += "]";
       }
+      if (I->starArgs) // the last operand is spread: f(..., *t)
+        R += " star";
       return R;
     }
     case Op::TupleGet:

@@ -58,6 +58,8 @@ struct Instr {
   unsigned unpackCount = 0;
   bc::ConstValue cval;
   std::vector<std::string> kwnames; // Call: names of the trailing keyword args
+  bool starArgs = false; // Call: f(*t), the last operand a tuple whose
+                         // elements are the arguments (until typing)
   std::vector<Block *> incoming;    // Phi
   std::vector<Block *> succs;       // terminators
 

@@ -638,12 +638,7 @@ void Lowerer::lowerInstr(const Instr *I) {
     break;
   case Op::Global:
   case Op::Deref:
-    if (I->ct.kind == ir::CTValue::Kind::Const && Cx.valueType(I->type))
-      R = Cx.constant(I, I->ct.value, I->type);
-    else if (I->ct.kind == ir::CTValue::Kind::ConstArray)
-      R = Cx.constArray(I->ct, I->type);
-    else if (I->ct.kind == ir::CTValue::Kind::DeviceArray)
-      R = Cx.capturedArray(I->ct, I->type);
+    R = Cx.compileTimeValue(I, I->ct, I->type);
     break;
   case Op::Phi: {
     if (NeedsBoundFlag.count(I))
@@ -692,8 +687,14 @@ void Lowerer::lowerInstr(const Instr *I) {
     R = lowerCompare(Cx, bc::CmpKind(I->index), T(0), V(0), V(1));
     break;
   case Op::Is: {
-    bool Same = T(0) == T(1); // typing allows only comparisons with None
-    R = B.getInt1(I->index ? !Same : Same);
+    // Two bools or numbers of one type compare by value (numba's fallback
+    // to ==); otherwise (None, different types) the types answer.
+    bool Same = T(0) == T(1);
+    if (Same && T(0)->isNumeric())
+      R = lowerCompare(Cx, I->index ? bc::CmpKind::Ne : bc::CmpKind::Eq, T(0), V(0),
+                       V(1));
+    else
+      R = B.getInt1(I->index ? !Same : Same);
     break;
   }
   case Op::Truth:

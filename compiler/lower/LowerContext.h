@@ -102,6 +102,10 @@ public:
   // A captured device array (ir::CTValue::Kind::DeviceArray): its address,
   // shape and strides as constants.
   llvm::Value *capturedArray(const ir::CTValue &C, types::TypeRef T);
+  // A global or closure value (a constant, an array, a tuple of those) of
+  // type T; nullptr for one that exists only at compile time.
+  llvm::Value *compileTimeValue(const ir::Instr *At, const ir::CTValue &C,
+                                types::TypeRef T);
   llvm::Value *arrayData(llvm::Value *A);
   llvm::Value *arrayShape(llvm::Value *A, unsigned Dim);
   llvm::Value *arrayStride(llvm::Value *A, unsigned Dim);

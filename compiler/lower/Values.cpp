@@ -426,6 +426,30 @@ llvm::Value *LowerContext::capturedArray(const ir::CTValue &C, TypeRef T) {
   return makeArray(T, Data, ShapeV, StrideV);
 }
 
+llvm::Value *LowerContext::compileTimeValue(const ir::Instr *At,
+                                            const ir::CTValue &C, TypeRef T) {
+  switch (C.kind) {
+  case ir::CTValue::Kind::Const:
+    return valueType(T) ? constant(At, C.value, T) : nullptr;
+  case ir::CTValue::Kind::ConstArray:
+    return constArray(C, T);
+  case ir::CTValue::Kind::DeviceArray:
+    return capturedArray(C, T);
+  case ir::CTValue::Kind::Tuple: {
+    llvm::Type *LT = valueType(T);
+    if (!LT)
+      return nullptr;
+    llvm::Value *Agg = llvm::UndefValue::get(LT);
+    for (unsigned K = 0; K < C.items.size(); ++K)
+      Agg = b.CreateInsertValue(Agg, compileTimeValue(At, C.items[K], T->elems()[K]),
+                                {K});
+    return Agg;
+  }
+  default:
+    return nullptr; // compile-time only (modules, functions, dtypes...)
+  }
+}
+
 // Stores Mem (a value in memory form) at Ptr, which is aligned to Align: a
 // float (or a complex's parts) below its own alignment goes as its bits,
 // through TargetHooks::opaqueBits.

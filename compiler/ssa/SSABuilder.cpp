@@ -193,16 +193,13 @@ std::unique_ptr<ir::Function> Builder::run() {
 
 // Instructions outside the language wherever they appear.
 bool Builder::isRejected(bc::Op O) {
-  return O == Op::DELETE_FAST || O == Op::CONTAINS_OP || O == Op::UNSUPPORTED;
+  return O == Op::DELETE_FAST || O == Op::UNSUPPORTED;
 }
 
 [[noreturn]] void Builder::reject(const bc::Instr &I) const {
   switch (I.op) {
   case Op::DELETE_FAST:
     unsupported(I, bc::unsupportedMessage(bc::UnsupportedKind::Delete));
-  case Op::CONTAINS_OP:
-    unsupported(I, "the 'in' operator is not supported in kernels",
-                "compare the values explicitly");
   default: {
     PCJ_ASSERT(I.op == Op::UNSUPPORTED, "not a rejected instruction");
     auto UK = bc::UnsupportedKind(I.arg);
@@ -509,8 +506,21 @@ void Builder::translateBlock(int BI) {
       St.push_back(V);
       break;
     }
-    case Op::CONTAINS_OP:
-      reject(I);
+    case Op::CONTAINS_OP: {
+      // `v in c` is the call operator.contains(c, v) (a registry row);
+      // `v not in c` its negation.
+      Instr *Container = Pop(I), *Value = Pop(I);
+      Instr *Fn = emit(B, ir::Op::Global, I);
+      Fn->str = "operator.contains";
+      Fn->ct = ir::CTValue::intrinsic("operator.contains");
+      Instr *V = emit(B, ir::Op::Call, I, {Fn, Container, Value});
+      if (I.arg) {
+        V = emit(B, ir::Op::Unary, I, {V});
+        V->index = int64_t(ir::UnaryKind::Not);
+      }
+      St.push_back(V);
+      break;
+    }
     case Op::BUILD_TUPLE: {
       std::vector<Instr *> Elems(I.arg);
       for (int E = I.arg - 1; E >= 0; --E)
@@ -545,9 +555,11 @@ void Builder::translateBlock(int BI) {
       }
       break;
     }
+    case Op::CALL_EX: // f(*t): type inference spreads t's elements
     case Op::CALL: {
-      std::vector<Instr *> Args(I.arg);
-      for (int E = I.arg - 1; E >= 0; --E)
+      int NArgs = I.op == Op::CALL_EX ? 1 : I.arg; // CALL_EX: the tuple
+      std::vector<Instr *> Args(NArgs);
+      for (int E = NArgs - 1; E >= 0; --E)
         Args[E] = Pop(I);
       Instr *Callee;
       if (I.flags & bc::flag::CallPair) {
@@ -566,7 +578,8 @@ void Builder::translateBlock(int BI) {
       std::vector<Instr *> Ops{Callee};
       Ops.insert(Ops.end(), Args.begin(), Args.end());
       Instr *C = emit(B, ir::Op::Call, I, Ops);
-      if (I.aux >= 0)
+      C->starArgs = I.op == Op::CALL_EX;
+      if (I.op == Op::CALL && I.aux >= 0)
         C->kwnames = Code.kwnames.at(I.aux);
       St.push_back(C);
       break;

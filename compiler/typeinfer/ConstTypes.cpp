@@ -111,6 +111,16 @@ Typed typeOfCompileTimeValue(const Instr *I, const ir::CTValue &V,
   }
   case K::TupleClass:
     return {tupleClassTy(V.name, V.fields), false};
+  case K::Tuple: { // holds arrays: each element typed as a global of its own
+    std::vector<TypeRef> Elems;
+    for (size_t E = 0; E < V.items.size(); ++E)
+      Elems.push_back(
+          typeOfCompileTimeValue(I, V.items[E], What + "[" + std::to_string(E) + "]")
+              .type);
+    if (!V.fields.empty())
+      return {namedTupleTy(V.name, V.fields, Elems), false};
+    return {tupleTy(Elems), false};
+  }
   case K::ExceptionClass:
     fail(I, What + " is an exception class: kernels can only raise it",
          "raise it where it is made: raise E(\"constant message\")",

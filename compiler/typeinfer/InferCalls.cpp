@@ -9,21 +9,35 @@ namespace pcj::typeinfer::detail {
 
 // Rewrites a device-function call's operands to (callee, arg per parameter):
 // keyword arguments moved to their parameter, missing ones filled from the
-// callee's defaults (as constants inserted before the call).
+// callee's defaults (as constants inserted before the call); for a callee
+// with *args, the positional arguments after the named parameters packed
+// into one tuple (a tuple instruction inserted before the call).
 void Inferrer::bindArguments(Instr *I, const CalleeParams &P) {
   size_t NKw = I->kwnames.size();
   size_t NPos = I->operands.size() - 1 - NKw;
   std::string Name = I->operands[0]->type->str();
-  if (NPos > P.names.size())
+  size_t Named = P.names.size() - (P.varargs ? 1 : 0);
+  if (NPos > Named && !P.varargs)
     fail(I, Name + " takes " + std::to_string(P.names.size()) +
                 " positional arguments but " + std::to_string(NPos) +
                 " were given");
   std::vector<Instr *> Bound(P.names.size(), nullptr);
-  for (size_t K = 0; K < NPos; ++K)
+  for (size_t K = 0; K < NPos && K < Named; ++K)
     Bound[K] = I->operands[1 + K];
+  if (P.varargs) {
+    std::vector<Instr *> Rest;
+    std::vector<TypeRef> RestTypes;
+    for (size_t K = Named; K < NPos; ++K) {
+      Rest.push_back(I->operands[1 + K]);
+      RestTypes.push_back(Rest.back()->type);
+    }
+    Instr *T = F.insert(I->parent, I, Op::BuildTuple, I->loc, Rest);
+    T->type = tupleTy(RestTypes);
+    Bound[Named] = T;
+  }
   for (size_t K = 0; K < NKw; ++K) {
-    auto It = std::find(P.names.begin(), P.names.end(), I->kwnames[K]);
-    if (It == P.names.end())
+    auto It = std::find(P.names.begin(), P.names.begin() + Named, I->kwnames[K]);
+    if (It == P.names.begin() + Named)
       fail(I, Name + " got an unexpected keyword argument '" + I->kwnames[K] +
                   "'");
     size_t Idx = It - P.names.begin();
@@ -32,7 +46,7 @@ void Inferrer::bindArguments(Instr *I, const CalleeParams &P) {
                   "'");
     Bound[Idx] = I->operands[1 + NPos + K];
   }
-  size_t FirstDefault = P.names.size() - P.defaults.size();
+  size_t FirstDefault = Named - P.defaults.size();
   for (size_t K = 0; K < Bound.size(); ++K) {
     if (Bound[K])
       continue;
@@ -69,22 +83,33 @@ bool Inferrer::inferDeviceCall(Instr *I, Typed &Out) {
     const Instr *Made = I->operands[0];
     while (Made->op == Op::CheckBound)
       Made = Made->operands[0];
-    if (P.captures && Made->op != Op::MakeFunction)
+    // A nested function passed in (numba's escaping closures) brings its
+    // captured constants and default values with it (passedNestedFunction).
+    bool Passed = Made->op != Op::MakeFunction;
+    if (P.captures && Passed && Fn.items.size() != P.captures)
       fail(I, "'" + Fn.name + "' captures variables of the function that "
               "defines it, so only that function can call it",
            "call it where it is defined, or pass the captured values as "
            "arguments");
     P.names.erase(P.names.begin(), P.names.begin() + P.captures);
-    if (Made->op == Op::MakeFunction &&
-        Made->cval.kind == bc::ConstValue::Kind::Tuple) {
+    const bc::ConstValue &Defaults = Passed ? Fn.value : Made->cval;
+    if (Defaults.kind == bc::ConstValue::Kind::Tuple) {
       P.defaults.clear();
-      for (const bc::ConstValue &D : Made->cval.elems)
+      for (const bc::ConstValue &D : Defaults.elems)
         P.defaults.push_back(ir::CTValue::constant(D));
     }
     bindArguments(I, P);
-    if (P.captures)
+    if (P.captures && !Passed)
       I->operands.insert(I->operands.begin() + 1, Made->operands.begin(),
                          Made->operands.end());
+    for (size_t K = 0; P.captures && Passed && K < Fn.items.size(); ++K) {
+      Instr *C = F.insert(I->parent, I, Op::Const, I->loc);
+      C->cval = Fn.items[K].value;
+      Typed CT = typeOfConst(C, C->cval);
+      C->type = CT.type;
+      C->weak = CT.weak;
+      I->operands.insert(I->operands.begin() + 1 + K, C);
+    }
     I->argsBound = true;
   }
   std::vector<TypeRef> ArgTypes;
@@ -96,12 +121,10 @@ bool Inferrer::inferDeviceCall(Instr *I, Typed &Out) {
     const Instr *A = I->operands[K];
     while (A->op == Op::CheckBound)
       A = A->operands[0];
-    if (A->op == Op::MakeFunction && !A->operands.empty())
-      fail(I, "cannot pass the nested function '" + A->str +
-                  "' to a device function: it captures variables",
-           "call it where it is defined, or pass the captured values as "
-           "arguments");
-    Values.push_back(compileTimeArg(I->operands[K]));
+    if (A->op == Op::MakeFunction)
+      Values.push_back(passedNestedFunction(I, A));
+    else
+      Values.push_back(compileTimeArg(I->operands[K]));
     if (!T->isRuntime() && Values.back().kind == ir::CTValue::Kind::Invalid)
       fail(I, "cannot pass a " + T->str() + " to a device function",
            "device functions take numbers, arrays, tuples, and values known "
@@ -143,6 +166,26 @@ void Inferrer::mergeCompileTimeValues(Instr *Phi) {
 // constant (literal, frozen global, tuple of those), or a compile-time-only
 // value (a dtype, an intrinsic, a device function, a module, a namedtuple
 // class).  Invalid for run-time values and for what cannot be passed.
+// A nested function passed to a device function (numba-cuda's escaping
+// closures, which capture constants only): its compile-time value with
+// the constants it captures (`items`) and its default values (`value`),
+// which calls of it in the callee pass.
+ir::CTValue Inferrer::passedNestedFunction(const Instr *Call, const Instr *Made) {
+  ir::CTValue V = Made->ct;
+  V.value = Made->cval;
+  for (const Instr *C : Made->operands) {
+    bc::ConstValue K;
+    if (!stdlib::ArgInfo{C->type, C->weak, C}.constant(K))
+      fail(Call, "cannot pass the nested function '" + Made->str +
+                     "' to a device function: it captures " + origin(C) +
+                     ", which is not a constant",
+           "numba-cuda too passes only nested functions that capture "
+           "constants; pass the captured values as arguments");
+    V.items.push_back(ir::CTValue::constant(K));
+  }
+  return V;
+}
+
 ir::CTValue Inferrer::compileTimeArg(const Instr *A) {
   bc::ConstValue C;
   if (stdlib::ArgInfo{A->type, A->weak, A}.constant(C))

@@ -185,6 +185,18 @@ bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
     Out = {arrayIndexResult(I, T, Idx->type), false};
     return true;
   }
+  // Color["red"] on an Enum class (a namespace of its members) is the
+  // attribute Color.red.
+  bc::ConstValue Name;
+  if (T->kind() == Kind::Module && T->name().rfind("enum ", 0) == 0 &&
+      stdlib::ArgInfo{Idx->type, Idx->weak, Idx}.constant(Name) &&
+      Name.kind == bc::ConstValue::Kind::Str) {
+    I->op = Op::GetAttr;
+    I->str = Name.text;
+    I->operands = {Obj};
+    I->argTypes.clear();
+    return infer(I, Out);
+  }
   if (T->kind() == Kind::Record) {
     Out = {fieldValue(I, T, recordFieldIndex(I, T, Idx)), false};
     return true;

@@ -44,12 +44,15 @@ private:
   bool inferGetAttr(Instr *I, Typed &Out);
   bool inferCall(Instr *I, Typed &Out);
   bool inferDeviceCall(Instr *I, Typed &Out);
+  ir::CTValue passedNestedFunction(const Instr *Call, const Instr *Made);
   ir::CTValue compileTimeArg(const Instr *A);
   bool rewriteOperatorCall(Instr *I, const stdlib::IntrinsicInfo &Info);
   bool knownCondition(const Instr *C, bool &Value);
   bool pruneConstantBranch(Instr *I);
   void bindArguments(Instr *I, const CalleeParams &P);
   bool inferBinOp(Instr *I, Typed &Out);
+  bool inferIs(Instr *I, Typed &Out);
+  void spreadStarArgs(Instr *I);
   bool inferCompare(Instr *I, Typed &Out);
   bool inferGetItem(Instr *I, Typed &Out);
   bool inferSetItem(Instr *I);

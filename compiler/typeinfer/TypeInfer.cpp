@@ -146,7 +146,30 @@ bool Inferrer::inferGetAttr(Instr *I, Typed &Out) {
   return true;
 }
 
+// f(*t): the tuple's elements, read by tupleget instructions inserted
+// before the call, become its last arguments (numba: a star argument must
+// be a tuple, whose length typing knows).
+void Inferrer::spreadStarArgs(Instr *I) {
+  Instr *Tup = I->operands.back();
+  TypeRef TT = Tup->type;
+  if (!TT->isTuple())
+    fail(I, "f(*args) in kernels takes a tuple, not " + origin(Tup) + " (" +
+                TT->str() + ")");
+  I->operands.pop_back();
+  size_t N = TT->elems().size();
+  for (size_t K = 0; K < N; ++K) {
+    Instr *G = F.insert(I->parent, I, Op::TupleGet, I->loc, {Tup});
+    G->index = int64_t(K);
+    G->str = std::to_string(N);
+    G->type = TT->elems()[K];
+    I->operands.push_back(G);
+  }
+  I->starArgs = false;
+}
+
 bool Inferrer::inferCall(Instr *I, Typed &Out) {
+  if (I->starArgs)
+    spreadStarArgs(I);
   TypeRef T = I->operands[0]->type;
   Instr *Callee = I->operands[0];
   if (Callee->op == Op::GetAttr && Callee->boundMethod && !I->receiverInserted) {
@@ -281,6 +304,37 @@ bool Inferrer::inferCompare(Instr *I, Typed &Out) {
   return true;
 }
 
+// `a is b` (numba's rules): with None, answered from the types; two bools,
+// or two numbers of the same type, compare equal (numba falls back to ==
+// for immutable values); numbers of different types are never the same
+// object.  A number literal's identity is CPython's caching detail, so
+// `x is 3` is refused; so is every other pair (arrays, tuples...).
+bool Inferrer::inferIs(Instr *I, Typed &Out) {
+  Instr *A = I->operands[0], *B = I->operands[1];
+  TypeRef TA = A->type, TB = B->type;
+  Out = {boolTy(), false};
+  if (TA == noneTy() || TB == noneTy())
+    return true;
+  auto Literal = [](const Instr *X) {
+    return X->weak && X->op == Op::Const && !X->type->isBool();
+  };
+  bool Bools = TA->isBool() && TB->isBool();
+  if (Bools || (TA->isNumeric() && TB->isNumeric() && !Literal(A) && !Literal(B))) {
+    // Lowering compares operands of one type by value; operands of
+    // different types keep them (the answer is False).
+    if (TA == TB) {
+      TypeRef T = promote({TA, false}, {TB, false});
+      I->argTypes = {T, T};
+    }
+    return true;
+  }
+  fail(I,
+       "'is' compares " + origin(A) + " and " + origin(B) +
+           ", whose identity kernels do not have",
+       "kernels support 'is' with None, between bools, and between number "
+       "variables (compared by value, as numba-cuda does); use == here");
+}
+
 // operator.add(a, b) -> the instruction `a + b` (registry rows of kind
 // Operator: IData the arity, SData the operator as the IR prints it).
 // False when the call does not have exactly that many positional arguments.
@@ -325,9 +379,9 @@ bool Inferrer::knownCondition(const Instr *C, bool &Value) {
   if (!C->type)
     return false;
   bool T = false;
-  if (C->op == Op::Is) { // typed only as a comparison with None
+  if (C->op == Op::Is) { // the types decide, unless two values of one type
     TypeRef A = C->operands[0]->type, B = C->operands[1]->type;
-    if (!A || !B)
+    if (!A || !B || (A == B && A != noneTy()))
       return false;
     T = (A == B) != (C->index != 0);
   } else {
@@ -474,14 +528,8 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
   }
   case Op::Compare:
     return inferCompare(I, Out);
-  case Op::Is: {
-    TypeRef A = I->operands[0]->type, B = I->operands[1]->type;
-    if (A != noneTy() && B != noneTy())
-      fail(I, "'is' is only supported for comparisons with None in kernels",
-           "use == for numbers");
-    Out = {boolTy(), false};
-    return true;
-  }
+  case Op::Is:
+    return inferIs(I, Out);
   case Op::Truth: {
     TypeRef A = I->operands[0]->type;
     if (A->isArray())

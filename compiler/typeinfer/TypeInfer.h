@@ -37,6 +37,8 @@ struct CalleeParams {
   std::vector<ir::CTValue> defaults;   // values of the trailing defaults
   size_t captures = 0; // a nested function: its first `captures` names are
                        // the variables it captures (MakeFunction operands)
+  bool varargs = false; // the last name is *args: the positional arguments
+                        // after the others arrive as one tuple
 };
 
 class CalleeTyper {

@@ -166,6 +166,8 @@ private:
       if (V.kind == ir::CTValue::Kind::Const)
         if (int N = constTupleLength(V.value); N >= 0)
           return N;
+      if (V.kind == ir::CTValue::Kind::Tuple) // holding arrays
+        return (int)V.items.size();
       fail(Loop, "literal_unroll() takes a tuple, but '" + Name + "' is " +
                      (V.kind == ir::CTValue::Kind::Unsupported
                           ? V.name + ", which kernels cannot use"

@@ -205,6 +205,20 @@ types::TypeRef tupleOfScalars(const std::vector<CTValue> &Elems) {
   return types::tupleTy(Types);
 }
 
+// Whether a tuple global may hold E: constants, arrays frozen into constant
+// memory, captured device arrays, and tuples of those.
+bool canBeTupleElement(const CTValue &E) {
+  switch (E.kind) {
+  case CTValue::Kind::Const:
+  case CTValue::Kind::ConstArray:
+  case CTValue::Kind::DeviceArray:
+  case CTValue::Kind::Tuple:
+    return true;
+  default:
+    return false;
+  }
+}
+
 } // namespace
 
 PyResolver::PyResolver(PyObject *Func)
@@ -263,15 +277,19 @@ CTValue PyResolver::classify(PyObject *O, std::vector<Ref> *Captures) {
     bc::ConstValue T;
     T.kind = bc::ConstValue::Kind::Tuple;
     std::vector<CTValue> Elems;
+    bool AllConst = true;
     for (Py_ssize_t K = 0; K < PyTuple_Size(O); ++K) {
-      CTValue E = classify(PyTuple_GetItem(O, K));
-      if (E.kind != CTValue::Kind::Const)
+      CTValue E = classify(PyTuple_GetItem(O, K), Captures);
+      if (!canBeTupleElement(E))
         return CTValue::unsupported("a tuple holding " + E.repr());
+      AllConst = AllConst && E.kind == CTValue::Kind::Const;
       T.elems.push_back(E.value);
       Elems.push_back(std::move(E));
     }
-    CTValue C = CTValue::constant(T);
-    C.type = tupleOfScalars(Elems);
+    // A tuple holding arrays keeps each element's compile-time value.
+    CTValue C = AllConst ? CTValue::constant(T) : CTValue::tuple(std::move(Elems));
+    if (AllConst)
+      C.type = tupleOfScalars(Elems);
     // A namedtuple instance keeps its class and field names.
     if (Py_TYPE(O) != &PyTuple_Type &&
         namedTupleFields(reinterpret_cast<PyObject *>(Py_TYPE(O)), C.fields))

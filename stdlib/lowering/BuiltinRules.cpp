@@ -3,6 +3,7 @@
 #include "stdlib/lowering/Rules.h"
 
 #include "lower/Arith.h"
+#include "types/Promotion.h"
 
 #include "stdlib/FloatString.h"
 #include "support/Diagnostics.h"
@@ -46,6 +47,51 @@ llvm::Value *lowerLen(const LoweringRequest &R) {
   if (T->isTuple())
     return R.cx.b.getInt64(T->elems().size());
   return R.cx.arrayShape(R.args[0], 0);
+}
+
+llvm::Value *lowerIsInstance(const LoweringRequest &R) {
+  return R.cx.b.getInt1(isInstanceAnswer(R.argTypes[0], R.argTypes[1]) == 1);
+}
+
+// `v in c`: a tuple ORs v == element over its elements (each pair in their
+// common type); a range checks v's side of start/stop and that the step
+// divides v - start (computed without overflow, as an unsigned distance).
+llvm::Value *lowerContains(const LoweringRequest &R) {
+  auto &Cx = R.cx;
+  auto &B = Cx.b;
+  TypeRef CT = R.argTypes[0], VT = R.argTypes[1];
+  llvm::Value *C = R.args[0], *V = R.args[1];
+  using bc::CmpKind;
+  if (CT->isTuple()) {
+    llvm::Value *Any = B.getFalse();
+    for (unsigned K = 0; K < CT->elems().size(); ++K) {
+      TypeRef ET = CT->elems()[K];
+      TypeRef P = promote({VT, false}, {ET, false});
+      llvm::Value *E = Cx.cast(B.CreateExtractValue(C, {K}), ET, P);
+      Any = B.CreateOr(Any, lower::lowerCompare(Cx, CmpKind::Eq, P, Cx.cast(V, VT, P), E));
+    }
+    return Any;
+  }
+  TypeRef Ctr = CT->inner();
+  TypeRef P = promote({VT, false}, {Ctr, false});
+  if (!P->isInt())
+    P = int64Ty();
+  auto Field = [&](unsigned K) { return Cx.cast(B.CreateExtractValue(C, {K}), Ctr, P); };
+  llvm::Value *Start = Field(0), *Stop = Field(1), *Step = Field(2);
+  V = Cx.cast(V, VT, P);
+  auto Cmp = [&](CmpKind K, llvm::Value *A, llvm::Value *Bv) {
+    return lower::lowerCompare(Cx, K, P, A, Bv);
+  };
+  llvm::Value *Zero = Cx.intConst(P, 0);
+  llvm::Value *Up = Cmp(CmpKind::Gt, Step, Zero);
+  llvm::Value *InUp = B.CreateAnd(Cmp(CmpKind::Le, Start, V), Cmp(CmpKind::Lt, V, Stop));
+  llvm::Value *InDown = B.CreateAnd(Cmp(CmpKind::Lt, Stop, V), Cmp(CmpKind::Le, V, Start));
+  llvm::Value *Dist = B.CreateSelect(Up, B.CreateSub(V, Start), B.CreateSub(Start, V));
+  llvm::Value *Stride = B.CreateSelect(Up, Step, B.CreateSub(Zero, Step));
+  llvm::Value *NonZero = B.CreateICmpNE(Step, Zero);
+  Stride = B.CreateSelect(NonZero, Stride, Cx.intConst(P, 1));
+  llvm::Value *OnStep = B.CreateICmpEQ(B.CreateURem(Dist, Stride), Zero);
+  return B.CreateAnd(B.CreateAnd(NonZero, OnStep), B.CreateSelect(Up, InUp, InDown));
 }
 
 llvm::Value *lowerScalarCtor(const LoweringRequest &R) {

@@ -51,6 +51,88 @@ TypingResult typeLen(const TypingRequest &R) {
   R.fail("len() is not supported for " + T->str());
 }
 
+} // namespace pcj::stdlib::rules
+
+namespace pcj::stdlib {
+
+// numba-cuda compares the value's type with the class's type exactly: int
+// is int64, float float64, complex complex128 (an int32 is no int).
+int isInstanceAnswer(types::TypeRef Value, types::TypeRef Class) {
+  using namespace types;
+  if (Class->isTuple()) {
+    int Any = 0;
+    for (TypeRef C : Class->elems()) {
+      int A = isInstanceAnswer(Value, C);
+      if (A < 0)
+        return -1;
+      Any |= A;
+    }
+    return Any;
+  }
+  if (Class->kind() == Kind::DType)
+    return Value == Class->inner();
+  if (Class->kind() != Kind::Intrinsic)
+    return -1;
+  const std::string &N = Class->name();
+  if (N == "int")
+    return Value == int64Ty();
+  if (N == "float")
+    return Value == float64Ty();
+  if (N == "bool")
+    return Value == boolTy();
+  if (N == "complex")
+    return Value == complexTy(128);
+  return -1;
+}
+
+} // namespace pcj::stdlib
+
+namespace pcj::stdlib::rules {
+
+// isinstance(x, cls): a bool known when the kernel compiles.
+TypingResult typeIsInstance(const TypingRequest &R) {
+  expectArgs(R, 2, 2);
+  noKeywords(R);
+  TypeRef V = R.args[0].type;
+  if (!V->isNumeric() && !V->isArray() && !V->isTuple() && V != noneTy())
+    R.fail("isinstance() does not support values of type " + V->str(),
+           "kernels answer isinstance() for numbers, bools, arrays, tuples "
+           "and None");
+  if (isInstanceAnswer(V, R.args[1].type) < 0)
+    R.fail("isinstance() takes a class kernels know as its second argument "
+           "(int, float, bool, complex, a NumPy scalar type, or a tuple of "
+           "those), not " + R.args[1].type->str());
+  TypingResult Out{boolTy(), false};
+  Out.argTypes = {nullptr, nullptr};
+  return Out;
+}
+
+// `v in c` (operator.contains(c, v)): c a tuple of numbers (each element
+// compared with ==, as Python does) or a range of integers.
+TypingResult typeContains(const TypingRequest &R) {
+  expectArgs(R, 2, 2);
+  noKeywords(R);
+  TypeRef C = R.args[0].type, V = R.args[1].type;
+  if (C->isTuple()) {
+    if (!V->isNumeric())
+      R.fail("'in' with a tuple compares numbers, not " + V->str());
+    for (TypeRef E : C->elems())
+      if (!E->isNumeric())
+        R.fail("'in' compares the value with each element of the tuple; " +
+                   C->str() + " holds " + E->str(),
+               "kernels support 'in' on tuples of numbers and on ranges");
+  } else if (C->kind() == Kind::Range) {
+    if (!V->isIntegral())
+      R.fail("'in' with a range takes an integer, not " + V->str());
+  } else {
+    R.fail("'in' is not supported for " + C->str(),
+           "kernels support 'in' on tuples of numbers and on ranges");
+  }
+  TypingResult Out{boolTy(), false};
+  Out.argTypes = {nullptr, nullptr};
+  return Out;
+}
+
 TypingResult typeScalarCtor(const TypingRequest &R) {
   expectArgs(R, 0, 1);
   noKeywords(R);

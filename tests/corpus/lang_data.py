@@ -100,21 +100,21 @@ def dict_unpacking_display(x):
     x[0] = 1
 
 
-@lang(UnsupportedError, match="'in'")
+@lang(TypingError, match="'in' is not supported for array")
 def in_operator(x):
-    if 1 in (1, 2):  # <- error
+    if 1 in x:  # <- error (tuples and ranges only)
         x[0] = 1
 
 
-@lang(UnsupportedError, match="'in'")
+@lang(TypingError, match="'in' compares")
 def not_in_operator(x):
-    if x[0] not in (1.0, 2.0):  # <- error
+    if x[0] not in (1.0, None):  # <- error (a tuple of numbers only)
         x[0] = 1
 
 
-@lang(TypingError, match="'is'")
+@lang(TypingError, match="'is' compares")
 def is_with_number(x):
-    if x[0] is x[1]:  # <- error
+    if x[0] is 1.0:  # <- error (a literal's identity)  # noqa: F632
         x[0] = 1
 
 

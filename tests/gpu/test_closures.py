@@ -210,7 +210,7 @@ def test_unsupported_closures_are_clear_errors():
         (late_assign, errors.UnsupportedError, "assigned after the function is defined", "y = x[0]"),
         (recursive, errors.UnsupportedError, "refers to itself", "def fact(n):"),
         (with_default, errors.UnsupportedError, "default values of nested functions", "f = lambda v, w=x[1]"),
-        (passes_closure, errors.TypingError, "captures variables", "apply(lambda v: v + a"),
+        (passes_closure, errors.TypingError, "which is not a constant", "apply(lambda v: v + a"),
         (nonlocal_write, errors.UnsupportedError, "modifying closure variables", "t = 1.0"),
     ]
     for kernel, cls, msg, line in cases:

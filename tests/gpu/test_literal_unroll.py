@@ -158,3 +158,79 @@ def test_errors_name_the_line():
 def test_python_side_is_identity():
     t = (1, 2.5)
     assert literal_unroll(t) is t
+
+
+
+# Tuples of NumPy arrays held in globals or closure cells (numba-cuda's
+# test_array_reductions iterates over such tuples): each array is frozen
+# into constant memory as a global array is, and the tuple is a tuple of
+# those arrays.
+TABLES = (
+    np.array([1.5, -2.0, 4.25]),
+    np.arange(5, dtype=np.int32) * 7 - 5,
+    np.array([True, False, True, True]),
+)
+
+
+@cuda.jit
+def sum_tables(out):
+    j = 0
+    for t in literal_unroll(TABLES):
+        s = 0.0
+        for k in range(t.size):
+            s += t[k]
+        out[j] = s
+        out[j + 3] = t.size + t.ndim * 100
+        j += 1
+
+
+def test_global_tuple_of_arrays():
+    out = poisoned(6, np.float64)
+    sum_tables[1, 1](out)
+    want = [float(np.sum(t)) for t in TABLES] + [t.size + 100 for t in TABLES]
+    np.testing.assert_array_equal(out, want)
+
+
+def test_closure_tuple_of_2d_arrays_and_scalars(rng):
+    base = rng.standard_normal((4, 5))
+    # a strided view (frozen in C order), an int16 matrix, a Python float
+    # and a nested tuple holding an array and an int
+    cases = (base[::-1, 1:4], rng.integers(-50, 50, (2, 3)).astype(np.int16),
+             2.5, (np.float32([0.5, 0.25]), 3))
+    mats = cases[:2]
+
+    @cuda.jit
+    def kernel(out):
+        i = 0
+        for m in literal_unroll(mats):
+            s = 0.0
+            for r in range(m.shape[0]):
+                for c in range(m.shape[1]):
+                    s += m[r, c] * (r + 1) - c
+            out[i] = s
+            i += 1
+        inner = cases[3]
+        out[2] = inner[0][1] * inner[1] + cases[2]
+        out[3] = cases[0][2, 1] + len(cases)
+
+    out = poisoned(4, np.float64)
+    kernel[1, 1](out)
+    want = []
+    for m in mats:
+        r, c = np.indices(m.shape)
+        want.append(float(np.sum(m * (r + 1) - c)))
+    want += [0.25 * 3 + 2.5, cases[0][2, 1] + 4]
+    np.testing.assert_allclose(out, want, rtol=1e-12)
+
+
+def test_tuple_with_an_unusable_element_is_refused():
+    bad = (np.zeros(3), [1, 2])
+
+    @cuda.jit
+    def kernel(out):
+        for c in literal_unroll(bad):
+            out[0] = c[0]
+
+    with pytest.raises(errors.TypingError, match="'bad' is a tuple holding") as e:
+        kernel[1, 1](np.zeros(1))
+    assert "literal_unroll(bad)" in e.value.source_line()

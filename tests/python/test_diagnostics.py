@@ -75,7 +75,7 @@ def k_fstring(x):
 
 
 def k_star_call(x):
-    x[0] = max(*x)
+    x[0] = max(x[1], *x)
 
 
 def k_global_store(x):
@@ -131,7 +131,7 @@ CASES = [
     (k_lambda, errors.UnsupportedError, "keyword-only parameters of nested functions", "f = lambda", "ordinary parameters"),
     (k_import, errors.UnsupportedError, "import statements", "import os", "module level"),
     (k_fstring, errors.UnsupportedError, "string formatting", 's = f"{x}"', None),
-    (k_star_call, errors.UnsupportedError, "*args", "max(*x)", None),
+    (k_star_call, errors.UnsupportedError, "arguments before a *tuple", "max(x[1], *x)", None),
     (k_global_store, errors.UnsupportedError, "assigning to a global", "G = 1", None),
     (k_unknown_call, errors.UnsupportedError, "numpy.linalg.norm", "np.linalg.norm(x)", None),
     (k_type_mismatch, errors.TypingError, "unsupported operand types for +: array(float32, 1d, A) (argument 'x') and float64 (the literal 1.0)", "x + 1.0", "element by element"),

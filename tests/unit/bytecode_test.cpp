@@ -156,6 +156,8 @@ std::optional<Effect> stackEffect(const Instr &I, bool Taken) {
     return Effect{1, I.arg};
   case Op::CALL:
     return Effect{I.arg + ((I.flags & flag::CallPair) ? 2 : 1), 1};
+  case Op::CALL_EX: // the callable and one tuple
+    return Effect{1 + ((I.flags & flag::CallPair) ? 2 : 1), 1};
   case Op::MAKE_FUNCTION:
     return Effect{1, 1};
   case Op::SET_FUNCTION_ATTRIBUTE:

@@ -182,8 +182,8 @@ const std::vector<Row> kRows = {
 const std::map<std::string, std::string> kNoRow = {
     {"assert_raise", "rejected by the SSA builder"},
     {"attr_chain", "rejected by the SSA builder"},
-    {"constants", "rejected by the SSA builder"},
-    {"is_in_none", "rejected by the SSA builder"},
+    {"constants", "holds bytes and frozenset constants (typing rejects them)"},
+    {"is_in_none", "`a in b` needs a tuple or range argument"},
     {"subscripts", "needs array arguments"},
     {"slices", "needs array arguments"},
     {"lambda_capture", "calls a nested function (needs the glue's resolver)"},
