@@ -116,6 +116,10 @@ using AnalysisPtr = std::unique_ptr<Analysis, AnalysisDeleter>;
 AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
                           const std::vector<types::TypeRef> &ArgTypes,
                           ir::Resolver &R, const CompileOptions &O);
+// Lets go of the resolvers the analysis asked about device functions
+// (objects of the caller's, e.g. Python's): code generation needs none, and
+// may run on another thread (runtime/jit/CompilePool.h).
+void dropResolvers(Analysis &A);
 // 64 hex digits: SHA-256 over the normalized bytecode, constants and names
 // of the kernel and (transitively) of every device function it calls, the
 // resolved values of globals and closure variables, the signature, the
