@@ -138,16 +138,18 @@ CompilePool &CompilePool::process() {
                      &CompilePool::afterForkChild);
       // Compiles still running at exit finish before static destructors
       // (LLVM's among them) run under them.
-      std::atexit([] {
-        std::lock_guard<std::mutex> L(ProcessMu);
-        if (ProcessPool)
-          ProcessPool->drain();
-      });
+      std::atexit(&CompilePool::drainProcess);
     });
     ProcessPool =
         new CompilePool(configuredThreads()); // lives as long as the process
   }
   return *ProcessPool;
+}
+
+void CompilePool::drainProcess() {
+  std::lock_guard<std::mutex> L(ProcessMu);
+  if (ProcessPool)
+    ProcessPool->drain();
 }
 
 void CompilePool::prepareFork() {

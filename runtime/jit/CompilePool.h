@@ -67,6 +67,11 @@ public:
 
   // The process's pool (PYCUDA_JIT_COMPILE_THREADS), made on first use.
   static CompilePool &process();
+  // Waits until the process's pool (if made) is idle.  An embedding
+  // interpreter calls it when it finalizes (Py_AtExit): a compile still
+  // running then would outlive function-local statics (LLVM's) that exit()
+  // destroys.
+  static void drainProcess();
   // min(cores, 8), or the environment's value (0-256; else the default);
   // 0: no background compiles (callers compile in the foreground).
   static unsigned configuredThreads();
