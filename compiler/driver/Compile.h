@@ -9,6 +9,7 @@
 
 #include "bytecode/RawCode.h"
 #include "ir/CompileTimeValue.h"
+#include "support/Backend.h"
 #include "support/SourceLoc.h"
 #include "typeinfer/TypeInfer.h"
 #include "types/KernelABI.h"
@@ -25,7 +26,7 @@ class HostResult;
 
 namespace pcj::driver {
 
-enum class Backend : uint8_t { CUDA, CPU };
+using pcj::Backend; // support/Backend.h
 
 // The stages with a text dump, in pipeline order (PYCUDA_JIT_DUMP,
 // kernel.inspect_stage, cuda.compile_stages).

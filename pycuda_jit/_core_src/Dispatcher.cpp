@@ -295,7 +295,7 @@ PyObject *dispatcherDump(PyObject *Self, PyObject *Args) {
       }
       Cc = {Major, Minor};
     }
-    if (!Cc && std::string(Stage) == "ptx" && backend() != BackendKind::CUDA)
+    if (!Cc && std::string(Stage) == "ptx" && backend() != Backend::CUDA)
       Cc = {9, 0}; // the CPU executor's kernels: PTX for a default GPU
     if (Cc && !S->images.empty() && S->images.front()->ccMajor == Cc->first &&
         S->images.front()->ccMinor == Cc->second &&
@@ -394,7 +394,7 @@ PyObject *dispatcherFunctionAttribute(PyObject *Self, PyObject *Args) {
       return nullptr;
     auto *D = reinterpret_cast<DispatcherObject *>(Self);
     Spec *S = specByIndex(D, Which);
-    if (backend() != BackendKind::CUDA)
+    if (backend() != Backend::CUDA)
       Py_RETURN_NONE;
     rt::CUfunction Fn = loadForDevice(D, *S, rt::currentContext()).fn;
     return PyLong_FromLong(rt::functionAttribute(Fn, rt::CUfunction_attribute(Attr)));
@@ -413,7 +413,7 @@ PyObject *dispatcherMaxCooperativeBlocks(PyObject *Self, PyObject *Args) {
       return nullptr;
     auto *D = reinterpret_cast<DispatcherObject *>(Self);
     Spec *S = specByIndex(D, Which);
-    if (backend() != BackendKind::CUDA)
+    if (backend() != Backend::CUDA)
       Py_RETURN_NONE;
     rt::CUfunction Fn = loadForDevice(D, *S, rt::currentContext()).fn;
     return PyLong_FromLongLong(rt::maxCooperativeBlocks(Fn, Threads, size_t(Shared)));
@@ -674,7 +674,7 @@ void stageIn(std::vector<ArgValue> &Vals, Staging &S) {
   for (ArgValue &V : Vals) {
     if (!V.elems.empty())
       stageIn(V.elems, S);
-    if (!V.host || backend() != BackendKind::CUDA)
+    if (!V.host || backend() != Backend::CUDA)
       continue;
     V.ptr = deviceAlloc(V.nbytes);
     S.vals.push_back(&V);
@@ -735,11 +735,11 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
       addSignatures(St);
       throw;
     }
-    BackendKind BK = backend();
+    Backend BK = backend();
     if (L->ours && !streamAlive(L->ours)) [[unlikely]]
       streamHandle(L->streamObj); // raises: the stream's context was closed
     // Same limits and messages on both backends.
-    rt::Context *Ctx = BK == BackendKind::CUDA ? &rt::currentContext() : nullptr;
+    rt::Context *Ctx = BK == Backend::CUDA ? &rt::currentContext() : nullptr;
     rt::validateLaunchConfig(Ctx ? Ctx->limits() : rt::kCpuLaunchLimits,
                              L->grid, L->block, L->shared);
     if (int Bound = L->disp->st->opts.launchBounds.maxThreads) [[unlikely]]

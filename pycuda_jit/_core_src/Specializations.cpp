@@ -87,9 +87,7 @@ static const std::string &toolkitFingerprint() {
 }
 
 static driver::CompileOptions compileOptions(DispatcherObject *D) {
-  driver::CompileOptions CO = toCompileOptions(
-      D->st->opts, backend() == BackendKind::CUDA ? driver::Backend::CUDA
-                                                  : driver::Backend::CPU);
+  driver::CompileOptions CO = toCompileOptions(D->st->opts, backend());
   if (CO.backend == driver::Backend::CPU) // host code needs the plugin anyway
     CO.hostTarget = codegenPlugin().hostTarget();
   CO.codegenBuildId = codegenPluginBuildId();
@@ -545,7 +543,7 @@ Spec *readySpec(DispatcherObject *D, const std::shared_ptr<Spec> &S) {
     std::rethrow_exception(Error); // the user's file and line, as compiled
   }
   adoptGenerated(*S, *P);
-  completeSpec(D, *S, backend() == BackendKind::CUDA ? &rt::currentContext() : nullptr,
+  completeSpec(D, *S, backend() == Backend::CUDA ? &rt::currentContext() : nullptr,
                /*Hit=*/false);
   printDumps(S->result); // Python output: other threads may run from here on
   reportCompile(D, *S, /*Hit=*/false, P->start);
