@@ -549,8 +549,8 @@ def _build_kernel(func, opts, sigs, inline="never"):
     for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
         setattr(k, attr, getattr(func, attr, None))
     k.__wrapped__ = func
-    for s in sigs:
-        k.compile(s)
+    for s in sigs:  # typed now, code generated on the compile pool
+        k._compile_eager(_types.signature_text(s))
     # As written, for `python -m pycuda_jit compile`, inspect_sass() and
     # pickling by value (serialize.py).
     k._pcj_signature_strings = tuple(sigs)

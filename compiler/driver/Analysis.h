@@ -72,6 +72,11 @@ public:
     bool done = false, inlineAlways = false;
   };
   std::vector<Spec *> order; // completed specializations, callees first
+  // The device functions' resolvers, needed by the analysis only.
+  void dropResolvers() {
+    for (auto &Entry : Specs)
+      Entry.second->resolver.reset();
+  }
 
   // A foreign function (cuda.declare_device) the kernel calls, directly or
   // through device functions: calls go to `wrapper`, an internal function

@@ -221,6 +221,7 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
 
 const std::string &cacheKey(const Analysis &A) { return A.key; }
 const CompileResult &analysisResult(const Analysis &A) { return A.result; }
+void dropResolvers(Analysis &A) { A.session.dropResolvers(); }
 const std::vector<StageTiming> &analysisTimings(const Analysis &A) { return A.timings; }
 
 std::string describeForCache(const CompileResult &R) {

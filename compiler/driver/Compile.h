@@ -9,6 +9,7 @@
 
 #include "bytecode/RawCode.h"
 #include "ir/CompileTimeValue.h"
+#include "support/Backend.h"
 #include "support/SourceLoc.h"
 #include "typeinfer/TypeInfer.h"
 #include "types/KernelABI.h"
@@ -25,7 +26,7 @@ class HostResult;
 
 namespace pcj::driver {
 
-enum class Backend : uint8_t { CUDA, CPU };
+using pcj::Backend; // support/Backend.h
 
 // The stages with a text dump, in pipeline order (PYCUDA_JIT_DUMP,
 // kernel.inspect_stage, cuda.compile_stages).
@@ -117,6 +118,10 @@ using AnalysisPtr = std::unique_ptr<Analysis, AnalysisDeleter>;
 AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
                           const std::vector<types::TypeRef> &ArgTypes,
                           ir::Resolver &R, const CompileOptions &O);
+// Lets go of the resolvers the analysis asked about device functions
+// (objects of the caller's, e.g. Python's): code generation needs none, and
+// may run on another thread (runtime/jit/CompilePool.h).
+void dropResolvers(Analysis &A);
 // 64 hex digits: SHA-256 over the normalized bytecode, constants and names
 // of the kernel and (transitively) of every device function it calls, the
 // resolved values of globals and closure variables, the signature, the

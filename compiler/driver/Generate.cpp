@@ -30,8 +30,7 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
   };
   ir::Function *F = A->kernel.fn.get();
   lower::LowerOptions LO;
-  LO.target = O.backend == Backend::CUDA ? lower::Target::NVPTX
-                                         : lower::Target::Host;
+  LO.target = O.backend;
   LO.ccMajor = O.ccMajor;
   LO.ccMinor = O.ccMinor;
   LO.boundsCheck = O.boundsCheck;

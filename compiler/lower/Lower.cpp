@@ -810,7 +810,7 @@ LowerResult lowerKernel(const ir::Function &F,
   LowerResult Out;
   Out.kernelName = O.kernelName;
   std::unique_ptr<TargetHooks> T =
-      O.target == Target::NVPTX ? makeNvptxTarget(O) : makeHostTarget(O);
+      O.target == Backend::CUDA ? makeNvptxTarget(O) : makeHostTarget(O);
   // Declare every device function first (they may call each other or
   // themselves), then lower the bodies.
   auto Declare = [&](const ir::Function &Fn, const std::string &Symbol) {
@@ -844,7 +844,7 @@ LowerResult lowerKernel(const ir::Function &F,
   if (O.deviceEntry) {
     // An exported device function: its own parameters and result, visible
     // outside the module (PTX `.visible .func`, result in func_retval0).
-    PCJ_ASSERT(O.target == Target::NVPTX, "device entries are compiled for NVPTX only");
+    PCJ_ASSERT(O.target == Backend::CUDA, "device entries are compiled for NVPTX only");
     llvm::Function *LF = Declare(F, O.kernelName);
     LF->setLinkage(llvm::GlobalValue::ExternalLinkage);
     Lowerer(F, M, *T, O, DI.get()).lowerDeviceFunction(LF);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "ir/IR.h"
+#include "support/Backend.h"
 #include "types/KernelABI.h"
 
 #include <memory>
@@ -24,8 +25,6 @@ class Module;
 
 namespace pcj::lower {
 
-enum class Target : uint8_t { NVPTX, Host };
-
 // Individual fast-math relaxations (numba's fastmath={"contract", ...}).
 namespace fastmath {
 constexpr unsigned Contract = 1, Afn = 2, Arcp = 4, Nsz = 8, Ninf = 16,
@@ -35,7 +34,7 @@ unsigned flagNamed(const std::string &Name);
 } // namespace fastmath
 
 struct LowerOptions {
-  Target target = Target::NVPTX;
+  Backend target = Backend::CUDA; // the target hooks: NVPTX or the host
   int ccMajor = 9, ccMinor = 0; // NVPTX
   bool boundsCheck = false;     // checked mode: every array and tuple index
   bool zeroDivisionCheck = false; // checked mode: ZeroDivisionError

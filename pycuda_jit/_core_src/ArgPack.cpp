@@ -39,7 +39,7 @@ void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda,
   int64_t Item = V.itemsize;
   Out.type = arrayTy(DT, unsigned(N), layoutOf(N, Out.shape, Out.strides, Item));
   Out.readonly = V.readonly;
-  if (Cuda && backend() == BackendKind::CPU)
+  if (Cuda && backend() == Backend::CPU)
     requireHostAccess(V, "kernel argument " + std::to_string(Index + 1) +
                              " (a " + typeName(Owner) + ")");
   if (Cuda) {
@@ -49,7 +49,7 @@ void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda,
     return;
   }
   // A host array.
-  if (backend() == BackendKind::CPU) {
+  if (backend() == Backend::CPU) {
     Out.ptr = V.ptr;
     return;
   }
@@ -375,7 +375,7 @@ uint64_t currentStream(Foreign K, PyObject *O) {
 // Fills Out for a CUDA torch tensor or CuPy array; false: use the interface.
 bool fromForeign(PyObject *O, ArgValue &Out) {
   Foreign K = foreignKind(O);
-  if (K == Foreign::None || backend() != BackendKind::CUDA)
+  if (K == Foreign::None || backend() != Backend::CUDA)
     return false;
   const AttrNames &A = names();
   bool Torch = K == Foreign::Torch;

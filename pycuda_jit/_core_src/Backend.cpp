@@ -20,7 +20,7 @@
 namespace pcj::py {
 
 namespace {
-BackendKind Chosen = BackendKind::CPU;
+Backend Chosen = Backend::CPU;
 std::string FallbackReason;
 std::once_flag Once;
 std::string Failure; // set when PYCUDA_JIT_BACKEND=cuda cannot work
@@ -64,18 +64,18 @@ void armSanitizerFromEnvironment() {
 
 } // namespace
 
-const char *backendName(BackendKind K) {
-  return K == BackendKind::CUDA ? "cuda" : "cpu";
+const char *backendName(Backend K) {
+  return K == Backend::CUDA ? "cuda" : "cpu";
 }
 
 const std::string &backendFallbackReason() { return FallbackReason; }
 
-BackendKind backend() {
+Backend backend() {
   std::call_once(Once, [] {
     const char *Env = env::raw(env::Var::Backend);
     std::string Want = Env && *Env ? Env : "auto";
     if (Want == "cpu") {
-      Chosen = BackendKind::CPU;
+      Chosen = Backend::CPU;
       armSanitizerFromEnvironment();
       return;
     }
@@ -95,14 +95,14 @@ BackendKind backend() {
       Why = E.what();
     }
     if (Count > 0) {
-      Chosen = BackendKind::CUDA;
+      Chosen = Backend::CUDA;
       return;
     }
     if (Want == "cuda") {
       Failure = "PYCUDA_JIT_BACKEND=cuda but " + Why;
       return;
     }
-    Chosen = BackendKind::CPU;
+    Chosen = Backend::CPU;
     FallbackReason = Why;
     armSanitizerFromEnvironment();
   });
@@ -113,7 +113,7 @@ BackendKind backend() {
 
 void warnOnFallback() {
   static std::atomic<bool> Done{false};
-  if (Done.load(std::memory_order_relaxed) || backend() != BackendKind::CPU ||
+  if (Done.load(std::memory_order_relaxed) || backend() != Backend::CPU ||
       FallbackReason.empty() || Done.exchange(true))
     return;
   Ref Cuda(PyImport_ImportModule("pycuda_jit.cuda"));
@@ -161,17 +161,17 @@ int cpuDevices() {
 } // namespace
 
 int backendDeviceCount() {
-  return backend() == BackendKind::CUDA ? rt::deviceCount() : cpuDevices();
+  return backend() == Backend::CUDA ? rt::deviceCount() : cpuDevices();
 }
 
 int backendCurrentDevice() {
-  return backend() == BackendKind::CUDA ? rt::currentDevice() : CpuDevice;
+  return backend() == Backend::CUDA ? rt::currentDevice() : CpuDevice;
 }
 
 void backendSelectDevice(long Ordinal) {
   int N = backendDeviceCount();
   if (Ordinal < 0 || Ordinal >= N) {
-    if (backend() == BackendKind::CUDA)
+    if (backend() == Backend::CUDA)
       PyErr_Format(PyExc_IndexError,
                    "CUDA device %ld does not exist; this machine has %d device(s)",
                    Ordinal, N);
@@ -182,7 +182,7 @@ void backendSelectDevice(long Ordinal) {
                    Ordinal, N);
     throw PythonError{};
   }
-  if (backend() != BackendKind::CUDA) {
+  if (backend() != Backend::CUDA) {
     CpuDevice = int(Ordinal);
     return;
   }
@@ -195,7 +195,7 @@ void backendSelectDevice(long Ordinal) {
 DeviceBlock allocDevice(size_t Bytes, bool Managed, bool AttachGlobal) {
   DeviceBlock B;
   size_t N = Bytes ? Bytes : 1;
-  if (backend() == BackendKind::CUDA) {
+  if (backend() == Backend::CUDA) {
     rt::Context &C = rt::currentContext();
     B.ptr = Managed ? rt::managedAlloc(N, AttachGlobal) : rt::deviceAlloc(N);
     B.device = C.device();
@@ -223,7 +223,7 @@ void releaseDevice(const DeviceBlock &B, size_t Bytes) {
   --K.live;
   K.liveBytes -= int64_t(Bytes);
   ++K.releases;
-  if (backend() == BackendKind::CUDA)
+  if (backend() == Backend::CUDA)
     rt::deferDeviceFree(B.device, B.gen, B.ptr, Bytes ? Bytes : 1);
   else if (!rt::cpu::san::noteFree(reinterpret_cast<void *>(B.ptr),
                                    Bytes ? Bytes : 1, &std::free))
@@ -243,7 +243,7 @@ void closeCpuContext() { CpuGeneration.fetch_add(1, std::memory_order_acq_rel); 
 bool blockAlive(int Device, uint64_t Gen) {
   if (Gen == 0)
     return true;
-  return (backend() == BackendKind::CUDA ? rt::contextGeneration(Device)
+  return (backend() == Backend::CUDA ? rt::contextGeneration(Device)
                                          : cpuGeneration()) == Gen;
 }
 
@@ -257,7 +257,7 @@ void requireAlive(int Device, uint64_t Gen, const char *What) {
 }
 
 uint64_t deviceAlloc(size_t Bytes) {
-  if (backend() == BackendKind::CUDA)
+  if (backend() == Backend::CUDA)
     return rt::deviceAlloc(Bytes ? Bytes : 1);
   return uint64_t(cpuAlloc(Bytes));
 }
@@ -265,7 +265,7 @@ uint64_t deviceAlloc(size_t Bytes) {
 void deviceFree(uint64_t Ptr) {
   if (!Ptr)
     return;
-  if (backend() == BackendKind::CUDA)
+  if (backend() == Backend::CUDA)
     rt::deviceFree(Ptr);
   else
     std::free(reinterpret_cast<void *>(Ptr));
@@ -274,7 +274,7 @@ void deviceFree(uint64_t Ptr) {
 void copyToDevice(uint64_t Dst, const void *Src, size_t Bytes) {
   if (!Bytes)
     return;
-  if (backend() == BackendKind::CUDA) {
+  if (backend() == Backend::CUDA) {
     rt::copyHostToDevice(Dst, Src, Bytes);
     return;
   }
@@ -285,7 +285,7 @@ void copyToDevice(uint64_t Dst, const void *Src, size_t Bytes) {
 void copyToHost(void *Dst, uint64_t Src, size_t Bytes) {
   if (!Bytes)
     return;
-  if (backend() == BackendKind::CUDA)
+  if (backend() == Backend::CUDA)
     rt::copyDeviceToHost(Dst, Src, Bytes);
   else
     std::memcpy(Dst, reinterpret_cast<const void *>(Src), Bytes);
@@ -294,7 +294,7 @@ void copyToHost(void *Dst, uint64_t Src, size_t Bytes) {
 void copyDeviceToDevice(uint64_t Dst, uint64_t Src, size_t Bytes) {
   if (!Bytes)
     return;
-  if (backend() == BackendKind::CUDA) {
+  if (backend() == Backend::CUDA) {
     rt::copyDeviceToDevice(Dst, Src, Bytes);
     return;
   }
@@ -306,7 +306,7 @@ void copyDeviceToDevice(uint64_t Dst, uint64_t Src, size_t Bytes) {
 void deviceMemset(uint64_t Dst, unsigned char Value, size_t Bytes) {
   if (!Bytes)
     return;
-  if (backend() == BackendKind::CUDA) {
+  if (backend() == Backend::CUDA) {
     rt::memsetD8(Dst, Value, Bytes);
     return;
   }
@@ -315,7 +315,7 @@ void deviceMemset(uint64_t Dst, unsigned char Value, size_t Bytes) {
 }
 
 void deviceSynchronize() {
-  if (backend() != BackendKind::CUDA)
+  if (backend() != Backend::CUDA)
     return;
   try {
     rt::synchronize();
@@ -328,7 +328,7 @@ void deviceSynchronize() {
 
 void copyRegion(const rt::StridedRegion &Dst, const rt::StridedRegion &Src,
                 size_t Item, rt::CUstream Stream, bool Async) {
-  if (backend() == BackendKind::CUDA) {
+  if (backend() == Backend::CUDA) {
     rt::copyStrided(Dst, Src, Item, Stream, Async);
     return;
   }
@@ -345,7 +345,7 @@ HostBlock allocHost(size_t Bytes, HostKind Kind, bool Portable,
   HostBlock B;
   B.kind = Kind;
   B.bytes = Bytes ? Bytes : 1;
-  if (backend() == BackendKind::CUDA) {
+  if (backend() == Backend::CUDA) {
     rt::Context &C = rt::currentContext();
     B.device = C.device();
     B.gen = C.generation();
@@ -402,7 +402,7 @@ void releaseHost(const HostBlock &B) {
   Counters &K = counters();
   --K.hostLive;
   K.hostBytes -= int64_t(B.bytes);
-  if (backend() != BackendKind::CUDA) {
+  if (backend() != Backend::CUDA) {
     std::free(reinterpret_cast<void *>(B.ptr));
     return;
   }
@@ -430,12 +430,12 @@ uint64_t deviceAddressOfHost(uint64_t HostPtr, size_t Bytes) {
 }
 
 void pinHostRange(void *Ptr, size_t Bytes) {
-  if (backend() == BackendKind::CUDA)
+  if (backend() == Backend::CUDA)
     rt::hostRegister(Ptr, Bytes, rt::kMemHostRegisterPortable);
 }
 
 void unpinHostRange(void *Ptr) {
-  if (backend() == BackendKind::CUDA)
+  if (backend() == Backend::CUDA)
     rt::hostUnregister(Ptr);
 }
 

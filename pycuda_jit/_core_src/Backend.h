@@ -13,6 +13,7 @@
 
 #include "runtime/CudaTypes.h"
 #include "runtime/StridedCopy.h"
+#include "support/Backend.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -22,7 +23,7 @@
 
 namespace pcj::py {
 
-enum class BackendKind : uint8_t { CUDA, CPU };
+// The backend is pcj::Backend (support/Backend.h), the compiler's own.
 
 // PYCUDA_JIT_BACKEND=cuda without a usable GPU, or a bad value
 // (pycuda_jit.CudaSupportError).
@@ -32,8 +33,8 @@ public:
 };
 
 // Resolves the backend on first call; throws BackendUnavailable.
-BackendKind backend();
-const char *backendName(BackendKind K);
+Backend backend();
+const char *backendName(Backend K);
 // Why auto chose the CPU ("" if it did not).
 const std::string &backendFallbackReason();
 // When auto chose the CPU: the Python layer's one warning about it

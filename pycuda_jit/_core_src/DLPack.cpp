@@ -296,7 +296,7 @@ PyObject *deviceArrayDlpack(PyObject *Self, PyObject *Args, PyObject *Kw) {
                                      &MaxVersion, &DlDevice, &Copy))
       return nullptr;
     requireAlive(D->device, D->gen, "this device array");
-    bool Cuda = backend() == BackendKind::CUDA;
+    bool Cuda = backend() == Backend::CUDA;
     int32_t DevType = Cuda ? kDLCUDA : kDLCPU;
     int32_t DevId = Cuda ? deviceOf(D) : 0;
     if (Copy && PyObject_IsTrue(Copy) == 1)
@@ -370,14 +370,14 @@ PyObject *deviceArrayDlpack(PyObject *Self, PyObject *Args, PyObject *Kw) {
 PyObject *deviceArrayDlpackDevice(PyObject *Self, PyObject *) {
   return guard([&]() -> PyObject * {
     auto *D = reinterpret_cast<DeviceArrayObject *>(Self);
-    if (backend() == BackendKind::CUDA)
+    if (backend() == Backend::CUDA)
       return Py_BuildValue("(ii)", int(kDLCUDA), int(deviceOf(D)));
     return Py_BuildValue("(ii)", int(kDLCPU), 0);
   });
 }
 
 void importDlpack(PyObject *Obj, ImportedTensor &Out, const std::string &What) {
-  bool Cuda = backend() == BackendKind::CUDA;
+  bool Cuda = backend() == Backend::CUDA;
   Ref DevFn = getAttrOpt(Obj, "__dlpack_device__");
   if (!DevFn)
     typeError(What + ": " + typeName(Obj) +

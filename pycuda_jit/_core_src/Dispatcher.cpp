@@ -199,8 +199,10 @@ int dispatcherClear(PyObject *O) {
   return 0;
 }
 
-// compile(signature: str) -> the signature text of the specialization.
-PyObject *dispatcherCompile(PyObject *Self, PyObject *Arg) {
+// compile(signature: str) -> the signature text of the specialization;
+// _compile_eager(signature) (the decorator's signatures): the same, the code
+// generated on the compile pool (readySpec waits for it at the first use).
+static PyObject *compileSignature(PyObject *Self, PyObject *Arg, bool Background) {
   return guard([&]() -> PyObject * {
     auto *D = reinterpret_cast<DispatcherObject *>(Self);
     Signature Sig = parseSignature(utf8(Arg));
@@ -209,17 +211,31 @@ PyObject *dispatcherCompile(PyObject *Self, PyObject *Arg) {
       return nullptr;
     }
     Sig.args = types::kernelArgTypes(Sig.args);
-    std::shared_ptr<Spec> S = compileSpec(D, Sig.args);
-    std::lock_guard<std::mutex> L(D->st->mu);
-    D->st->explicitSigs = true;
-    auto [It, New] = D->st->byArgs.emplace(Sig.args, S);
-    if (New) // a repeated signature is one candidate, not a tie
-      D->st->ordered.push_back(S);
-    return PyUnicode_FromString(It->second->result.signature.c_str());
+    std::shared_ptr<Spec> S = compileSpec(D, Sig.args, /*NoAlias=*/true, Background);
+    {
+      std::lock_guard<std::mutex> L(D->st->mu);
+      D->st->explicitSigs = true;
+      auto [It, New] = D->st->byArgs.emplace(Sig.args, S);
+      if (New) // a repeated signature is one candidate, not a tie
+        D->st->ordered.push_back(S);
+      else
+        S = It->second;
+    }
+    if (!Background) // compiled when compile() returns, also an earlier eager one
+      readySpec(D, S);
+    return PyUnicode_FromString(S->result.signature.c_str());
   });
 }
 
-Spec *specByIndex(DispatcherObject *D, PyObject *Which) {
+PyObject *dispatcherCompile(PyObject *Self, PyObject *Arg) {
+  return compileSignature(Self, Arg, /*Background=*/false);
+}
+
+static PyObject *dispatcherCompileEager(PyObject *Self, PyObject *Arg) {
+  return compileSignature(Self, Arg, /*Background=*/true);
+}
+
+static std::shared_ptr<Spec> findByIndex(DispatcherObject *D, PyObject *Which) {
   std::lock_guard<std::mutex> L(D->st->mu);
   if (D->st->ordered.empty()) {
     PyErr_SetString(PyExc_RuntimeError,
@@ -227,11 +243,11 @@ Spec *specByIndex(DispatcherObject *D, PyObject *Which) {
     throw PythonError{};
   }
   if (!Which || Which == Py_None)
-    return D->st->ordered.back().get();
+    return D->st->ordered.back();
   std::string W = str(Which);
   for (auto &S : D->st->ordered)
     if (S->result.signature == W)
-      return S.get();
+      return S;
   if (PyUnicode_Check(Which)) { // signature text, as compile() reads it
     std::vector<TypeRef> Args;
     try {
@@ -240,14 +256,19 @@ Spec *specByIndex(DispatcherObject *D, PyObject *Which) {
     }
     for (auto &S : D->st->ordered)
       if (!Args.empty() && S->key == Args)
-        return S.get();
+        return S;
   }
   long K = PyLong_Check(Which) ? PyLong_AsLong(Which) : -1;
   if (K >= 0 && size_t(K) < D->st->ordered.size())
-    return D->st->ordered[K].get();
+    return D->st->ordered[K];
   PyErr_Clear();
   PyErr_Format(PyExc_KeyError, "no specialization %R", Which);
   throw PythonError{};
+}
+
+// The specialization Which names, its background compile finished.
+Spec *specByIndex(DispatcherObject *D, PyObject *Which) {
+  return readySpec(D, findByIndex(D, Which));
 }
 
 // _dump(stage, which=None, cc=None) -> str: a stage's text, compiled again
@@ -274,7 +295,7 @@ PyObject *dispatcherDump(PyObject *Self, PyObject *Args) {
       }
       Cc = {Major, Minor};
     }
-    if (!Cc && std::string(Stage) == "ptx" && backend() != BackendKind::CUDA)
+    if (!Cc && std::string(Stage) == "ptx" && backend() != Backend::CUDA)
       Cc = {9, 0}; // the CPU executor's kernels: PTX for a default GPU
     if (Cc && !S->images.empty() && S->images.front()->ccMajor == Cc->first &&
         S->images.front()->ccMinor == Cc->second &&
@@ -347,7 +368,7 @@ PyObject *dispatcherInfo(PyObject *Self, PyObject *Args) {
         }
     }
     return Py_BuildValue(
-        "{s:s,s:s,s:s,s:s,s:O,s:d,s:n,s:O,s:O,s:O,s:n,s:s,s:s,s:O,s:O,s:O,s:s}", "name",
+        "{s:s,s:s,s:s,s:s,s:O,s:d,s:n,s:O,s:O,s:O,s:n,s:s,s:s,s:O,s:O,s:O,s:s,s:O}", "name",
         S->result.kernelName.c_str(), "signature", S->result.signature.c_str(),
         "load_path", S->loadPath.c_str(), "backend",
         S->loadPath.rfind("host-jit", 0) == 0 ? "cpu" : "cuda", "timings_ms",
@@ -358,7 +379,7 @@ PyObject *dispatcherInfo(PyObject *Self, PyObject *Args) {
         Py_ssize_t(S->result.staticSharedBytes), "cache", S->cache.c_str(),
         "cache_key", S->cacheKey.c_str(), "readonly_args", ReadOnly.get(),
         "noalias", S->noAlias ? Py_True : Py_False, "devices", Devices.get(),
-        "target", S->target.c_str());
+        "target", S->target.c_str(), "background", S->background ? Py_True : Py_False);
   });
 }
 
@@ -373,7 +394,7 @@ PyObject *dispatcherFunctionAttribute(PyObject *Self, PyObject *Args) {
       return nullptr;
     auto *D = reinterpret_cast<DispatcherObject *>(Self);
     Spec *S = specByIndex(D, Which);
-    if (backend() != BackendKind::CUDA)
+    if (backend() != Backend::CUDA)
       Py_RETURN_NONE;
     rt::CUfunction Fn = loadForDevice(D, *S, rt::currentContext()).fn;
     return PyLong_FromLong(rt::functionAttribute(Fn, rt::CUfunction_attribute(Attr)));
@@ -392,7 +413,7 @@ PyObject *dispatcherMaxCooperativeBlocks(PyObject *Self, PyObject *Args) {
       return nullptr;
     auto *D = reinterpret_cast<DispatcherObject *>(Self);
     Spec *S = specByIndex(D, Which);
-    if (backend() != BackendKind::CUDA)
+    if (backend() != Backend::CUDA)
       Py_RETURN_NONE;
     rt::CUfunction Fn = loadForDevice(D, *S, rt::currentContext()).fn;
     return PyLong_FromLongLong(rt::maxCooperativeBlocks(Fn, Threads, size_t(Shared)));
@@ -576,6 +597,8 @@ PyObject *dispatcherCall(PyObject *Self, PyObject *Args, PyObject *Kw) {
 
 PyMethodDef DispatcherMethods[] = {
     {"compile", dispatcherCompile, METH_O, "Compile for a signature string."},
+    {"_compile_eager", dispatcherCompileEager, METH_O,
+     "Compile for a signature string, the code generated in the background."},
     {"_dump", dispatcherDump, METH_VARARGS, "Text of a compile stage."},
     {"_info", dispatcherInfo, METH_VARARGS, "Facts about a specialization."},
     {"_function_attribute", dispatcherFunctionAttribute, METH_VARARGS,
@@ -651,7 +674,7 @@ void stageIn(std::vector<ArgValue> &Vals, Staging &S) {
   for (ArgValue &V : Vals) {
     if (!V.elems.empty())
       stageIn(V.elems, S);
-    if (!V.host || backend() != BackendKind::CUDA)
+    if (!V.host || backend() != Backend::CUDA)
       continue;
     V.ptr = deviceAlloc(V.nbytes);
     S.vals.push_back(&V);
@@ -712,11 +735,11 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
       addSignatures(St);
       throw;
     }
-    BackendKind BK = backend();
+    Backend BK = backend();
     if (L->ours && !streamAlive(L->ours)) [[unlikely]]
       streamHandle(L->streamObj); // raises: the stream's context was closed
     // Same limits and messages on both backends.
-    rt::Context *Ctx = BK == BackendKind::CUDA ? &rt::currentContext() : nullptr;
+    rt::Context *Ctx = BK == Backend::CUDA ? &rt::currentContext() : nullptr;
     rt::validateLaunchConfig(Ctx ? Ctx->limits() : rt::kCpuLaunchLimits,
                              L->grid, L->block, L->shared);
     if (int Bound = L->disp->st->opts.launchBounds.maxThreads) [[unlikely]]

@@ -42,8 +42,17 @@ struct DeviceFn {
   rt::CUfunction fn = nullptr;
 };
 
+// Code generation of a Spec running on the compile pool (Specializations.cpp).
+struct PendingCompile;
+
 struct Spec {
   std::vector<TypeRef> key; // the argument types it was compiled for
+  // Set while the code is generated in the background (an eager signature):
+  // readySpec() waits for it and finishes the Spec; until then only key,
+  // target, cacheKey and result's analysis fields (signature, argTypes...)
+  // are filled.
+  std::shared_ptr<PendingCompile> pending;
+  bool background = false; // its code was generated on the compile pool
   bool noAlias = false;     // read-only arrays marked noalias (ld.global.nc)
   std::string cache = "off"; // off / hit / miss (and why it is off)
   std::string cacheKey;
@@ -90,6 +99,10 @@ struct DispatcherState {
   int nargs = -1;      // positional parameters; -1: not checked (defaults)
   std::string params;  // "name(a, b, c)" for messages
   std::vector<std::shared_ptr<Spec>> ordered; // in compile order
+  // Specializations whose background compile failed (the error was raised
+  // at their first use): out of the maps, kept so that no pointer to them
+  // dangles.
+  std::vector<std::shared_ptr<Spec>> failed;
   std::unordered_map<std::vector<TypeRef>, std::shared_ptr<Spec>, KeyHash> byArgs;
   // The argument types of the last launch and their specialization (kept
   // alive by byArgs), checked before the map; launches hold the GIL, which

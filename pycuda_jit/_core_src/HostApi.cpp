@@ -20,7 +20,7 @@ namespace pcj::py {
 
 namespace {
 
-bool cuda() { return backend() == BackendKind::CUDA; }
+bool cuda() { return backend() == Backend::CUDA; }
 
 // ---- devices ------------------------------------------------------------------------
 

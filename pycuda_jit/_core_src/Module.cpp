@@ -33,7 +33,7 @@ PyObject *ErrorsModule = nullptr;
 
 PyObject *pyBackend(PyObject *, PyObject *) {
   return guard([&]() -> PyObject * {
-    BackendKind K = backend();
+    Backend K = backend();
     return Py_BuildValue("(s,s)", backendName(K), backendFallbackReason().c_str());
   });
 }

@@ -256,7 +256,7 @@ bool isEnumClass(PyObject *O) {
 CTValue capturedDeviceArray(PyObject *O, PyObject *CAI, std::vector<Ref> &Captures) {
   InterfaceView V;
   readInterface(CAI, V, "the global device array (" + typeName(O) + ")");
-  if (backend() == BackendKind::CPU)
+  if (backend() == Backend::CPU)
     requireHostAccess(V, "the global device array (" + typeName(O) + ")");
   Captures.push_back(Ref::borrow(O));
   return CTValue::deviceArray(V.dtype, std::vector<int64_t>(V.shape, V.shape + V.ndim),

@@ -18,15 +18,17 @@
 
 #include "codegen/HostBackend.h"
 #include "runtime/CacheLock.h"
+#include "runtime/jit/CompilePool.h"
 #include "runtime/Device.h"
 #include "runtime/Errors.h"
 #include "support/Diagnostics.h"
 #include "support/Toolkit.h"
 #include "types/Overloads.h"
 
+#include <algorithm>
 #include <chrono>
-#include <sys/stat.h>
 #include <optional>
+#include <sys/stat.h>
 
 namespace pcj::py {
 
@@ -85,9 +87,7 @@ static const std::string &toolkitFingerprint() {
 }
 
 static driver::CompileOptions compileOptions(DispatcherObject *D) {
-  driver::CompileOptions CO = toCompileOptions(
-      D->st->opts, backend() == BackendKind::CUDA ? driver::Backend::CUDA
-                                                  : driver::Backend::CPU);
+  driver::CompileOptions CO = toCompileOptions(D->st->opts, backend());
   if (CO.backend == driver::Backend::CPU) // host code needs the plugin anyway
     CO.hostTarget = codegenPlugin().hostTarget();
   CO.codegenBuildId = codegenPluginBuildId();
@@ -326,8 +326,96 @@ std::map<std::string, std::string> recompileDumps(DispatcherObject *D, const Spe
   throw PythonError{};
 }
 
+// The code generation of one specialization and, for a GPU, the link of its
+// image: the part of a compile that needs no Python object, run with the
+// GIL released, on the compile pool for eager signatures.
+struct PendingCompile {
+  const driver::CodegenApi *codegen = nullptr;
+  driver::AnalysisPtr analysis; // resolvers dropped: no Python object inside
+  driver::CompileOptions options;
+  bool cuda = false;
+  int ccMajor = 0, ccMinor = 0; // the device the image is linked for
+  std::chrono::steady_clock::time_point start; // for logCompile
+  std::shared_ptr<jit::CompileJob> job; // background only
+  // Outputs.
+  driver::CompileResult result;
+  std::unique_ptr<ArchImage> image;
+
+  void run() {
+    result = codegen->generateKernel(std::move(analysis), options);
+    if (!cuda)
+      return;
+    auto T0 = std::chrono::steady_clock::now();
+    rt::LinkOptions LO = linkOptions(options);
+    for (const ir::LinkItem &L : result.links)
+      LO.Inputs.push_back({L.kind, L.name, L.data}); // foreign functions' code
+    image = std::make_unique<ArchImage>();
+    image->ccMajor = ccMajor;
+    image->ccMinor = ccMinor;
+    image->image = rt::ptxToLoadable(result.ptx, ccMajor, ccMinor, LO);
+    result.timings.push_back(
+        {"load.link", std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - T0)
+                          .count()});
+  }
+};
+
+namespace {
+// Releases the GIL for its lifetime (also when an exception passes).
+struct WithoutGil {
+  PyThreadState *saved = PyEval_SaveThread();
+  ~WithoutGil() { PyEval_RestoreThread(saved); }
+};
+} // namespace
+
+// The generated code into S.
+static void adoptGenerated(Spec &S, PendingCompile &P) {
+  S.result = std::move(P.result);
+  if (P.image) {
+    S.loadPath = rt::loadPathName(P.image->image.Path);
+    S.images.push_back(std::move(P.image));
+  }
+}
+
+// What every compile does once the code exists (compiled or from the disk
+// cache): the parameter layout, the launch-time checks, loading into the
+// current context (CUDA) or the executor's entry (CPU), the cache store.
+static void completeSpec(DispatcherObject *D, Spec &S, rt::Context *Ctx, bool Hit) {
+  S.bufSize = layoutParamBuffer(S.result.abi, S.offsets);
+  planAliasCheck(S);
+  for (size_t K = 0; K < S.result.argWrites.size(); ++K)
+    if (S.result.argWrites[K].written)
+      S.writtenArgs.push_back(int(K));
+  if (Ctx) {
+    loadForDevice(D, S, *Ctx);
+  } else {
+    S.loadPath = Hit ? "host-jit (cached object)" : "host-jit";
+    S.cpu.entry = reinterpret_cast<rt::cpu::KernelEntry>(S.result.hostEntry);
+    // Messages and sanitizer findings name the Python function, as raise
+    // and assert sites do, not the specialization's symbol.
+    Ref Q = getAttrOpt(D->pyfunc, "__qualname__");
+    S.pyName = Q && PyUnicode_Check(Q.get()) ? utf8(Q.get()) : S.result.kernelName;
+    S.cpu.name = S.pyName.c_str();
+    S.cpu.usesBarriers = S.result.usesBarriers;
+    S.cpu.usesWarpOps = S.result.usesWarpOps;
+    S.cpu.staticSharedBytes = S.result.staticSharedBytes;
+    S.cpu.sanitize = D->st->opts.sanitize;
+  }
+  if (D->st->opts.cache && !Hit && S.cache.rfind("miss", 0) == 0)
+    storeInCache(S, Ctx != nullptr);
+}
+
+static void reportCompile(DispatcherObject *D, const Spec &S, bool Hit,
+                          std::chrono::steady_clock::time_point Start) {
+  printTimings(S.result, Hit ? "cache hit" : "compile");
+  logCompile(D->pyfunc, S.result.signature,
+             std::chrono::duration<double, std::milli>(
+                 std::chrono::steady_clock::now() - Start).count(),
+             S.loadPath, S.cache);
+}
+
 std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef> &Args,
-                                  bool NoAlias) {
+                                  bool NoAlias, bool Background) {
   warnOnFallback();
   auto Start = std::chrono::steady_clock::now(); // for logCompile
   NvtxRange Range("compile", D->pyfunc);
@@ -383,41 +471,82 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
     S->cache = (Hit ? "hit" : "miss") + Note;
   }
   if (!Hit) {
-    S->result = codegenPlugin().generateKernel(std::move(A), CO);
+    auto P = std::make_shared<PendingCompile>();
+    P->codegen = &codegenPlugin(); // loaded here, with the GIL
+    driver::dropResolvers(*A);     // their Python objects stay on this thread
+    S->result = driver::analysisResult(*A); // the signature, until the code is there
+    P->analysis = std::move(A);
+    P->options = std::move(CO);
+    P->cuda = Ctx != nullptr;
+    P->ccMajor = DevMajor;
+    P->ccMinor = DevMinor;
+    P->start = Start;
+    jit::CompilePool *Pool = nullptr;
+    if (Background && !D->st->opts.cache && jit::CompilePool::configuredThreads() > 0)
+      Pool = &jit::CompilePool::process();
+    if (Pool) {
+      // Python's exit waits for running compiles (see drainProcess).
+      static const bool DrainAtExit = Py_AtExit(&jit::CompilePool::drainProcess) == 0;
+      (void)DrainAtExit;
+      S->background = true;
+      P->job = Pool->submit([P] { P->run(); });
+      S->pending = std::move(P);
+      return S;
+    }
+    {
+      WithoutGil Released;
+      P->run();
+    }
+    adoptGenerated(*S, *P);
     printDumps(S->result);
   } else if (!envDumps().empty()) { // the stages asked for, compiled again
     for (auto &[Stage, Text] : recompileDumps(D, *S, std::nullopt, "dumps after a cache hit"))
       S->result.dumps.emplace(Stage, std::move(Text));
     printDumps(S->result);
   }
-  S->bufSize = layoutParamBuffer(S->result.abi, S->offsets);
-  planAliasCheck(*S);
-  for (size_t K = 0; K < S->result.argWrites.size(); ++K)
-    if (S->result.argWrites[K].written)
-      S->writtenArgs.push_back(int(K));
-  if (Ctx) {
-    loadForDevice(D, *S, *Ctx);
-  } else {
-    S->loadPath = Hit ? "host-jit (cached object)" : "host-jit";
-    S->cpu.entry = reinterpret_cast<rt::cpu::KernelEntry>(S->result.hostEntry);
-    // Messages and sanitizer findings name the Python function, as raise
-    // and assert sites do, not the specialization's symbol.
-    Ref Q = getAttrOpt(D->pyfunc, "__qualname__");
-    S->pyName = Q && PyUnicode_Check(Q.get()) ? utf8(Q.get()) : S->result.kernelName;
-    S->cpu.name = S->pyName.c_str();
-    S->cpu.usesBarriers = S->result.usesBarriers;
-    S->cpu.usesWarpOps = S->result.usesWarpOps;
-    S->cpu.staticSharedBytes = S->result.staticSharedBytes;
-    S->cpu.sanitize = D->st->opts.sanitize;
-  }
-  if (D->st->opts.cache && !Hit && S->cache.rfind("miss", 0) == 0)
-    storeInCache(*S, Ctx != nullptr);
-  printTimings(S->result, Hit ? "cache hit" : "compile");
-  logCompile(D->pyfunc, S->result.signature,
-             std::chrono::duration<double, std::milli>(
-                 std::chrono::steady_clock::now() - Start).count(),
-             S->loadPath, S->cache);
+  completeSpec(D, *S, Ctx, Hit);
+  reportCompile(D, *S, Hit, Start);
   return S;
+}
+
+Spec *readySpec(DispatcherObject *D, const std::shared_ptr<Spec> &S) {
+  std::shared_ptr<PendingCompile> P = S->pending;
+  if (!P)
+    return S.get();
+  if (!P->job->finished()) {
+    WithoutGil Released;
+    P->job->wait();
+  }
+  if (S->pending != P) { // another thread finished it while this one waited
+    if (S->pending || std::find(D->st->failed.begin(), D->st->failed.end(), S) ==
+                          D->st->failed.end())
+      return S.get();
+    PyErr_Format(PyExc_RuntimeError,
+                 "the compile of %s %s failed (its error was raised in another thread)",
+                 S->result.kernelName.c_str(), S->result.signature.c_str());
+    throw PythonError{};
+  }
+  S->pending = nullptr;
+  if (std::exception_ptr Error = P->job->takeError()) {
+    DispatcherState *St = D->st;
+    {
+      std::lock_guard<std::mutex> L(St->mu);
+      for (auto It = St->byArgs.begin(); It != St->byArgs.end();)
+        It = It->second == S ? St->byArgs.erase(It) : std::next(It);
+      St->ordered.erase(std::remove(St->ordered.begin(), St->ordered.end(), S),
+                        St->ordered.end());
+      St->failed.push_back(S);
+      if (St->lastSpec == S.get())
+        St->lastSpec = nullptr;
+    }
+    std::rethrow_exception(Error); // the user's file and line, as compiled
+  }
+  adoptGenerated(*S, *P);
+  completeSpec(D, *S, backend() == Backend::CUDA ? &rt::currentContext() : nullptr,
+               /*Hit=*/false);
+  printDumps(S->result); // Python output: other threads may run from here on
+  reportCompile(D, *S, /*Hit=*/false, P->start);
+  return S.get();
 }
 
 // The bytes [lo, hi) an array argument spans (empty when it has no elements,
@@ -490,6 +619,7 @@ Spec *aliasSafe(DispatcherObject *D, Spec *S, const std::vector<ArgValue> &Vals)
 }
 
 static Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals);
+static std::shared_ptr<Spec> findSpec(DispatcherObject *D, std::vector<ArgValue> &Vals);
 
 // Finds or compiles the specialization for these arguments.
 Spec *specialize(DispatcherObject *D, std::vector<ArgValue> &Vals) {
@@ -510,6 +640,24 @@ Spec *specialize(DispatcherObject *D, std::vector<ArgValue> &Vals) {
 }
 
 static Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals) {
+  std::shared_ptr<Spec> Found = findSpec(D, Vals);
+  if (Found)
+    return readySpec(D, Found); // waits for an eager signature's compile
+  std::vector<TypeRef> Key;
+  Key.reserve(Vals.size());
+  for (const ArgValue &V : Vals)
+    Key.push_back(V.type);
+  std::shared_ptr<Spec> S = compileSpec(D, Key);
+  std::lock_guard<std::mutex> L(D->st->mu);
+  auto [It, New] = D->st->byArgs.emplace(Key, S);
+  if (New)
+    D->st->ordered.push_back(S);
+  return It->second.get();
+}
+
+// The specialization the arguments select, or null when one must be
+// compiled; TypeError when explicit signatures do not fit.
+static std::shared_ptr<Spec> findSpec(DispatcherObject *D, std::vector<ArgValue> &Vals) {
   std::vector<TypeRef> Key;
   Key.reserve(Vals.size());
   for (const ArgValue &V : Vals)
@@ -519,7 +667,7 @@ static Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals) {
     std::lock_guard<std::mutex> L(St->mu);
     auto It = St->byArgs.find(Key);
     if (It != St->byArgs.end())
-      return It->second.get();
+      return It->second;
     if (St->explicitSigs) {
       // numba's choice among explicit signatures (types/Overloads.h).
       // A CPointer(T) parameter takes an address: a Python int (int64).
@@ -534,7 +682,7 @@ static Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals) {
       if (C.best.size() == 1) {
         std::shared_ptr<Spec> S = St->ordered[C.best[0]];
         St->byArgs.emplace(Key, S);
-        return S.get();
+        return S;
       }
       std::string Args;
       for (size_t K = 0; K < Key.size(); ++K)
@@ -555,12 +703,7 @@ static Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals) {
       throw PythonError{};
     }
   }
-  std::shared_ptr<Spec> S = compileSpec(D, Key);
-  std::lock_guard<std::mutex> L(St->mu);
-  auto [It, New] = St->byArgs.emplace(Key, S);
-  if (New)
-    St->ordered.push_back(S);
-  return It->second.get();
+  return nullptr;
 }
 
 } // namespace pcj::py

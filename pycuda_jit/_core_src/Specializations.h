@@ -45,9 +45,18 @@ std::map<std::string, std::string> recompileDumps(DispatcherObject *D, const Spe
                                                   const char *How);
 
 // Compiles (or loads from the disk cache) the specialization for Args;
-// NoAlias: read-only arrays noalias (checked at every launch).
+// NoAlias: read-only arrays noalias (checked at every launch).  Background
+// (eager signatures): the analysis runs now (its errors are raised here),
+// the code generation and linking on the compile pool (runtime/jit), unless
+// the disk cache is on or PYCUDA_JIT_COMPILE_THREADS=0; readySpec() waits.
 std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef> &Args,
-                                  bool NoAlias = true);
+                                  bool NoAlias = true, bool Background = false);
+
+// S ready to launch or inspect: waits for its background code generation
+// (the GIL released) and finishes it.  An error of the background compile is
+// raised here, once: the specialization leaves the dispatcher's maps, so a
+// later call compiles again (or finds no matching explicit signature).
+Spec *readySpec(DispatcherObject *D, const std::shared_ptr<Spec> &S);
 
 // A kernel may not write a read-only array: the launch stops before any copy.
 void refuseReadOnlyWrites(const Spec &S, const std::vector<ArgValue> &Vals);

@@ -89,7 +89,7 @@ PyObject *streamNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
                       "default_stream() for the default stream)");
       return nullptr;
     }
-    bool Cuda = backend() == BackendKind::CUDA;
+    bool Cuda = backend() == Backend::CUDA;
     rt::Stream *Owned = nullptr;
     int Device = 0;
     uint64_t Gen = 0, Value = 0;
@@ -146,7 +146,7 @@ PyObject *streamSynchronize(PyObject *O, PyObject *) {
   return guard([&]() -> PyObject * {
     auto *S = reinterpret_cast<StreamObject *>(O);
     requireStreamAlive(S);
-    if (backend() != BackendKind::CUDA)
+    if (backend() != Backend::CUDA)
       Py_RETURN_NONE;
     rt::CUstream H = S->handle;
     std::exception_ptr Err;
@@ -167,7 +167,7 @@ PyObject *streamQuery(PyObject *O, PyObject *) {
   return guard([&]() -> PyObject * {
     auto *S = reinterpret_cast<StreamObject *>(O);
     requireStreamAlive(S);
-    if (backend() != BackendKind::CUDA)
+    if (backend() != Backend::CUDA)
       Py_RETURN_TRUE;
     return PyBool_FromLong(rt::queryStream(S->handle));
   });
@@ -288,7 +288,7 @@ PyObject *eventNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
                                      &Timing))
       return nullptr;
     rt::Event *Ev = nullptr;
-    if (backend() == BackendKind::CUDA)
+    if (backend() == Backend::CUDA)
       Ev = new rt::Event(Timing != 0);
     auto *E = allocObject<EventObject>(T);
     if (!E) {
@@ -538,13 +538,13 @@ rt::CUstream streamHandle(PyObject *O, StreamObject **Ours) {
                  typeName(O).c_str());
     throw PythonError{};
   }
-  if (backend() != BackendKind::CUDA)
+  if (backend() != Backend::CUDA)
     return nullptr;
   return reinterpret_cast<rt::CUstream>(uintptr_t(H));
 }
 
 PyObject *streamFieldValue(PyObject *O) {
-  if (!O || O == Py_None || backend() != BackendKind::CUDA)
+  if (!O || O == Py_None || backend() != Backend::CUDA)
     Py_RETURN_NONE;
   uint64_t V = 0;
   if (isStream(O))
