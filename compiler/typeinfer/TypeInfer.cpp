@@ -160,7 +160,7 @@ void Inferrer::spreadStarArgs(Instr *I) {
   for (size_t K = 0; K < N; ++K) {
     Instr *G = F.insert(I->parent, I, Op::TupleGet, I->loc, {Tup});
     G->index = int64_t(K);
-    G->str = std::to_string(N);
+    G->unpackCount = unsigned(N);
     G->type = TT->elems()[K];
     I->operands.push_back(G);
   }
