@@ -49,6 +49,8 @@ CHILD = textwrap.dedent(r'''
     import numpy as np
     impl, folder, name, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
     if impl == "numba":
+        if not hasattr(np, "row_stack"):
+            np.row_stack = np.vstack  # numba-cuda 0.30.4 on NumPy 2.5
         from numba import cuda
     else:
         from pycuda_jit import cuda

@@ -40,6 +40,8 @@ def median_ms(fn, repeat):
 
 def numba_transpose():
     try:
+        if not hasattr(np, "row_stack"):
+            np.row_stack = np.vstack  # numba-cuda 0.30.4 on NumPy 2.5
         from numba.cuda.kernels.transpose import transpose
         from numba import cuda as ncuda
         return transpose, ncuda
