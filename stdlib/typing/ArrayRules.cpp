@@ -81,6 +81,9 @@ TypingResult typeArrayView(const TypingRequest &R) {
     R.fail("view() in kernels reinterprets numbers as another number type "
            "(not bool), not " +
            From->str() + " and " + To->str());
+  if (To->byteSize() != From->byteSize() && A->ndim() == 0)
+    R.fail("view() of a 0-d array as a type of another size (NumPy allows "
+           "only the same item size): " + From->str() + " to " + To->str());
   Layout L = A->layout();
   if (To->byteSize() != From->byteSize() && L == Layout::F && A->ndim() > 1)
     R.fail("view() as a type of another size needs a contiguous last axis, "

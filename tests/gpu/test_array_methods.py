@@ -140,3 +140,15 @@ def test_view_as_bool_is_a_typing_error(backend):
 
     with pytest.raises(errors.TypingError, match="view"):
         k[1, 1](np.zeros(8, np.uint8), np.zeros(1, np.bool_))
+
+
+def test_view_of_a_0d_array_as_another_size_is_a_typing_error(backend):
+    # NumPy refuses it; a kernel would read 8 bytes of a 1-byte array (review)
+    @cuda.jit
+    def k(a, out):
+        out[0] = a.view(np.int64)[()]
+
+    out = np.zeros(1, np.int64)
+    with pytest.raises(errors.TypingError, match="0-d array"):
+        k[1, 1](np.zeros((), np.int8), out)
+    assert out[0] == 0
