@@ -22,9 +22,9 @@ def take_abs(a, b, out):
 def test_abs_of_the_most_negative_value_indexes_from_the_end(backend, rng, dtype, request):
     if backend == "cuda" and dtype == np.int16:
         # Known, not fixed yet: on the H200 abs(int16(-32768)) as an index
-        # still reads outside the array (the PTX is abs.s16, cvt.s64.s16 and
-        # setp.lt.s16 on its result, which look right; LLVM narrows any
-        # widened form back to abs.s16).  Strict: a fix makes this fail.
+        # still reads outside the array: after `abs.s16`, `cvt.s64.s16`
+        # gives +32768 there (not re-sign-extended), and LLVM narrows any
+        # widened form back to abs.s16.  Strict: a fix makes this fail.
         request.applymarker(pytest.mark.xfail(strict=True, reason="abs.s16 of -32768 on the GPU"))
     info = np.iinfo(dtype)
     a = rng.standard_normal(2 * (-int(info.min)) + 7)
