@@ -140,6 +140,7 @@ struct CTValue {
   // Deterministic description (dumps, cache keys): "const 3.5",
   // "module math", "intrinsic cuda.grid", "dtype float32".
   std::string repr() const;
+  std::string namedTupleSuffix() const;
 };
 
 // Answers the compiler's questions about the kernel's environment.  The

@@ -74,18 +74,23 @@ const char *unarySymbol(UnaryKind K) {
   return "?";
 }
 
+// " as Point(x, y)" for a namedtuple instance, else "".
+std::string CTValue::namedTupleSuffix() const {
+  if (fields.empty())
+    return "";
+  std::string S = " as " + name + "(";
+  for (size_t K = 0; K < fields.size(); ++K)
+    S += (K ? ", " : "") + fields[K];
+  return S + ")";
+}
+
 std::string CTValue::repr() const {
   switch (kind) {
   case Kind::Invalid:
     return "invalid";
   case Kind::Const: {
     std::string S = "const " + value.repr() + (type ? " " + type->str() : "");
-    if (!fields.empty()) { // a namedtuple instance
-      S += " as " + name + "(";
-      for (size_t K = 0; K < fields.size(); ++K)
-        S += (K ? ", " : "") + fields[K];
-      S += ")";
-    }
+    S += namedTupleSuffix();
     return S;
   }
   case Kind::Module:
@@ -143,12 +148,7 @@ std::string CTValue::repr() const {
     for (size_t K = 0; K < items.size(); ++K)
       S += (K ? ", " : "") + items[K].repr();
     S += ")";
-    if (!fields.empty()) { // a namedtuple instance
-      S += " as " + name + "(";
-      for (size_t K = 0; K < fields.size(); ++K)
-        S += (K ? ", " : "") + fields[K];
-      S += ")";
-    }
+    S += namedTupleSuffix();
     return S;
   }
   case Kind::Unsupported:
