@@ -111,8 +111,8 @@ static void check(CUresult R, const char *Call) {
     return;
   if (p_cuGetErrorName)
     p_cuGetErrorName(R, &Name);
-  fprintf(stderr, "launch_floor: %s failed: %s (%d)\n", Call,
-          Name ? Name : "?", R);
+  fprintf(stderr, "launch_floor: %s failed: %s (%d)\n", Call, Name ? Name : "?",
+          R);
   exit(1);
 }
 

@@ -76,15 +76,15 @@ CacheLock::Try CacheLock::tryAcquire(const LockPolicy &P) {
   if (Held)
     return Try::Acquired;
   for (int Attempt = 0; Attempt < 4; ++Attempt) {
-    int Fd = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                    0600);
+    int Fd = ::open(Path.c_str(),
+                    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (Fd >= 0) {
       // pid host time nonce: the nonce tells our lock from a later one
       // that got the same inode number.
       std::random_device Rd;
       Text = std::to_string(::getpid()) + " " + lockHostName() + " " +
-             std::to_string(long(std::time(nullptr))) + " " + std::to_string(Rd()) +
-             "\n";
+             std::to_string(long(std::time(nullptr))) + " " +
+             std::to_string(Rd()) + "\n";
       ssize_t W = ::write(Fd, Text.data(), Text.size());
       if (W != ssize_t(Text.size()))
         Text.clear(); // a lock without text is judged by its age only
@@ -126,8 +126,8 @@ bool CacheLock::breakIfStale(const LockPolicy &P) {
   if (::rename(Path.c_str(), Aside.c_str()) != 0)
     return true; // gone already: try again
   LockFile Moved = readLock(Aside);
-  bool Same = Moved.exists && Moved.inode == L.inode && Moved.device == L.device &&
-              Moved.text == L.text;
+  bool Same = Moved.exists && Moved.inode == L.inode &&
+              Moved.device == L.device && Moved.text == L.text;
   if (!Same) // a live lock: put it back unless yet another one exists
     (void)::link(Aside.c_str(), Path.c_str());
   else
@@ -145,7 +145,8 @@ void CacheLock::release() {
     ::unlink(Path.c_str());
 }
 
-LockWait waitForEntryOrLock(CacheLock &L, const WaitHooks &H, const LockPolicy &P) {
+LockWait waitForEntryOrLock(CacheLock &L, const WaitHooks &H,
+                            const LockPolicy &P) {
   auto Start = std::chrono::steady_clock::now();
   double Poll = P.firstPoll;
   for (;;) {
@@ -165,8 +166,9 @@ LockWait waitForEntryOrLock(CacheLock &L, const WaitHooks &H, const LockPolicy &
     case CacheLock::Try::Busy:
       break;
     }
-    double Waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-                        .count();
+    double Waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count();
     if (Waited >= P.waitSeconds)
       return LockWait::TimedOut;
     H.sleep(std::min(Poll, P.waitSeconds - Waited));

@@ -4,10 +4,10 @@
 //
 // The lock is a file beside the entry, <dir>/<key>.lock, created with
 // O_CREAT|O_EXCL (atomic on local filesystems, and on NFSv3+ and Lustre);
-// it holds "pid host unix-time nonce" of its holder.  Waiters poll, with backoff,
-// for the entry to appear (the holder publishes it by rename, so a reader
-// sees a whole entry or none) or for the lock to go away.  A lock is stale,
-// and broken, when its holder is a process of this host that no longer
+// it holds "pid host unix-time nonce" of its holder.  Waiters poll, with
+// backoff, for the entry to appear (the holder publishes it by rename, so a
+// reader sees a whole entry or none) or for the lock to go away.  A lock is
+// stale, and broken, when its holder is a process of this host that no longer
 // exists, or when it is older than a limit (a holder on another host that
 // died, or one stuck compiling); breaking renames it to a unique name first
 // and checks that it renamed the file it judged stale, so two breakers never
@@ -38,7 +38,7 @@ struct LockPolicy {
   // A waiter gives up and compiles without the lock: only reached when
   // fresh locks keep replacing each other (staleSeconds ends one wait).
   double waitSeconds = 1200;
-  double firstPoll = 0.002;  // seconds; doubles up to maxPoll
+  double firstPoll = 0.002; // seconds; doubles up to maxPoll
   double maxPoll = 0.1;
 };
 
@@ -92,7 +92,8 @@ enum class LockWait { Held, Ready, TimedOut, Unavailable };
 /// Takes the lock or waits for the entry, whichever comes first, within
 /// P.waitSeconds.  Checks ready() before the first attempt too, so an entry
 /// published between a cache miss and this call is used.
-LockWait waitForEntryOrLock(CacheLock &L, const WaitHooks &H, const LockPolicy &P);
+LockWait waitForEntryOrLock(CacheLock &L, const WaitHooks &H,
+                            const LockPolicy &P);
 
 /// This host's name (gethostname), as lock files record it.
 std::string lockHostName();

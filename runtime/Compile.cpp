@@ -27,8 +27,9 @@ LoadableImage ptxToLoadable(const NvJitLink &Linker, const std::string &Ptx,
     // Foreign code: only nvJitLink links several inputs; CUDA C++ is
     // compiled to PTX first, for this architecture.
     if (!Linker.available())
-      throw LinkError(-1, "linking foreign code needs nvJitLink: " +
-                              Linker.loadError(), "");
+      throw LinkError(
+          -1, "linking foreign code needs nvJitLink: " + Linker.loadError(),
+          "");
     LinkOptions WithPtx = Options;
     for (LinkInput &In : WithPtx.Inputs)
       if (In.Kind == "cu") {
@@ -37,7 +38,8 @@ LoadableImage ptxToLoadable(const NvJitLink &Linker, const std::string &Ptx,
       }
     Img.Path = LoadPath::NvJitLinkCubin;
     try {
-      Img.Bytes = Linker.linkPtxToCubin(Ptx, CcMajor, CcMinor, &Img.InfoLog, WithPtx);
+      Img.Bytes =
+          Linker.linkPtxToCubin(Ptx, CcMajor, CcMinor, &Img.InfoLog, WithPtx);
     } catch (const NvrtcError &) {
       throw;
     } catch (const LinkError &E) {
@@ -48,8 +50,8 @@ LoadableImage ptxToLoadable(const NvJitLink &Linker, const std::string &Ptx,
       Message.resize(Message.size() - E.log().size());
       while (!Message.empty() && Message.back() == '\n')
         Message.pop_back();
-      throw ForeignLinkError(E.code(), Message + " (linking with " + Names + ")",
-                             E.log());
+      throw ForeignLinkError(
+          E.code(), Message + " (linking with " + Names + ")", E.log());
     }
     return Img;
   }
@@ -72,10 +74,10 @@ LoadableImage ptxToLoadable(const std::string &Ptx, int CcMajor, int CcMinor,
 
 std::shared_ptr<Module> loadModule(const LoadableImage &Image,
                                    const LinkOptions &Options) {
-  std::shared_ptr<Module> M = Image.isCubin()
-                                  ? Module::loadCubin(Image.Bytes)
-                                  : Module::loadPtx(Image.Bytes, Options.LineInfo,
-                                                    ptxHasDebugInfo(Image.Bytes));
+  std::shared_ptr<Module> M =
+      Image.isCubin() ? Module::loadCubin(Image.Bytes)
+                      : Module::loadPtx(Image.Bytes, Options.LineInfo,
+                                        ptxHasDebugInfo(Image.Bytes));
   attachErrorRecord(*M); // a kernel's raise/assert: runtime/ErrorRecord.h
   return M;
 }

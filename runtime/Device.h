@@ -15,10 +15,11 @@
 // resetDevice() (cuda.close()) destroys a device's primary context: the
 // Context object stays (everything keeps its reference) but gets a fresh
 // driver context on its next use, and its generation() changes. (After a
-// sticky error the driver refuses the fresh context too: see CudaTypes.h.) Whatever was made in the old context (memory, modules, streams,
-// events) records the generation it was made in and is dropped, never freed
-// through the driver, when the generation has changed: a stale handle could
-// name something new.
+// sticky error the driver refuses the fresh context too: see CudaTypes.h.)
+// Whatever was made in the old context (memory, modules, streams, events)
+// records the generation it was made in and is dropped, never freed through the
+// driver, when the generation has changed: a stale handle could name something
+// new.
 //
 //   Context &Ctx = currentContext();              // device 0 unless selected
 //   Ctx.info().MultiprocessorCount;               // e.g. 132 on an H200

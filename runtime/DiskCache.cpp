@@ -58,7 +58,8 @@ bool validKey(const std::string &Key) {
 // Reads a regular file owned by this user, without following symlinks and
 // without blocking (O_NONBLOCK: opening a FIFO for reading would otherwise
 // wait for a writer), and only when it is at most kMaxEntryBytes long.
-bool readOwnedFile(const std::string &Path, std::string &Out, std::string *Problem) {
+bool readOwnedFile(const std::string &Path, std::string &Out,
+                   std::string *Problem) {
   auto Fail = [&](int Fd, std::string Why) {
     if (Fd >= 0)
       ::close(Fd);
@@ -68,15 +69,17 @@ bool readOwnedFile(const std::string &Path, std::string &Out, std::string *Probl
   };
   int Fd = ::open(Path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (Fd < 0)
-    return Fail(-1, errno == ENOENT ? std::string("missing")
-                                    : std::string("cannot open: ") + std::strerror(errno));
+    return Fail(-1, errno == ENOENT
+                        ? std::string("missing")
+                        : std::string("cannot open: ") + std::strerror(errno));
   struct stat St;
   if (fstat(Fd, &St) != 0 || !S_ISREG(St.st_mode))
     return Fail(Fd, "not a regular file");
   if (St.st_uid != geteuid())
     return Fail(Fd, "owned by another user");
   if (uint64_t(St.st_size) > DiskCache::kMaxEntryBytes)
-    return Fail(Fd, std::to_string(St.st_size) + " bytes, larger than an entry may be (" +
+    return Fail(Fd, std::to_string(St.st_size) +
+                        " bytes, larger than an entry may be (" +
                         std::to_string(DiskCache::kMaxEntryBytes) + ")");
   Out.resize(size_t(St.st_size));
   size_t Got = 0;
@@ -96,7 +99,8 @@ bool readOwnedFile(const std::string &Path, std::string &Out, std::string *Probl
 
 // The checksum of an entry: its header up to the checksum field, then the
 // payload.
-std::array<uint8_t, 32> entrySum(std::string_view Head, std::string_view Payload) {
+std::array<uint8_t, 32> entrySum(std::string_view Head,
+                                 std::string_view Payload) {
   return Sha256().update(Head.substr(0, kSumOffset)).update(Payload).digest();
 }
 
@@ -184,7 +188,8 @@ bool DiskCache::ensureDir(std::string *Why) {
     Path = Dir.substr(0, I);
     if (Path.empty())
       continue;
-    if (::mkdir(Path.c_str(), I == Dir.size() ? 0700 : 0755) != 0 && errno != EEXIST) {
+    if (::mkdir(Path.c_str(), I == Dir.size() ? 0700 : 0755) != 0 &&
+        errno != EEXIST) {
       if (Why)
         *Why = "cannot create " + Path + ": " + std::strerror(errno);
       return false;
@@ -237,7 +242,8 @@ bool DiskCache::store(const CacheEntry &E, std::string *Why) {
   std::string Bytes = serializeCacheEntry(E);
   if (Bytes.size() > kMaxEntryBytes) {
     if (Why)
-      *Why = std::to_string(Bytes.size()) + " bytes, larger than an entry may be (" +
+      *Why = std::to_string(Bytes.size()) +
+             " bytes, larger than an entry may be (" +
              std::to_string(kMaxEntryBytes) + ")";
     return false;
   }
@@ -300,7 +306,9 @@ std::vector<CacheFileInfo> DiskCache::list() const {
   }
   ::closedir(D);
   std::sort(Out.begin(), Out.end(),
-            [](const CacheFileInfo &A, const CacheFileInfo &B) { return A.key < B.key; });
+            [](const CacheFileInfo &A, const CacheFileInfo &B) {
+              return A.key < B.key;
+            });
   return Out;
 }
 

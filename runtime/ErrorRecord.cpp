@@ -34,7 +34,8 @@ Slot Slots[kMaxDevices];
 // by static destruction.
 struct RecordState {
   std::mutex Mu;
-  std::unordered_map<uint32_t, std::shared_ptr<const std::vector<ErrorSite>>> Tables;
+  std::unordered_map<uint32_t, std::shared_ptr<const std::vector<ErrorSite>>>
+      Tables;
   uint32_t NextModuleId = 1;
 };
 RecordState &state() {
@@ -56,13 +57,15 @@ CUdeviceptr recordOf(Context &Ctx) {
       S.generation.load(std::memory_order_acquire) == Ctx.generation())
     return S.device;
   void *P = nullptr;
-  check(Ctx.api().cuMemHostAlloc(&P, sizeof(ErrorRecord),
-                                 kMemHostAllocDeviceMap | kMemHostAllocPortable),
-        "cuMemHostAlloc");
+  check(
+      Ctx.api().cuMemHostAlloc(&P, sizeof(ErrorRecord),
+                               kMemHostAllocDeviceMap | kMemHostAllocPortable),
+      "cuMemHostAlloc");
   auto *R = static_cast<ErrorRecord *>(P);
   *R = ErrorRecord{};
   CUdeviceptr D = 0;
-  check(Ctx.api().cuMemHostGetDevicePointer(&D, P, 0), "cuMemHostGetDevicePointer");
+  check(Ctx.api().cuMemHostGetDevicePointer(&D, P, 0),
+        "cuMemHostGetDevicePointer");
   S.device = D;
   S.generation.store(Ctx.generation(), std::memory_order_release);
   S.host.store(R, std::memory_order_release);
@@ -71,11 +74,18 @@ CUdeviceptr recordOf(Context &Ctx) {
 
 } // namespace
 
-KernelRaised errorOfRecord(const ErrorRecord &R, const std::vector<ErrorSite> *Table) {
-  static const ErrorSite Unknown{"KernelError", "",
+KernelRaised errorOfRecord(const ErrorRecord &R,
+                           const std::vector<ErrorSite> *Table) {
+  static const ErrorSite Unknown{"KernelError",
+                                 "",
                                  "a kernel failed at an unknown error site",
-                                 "<unknown>", "", 0, -1, 0};
-  const ErrorSite &Site = Table && R.site < Table->size() ? (*Table)[R.site] : Unknown;
+                                 "<unknown>",
+                                 "",
+                                 0,
+                                 -1,
+                                 0};
+  const ErrorSite &Site =
+      Table && R.site < Table->size() ? (*Table)[R.site] : Unknown;
   std::string Message = Site.message;
   if (Site.axis >= 0) {
     // As the CPU executor words it (runtime/cpu/KernelErrors.cpp).
@@ -106,8 +116,8 @@ KernelRaised errorOfRecord(const ErrorRecord &R, const std::vector<ErrorSite> *T
 
 KernelRaised::KernelRaised(const ErrorSite &S, const std::string &Message,
                            const uint32_t T[3], const uint32_t B[3])
-    : std::runtime_error(Message + " in kernel '" + S.kernel + "' (" + S.file + ":" +
-                         std::to_string(S.line) + "), thread " + dims(T) +
+    : std::runtime_error(Message + " in kernel '" + S.kernel + "' (" + S.file +
+                         ":" + std::to_string(S.line) + "), thread " + dims(T) +
                          " block " + dims(B)),
       Site(S), Thread{T[0], T[1], T[2]}, Block{B[0], B[1], B[2]} {}
 
@@ -151,12 +161,14 @@ void attachErrorRecord(Module &M) {
   const CudaApi &Cu = Ctx.api();
   CUdeviceptr RecG = 0, SitesG = 0;
   size_t RecBytes = 0, SitesBytes = 0;
-  CUresult R = Cu.cuModuleGetGlobal(&RecG, &RecBytes, M.handle(), kErrorRecordGlobal);
+  CUresult R =
+      Cu.cuModuleGetGlobal(&RecG, &RecBytes, M.handle(), kErrorRecordGlobal);
   if (R == CUDA_ERROR_NOT_FOUND)
     return; // no error sites
   check(R, "cuModuleGetGlobal");
-  check(Cu.cuModuleGetGlobal(&SitesG, &SitesBytes, M.handle(), kErrorSitesGlobal),
-        "cuModuleGetGlobal");
+  check(
+      Cu.cuModuleGetGlobal(&SitesG, &SitesBytes, M.handle(), kErrorSitesGlobal),
+      "cuModuleGetGlobal");
   std::string Table(SitesBytes, '\0');
   if (SitesBytes)
     check(Cu.cuMemcpyDtoH(Table.data(), SitesG, SitesBytes), "cuMemcpyDtoH");
@@ -177,14 +189,16 @@ void checkErrorRecord(int Ordinal) {
   ErrorRecord *R = S.host.load(std::memory_order_acquire);
   if (!R) [[likely]]
     return;
-  if (S.generation.load(std::memory_order_acquire) != contextGeneration(Ordinal))
+  if (S.generation.load(std::memory_order_acquire) !=
+      contextGeneration(Ordinal))
     return; // the context was reset: the memory went with it
   if (__atomic_load_n(&R->state, __ATOMIC_ACQUIRE) != kRecordWritten) [[likely]]
     return;
   // Claim it (another host thread may be checking too), copy, free.
   uint32_t Expected = kRecordWritten;
-  if (!__atomic_compare_exchange_n(&R->state, &Expected, uint32_t(kRecordWriting),
-                                   false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+  if (!__atomic_compare_exchange_n(&R->state, &Expected,
+                                   uint32_t(kRecordWriting), false,
+                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     return;
   ErrorRecord Copy;
   std::memcpy(&Copy, R, sizeof Copy);

@@ -71,6 +71,7 @@ bool parseErrorSites(const std::string &Table, std::vector<ErrorSite> &Sites);
 struct ErrorRecord;
 /// The error a filled record describes, given its module's site table
 /// (null or too short: "a kernel failed at an unknown error site").
-KernelRaised errorOfRecord(const ErrorRecord &R, const std::vector<ErrorSite> *Table);
+KernelRaised errorOfRecord(const ErrorRecord &R,
+                           const std::vector<ErrorSite> *Table);
 
 } // namespace pcj::rt

@@ -33,9 +33,9 @@ enum ErrorRecordState : uint32_t {
 };
 
 struct ErrorRecord {
-  uint32_t state;    // ErrorRecordState
-  uint32_t site;     // index into the module's site table
-  uint32_t module;   // the module id the host gave the module at load
+  uint32_t state;  // ErrorRecordState
+  uint32_t site;   // index into the module's site table
+  uint32_t module; // the module id the host gave the module at load
   uint32_t thread[3];
   uint32_t block[3];
   uint32_t pad;
@@ -46,10 +46,12 @@ struct ErrorRecord {
   int64_t values[8];
 };
 inline constexpr unsigned kMaxRecordedRank = 4;
-static_assert(offsetof(ErrorRecord, site) == 4 && offsetof(ErrorRecord, module) == 8 &&
+static_assert(offsetof(ErrorRecord, site) == 4 &&
+                  offsetof(ErrorRecord, module) == 8 &&
                   offsetof(ErrorRecord, thread) == 12 &&
                   offsetof(ErrorRecord, block) == 24 &&
-                  offsetof(ErrorRecord, values) == 40 && sizeof(ErrorRecord) == 104,
+                  offsetof(ErrorRecord, values) == 40 &&
+                  sizeof(ErrorRecord) == 104,
               "the device code writes these offsets");
 
 // A site table entry's fields, in order.  `errorClass` names a class of

@@ -105,16 +105,16 @@ void launchCooperativeKernel(CUfunction Fn, Dim3 Grid, Dim3 Block,
                              unsigned SharedBytes, CUstream Stream,
                              void **Params) {
   const CudaApi &Cu = prepareLaunch(Fn, Grid, Block, SharedBytes);
-  CUresult R = Cu.cuLaunchCooperativeKernel(Fn, Grid.x, Grid.y, Grid.z, Block.x,
-                                            Block.y, Block.z, SharedBytes,
-                                            Stream, Params);
+  CUresult R =
+      Cu.cuLaunchCooperativeKernel(Fn, Grid.x, Grid.y, Grid.z, Block.x, Block.y,
+                                   Block.z, SharedBytes, Stream, Params);
   if (R == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE) {
     // Say how many blocks can be co-resident, and what to do.
     int PerSM = 0;
     unsigned Threads = Block.x * Block.y * Block.z;
     std::string Detail;
-    if (Cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&PerSM, Fn, int(Threads),
-                                                       SharedBytes) == CUDA_SUCCESS) {
+    if (Cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            &PerSM, Fn, int(Threads), SharedBytes) == CUDA_SUCCESS) {
       long long Max =
           (long long)PerSM * currentContext().info().MultiprocessorCount;
       Detail = "a kernel using grid sync needs every block resident at once: "
@@ -132,19 +132,22 @@ void launchCooperativeKernel(CUfunction Fn, Dim3 Grid, Dim3 Block,
 
 int functionAttribute(CUfunction Fn, CUfunction_attribute Attr) {
   int Value = 0;
-  check(currentContext().api().cuFuncGetAttribute(&Value, Attr, Fn), "cuFuncGetAttribute");
+  check(currentContext().api().cuFuncGetAttribute(&Value, Attr, Fn),
+        "cuFuncGetAttribute");
   return Value;
 }
 
 void setFunctionAttribute(CUfunction Fn, CUfunction_attribute Attr, int Value) {
-  check(currentContext().api().cuFuncSetAttribute(Fn, Attr, Value), "cuFuncSetAttribute");
+  check(currentContext().api().cuFuncSetAttribute(Fn, Attr, Value),
+        "cuFuncSetAttribute");
 }
 
-long long maxCooperativeBlocks(CUfunction Fn, unsigned Threads, size_t SharedBytes) {
+long long maxCooperativeBlocks(CUfunction Fn, unsigned Threads,
+                               size_t SharedBytes) {
   Context &Ctx = currentContext();
   int PerSM = 0;
-  check(Ctx.api().cuOccupancyMaxActiveBlocksPerMultiprocessor(&PerSM, Fn, int(Threads),
-                                                               SharedBytes),
+  check(Ctx.api().cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            &PerSM, Fn, int(Threads), SharedBytes),
         "cuOccupancyMaxActiveBlocksPerMultiprocessor");
   return (long long)PerSM * Ctx.info().MultiprocessorCount;
 }

@@ -87,6 +87,7 @@ void setFunctionAttribute(CUfunction Fn, CUfunction_attribute Attr, int Value);
 /// The most blocks of Threads threads (with SharedBytes of dynamic shared
 /// memory) that can be resident on the current device at once: the largest
 /// grid a cooperative launch of Fn accepts.
-long long maxCooperativeBlocks(CUfunction Fn, unsigned Threads, size_t SharedBytes);
+long long maxCooperativeBlocks(CUfunction Fn, unsigned Threads,
+                               size_t SharedBytes);
 
 } // namespace pcj::rt

@@ -50,7 +50,8 @@ std::string mib(size_t Bytes) {
   return std::to_string((Bytes + (1u << 19)) >> 20) + " MiB";
 }
 
-// ---- the deferred-free queue --------------------------------------------------
+// ---- the deferred-free queue
+// --------------------------------------------------
 
 struct Pending {
   int Device;
@@ -301,7 +302,8 @@ void copyPeer(CUdeviceptr Dst, int DstDevice, CUdeviceptr Src, int SrcDevice,
   CUcontext From = primaryContext(SrcDevice).handle();
   const CudaApi &Cu = currentContext().api();
   if (Async)
-    check(Cu.cuMemcpyPeerAsync(Dst, To, Src, From, Bytes, Stream), "cuMemcpyPeerAsync");
+    check(Cu.cuMemcpyPeerAsync(Dst, To, Src, From, Bytes, Stream),
+          "cuMemcpyPeerAsync");
   else
     check(Cu.cuMemcpyPeer(Dst, To, Src, From, Bytes), "cuMemcpyPeer");
 }
@@ -389,8 +391,8 @@ bool pageMapped(uint64_t Addr) {
 // True when the CUDA driver, loaded by someone into this process, says Ptr
 // is device memory the host cannot dereference.
 bool gpuOnlyMemory(uint64_t Ptr) {
-  void *Loaded = dlopen(CudaDriver::defaultLibraryPath().c_str(),
-                        RTLD_LAZY | RTLD_NOLOAD);
+  void *Loaded =
+      dlopen(CudaDriver::defaultLibraryPath().c_str(), RTLD_LAZY | RTLD_NOLOAD);
   if (!Loaded)
     return false; // no driver in the process: no device memory either
   dlclose(Loaded);
@@ -403,8 +405,8 @@ bool gpuOnlyMemory(uint64_t Ptr) {
     return false; // not memory the driver knows: ordinary host memory
   if (Type == CU_MEMORYTYPE_HOST)
     return false;
-  if (A.cuPointerGetAttribute(&Managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
-                              Ptr) == CUDA_SUCCESS &&
+  if (A.cuPointerGetAttribute(&Managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, Ptr) ==
+          CUDA_SUCCESS &&
       Managed)
     return false;
   return true;
@@ -435,8 +437,7 @@ void hostRegister(void *Ptr, size_t Bytes, unsigned Flags) {
 void hostUnregister(void *Ptr) {
   if (!Ptr)
     return;
-  check(currentContext().api().cuMemHostUnregister(Ptr),
-        "cuMemHostUnregister");
+  check(currentContext().api().cuMemHostUnregister(Ptr), "cuMemHostUnregister");
 }
 
 void pinnedFree(void *Ptr) {

@@ -48,7 +48,8 @@ void deviceFree(CUdeviceptr Ptr);
 /// deviceFree / deferDeviceFree.
 CUdeviceptr managedAlloc(size_t Bytes, bool AttachGlobal = true);
 
-// ---- deferred frees ----------------------------------------------------------
+// ---- deferred frees
+// ----------------------------------------------------------
 
 /// Queues Ptr (Bytes long, allocated in device Device's context of
 /// generation Generation) for release; may flush the queue.
@@ -62,8 +63,8 @@ void dropDeferredFrees(int Device);
 struct DeferredFreeStats {
   size_t PendingCount = 0;
   size_t PendingBytes = 0;
-  uint64_t Flushes = 0;   // flushes that freed something
-  uint64_t Freed = 0;     // allocations freed through the queue
+  uint64_t Flushes = 0;    // flushes that freed something
+  uint64_t Freed = 0;      // allocations freed through the queue
   uint64_t OomRetries = 0; // allocations retried after an out-of-memory flush
 };
 DeferredFreeStats deferredFreeStats();

@@ -66,16 +66,17 @@ std::shared_ptr<Module> Module::loadPtx(const std::string &Ptx, bool LineInfo,
   std::vector<char> InfoLog(kJitLogBytes, '\0');
   std::vector<char> ErrorLog(kJitLogBytes, '\0');
   CUjit_option Options[] = {
-      CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
-      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_INFO_LOG_BUFFER,    CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_ERROR_LOG_BUFFER,   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
       CU_JIT_GENERATE_LINE_INFO, CU_JIT_GENERATE_DEBUG_INFO,
       CU_JIT_OPTIMIZATION_LEVEL};
-  void *Values[] = {
-      InfoLog.data(), reinterpret_cast<void *>(uintptr_t(InfoLog.size())),
-      ErrorLog.data(), reinterpret_cast<void *>(uintptr_t(ErrorLog.size())),
-      reinterpret_cast<void *>(uintptr_t(LineInfo ? 1 : 0)),
-      reinterpret_cast<void *>(uintptr_t(Debug ? 1 : 0)),
-      reinterpret_cast<void *>(uintptr_t(Debug ? 0 : 4))};
+  void *Values[] = {InfoLog.data(),
+                    reinterpret_cast<void *>(uintptr_t(InfoLog.size())),
+                    ErrorLog.data(),
+                    reinterpret_cast<void *>(uintptr_t(ErrorLog.size())),
+                    reinterpret_cast<void *>(uintptr_t(LineInfo ? 1 : 0)),
+                    reinterpret_cast<void *>(uintptr_t(Debug ? 1 : 0)),
+                    reinterpret_cast<void *>(uintptr_t(Debug ? 0 : 4))};
   CUmodule Handle = nullptr;
   // Ptx.c_str() is NUL-terminated, as the driver requires for PTX.
   CUresult R = Ctx.api().cuModuleLoadDataEx(

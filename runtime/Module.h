@@ -31,9 +31,8 @@ public:
   /// JIT-compiles PTX for the current device (cuModuleLoadDataEx). LineInfo
   /// asks the JIT for line tables (profilers, compute-sanitizer); Debug for
   /// the PTX's DWARF, unoptimized (cuda-gdb).
-  static std::shared_ptr<Module> loadPtx(const std::string &Ptx,
-                                         bool LineInfo = false,
-                                         bool Debug = false);
+  static std::shared_ptr<Module>
+  loadPtx(const std::string &Ptx, bool LineInfo = false, bool Debug = false);
 
   ~Module();
   Module(const Module &) = delete;

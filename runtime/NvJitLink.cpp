@@ -28,9 +28,9 @@ enum nvJitLinkInputType : int {
 // LinkInput::Kind -> nvJitLink's input type; -1 for an unknown kind.
 int inputType(const std::string &Kind) {
   static const std::pair<const char *, int> Kinds[] = {
-      {"ptx", NVJITLINK_INPUT_PTX},       {"ltoir", NVJITLINK_INPUT_LTOIR},
-      {"cubin", NVJITLINK_INPUT_CUBIN},   {"fatbin", NVJITLINK_INPUT_FATBIN},
-      {"o", NVJITLINK_INPUT_OBJECT},      {"a", NVJITLINK_INPUT_LIBRARY}};
+      {"ptx", NVJITLINK_INPUT_PTX},     {"ltoir", NVJITLINK_INPUT_LTOIR},
+      {"cubin", NVJITLINK_INPUT_CUBIN}, {"fatbin", NVJITLINK_INPUT_FATBIN},
+      {"o", NVJITLINK_INPUT_OBJECT},    {"a", NVJITLINK_INPUT_LIBRARY}};
   for (const auto &[Name, Type] : Kinds)
     if (Kind == Name)
       return Type;
@@ -153,8 +153,8 @@ NvJitLink::NvJitLink(const std::vector<std::string> &Candidates) {
     return;
   }
   Error = "nvJitLink not found; tried:" +
-          (Tried.empty() ? std::string(" nothing") : Tried) +
-          "\n" + toolkitInstallHint(ToolkitPiece::NvJitLink) +
+          (Tried.empty() ? std::string(" nothing") : Tried) + "\n" +
+          toolkitInstallHint(ToolkitPiece::NvJitLink) +
           " (PTX is JIT-compiled by the driver meanwhile)";
 }
 
@@ -233,8 +233,10 @@ std::string NvJitLink::linkPtxToCubin(const std::string &Ptx, int CcMajor,
   for (const LinkInput &In : Options.Inputs) {
     int Type = inputType(In.Kind);
     if (Type < 0)
-      throw LinkError(-1, "cannot link '" + In.Name + "': unknown input kind '" +
-                              In.Kind + "'", "");
+      throw LinkError(-1,
+                      "cannot link '" + In.Name + "': unknown input kind '" +
+                          In.Kind + "'",
+                      "");
     if (int R = Fns->nvJitLinkAddData(Guard.H, nvJitLinkInputType(Type),
                                       In.Data.data(), In.Data.size(),
                                       In.Name.c_str()))

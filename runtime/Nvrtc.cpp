@@ -60,7 +60,8 @@ std::string includeDirBeside(void *Handle, const std::string &Fallback) {
     return "";
   std::string Dir = Lib.substr(0, Slash);
   Slash = Dir.rfind('/');
-  std::string Include = (Slash == std::string::npos ? "." : Dir.substr(0, Slash)) + "/include";
+  std::string Include =
+      (Slash == std::string::npos ? "." : Dir.substr(0, Slash)) + "/include";
   return isDir(Include) ? Include : "";
 }
 
@@ -69,7 +70,8 @@ const Api &library() {
   static const Api *Lib = [] {
     auto *A = new Api();
     std::string Tried;
-    for (const ToolkitCandidate &C : searchToolkit(ToolkitPiece::Nvrtc).Candidates) {
+    for (const ToolkitCandidate &C :
+         searchToolkit(ToolkitPiece::Nvrtc).Candidates) {
       bool IsPath = C.Path.find('/') != std::string::npos;
       if (IsPath && access(C.Path.c_str(), R_OK) != 0) {
         Tried += "\n  " + C.Path + ": no such file";
@@ -120,17 +122,20 @@ std::string compileCudaToPtx(const std::string &Source, const std::string &Name,
                              int CcMajor, int CcMinor) {
   const Api &Fns = library();
   if (Fns.path.empty())
-    throw NvrtcError(-1, "cannot compile CUDA C++ '" + Name + "': " + Fns.error, "");
+    throw NvrtcError(-1, "cannot compile CUDA C++ '" + Name + "': " + Fns.error,
+                     "");
   ProgramGuard G{Fns};
   if (int R = Fns.nvrtcCreateProgram(&G.P, Source.c_str(), Name.c_str(), 0,
                                      nullptr, nullptr))
-    throw NvrtcError(R, "NVRTC could not create a program for '" + Name +
-                            "' (nvrtcResult " + std::to_string(R) + ")", "");
+    throw NvrtcError(R,
+                     "NVRTC could not create a program for '" + Name +
+                         "' (nvrtcResult " + std::to_string(R) + ")",
+                     "");
   std::string Arch = "--gpu-architecture=compute_" + std::to_string(CcMajor) +
                      std::to_string(CcMinor);
   std::string Include = "-I" + Fns.include;
-  std::vector<const char *> Opts = {Arch.c_str(), "-rdc=true",
-                                    "--std=c++17", "-default-device"};
+  std::vector<const char *> Opts = {Arch.c_str(), "-rdc=true", "--std=c++17",
+                                    "-default-device"};
   if (!Fns.include.empty())
     Opts.push_back(Include.c_str());
   int R = Fns.nvrtcCompileProgram(G.P, int(Opts.size()), Opts.data());
@@ -146,8 +151,9 @@ std::string compileCudaToPtx(const std::string &Source, const std::string &Name,
       Log.pop_back();
   }
   if (R)
-    throw NvrtcError(R, "NVRTC failed to compile '" + Name + "' for " +
-                            Arch.substr(Arch.find('=') + 1),
+    throw NvrtcError(R,
+                     "NVRTC failed to compile '" + Name + "' for " +
+                         Arch.substr(Arch.find('=') + 1),
                      Log);
   if (int E = Fns.nvrtcGetPTXSize(G.P, &N))
     throw NvrtcError(E, "nvrtcGetPTXSize failed for '" + Name + "'", Log);

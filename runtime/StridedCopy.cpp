@@ -182,8 +182,8 @@ public:
     else
       copyDeviceToHost(Dst, Src, Bytes);
   }
-  void deviceToDevice(uint64_t Dst, uint64_t Src, size_t Bytes,
-                      CUstream Stream, bool Async) const override {
+  void deviceToDevice(uint64_t Dst, uint64_t Src, size_t Bytes, CUstream Stream,
+                      bool Async) const override {
     if (Async)
       copyDeviceToDeviceAsync(Dst, Src, Bytes, Stream);
     else
@@ -199,8 +199,7 @@ public:
 };
 
 void copyBlock(bool ToDevice, uint64_t Dev, int64_t DevPitch, char *Host,
-               const Plan &P, CUstream Stream, bool Async,
-               const CopyOps &Ops) {
+               const Plan &P, CUstream Stream, bool Async, const CopyOps &Ops) {
   if (P.Height == 1) {
     if (ToDevice)
       Ops.toDevice(Dev, Host, P.Width, Stream, Async);

@@ -37,7 +37,8 @@ inline bool parseFloatString(std::string S, double &Out) {
   for (size_t K = 0; K < Body.size(); ++K) {
     char C = Body[K];
     if (C == '_') {
-      if (K == 0 || K + 1 == Body.size() || !std::isdigit(static_cast<unsigned char>(Body[K - 1])) ||
+      if (K == 0 || K + 1 == Body.size() ||
+          !std::isdigit(static_cast<unsigned char>(Body[K - 1])) ||
           !std::isdigit(static_cast<unsigned char>(Body[K + 1])))
         return false;
       continue;

@@ -19,7 +19,7 @@ struct LibdeviceSignature {
   std::string name;   // "sincosf": the bitcode function is __nv_sincosf
   types::TypeRef ret; // null for void
   std::vector<LibdeviceParam> params;
-  size_t inputs() const; // the parameters Python passes
+  size_t inputs() const;  // the parameters Python passes
   size_t results() const; // ret (unless void) + the out parameters
 };
 

@@ -18,7 +18,6 @@ namespace pcj::stdlib {
 // SData: the operator's symbol, "+", "<", "~"); its rules are never called.
 enum class IntrinsicKind : uint8_t { Namespace, Attr, Func, Operator };
 
-
 // One argument of an intrinsic call (for Attr intrinsics: the object).
 struct ArgInfo {
   types::TypeRef type = nullptr;
@@ -41,8 +40,8 @@ int isInstanceAnswer(types::TypeRef Value, types::TypeRef Class);
 // cuda.threadIdx, cuda.blockIdx, cuda.blockDim, cuda.gridDim: the namespaces
 // that are also values (numba-cuda's dim3: print() shows "(x, y, z)").
 inline bool isDim3Namespace(std::string_view Key) {
-  return Key == "cuda.threadIdx" || Key == "cuda.blockIdx" || Key == "cuda.blockDim" ||
-         Key == "cuda.gridDim";
+  return Key == "cuda.threadIdx" || Key == "cuda.blockIdx" ||
+         Key == "cuda.blockDim" || Key == "cuda.gridDim";
 }
 
 struct TypingRequest {
@@ -53,7 +52,8 @@ struct TypingRequest {
 
   // Positional-or-keyword argument lookup: index into args, or -1.
   int find(size_t Pos, const std::string &Name) const;
-  [[noreturn]] void fail(const std::string &Msg, const std::string &Hint = {}) const;
+  [[noreturn]] void fail(const std::string &Msg,
+                         const std::string &Hint = {}) const;
 };
 
 struct TypingResult {
@@ -82,7 +82,8 @@ std::vector<std::string> intrinsicKeys();
 // every "np." row is a ufunc; a call with an array argument is computed
 // element by element into the output array `out` (the argument after the
 // inputs, or out=), which the call returns.
-bool isArrayUfuncCall(const IntrinsicInfo &Info, const std::vector<ArgInfo> &Args);
+bool isArrayUfuncCall(const IntrinsicInfo &Info,
+                      const std::vector<ArgInfo> &Args);
 struct UfuncCall {
   size_t inputs = 1; // the ufunc's nin
   size_t out = 0;    // index of the output array in the call's arguments

@@ -170,9 +170,10 @@ void Normalizer::rejectWholeFunction() {
   if (Raw.flags & (CoCoroutine | CoIterableCoroutine | CoAsyncGenerator))
     reject(UnsupportedKind::Async, Head);
   auto BadParams = [&](const char *What) {
-    throw CompileError(ErrorKind::Signature, FnLoc,
-                       std::string("kernels and device functions cannot take ") + What,
-                       "name every parameter (defaults are allowed)");
+    throw CompileError(
+        ErrorKind::Signature, FnLoc,
+        std::string("kernels and device functions cannot take ") + What,
+        "name every parameter (defaults are allowed)");
   };
   if ((Raw.flags & CoVarargs) && !Raw.varargsAsParam)
     BadParams("*args");

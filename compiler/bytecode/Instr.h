@@ -20,7 +20,18 @@ const char *opName(Op O);
 
 // Python's binary operators, in one neutral order (not CPython's NB_* numbers).
 enum class BinOpKind : uint8_t {
-  Add, Sub, Mul, TrueDiv, FloorDiv, Mod, Pow, LShift, RShift, And, Or, Xor,
+  Add,
+  Sub,
+  Mul,
+  TrueDiv,
+  FloorDiv,
+  Mod,
+  Pow,
+  LShift,
+  RShift,
+  And,
+  Or,
+  Xor,
   MatMul,
 };
 const char *binOpSymbol(BinOpKind K); // "+", "-", ...
@@ -43,7 +54,8 @@ const char *cmpSymbol(CmpKind K);
   X(Try, "try/except/finally is not supported in kernels", "")                 \
   X(Generator, "generators (yield) are not supported in kernels", "")          \
   X(Async, "async functions are not supported in kernels", "")                 \
-  X(NestedFunction, "nested functions and lambdas are not supported in kernels", \
+  X(NestedFunction,                                                            \
+    "nested functions and lambdas are not supported in kernels",               \
     "define a device function at module level with @cuda.jit(device=True)")    \
   X(Import, "import statements are not supported in kernels",                  \
     "import at module level; kernels can use module globals")                  \
@@ -58,12 +70,12 @@ const char *cmpSymbol(CmpKind K);
   X(Delete, "'del' is not supported in kernels", "")                           \
   X(Closure, "modifying closure variables is not supported in kernels", "")    \
   X(LateCapture,                                                               \
-    "a variable that a nested function captures is assigned after the "       \
-    "function is defined (or the function refers to itself)",                 \
+    "a variable that a nested function captures is assigned after the "        \
+    "function is defined (or the function refers to itself)",                  \
     "kernels capture a variable's value where the def or lambda is: assign "   \
-    "it before, and do not recurse in nested functions")                      \
+    "it before, and do not recurse in nested functions")                       \
   X(NestedDefaults,                                                            \
-    "keyword-only parameters of nested functions and lambdas are not "        \
+    "keyword-only parameters of nested functions and lambdas are not "         \
     "supported in kernels",                                                    \
     "make them ordinary parameters")                                           \
   X(Other, "this Python construct is not supported in kernels", "")
@@ -87,7 +99,7 @@ struct Instr {
   int32_t target = -1; // jumps: index into DecodedCode::instrs
   int32_t aux = -1;    // CALL: kwnames index; UNSUPPORTED: opnames index
   uint32_t flags = 0;
-  int32_t offset = 0;  // byte offset of the raw instruction in co_code
+  int32_t offset = 0; // byte offset of the raw instruction in co_code
   int32_t line = -1, col = -1, endCol = -1;
 
   bool isJump() const;       // has a target
@@ -97,15 +109,15 @@ struct Instr {
 struct DecodedCode {
   std::shared_ptr<const std::string> file; // shared by every SourceLoc
   std::string name, qualname;
-  int firstLineNo = 0;           // the `def` line (below any decorators)
-  int argCount = 0;              // positional parameters (incl. pos-only)
+  int firstLineNo = 0; // the `def` line (below any decorators)
+  int argCount = 0;    // positional parameters (incl. pos-only)
   std::vector<Instr> instrs;
   std::vector<ConstValue> consts;
-  std::vector<std::string> names;     // LOAD_GLOBAL / LOAD_ATTR / ...
-  std::vector<std::string> varnames;  // LOAD_FAST / STORE_FAST
+  std::vector<std::string> names;      // LOAD_GLOBAL / LOAD_ATTR / ...
+  std::vector<std::string> varnames;   // LOAD_FAST / STORE_FAST
   std::vector<std::string> derefNames; // LOAD_DEREF
   std::vector<std::vector<std::string>> kwnames; // CALL aux
-  std::vector<std::string> opnames;   // raw opnames for UNSUPPORTED messages
+  std::vector<std::string> opnames; // raw opnames for UNSUPPORTED messages
 
   SourceLoc loc(const Instr &I) const {
     return SourceLoc{file, I.line, I.col, I.endCol};

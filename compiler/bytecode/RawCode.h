@@ -15,7 +15,15 @@ namespace pcj::bc {
 // A constant from co_consts, or any compile-time scalar/tuple.
 struct ConstValue {
   enum class Kind : uint8_t {
-    None, Bool, Int, Float, Complex, Str, Bytes, Tuple, Ellipsis,
+    None,
+    Bool,
+    Int,
+    Float,
+    Complex,
+    Str,
+    Bytes,
+    Tuple,
+    Ellipsis,
     Code,  // nested code object (lambda / def inside the kernel);
            // `text` holds its co_qualname (3.10: co_name)
     Other, // anything else; `text` holds its repr
@@ -27,14 +35,34 @@ struct ConstValue {
   // 0, meaningless); read ints through the helpers below.
   bool bigInt = false;
   double f = 0, imag = 0;
-  std::string text; // Str, Bytes, Other (repr), big ints
+  std::string text;              // Str, Bytes, Other (repr), big ints
   std::vector<ConstValue> elems; // Tuple
 
   static ConstValue none() { return {}; }
-  static ConstValue ofBool(bool V) { ConstValue C; C.kind = Kind::Bool; C.b = V; return C; }
-  static ConstValue ofInt(int64_t V) { ConstValue C; C.kind = Kind::Int; C.i = V; return C; }
-  static ConstValue ofFloat(double V) { ConstValue C; C.kind = Kind::Float; C.f = V; return C; }
-  static ConstValue ofStr(std::string V) { ConstValue C; C.kind = Kind::Str; C.text = std::move(V); return C; }
+  static ConstValue ofBool(bool V) {
+    ConstValue C;
+    C.kind = Kind::Bool;
+    C.b = V;
+    return C;
+  }
+  static ConstValue ofInt(int64_t V) {
+    ConstValue C;
+    C.kind = Kind::Int;
+    C.i = V;
+    return C;
+  }
+  static ConstValue ofFloat(double V) {
+    ConstValue C;
+    C.kind = Kind::Float;
+    C.f = V;
+    return C;
+  }
+  static ConstValue ofStr(std::string V) {
+    ConstValue C;
+    C.kind = Kind::Str;
+    C.text = std::move(V);
+    return C;
+  }
 
   // An Int that fits int64 (its value is `i`).
   bool isSmallInt() const { return kind == Kind::Int && !bigInt; }
@@ -102,10 +130,10 @@ struct RawCode {
   std::string code; // co_code (the de-specialized bytes)
   std::vector<ConstValue> consts;
   std::vector<std::string> names, varnames, cellvars, freevars;
-  std::vector<LineRange> lines;     // co_lines()
-  std::vector<Position> positions;  // co_positions(), one per code unit
-  std::string exceptionTable;       // co_exceptiontable (3.11+)
-  int stackSize = 0;                // co_stacksize (informational)
+  std::vector<LineRange> lines;    // co_lines()
+  std::vector<Position> positions; // co_positions(), one per code unit
+  std::string exceptionTable;      // co_exceptiontable (3.11+)
+  int stackSize = 0;               // co_stacksize (informational)
   OpcodeTable opcodes;
   // A nested function or lambda compiled on its own (the glue sets it):
   // its free variables become its first parameters, which the caller

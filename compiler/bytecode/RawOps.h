@@ -59,7 +59,7 @@ enum class RawKind : uint8_t {
   MakeFunction, // param: 0 = 3.10 (code, qualname, flags in arg),
                 //        1 = 3.11/3.12 (code, flags in arg), 2 = 3.13 (code)
   SetFunctionAttribute, // 3.13
-  Unsupported,  // param = (int)UnsupportedKind
+  Unsupported,          // param = (int)UnsupportedKind
 };
 
 enum class JumpMode : uint8_t { None, Absolute, Forward, Backward };

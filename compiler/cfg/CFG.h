@@ -19,7 +19,7 @@
 namespace pcj::cfg {
 
 struct BasicBlock {
-  int index = 0;       // position in CFG::blocks
+  int index = 0;          // position in CFG::blocks
   int begin = 0, end = 0; // instruction range [begin, end)
   int fallthrough = -1;   // block index reached without jumping, or -1
   int jump = -1;          // block index of the last instruction's target, or -1

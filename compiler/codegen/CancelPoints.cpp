@@ -8,9 +8,11 @@
 //
 //   loop:                              loop:
 //     %i = phi ...                       %i = phi ...
-//     <body>                 ==>         %s = load atomic i32 @pcj_cpu_stop_requests monotonic
-//     br %c, %loop, %exit                %p = icmp ne i32 %s, 0
-//                                        br %p, %poll, %loop.body   ; !prof: cold
+//     <body>                 ==>         %s = load atomic i32
+//     @pcj_cpu_stop_requests monotonic br %c, %loop, %exit                %p =
+//     icmp ne i32 %s, 0
+//                                        br %p, %poll, %loop.body   ; !prof:
+//                                        cold
 //                                      poll:
 //                                        call void @pcj_cpu_poll()  ; cold
 //                                        br %loop.body
@@ -54,7 +56,8 @@ unsigned insertCancelPoints(llvm::Module &M) {
                                       llvm::GlobalValue::ExternalLinkage,
                                       nullptr, "pcj_cpu_stop_requests");
       Poll = M.getOrInsertFunction(
-          "pcj_cpu_poll", llvm::FunctionType::get(llvm::Type::getVoidTy(C), false));
+          "pcj_cpu_poll",
+          llvm::FunctionType::get(llvm::Type::getVoidTy(C), false));
       if (auto *PF = llvm::dyn_cast<llvm::Function>(Poll.getCallee())) {
         PF->addFnAttr(llvm::Attribute::Cold);
         PF->addFnAttr(llvm::Attribute::NoUnwind);
@@ -64,10 +67,12 @@ unsigned insertCancelPoints(llvm::Module &M) {
     for (llvm::BasicBlock *H : Headers) {
       llvm::BasicBlock *Body =
           H->splitBasicBlock(H->getFirstInsertionPt(), H->getName() + ".body");
-      auto *PollBB = llvm::BasicBlock::Create(C, H->getName() + ".poll", &F, Body);
+      auto *PollBB =
+          llvm::BasicBlock::Create(C, H->getName() + ".poll", &F, Body);
       H->getTerminator()->eraseFromParent();
       llvm::IRBuilder<> B(H);
-      llvm::LoadInst *S = B.CreateAlignedLoad(I32, Word, llvm::Align(4), "stop");
+      llvm::LoadInst *S =
+          B.CreateAlignedLoad(I32, Word, llvm::Align(4), "stop");
       S->setAtomic(llvm::AtomicOrdering::Monotonic);
       B.CreateCondBr(B.CreateICmpNE(S, B.getInt32(0)), PollBB, Body, Cold);
       B.SetInsertPoint(PollBB);

@@ -121,8 +121,8 @@ llvm::Value *fuseSum(llvm::BinaryOperator &Sum) {
   } else {
     return nullptr;
   }
-  llvm::CallInst *Fma = B.CreateIntrinsic(llvm::Intrinsic::fma,
-                                          {Sum.getType()}, {A, Mul2, Addend});
+  llvm::CallInst *Fma = B.CreateIntrinsic(llvm::Intrinsic::fma, {Sum.getType()},
+                                          {A, Mul2, Addend});
   Fma->copyFastMathFlags(&Sum);
   Fma->setDebugLoc(Sum.getDebugLoc());
   Fma->takeName(&Sum);

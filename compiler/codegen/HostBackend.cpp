@@ -230,8 +230,10 @@ static llvm::Value *bf16FmaRoundedToOdd(llvm::IRBuilder<> &B, llvm::Value *X,
   llvm::Value *Even = B.CreateICmpEQ(B.CreateAnd(Bits, One),
                                      llvm::Constant::getNullValue(IntTy));
   llvm::Value *Inexact = B.CreateFCmpONE(E, Zero); // false for inf/NaN sums
-  llvm::Value *Away = B.CreateICmpEQ(B.CreateFCmpOLT(S, Zero), B.CreateFCmpOLT(E, Zero));
-  llvm::Value *Odd = B.CreateSelect(Away, B.CreateAdd(Bits, One), B.CreateSub(Bits, One));
+  llvm::Value *Away =
+      B.CreateICmpEQ(B.CreateFCmpOLT(S, Zero), B.CreateFCmpOLT(E, Zero));
+  llvm::Value *Odd =
+      B.CreateSelect(Away, B.CreateAdd(Bits, One), B.CreateSub(Bits, One));
   return B.CreateBitCast(B.CreateSelect(B.CreateAnd(Inexact, Even), Odd, Bits),
                          S->getType());
 }

@@ -73,9 +73,9 @@ private:
 
 // Compiles M (owned with its context; both are freed, M first, before it
 // returns or throws) and links it into the process.  entryNames are the
-// functions that stay visible; each must be defined in M.  Throws CompileError: Internal for a
-// broken module or a missing entry, Backend for LLVM/JIT failures (e.g. an
-// unresolved symbol, named in the message).
+// functions that stay visible; each must be defined in M.  Throws CompileError:
+// Internal for a broken module or a missing entry, Backend for LLVM/JIT
+// failures (e.g. an unresolved symbol, named in the message).
 std::shared_ptr<HostResult>
 jitForHost(std::unique_ptr<llvm::Module> M,
            std::unique_ptr<llvm::LLVMContext> C, const HostOptions &O,
@@ -88,7 +88,8 @@ jitForHost(std::unique_ptr<llvm::Module> M,
 // Links an object file produced earlier (HostResult::object, e.g. from the
 // disk cache) and resolves its entries.
 std::shared_ptr<HostResult>
-loadHostObject(const std::string &Object, const std::vector<std::string> &entryNames);
+loadHostObject(const std::string &Object,
+               const std::vector<std::string> &entryNames);
 
 void registerHostSymbol(const std::string &name, void *addr);
 

@@ -15,8 +15,8 @@
 #include "codegen/Libdevice.h"
 #include "codegen/Pipeline.h"
 #include "codegen/Targets.h"
-#include "support/Diagnostics.h"
 #include "runtime/ErrorRecordAbi.h" // the error record's global names
+#include "support/Diagnostics.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
@@ -131,7 +131,8 @@ void rewriteAnnotations(llvm::Module &M,
   if (O.maxRegisters > 0)
     Limits.push_back({"nvvm.maxnreg", std::to_string(O.maxRegisters)});
   if (O.maxThreadsPerBlock > 0)
-    Limits.push_back({"nvvm.maxntid", std::to_string(O.maxThreadsPerBlock) + ",1,1"});
+    Limits.push_back(
+        {"nvvm.maxntid", std::to_string(O.maxThreadsPerBlock) + ",1,1"});
   if (O.minBlocksPerSM > 0)
     Limits.push_back({"nvvm.minctasm", std::to_string(O.minBlocksPerSM)});
   if (O.maxClusterRank > 0)
@@ -297,7 +298,8 @@ void answerReflect(llvm::Module &M, llvm::StringRef Name, int Value) {
         C->getArgOperand(0)->stripPointerCasts());
     if (!GV || !GV->hasInitializer())
       continue;
-    auto *Str = llvm::dyn_cast<llvm::ConstantDataSequential>(GV->getInitializer());
+    auto *Str =
+        llvm::dyn_cast<llvm::ConstantDataSequential>(GV->getInitializer());
     if (Str && Str->isCString() && Str->getAsCString() == Name)
       Calls.push_back(C);
   }

@@ -42,7 +42,7 @@ namespace pcj::codegen {
 
 struct NvptxOptions {
   int ccMajor = 9, ccMinor = 0;
-  char ccSuffix = 0; // 'a' / 'f': arch- / family-specific PTX (sm_90a)
+  char ccSuffix = 0;     // 'a' / 'f': arch- / family-specific PTX (sm_90a)
   int optLevel = 3;      // 0..3
   bool fastMath = false; // ftz, approximate div/sqrt, free fusion
   // Contraction allowed (fmad=True): libdevice's own multiply-adds may be

@@ -144,8 +144,7 @@ bool nvptxSupportsArch(int ccMajor, int ccMinor, char suffix) {
     return std::unique_ptr<const llvm::MCSubtargetInfo>(
         T.createMCSubtargetInfo(kNvptxTriple, "sm_52", ""));
   }();
-  return STI &&
-         STI->isCPUStringValid(nvptxArchName(ccMajor, ccMinor, suffix));
+  return STI && STI->isCPUStringValid(nvptxArchName(ccMajor, ccMinor, suffix));
 }
 
 void requireNvptxArch(int ccMajor, int ccMinor, char suffix) {
@@ -158,12 +157,9 @@ void requireNvptxArch(int ccMajor, int ccMinor, char suffix) {
                "newest known architecture through the JIT");
 }
 
-std::unique_ptr<llvm::TargetMachine> createNvptxTargetMachine(int ccMajor,
-                                                              int ccMinor,
-                                                              int optLevel,
-                                                              bool fastMath,
-                                                              int ptxVersion,
-                                                              char suffix) {
+std::unique_ptr<llvm::TargetMachine>
+createNvptxTargetMachine(int ccMajor, int ccMinor, int optLevel, bool fastMath,
+                         int ptxVersion, char suffix) {
   requireNvptxArch(ccMajor, ccMinor, suffix);
   const llvm::Target &T = lookupTarget(kNvptxTriple);
   llvm::TargetOptions Opts;
@@ -180,12 +176,12 @@ std::unique_ptr<llvm::TargetMachine> createNvptxTargetMachine(int ccMajor,
   // every architecture that has it in hardware.  Newer architectures need
   // more (8.6 for sm_100: support/GpuTargets.cpp's table; LLVM refuses a
   // lower one).
-  int Ptx = std::max({78, ptxVersion,
-                      minPtxIsaFor(GpuArch{ccMajor, ccMinor, suffix})});
+  int Ptx = std::max(
+      {78, ptxVersion, minPtxIsaFor(GpuArch{ccMajor, ccMinor, suffix})});
   std::unique_ptr<llvm::TargetMachine> TM(T.createTargetMachine(
       llvm::Triple(kNvptxTriple), nvptxArchName(ccMajor, ccMinor, suffix),
-      "+ptx" + std::to_string(Ptx), Opts, std::nullopt,
-      std::nullopt, codeGenLevel(optLevel)));
+      "+ptx" + std::to_string(Ptx), Opts, std::nullopt, std::nullopt,
+      codeGenLevel(optLevel)));
   if (!TM)
     backendError("could not create the NVPTX TargetMachine for " +
                  nvptxArchName(ccMajor, ccMinor, suffix));
@@ -212,8 +208,7 @@ std::unique_ptr<llvm::TargetMachine> createHostTargetMachine(int optLevel,
 
 llvm::TargetMachine &nvptxTargetMachineForThread(int ccMajor, int ccMinor,
                                                  int optLevel, bool fastMath,
-                                                 int ptxVersion,
-                                                 char suffix) {
+                                                 int ptxVersion, char suffix) {
   std::string Key = nvptxArchName(ccMajor, ccMinor, suffix) + "/O" +
                     std::to_string(optLevel) + (fastMath ? "/fast" : "") +
                     "/ptx" + std::to_string(ptxVersion);

@@ -65,7 +65,7 @@ public:
   struct Spec {
     std::string key, identity, symbol;
     std::string codeFingerprint; // of the callee's bytecode (cache keys)
-    std::string argSignature;    // "(int64, float32 = const 2.0)" 
+    std::string argSignature;    // "(int64, float32 = const 2.0)"
     std::unique_ptr<ir::Resolver> resolver;
     Typed typed;
     types::TypeRef provisional = nullptr;
@@ -85,7 +85,7 @@ public:
     std::string wrapper;
     ir::ForeignInfo info;
     std::vector<types::TypeRef> params; // as called: an array for a pointer
-    SourceLoc at; // the first call
+    SourceLoc at;                       // the first call
   };
   std::vector<ForeignUse> foreign; // in order of first call
 
@@ -104,9 +104,10 @@ public:
                          "device function '" + Fn.name +
                              "' takes **kwargs, which kernels cannot pass");
     if (C.kwOnlyArgCount)
-      throw CompileError(ErrorKind::Unsupported, At,
-                         "device function '" + Fn.name +
-                             "' has keyword-only parameters, which are not supported yet");
+      throw CompileError(
+          ErrorKind::Unsupported, At,
+          "device function '" + Fn.name +
+              "' has keyword-only parameters, which are not supported yet");
     if (C.freevarsAsParams) { // a nested function (bytecode/Decoder.cpp)
       P.names = C.freevars;
       P.captures = C.freevars.size();
@@ -152,7 +153,8 @@ public:
       if (V.kind == ir::CTValue::Kind::Const) // other values: the type says it
         Printed += " = " + V.value.repr();
       KeyArgs += " = " + V.repr();
-      if (V.kind == ir::CTValue::Kind::Function || V.kind == ir::CTValue::Kind::Module)
+      if (V.kind == ir::CTValue::Kind::Function ||
+          V.kind == ir::CTValue::Kind::Module)
         KeyArgs += "@" + std::to_string(V.handle);
     }
     KeyArgs += ")";
@@ -166,11 +168,12 @@ public:
     if (It != Specs.end()) {
       Spec &S = *It->second;
       if (!S.done && (InProgress.empty() || InProgress.back() != Key))
-        throw CompileError(ErrorKind::Unsupported, At,
-                           "recursion between device functions is not supported (" +
-                               chain(Fn.name) + ")",
-                           "only a function calling itself with the same "
-                           "argument types can recurse");
+        throw CompileError(
+            ErrorKind::Unsupported, At,
+            "recursion between device functions is not supported (" +
+                chain(Fn.name) + ")",
+            "only a function calling itself with the same "
+            "argument types can recurse");
       return {S.done ? S.typed.fn->returnType : S.provisional, S.symbol, Args};
     }
     // Recursion with the same types but other values (`f(x, 3)` calling
@@ -178,11 +181,11 @@ public:
     TypesOnly += ")";
     for (const std::string &P : InProgressTypes)
       if (P.rfind(Info.identity + "(", 0) == 0 && P != TypesOnly)
-        throw CompileError(ErrorKind::Unsupported, At,
-                           "device function '" + Fn.name +
-                               "' calls itself with different argument types " +
-                               Printed,
-                           "recursion needs the same argument types on every call");
+        throw CompileError(
+            ErrorKind::Unsupported, At,
+            "device function '" + Fn.name +
+                "' calls itself with different argument types " + Printed,
+            "recursion needs the same argument types on every call");
     if (InProgress.size() > 64)
       throw CompileError(ErrorKind::Unsupported, At,
                          "device functions are nested too deeply");
@@ -204,10 +207,12 @@ public:
     TO.callees = this;
     TO.provisionalReturn = &Ref.provisional;
     if (Sig.ret)
-      TO.declaredReturn = Sig.ret == types::voidTy() ? types::noneTy() : Sig.ret;
+      TO.declaredReturn =
+          Sig.ret == types::voidTy() ? types::noneTy() : Sig.ret;
     TO.argValues = Values;
     Info.code.varargsAsParam = (Info.code.flags & 0x04) != 0; // CO_VARARGS
-    Ref.typed = frontend(Info.code, Args, *Ref.resolver, TO, nullptr, {}, nullptr);
+    Ref.typed =
+        frontend(Info.code, Args, *Ref.resolver, TO, nullptr, {}, nullptr);
     InProgress.pop_back();
     InProgressTypes.pop_back();
     Names.pop_back();
@@ -222,10 +227,10 @@ private:
 
   // A call of a foreign function: the arguments convert to its one
   // signature; one wrapper per symbol and signature.
-  typeinfer::CallSpec specializeForeign(const ir::CTValue &Fn,
-                                        ir::ForeignInfo &Info,
-                                        const std::vector<types::TypeRef> &ArgTypes,
-                                        const SourceLoc &At) {
+  typeinfer::CallSpec
+  specializeForeign(const ir::CTValue &Fn, ir::ForeignInfo &Info,
+                    const std::vector<types::TypeRef> &ArgTypes,
+                    const SourceLoc &At) {
     // An array passed for a CPointer(dtype) or voidptr parameter passes its
     // data pointer: the wrapper takes the array itself (one per array type).
     types::Signature Decayed = Info.signature;
@@ -236,31 +241,32 @@ private:
         Decayed.args[K] = A;
     }
     types::Signature Sig = chooseSignature(Fn, {Decayed}, ArgTypes, At);
-    types::TypeRef Ret =
-        Sig.ret == types::voidTy() ? types::noneTy() : Sig.ret;
+    types::TypeRef Ret = Sig.ret == types::voidTy() ? types::noneTy() : Sig.ret;
     std::string Key = Info.symbol + (Info.cAbi ? " c " : " numba ") +
                       Info.signature.str() + " called with " + Sig.str();
-    std::string Wrapper = lower::mangleKernelName("pcj_ffi_" + Info.symbol, Key);
+    std::string Wrapper =
+        lower::mangleKernelName("pcj_ffi_" + Info.symbol, Key);
     for (ForeignUse &U : foreign) {
       if (U.wrapper == Wrapper)
         return {Ret, Wrapper, Sig.args};
       if (U.info.symbol == Info.symbol &&
-          (U.info.signature.str() != Info.signature.str() || U.info.cAbi != Info.cAbi))
-        throw CompileError(ErrorKind::Typing, At,
-                           "foreign function '" + Info.symbol +
-                               "' is declared twice with different signatures or "
-                               "ABIs: " + U.info.signature.str() + " and " +
-                               Info.signature.str());
+          (U.info.signature.str() != Info.signature.str() ||
+           U.info.cAbi != Info.cAbi))
+        throw CompileError(
+            ErrorKind::Typing, At,
+            "foreign function '" + Info.symbol +
+                "' is declared twice with different signatures or "
+                "ABIs: " +
+                U.info.signature.str() + " and " + Info.signature.str());
     }
     foreign.push_back({Wrapper, std::move(Info), Sig.args, At});
     return {Ret, Wrapper, Sig.args};
   }
 
   // The explicit signature a call converts to (types/Overloads.h).
-  static types::Signature chooseSignature(const ir::CTValue &Fn,
-                                          const std::vector<types::Signature> &Sigs,
-                                          const std::vector<types::TypeRef> &Args,
-                                          const SourceLoc &At) {
+  static types::Signature chooseSignature(
+      const ir::CTValue &Fn, const std::vector<types::Signature> &Sigs,
+      const std::vector<types::TypeRef> &Args, const SourceLoc &At) {
     std::vector<std::vector<types::TypeRef>> Params;
     for (const types::Signature &S : Sigs)
       Params.push_back(S.args);
@@ -269,8 +275,9 @@ private:
       return Sigs[C.best[0]];
     std::string Msg = "device function '" + Fn.name + "' called with " +
                       types::Signature{nullptr, Args}.str();
-    Msg += C.best.empty() ? ": no matching signature; it is declared for:"
-                          : ": ambiguous call; these signatures fit equally well:";
+    Msg += C.best.empty()
+               ? ": no matching signature; it is declared for:"
+               : ": ambiguous call; these signatures fit equally well:";
     for (size_t K = 0; K < Sigs.size(); ++K)
       if (C.best.empty() ||
           std::find(C.best.begin(), C.best.end(), K) != C.best.end())

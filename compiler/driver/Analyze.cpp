@@ -5,9 +5,8 @@
 
 #include "bytecode/Decoder.h"
 #include "cfg/CFG.h"
-#include "unroll/LiteralUnroll.h"
-#include "ssa/SSABuilder.h"
 #include "runtime/cpu/ThreadCtx.h" // kCpuAbiVersion (a constant only)
+#include "ssa/SSABuilder.h"
 #include "stdlib/Registry.h"
 #include "support/BuildId.h"
 #include "support/Sha256.h"
@@ -15,6 +14,7 @@
 #include "transforms/ConstantRanges.h"
 #include "transforms/InsertCasts.h"
 #include "transforms/NonNegative.h"
+#include "unroll/LiteralUnroll.h"
 
 #include <llvm/Config/llvm-config.h> // LLVM_VERSION_STRING (a macro only)
 
@@ -34,7 +34,8 @@ std::string codeFingerprint(const bc::RawCode &C, bool IncludeLines) {
       H.field(N);
   }
   H.field(std::to_string(C.argCount) + "/" + std::to_string(C.posOnlyArgCount) +
-          "/" + std::to_string(C.kwOnlyArgCount) + "/" + std::to_string(C.flags));
+          "/" + std::to_string(C.kwOnlyArgCount) + "/" +
+          std::to_string(C.flags));
   if (IncludeLines) {
     H.field(C.filename).field(std::to_string(C.firstLineNo));
     for (const auto &L : C.lines)
@@ -134,7 +135,8 @@ static void addForeignFunctions(const Session &S, const CompileOptions &O,
     addLink(L);
   }
   Out.resolutions.push_back(
-      {"link= " + Names, ir::CTValue::constant(bc::ConstValue::ofStr(H.hexDigest()))});
+      {"link= " + Names,
+       ir::CTValue::constant(bc::ConstValue::ofStr(H.hexDigest()))});
 }
 
 // One option's value in the key: unambiguous (a text carries its length).
@@ -143,7 +145,9 @@ static std::string keyValue(int V) { return std::to_string(V); }
 static std::string keyValue(unsigned V) { return std::to_string(V); }
 static std::string keyValue(uint8_t V) { return std::to_string(unsigned(V)); }
 static std::string keyValue(char V) { return std::to_string(int(V)); }
-static std::string keyValue(Backend V) { return V == Backend::CUDA ? "cuda" : "cpu"; }
+static std::string keyValue(Backend V) {
+  return V == Backend::CUDA ? "cuda" : "cpu";
+}
 static std::string keyValue(const std::string &V) {
   return std::to_string(V.size()) + ":" + V;
 }
@@ -160,8 +164,9 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
                           const std::vector<types::TypeRef> &ArgTypes,
                           ir::Resolver &R, const CompileOptions &O) {
   if (O.backend == Backend::CPU && O.hostTarget.empty())
-    throw CompileError(ErrorKind::Internal, SourceLoc{},
-                       "the CPU executor's target is not set (CompileOptions::hostTarget)");
+    throw CompileError(
+        ErrorKind::Internal, SourceLoc{},
+        "the CPU executor's target is not set (CompileOptions::hostTarget)");
   bool Sanitized = O.backend == Backend::CPU && O.sanitize != 0;
   bool IncludeLines = O.boundsCheck || O.zeroDivisionCheck ||
                       O.unboundLocalCheck || O.lineInfo || O.debugInfo ||
@@ -171,8 +176,9 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
   Out.argTypes = ArgTypes;
   Stopwatch Clock(A->timings);
   if (O.deviceFunction && O.backend != Backend::CUDA)
-    throw CompileError(ErrorKind::Internal, SourceLoc{},
-                       "device functions are compiled on their own for the GPU only");
+    throw CompileError(
+        ErrorKind::Internal, SourceLoc{},
+        "device functions are compiled on their own for the GPU only");
   typeinfer::Options TO;
   TO.isKernel = !O.deviceFunction;
   TO.declaredReturn = O.deviceFunction ? O.declaredReturn : nullptr;
@@ -191,7 +197,8 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
       Out.resolutions.push_back({Name + ": " + Res.what, Res.value});
   }
   addForeignFunctions(A->session, O, Out);
-  types::Signature Sig{O.deviceFunction ? F->returnType : types::noneTy(), ArgTypes};
+  types::Signature Sig{O.deviceFunction ? F->returnType : types::noneTy(),
+                       ArgTypes};
   Out.signature = Sig.str();
   Out.returnType = Sig.ret;
   Out.kernelName = O.deviceFunction && !O.deviceName.empty()
@@ -203,8 +210,8 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
     Callees.emplace(Sp->symbol, Sp->typed.fn.get());
   std::vector<const ir::Instr *> Writes = transforms::paramWrites(*F, Callees);
   for (size_t K = 0; K < F->params.size(); ++K)
-    Out.argWrites.push_back(
-        {F->params[K].name, Writes[K] != nullptr, Writes[K] ? Writes[K]->loc : SourceLoc{}});
+    Out.argWrites.push_back({F->params[K].name, Writes[K] != nullptr,
+                             Writes[K] ? Writes[K]->loc : SourceLoc{}});
 
   // The cache key.
   Sha256 H;
@@ -222,13 +229,15 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
 const std::string &cacheKey(const Analysis &A) { return A.key; }
 const CompileResult &analysisResult(const Analysis &A) { return A.result; }
 void dropResolvers(Analysis &A) { A.session.dropResolvers(); }
-const std::vector<StageTiming> &analysisTimings(const Analysis &A) { return A.timings; }
+const std::vector<StageTiming> &analysisTimings(const Analysis &A) {
+  return A.timings;
+}
 
 std::string describeForCache(const CompileResult &R) {
   std::string S = "kernel=" + R.kernelName + "\n";
   S += "signature=" + R.signature + "\n";
-  S += "flags=" + std::to_string(R.usesBarriers) + std::to_string(R.usesWarpOps) +
-       std::to_string(R.usesGridSync) + "\n";
+  S += "flags=" + std::to_string(R.usesBarriers) +
+       std::to_string(R.usesWarpOps) + std::to_string(R.usesGridSync) + "\n";
   S += "static_shared=" + std::to_string(R.staticSharedBytes) + "\n";
   std::string RO;
   for (bool B : R.readOnlyArgs)
@@ -267,14 +276,16 @@ bool restoreFromCache(const std::string &Meta, CompileResult &R) {
       End = Meta.size();
     std::string Line = Meta.substr(Pos, End - Pos);
     size_t Eq = Line.find('=');
-    if (Eq == std::string::npos || !KV.emplace(Line.substr(0, Eq), Line.substr(Eq + 1)).second)
+    if (Eq == std::string::npos ||
+        !KV.emplace(Line.substr(0, Eq), Line.substr(Eq + 1)).second)
       return false; // not key=value, or a key twice
     Pos = End + 1;
   }
   // Every field present and well formed, and what the analysis knows
   // (name, signature, read-only arrays) the same: anything else is a
   // damaged or forged entry, which the caller rebuilds.
-  for (const char *K : {"kernel", "signature", "flags", "static_shared", "readonly"})
+  for (const char *K :
+       {"kernel", "signature", "flags", "static_shared", "readonly"})
     if (!KV.count(K))
       return false;
   const std::string &Flags = KV["flags"];
@@ -296,7 +307,8 @@ bool restoreFromCache(const std::string &Meta, CompileResult &R) {
   return true;
 }
 
-std::string compilerBuildId(const std::string &FrontendId, const std::string &CodegenId) {
+std::string compilerBuildId(const std::string &FrontendId,
+                            const std::string &CodegenId) {
   std::string Keys;
   for (const std::string &K : stdlib::intrinsicKeys())
     Keys += K + ";";
@@ -309,13 +321,14 @@ std::string compilerBuildId(const std::string &FrontendId, const std::string &Co
   snprintf(Hex, sizeof Hex, "%016llx", (unsigned long long)H);
   return "pycuda_jit-" PCJ_VERSION "/frontend-" + FrontendId + "/codegen-" +
          (CodegenId.empty() ? std::string("none") : CodegenId) + "/cpu-abi-" +
-         std::to_string(rt::cpu::kCpuAbiVersion) + "/llvm-" LLVM_VERSION_STRING
-         "/registry-" + Hex;
+         std::to_string(rt::cpu::kCpuAbiVersion) +
+         "/llvm-" LLVM_VERSION_STRING "/registry-" + Hex;
 }
 
 const std::string &frontendBuildId() {
   static const std::string Id = [] {
-    std::string S = buildIdOfLoadedImage(reinterpret_cast<const void *>(&frontendBuildId));
+    std::string S =
+        buildIdOfLoadedImage(reinterpret_cast<const void *>(&frontendBuildId));
     return S.empty() ? std::string("none") : S;
   }();
   return Id;

@@ -18,16 +18,17 @@ void *entryOf(const codegen::HostResult &R, const std::string &Name) {
   return R.entry(Name);
 }
 
-const CodegenApi Api{kCodegenApiVersion,     PCJ_BUILD_STAMP,
-                     sizeof(CompileResult),  sizeof(CompileOptions),
-                     sizeof(Analysis),       generate,
-                     codegen::hostTarget,    codegen::loadHostObject,
-                     entryOf,                codegen::registerHostSymbol};
+const CodegenApi Api{
+    kCodegenApiVersion,         PCJ_BUILD_STAMP,         sizeof(CompileResult),
+    sizeof(CompileOptions),     sizeof(Analysis),        generate,
+    codegen::hostTarget,        codegen::loadHostObject, entryOf,
+    codegen::registerHostSymbol};
 
 } // namespace
 } // namespace pcj::driver
 
-extern "C" __attribute__((visibility("default"))) const pcj::driver::CodegenApi *
+extern "C" __attribute__((visibility("default")))
+const pcj::driver::CodegenApi *
 pcj_codegen_api() {
   return &pcj::driver::Api;
 }

@@ -30,8 +30,8 @@ using pcj::Backend; // support/Backend.h
 
 // The stages with a text dump, in pipeline order (PYCUDA_JIT_DUMP,
 // kernel.inspect_stage, cuda.compile_stages).
-inline constexpr const char *kStageNames[] = {"bytecode", "cfg", "ir", "typed",
-                                              "llvm", "llvm-opt", "ptx"};
+inline constexpr const char *kStageNames[] = {
+    "bytecode", "cfg", "ir", "typed", "llvm", "llvm-opt", "ptx"};
 
 // The options: fields from driver/CompileOptions.def (which also makes
 // their cache-key text, optionsKeyText), then what a compile is asked for
@@ -80,17 +80,17 @@ struct ArgWrite {
 
 struct CompileResult {
   std::string kernelName;
-  std::string signature; // "(array(float32, 1d, C), float32) -> none"
+  std::string signature;     // "(array(float32, 1d, C), float32) -> none"
   types::TypeRef returnType; // none for kernels; a device function's result
   std::vector<types::TypeRef> argTypes;
   std::vector<types::AbiSlot> abi;
   std::vector<typeinfer::Resolution> resolutions;
   bool usesBarriers = false;
   bool usesWarpOps = false;
-  bool usesGridSync = false;    // needs a cooperative launch
-  std::vector<bool> readOnlyArgs; // per argument: an array only read
+  bool usesGridSync = false;       // needs a cooperative launch
+  std::vector<bool> readOnlyArgs;  // per argument: an array only read
   std::vector<ArgWrite> argWrites; // per argument (known after analysis)
-  size_t staticSharedBytes = 0; // CPU backend
+  size_t staticSharedBytes = 0;    // CPU backend
   // CUDA backend
   std::string ptx;
   // Code the PTX links with (the foreign functions' link= items, then the
@@ -154,8 +154,10 @@ bool restoreFromCache(const std::string &Meta, CompileResult &R);
 // (libpcj_codegen.so) -- and the CPU executor's ABI version
 // (runtime/cpu/ThreadCtx.h), with the version, the LLVM version and a hash
 // of the registry for readers.  A rebuild that changes any code changes it.
-std::string compilerBuildId(const std::string &FrontendId, const std::string &CodegenId);
-// The build id of the binary this driver is linked into ("none" if it has none).
+std::string compilerBuildId(const std::string &FrontendId,
+                            const std::string &CodegenId);
+// The build id of the binary this driver is linked into ("none" if it has
+// none).
 const std::string &frontendBuildId();
 
 } // namespace pcj::driver

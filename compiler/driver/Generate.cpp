@@ -77,8 +77,9 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
   Clock.lap("lower");
 
   // Which multiply-adds fuse, decided here once for both targets.
-  PCJ_ASSERT(O.fmad || (!O.fastMath && !(O.fastMathFlags & lower::fastmath::Contract)),
-             "fmad=False with fastmath contraction reached code generation");
+  PCJ_ASSERT(
+      O.fmad || (!O.fastMath && !(O.fastMathFlags & lower::fastmath::Contract)),
+      "fmad=False with fastmath contraction reached code generation");
   codegen::fuseMultiplyAdds(
       *M, !O.fmad ? codegen::Contraction::Off
           : O.fastMath || (O.fastMathFlags & lower::fastmath::Contract)
@@ -99,11 +100,12 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
     NO.maxThreadsPerBlock = O.maxThreadsPerBlock;
     NO.minBlocksPerSM = O.minBlocksPerSM;
     if (O.maxClusterRank && O.ccMajor < 9)
-      throw CompileError(ErrorKind::Unsupported, SourceLoc{F->file, F->firstLine, -1, -1},
-                         "launch_bounds' third entry (the maximum cluster rank) needs "
-                         "thread block clusters: compute capability 9.0 or later, not " +
-                             std::to_string(O.ccMajor) + "." + std::to_string(O.ccMinor),
-                         "give launch_bounds=(max_threads, min_blocks) for this GPU");
+      throw CompileError(
+          ErrorKind::Unsupported, SourceLoc{F->file, F->firstLine, -1, -1},
+          "launch_bounds' third entry (the maximum cluster rank) needs "
+          "thread block clusters: compute capability 9.0 or later, not " +
+              std::to_string(O.ccMajor) + "." + std::to_string(O.ccMinor),
+          "give launch_bounds=(max_threads, min_blocks) for this GPU");
     NO.maxClusterRank = O.maxClusterRank;
     NO.keepOptimizedIR = Want("llvm-opt");
     if (O.deviceFunction)
@@ -125,10 +127,11 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
     HO.fastMath = O.fastMath;
     HO.cancelPoints = true; // the CPU executor can stop endless kernels
     HO.keepOptimizedIR = Want("llvm-opt");
-    Out.host = codegen::jitForHost(std::move(M), std::move(Ctx), HO,
-                                   {LO.kernelName});
+    Out.host =
+        codegen::jitForHost(std::move(M), std::move(Ctx), HO, {LO.kernelName});
     Out.hostEntry = Out.host->entry(LO.kernelName);
-    PCJ_ASSERT(Out.hostEntry, "host JIT lost the kernel entry " + LO.kernelName);
+    PCJ_ASSERT(Out.hostEntry,
+               "host JIT lost the kernel entry " + LO.kernelName);
     if (HO.keepOptimizedIR)
       Out.dumps["llvm-opt"] = Out.host->optimizedIR;
     Out.timings.push_back({"codegen.optimize", Out.host->msOptimize});
@@ -144,7 +147,8 @@ CompileResult compileKernel(const bc::RawCode &Raw,
   if (O.backend == Backend::CPU && O.hostTarget.empty()) {
     CompileOptions WithTarget = O;
     WithTarget.hostTarget = codegen::hostTarget();
-    return generateKernel(analyzeKernel(Raw, ArgTypes, R, WithTarget), WithTarget);
+    return generateKernel(analyzeKernel(Raw, ArgTypes, R, WithTarget),
+                          WithTarget);
   }
   return generateKernel(analyzeKernel(Raw, ArgTypes, R, O), O);
 }

@@ -20,40 +20,51 @@ constexpr size_t kMaxConstArrayBytes = 64 * 1024;
 
 struct CTValue {
   enum class Kind : uint8_t {
-    Invalid,     // not found
-    Const,       // a number / bool / None / str / tuple of those: `value`
-    Module,      // a module: `name` is its canonical name ("math", "cuda", "np")
-    Intrinsic,   // a stdlib registry entry: `name` is its key ("math.sqrt")
-    DType,       // a scalar type used as a value (np.float32): `type`
-    Function,    // a device function: `name` its qualname, `handle` the object;
-                 // a nested function passed to a device function also
-                 // carries the constants it captures (`items`) and its
-                 // default values (`value`, a tuple)
-    ConstArray,  // a host array frozen as constant data: `type` its dtype,
-                 // `shape`, `bytes` its elements in C order
-    TupleClass,  // a namedtuple class: `name` the class, `fields` its fields
-    DeviceArray, // a device array captured by reference (numba-cuda's global
-                 // device arrays): `type` its dtype, `shape`, `strides` (in
-                 // bytes) and `address` of its first element
-    ExceptionClass, // a user-defined exception class (a module global) a
-                    // kernel may raise: `name` its key ("module.Qualname"),
-                    // which the host maps back to the class
-    Tuple,       // a tuple holding at least one array (a global or closure
-                 // tuple of NumPy arrays): `items` its elements (Const,
-                 // ConstArray, DeviceArray or Tuple); a namedtuple keeps
-                 // `name` and `fields`.  Tuples of plain constants are Const.
-    Unsupported, // some other Python object: `name` describes it, `hint`
-                 // (if any) says what to do instead
+    // not found
+    Invalid,
+    // a number / bool / None / str / tuple of those: `value`
+    Const,
+    // a module: `name` is its canonical name ("math", "cuda", "np")
+    Module,
+    // a stdlib registry entry: `name` is its key ("math.sqrt")
+    Intrinsic,
+    // a scalar type used as a value (np.float32): `type`
+    DType,
+    // a device function: `name` its qualname, `handle` the object; a nested
+    // function passed to a device function also carries the constants it
+    // captures (`items`) and its default values (`value`, a tuple)
+    Function,
+    // a host array frozen as constant data: `type` its dtype, `shape`, `bytes`
+    // its elements in C order
+    ConstArray,
+    // a namedtuple class: `name` the class, `fields` its fields
+    TupleClass,
+    // a device array captured by reference (numba-cuda's global device
+    // arrays): `type` its dtype, `shape`, `strides` (in bytes) and `address`
+    // of its first element
+    DeviceArray,
+    // a user-defined exception class (a module global) a kernel may raise:
+    // `name` its key ("module.Qualname"), which the host maps back to the
+    // class
+    ExceptionClass,
+    // a tuple holding at least one array (a global or closure tuple of NumPy
+    // arrays): `items` its elements (Const, ConstArray, DeviceArray or Tuple);
+    // a namedtuple keeps `name` and `fields`.  Tuples of plain constants are
+    // Const.
+    Tuple,
+    // some other Python object: `name` describes it, `hint` (if any) says what
+    // to do instead
+    Unsupported,
   };
   Kind kind = Kind::Invalid;
   bc::ConstValue value;
   std::string name;
   types::TypeRef type = nullptr;
   uintptr_t handle = 0; // opaque host object (modules), for attribute lookups
-  std::vector<int64_t> shape;   // ConstArray, DeviceArray
-  std::string bytes;            // ConstArray
-  std::vector<int64_t> strides; // DeviceArray
-  uint64_t address = 0;         // DeviceArray
+  std::vector<int64_t> shape;      // ConstArray, DeviceArray
+  std::string bytes;               // ConstArray
+  std::vector<int64_t> strides;    // DeviceArray
+  uint64_t address = 0;            // DeviceArray
   std::vector<std::string> fields; // TupleClass
   std::string hint;                // Unsupported
   std::vector<CTValue> items;      // Tuple; Function (captured constants)
@@ -110,7 +121,8 @@ struct CTValue {
     C.address = Address;
     return C;
   }
-  static CTValue tupleClass(std::string Class, std::vector<std::string> Fields) {
+  static CTValue tupleClass(std::string Class,
+                            std::vector<std::string> Fields) {
     CTValue C;
     C.kind = Kind::TupleClass;
     C.name = std::move(Class);
@@ -178,8 +190,8 @@ struct CalleeInfo {
   // explicit kernel signatures do) and convert to its types; empty: one
   // specialization per argument types.
   std::vector<types::Signature> signatures;
-  std::string identity;               // stable id within this process
-  bool isForeign = false;             // `foreign` describes it; no code
+  std::string identity;   // stable id within this process
+  bool isForeign = false; // `foreign` describes it; no code
   ForeignInfo foreign;
 };
 

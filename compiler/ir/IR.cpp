@@ -38,7 +38,8 @@ const bc::ConstValue *pythonIntValue(const Instr *I) {
   const bc::ConstValue *V = nullptr;
   if (I->op == Op::Const)
     V = &I->cval;
-  else if ((I->op == Op::Global || I->op == Op::Deref || I->op == Op::GetAttr) &&
+  else if ((I->op == Op::Global || I->op == Op::Deref ||
+            I->op == Op::GetAttr) &&
            I->ct.kind == CTValue::Kind::Const &&
            !(I->ct.type && I->ct.type->isNumeric())) // numpy scalars are typed
     V = &I->ct.value;
@@ -253,7 +254,8 @@ void Function::recomputeCFG() {
   blocks = std::move(RPO);
 }
 
-// ---- printer -----------------------------------------------------------------
+// ---- printer
+// -----------------------------------------------------------------
 
 namespace {
 
@@ -334,7 +336,8 @@ struct Printer {
     case Op::CheckBound:
       return S + " " + Ops() + " \"" + I->str + "\"";
     case Op::MakeFunction:
-      return S + " \"" + I->str + "\"" + (I->operands.empty() ? "" : " " + Ops()) +
+      return S + " \"" + I->str + "\"" +
+             (I->operands.empty() ? "" : " " + Ops()) +
              (I->cval.kind == bc::ConstValue::Kind::Tuple
                   ? " defaults=" + I->cval.repr()
                   : "");
@@ -434,10 +437,10 @@ void verify(const Function &F, bool Typed) {
         PCJ_ASSERT(Blocks.count(S), "successor block not in function");
       if (Typed && I->op != Op::Jump && I->op != Op::Branch &&
           I->op != Op::Return && I->op != Op::SetItem && I->op != Op::Raise &&
-          I->op != Op::SetAttr &&
-          I->op != Op::Undef)
-        PCJ_ASSERT(I->type, std::string("untyped value after type inference: ") +
-                                opName(I->op));
+          I->op != Op::SetAttr && I->op != Op::Undef)
+        PCJ_ASSERT(I->type,
+                   std::string("untyped value after type inference: ") +
+                       opName(I->op));
     }
   }
 }

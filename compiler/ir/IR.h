@@ -58,19 +58,19 @@ struct Instr {
   unsigned unpackCount = 0;
   bc::ConstValue cval;
   std::vector<std::string> kwnames; // Call: names of the trailing keyword args
-  bool starArgs = false; // Call: f(*t), the last operand a tuple whose
-                         // elements are the arguments (until typing)
-  std::vector<Block *> incoming;    // Phi
-  std::vector<Block *> succs;       // terminators
+  bool starArgs = false;         // Call: f(*t), the last operand a tuple whose
+                                 // elements are the arguments (until typing)
+  std::vector<Block *> incoming; // Phi
+  std::vector<Block *> succs;    // terminators
 
   // Filled by type inference.
   types::TypeRef type = nullptr;
-  bool weak = false;   // a Python literal (NEP 50 weak scalar)
+  bool weak = false;        // a Python literal (NEP 50 weak scalar)
   bool nonNegative = false; // an integer known >= 0 (transforms/NonNegative)
-  CTValue ct;          // Global/Deref/GetAttr of a module, and phis and
-                       // checkbounds of those: what it names; Arg of a
-                       // device function: the compile-time value its caller
-                       // passed (Invalid: known at run time)
+  // Global/Deref/GetAttr of a module, and phis and checkbounds of those:
+  // what it names; Arg of a device function: the compile-time value its
+  // caller passed (Invalid: known at run time).
+  CTValue ct;
   // The registry row when this op is an intrinsic use (a Call of one, a
   // GetAttr reading or naming one); lowering dispatches on it.
   std::optional<stdlib::IntrinsicId> intrinsic;
@@ -131,7 +131,7 @@ struct Function {
   int firstLine = 0;
   std::vector<Param> params;
   std::vector<LocalBinding> bindings; // in bytecode order
-  std::vector<Block *> blocks; // blocks[0] is the entry; kept in RPO
+  std::vector<Block *> blocks;        // blocks[0] is the entry; kept in RPO
   types::TypeRef returnType = nullptr;
 
   Block *newBlock();

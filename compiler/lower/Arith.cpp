@@ -34,7 +34,7 @@ llvm::Value *powBySquaring(LowerContext &Cx, llvm::Value *X, int64_t N,
   llvm::Value *Base = X;
   while (N > 0) {
     if (N & 1)
-      Result = !Result ? Base
+      Result = !Result   ? Base
                : IsFloat ? B.CreateFMul(Result, Base)
                          : B.CreateMul(Result, Base);
     N >>= 1;
@@ -80,13 +80,15 @@ llvm::Value *intPowLoop(LowerContext &Cx, TypeRef T, llvm::Value *A,
     return Res;
   // Negative exponent: 1 ** -n == 1, (-1) ** -n == +-1, else 0 (truncated).
   llvm::Value *IsOne = B.CreateICmpEQ(A, One);
-  llvm::Value *IsMinusOne = B.CreateICmpEQ(A, llvm::ConstantInt::get(LT, -1, true));
+  llvm::Value *IsMinusOne =
+      B.CreateICmpEQ(A, llvm::ConstantInt::get(LT, -1, true));
   llvm::Value *OddE = B.CreateTrunc(E, B.getInt1Ty());
   llvm::Value *NegRes = B.CreateSelect(
       IsOne, One,
-      B.CreateSelect(IsMinusOne,
-                     B.CreateSelect(OddE, llvm::ConstantInt::get(LT, -1, true), One),
-                     Zero));
+      B.CreateSelect(
+          IsMinusOne,
+          B.CreateSelect(OddE, llvm::ConstantInt::get(LT, -1, true), One),
+          Zero));
   return B.CreateSelect(Neg, NegRes, Res);
 }
 
@@ -125,8 +127,9 @@ llvm::Value *floatDivMod(LowerContext &Cx, TypeRef T, llvm::Value *A,
   auto &B = Cx.b;
   llvm::Type *LT = A->getType();
   if (T->bits() == 16) {
-    llvm::Value *R = floatDivMod(Cx, floatTy(32), B.CreateFPExt(A, B.getFloatTy()),
-                                 B.CreateFPExt(Bv, B.getFloatTy()), WantMod);
+    llvm::Value *R =
+        floatDivMod(Cx, floatTy(32), B.CreateFPExt(A, B.getFloatTy()),
+                    B.CreateFPExt(Bv, B.getFloatTy()), WantMod);
     return B.CreateFPTrunc(R, LT);
   }
   llvm::Value *Zero = llvm::ConstantFP::get(LT, 0.0);
@@ -140,17 +143,19 @@ llvm::Value *floatDivMod(LowerContext &Cx, TypeRef T, llvm::Value *A,
       B.CreateICmpNE(B.CreateFCmpOLT(Bv, Zero), B.CreateFCmpOLT(Mod, Zero));
   llvm::Value *Fix = B.CreateAnd(ModNZ, SignsDiffer);
   Mod = B.CreateSelect(Fix, B.CreateFAdd(Mod, Bv), Mod);
-  Div = B.CreateSelect(Fix, B.CreateFSub(Div, llvm::ConstantFP::get(LT, 1.0)), Div);
+  Div = B.CreateSelect(Fix, B.CreateFSub(Div, llvm::ConstantFP::get(LT, 1.0)),
+                       Div);
   if (WantMod) {
     // A zero result takes the divisor's sign.  (A zero divisor: fmod's NaN.)
-    llvm::Value *Signed = B.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, Zero, Bv);
+    llvm::Value *Signed =
+        B.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, Zero, Bv);
     return B.CreateSelect(ModNZ, Mod, Signed);
   }
   llvm::Value *Floor = B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, Div);
-  llvm::Value *Up = B.CreateFCmpOGT(B.CreateFSub(Div, Floor),
-                                    llvm::ConstantFP::get(LT, 0.5));
-  Floor = B.CreateSelect(Up, B.CreateFAdd(Floor, llvm::ConstantFP::get(LT, 1.0)),
-                         Floor);
+  llvm::Value *Up =
+      B.CreateFCmpOGT(B.CreateFSub(Div, Floor), llvm::ConstantFP::get(LT, 0.5));
+  Floor = B.CreateSelect(
+      Up, B.CreateFAdd(Floor, llvm::ConstantFP::get(LT, 1.0)), Floor);
   llvm::Value *DivNZ = B.CreateFCmpUNE(Div, Zero);
   llvm::Value *Quot = B.CreateFDiv(A, Bv);
   llvm::Value *SignedZero =
@@ -172,8 +177,8 @@ llvm::Value *shift(LowerContext &Cx, TypeRef T, bool Left, llvm::Value *A,
     return B.CreateSelect(Big, Zero, B.CreateShl(A, Safe));
   if (!T->isSigned())
     return B.CreateSelect(Big, Zero, B.CreateLShr(A, Safe));
-  llvm::Value *Fill = B.CreateSelect(B.CreateICmpSLT(A, Zero),
-                                     llvm::ConstantInt::get(LT, -1, true), Zero);
+  llvm::Value *Fill = B.CreateSelect(
+      B.CreateICmpSLT(A, Zero), llvm::ConstantInt::get(LT, -1, true), Zero);
   return B.CreateSelect(Big, Fill, B.CreateAShr(A, Safe));
 }
 
@@ -195,20 +200,23 @@ void checkDivisor(LowerContext &Cx, const ir::Instr *At, BinOpKind K,
   llvm::Value *IsZero;
   if (T->isComplex()) {
     Msg = "complex division by zero";
-    llvm::Value *Zero = llvm::ConstantFP::get(complexRe(Cx, Divisor)->getType(), 0.0);
+    llvm::Value *Zero =
+        llvm::ConstantFP::get(complexRe(Cx, Divisor)->getType(), 0.0);
     IsZero = B.CreateAnd(B.CreateFCmpOEQ(complexRe(Cx, Divisor), Zero),
                          B.CreateFCmpOEQ(complexIm(Cx, Divisor), Zero));
   } else if (T->isFloat()) {
-    Msg = Divmod                      ? "float divmod()"
+    Msg = Divmod                     ? "float divmod()"
           : K == BinOpKind::FloorDiv ? "float floor division by zero"
           : K == BinOpKind::Mod      ? "float modulo by zero"
           : IntOperands              ? "division by zero"
                                      : "float division by zero";
-    IsZero = B.CreateFCmpOEQ(Divisor, llvm::ConstantFP::get(Divisor->getType(), 0.0));
+    IsZero = B.CreateFCmpOEQ(Divisor,
+                             llvm::ConstantFP::get(Divisor->getType(), 0.0));
   } else {
     Msg = K == BinOpKind::Mod && !Divmod ? "integer modulo by zero"
                                          : "integer division or modulo by zero";
-    IsZero = B.CreateICmpEQ(Divisor, llvm::ConstantInt::get(Divisor->getType(), 0));
+    IsZero =
+        B.CreateICmpEQ(Divisor, llvm::ConstantInt::get(Divisor->getType(), 0));
   }
   Cx.raiseIf(At, IsZero, TargetHooks::RaisedError::ZeroDivisionError, Msg);
 }
@@ -219,11 +227,11 @@ void checkPowerBase(LowerContext &Cx, const ir::Instr *At, TypeRef T,
     return; // an unsigned exponent is never negative; floats give inf
   auto &B = Cx.b;
   llvm::Value *Zero = llvm::ConstantInt::get(Base->getType(), 0);
-  Cx.raiseIf(At,
-             B.CreateAnd(B.CreateICmpEQ(Base, Zero),
-                         B.CreateICmpSLT(Exponent, Zero)),
-             TargetHooks::RaisedError::ZeroDivisionError,
-             "0 cannot be raised to a negative power");
+  Cx.raiseIf(
+      At,
+      B.CreateAnd(B.CreateICmpEQ(Base, Zero), B.CreateICmpSLT(Exponent, Zero)),
+      TargetHooks::RaisedError::ZeroDivisionError,
+      "0 cannot be raised to a negative power");
 }
 
 llvm::Value *lowerBinOp(LowerContext &Cx, const ir::Instr *At, BinOpKind K,
@@ -257,7 +265,8 @@ llvm::Value *lowerBinOp(LowerContext &Cx, const ir::Instr *At, BinOpKind K,
     PCJ_ASSERT(F, "true division of non-floats after typing");
     return B.CreateFDiv(A, Bv);
   case BinOpKind::FloorDiv:
-    return F ? floatDivMod(Cx, T, A, Bv, false) : intDivMod(Cx, T, A, Bv, false);
+    return F ? floatDivMod(Cx, T, A, Bv, false)
+             : intDivMod(Cx, T, A, Bv, false);
   case BinOpKind::Mod:
     return F ? floatDivMod(Cx, T, A, Bv, true) : intDivMod(Cx, T, A, Bv, true);
   case BinOpKind::Pow:
@@ -268,7 +277,8 @@ llvm::Value *lowerBinOp(LowerContext &Cx, const ir::Instr *At, BinOpKind K,
       return powBySquaring(Cx, A, *ConstExponent, F);
     }
     if (F)
-      return B.CreateCall(Cx.target.mathFunction(Cx.module, "pow", T, 2), {A, Bv});
+      return B.CreateCall(Cx.target.mathFunction(Cx.module, "pow", T, 2),
+                          {A, Bv});
     return intPowLoop(Cx, T, A, Bv);
   case BinOpKind::LShift:
     return shift(Cx, T, true, A, Bv);

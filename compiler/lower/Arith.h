@@ -7,9 +7,9 @@ namespace pcj::lower {
 
 // a op b, both already of type T (InsertCasts made them so).
 // ConstExponent: for **, the exponent when it is a small integer constant.
-llvm::Value *lowerBinOp(LowerContext &Cx, const ir::Instr *At,
-                        bc::BinOpKind K, types::TypeRef T, llvm::Value *A,
-                        llvm::Value *B, const int64_t *ConstExponent);
+llvm::Value *lowerBinOp(LowerContext &Cx, const ir::Instr *At, bc::BinOpKind K,
+                        types::TypeRef T, llvm::Value *A, llvm::Value *B,
+                        const int64_t *ConstExponent);
 // Checked mode (debug=True): raises ZeroDivisionError, with CPython's
 // message, where the divisor of a / // % (Divmod: of divmod()) of type T is
 // zero.  IntOperands: both operands were integers before promotion (1 / 0
@@ -43,7 +43,7 @@ public:
   types::TypeRef type; // complex64 or complex128
   types::TypeRef part; // float32 or float64
 
-  llvm::Value *call(const char *Name, llvm::Value *X);           // sin(x)
+  llvm::Value *call(const char *Name, llvm::Value *X); // sin(x)
   llvm::Value *call(const char *Name, llvm::Value *X, llvm::Value *Y);
   llvm::Value *k(double V);
   llvm::Value *inf();

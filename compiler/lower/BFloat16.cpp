@@ -28,7 +28,8 @@ using types::TypeRef;
 namespace {
 
 // A float32 rounded to bfloat16 by Mode, through its bits.
-llvm::Value *roundFloatBits(llvm::IRBuilder<> &B, llvm::Value *F, BF16Round Mode) {
+llvm::Value *roundFloatBits(llvm::IRBuilder<> &B, llvm::Value *F,
+                            BF16Round Mode) {
   llvm::Type *I32 = B.getInt32Ty();
   llvm::Value *Bits = B.CreateBitCast(F, I32);
   llvm::Value *Hi = B.CreateLShr(Bits, 16);
@@ -64,9 +65,11 @@ llvm::Value *doubleToFloatOdd(llvm::IRBuilder<> &B, llvm::Value *D) {
   llvm::Value *Back = B.CreateFPExt(F, B.getDoubleTy());
   llvm::Value *Bits = B.CreateBitCast(F, B.getInt32Ty());
   // Nearest went away from zero: one step back is the truncation.
-  llvm::Value *Away = B.CreateFCmpOGT(B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, Back),
-                                      B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, D));
-  llvm::Value *Trunc = B.CreateSelect(Away, B.CreateSub(Bits, B.getInt32(1)), Bits);
+  llvm::Value *Away =
+      B.CreateFCmpOGT(B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, Back),
+                      B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, D));
+  llvm::Value *Trunc =
+      B.CreateSelect(Away, B.CreateSub(Bits, B.getInt32(1)), Bits);
   llvm::Value *Odd = B.CreateOr(Trunc, 1);
   llvm::Value *Exact = B.CreateFCmpUEQ(Back, D); // NaN: kept as is
   return B.CreateBitCast(B.CreateSelect(Exact, Bits, Odd), B.getFloatTy());
@@ -78,13 +81,17 @@ llvm::Value *intToFloatOdd(llvm::IRBuilder<> &B, llvm::Value *V, bool Signed) {
   llvm::Value *X = Signed ? B.CreateSExt(V, I64) : B.CreateZExt(V, I64);
   llvm::Value *Neg = Signed ? B.CreateICmpSLT(X, B.getInt64(0)) : B.getFalse();
   llvm::Value *Mag = B.CreateSelect(Neg, B.CreateSub(B.getInt64(0), X), X);
-  llvm::Value *Lz = B.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, Mag, B.getFalse());
+  llvm::Value *Lz =
+      B.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, Mag, B.getFalse());
   llvm::Value *Width = B.CreateSub(B.getInt64(64), Lz);
-  llvm::Value *Shift = B.CreateSelect(B.CreateICmpUGT(Width, B.getInt64(24)),
-                                      B.CreateSub(Width, B.getInt64(24)), B.getInt64(0));
+  llvm::Value *Shift =
+      B.CreateSelect(B.CreateICmpUGT(Width, B.getInt64(24)),
+                     B.CreateSub(Width, B.getInt64(24)), B.getInt64(0));
   llvm::Value *Kept = B.CreateLShr(Mag, Shift);
-  llvm::Value *LostMask = B.CreateSub(B.CreateShl(B.getInt64(1), Shift), B.getInt64(1));
-  llvm::Value *Sticky = B.CreateICmpNE(B.CreateAnd(Mag, LostMask), B.getInt64(0));
+  llvm::Value *LostMask =
+      B.CreateSub(B.CreateShl(B.getInt64(1), Shift), B.getInt64(1));
+  llvm::Value *Sticky =
+      B.CreateICmpNE(B.CreateAnd(Mag, LostMask), B.getInt64(0));
   Kept = B.CreateOr(Kept, B.CreateZExt(Sticky, I64));
   llvm::Value *F = B.CreateUIToFP(Kept, B.getFloatTy()); // < 2**24: exact
   // 2**Shift (Shift <= 40) as a float32, built from its exponent.

@@ -13,7 +13,7 @@ enum class BF16Round { Nearest, Zero, Down, Up };
 
 // V (of the scalar type From: bool, an int or a float) as a bfloat16,
 // rounded once by Mode.  A NaN becomes bfloat16's NaN 0x7fff.
-llvm::Value *toBFloat16(llvm::IRBuilder<> &B, llvm::Value *V, types::TypeRef From,
-                        BF16Round Mode);
+llvm::Value *toBFloat16(llvm::IRBuilder<> &B, llvm::Value *V,
+                        types::TypeRef From, BF16Round Mode);
 
 } // namespace pcj::lower

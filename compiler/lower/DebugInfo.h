@@ -7,8 +7,10 @@
 // taken from its SourceLoc.  Nsight Compute and compute-sanitizer then show
 // the Python lines.
 //
-//   %7 = binop * %3, %5    ; L12 col 8    ==>   %9 = fmul float %4, %6, !dbg !20
-//                                               !20 = !DILocation(line: 12, column: 9, ...)
+//   %7 = binop * %3, %5    ; L12 col 8    ==>   %9 = fmul float %4, %6, !dbg
+//   !20
+//                                               !20 = !DILocation(line: 12,
+//                                               column: 9, ...)
 //   PTX:  .file 1 "/home/u/saxpy.py"  ...  .loc 1 12 9
 //
 // debug=True (GPU): full DWARF, as numba-cuda emits it for cuda-gdb.  The
@@ -26,8 +28,9 @@
 //
 //   x = a + 1      ==>   %5 = add i32 %a, 1, !dbg !30
 //                          #dbg_value(i32 %5, !31, !DIExpression(), !30)
-//                        !31 = !DILocalVariable(name: "x", scope: !12, ..., type: !14)
-//                        !14 = !DIBasicType(name: "int32", size: 32, encoding: DW_ATE_signed)
+//                        !31 = !DILocalVariable(name: "x", scope: !12, ...,
+//                        type: !14) !14 = !DIBasicType(name: "int32", size: 32,
+//                        encoding: DW_ATE_signed)
 #pragma once
 
 #include "ir/IR.h"

@@ -37,7 +37,8 @@ void defineForeignWrapper(const ForeignFunction &FF, LowerContext &Types,
     Params.push_back(Types.valueType(FF.params[K]));
     CParams.push_back(Types.memoryType(FF.declared[K]));
   }
-  llvm::Type *Ret = HasResult ? Types.valueType(FF.ret) : llvm::Type::getVoidTy(C);
+  llvm::Type *Ret =
+      HasResult ? Types.valueType(FF.ret) : llvm::Type::getVoidTy(C);
   llvm::Function *W = T.declareDeviceFunction(M, FF.wrapper, Params, Ret);
   W->addFnAttr(llvm::Attribute::AlwaysInline);
   llvm::IRBuilder<> B(C);
@@ -55,7 +56,8 @@ void defineForeignWrapper(const ForeignFunction &FF, LowerContext &Types,
     CallArgs.push_back(Types.toMemory(Args[K], FF.params[K]));
   }
 
-  llvm::Type *CRet = HasResult ? Types.memoryType(FF.ret) : llvm::Type::getVoidTy(C);
+  llvm::Type *CRet =
+      HasResult ? Types.memoryType(FF.ret) : llvm::Type::getVoidTy(C);
   if (FF.cAbi) {
     auto *FT = llvm::FunctionType::get(CRet, CParams, false);
     llvm::FunctionCallee Ext = M.getOrInsertFunction(FF.symbol, FT);
@@ -70,7 +72,8 @@ void defineForeignWrapper(const ForeignFunction &FF, LowerContext &Types,
   // status returned (always 0 from foreign code, so not checked).
   const llvm::DataLayout &DL = M.getDataLayout();
   llvm::Type *SlotTy = HasResult ? CRet : B.getInt32Ty();
-  llvm::Value *Slot = B.CreateAlloca(SlotTy, DL.getAllocaAddrSpace(), nullptr, "ret");
+  llvm::Value *Slot =
+      B.CreateAlloca(SlotTy, DL.getAllocaAddrSpace(), nullptr, "ret");
   llvm::Value *SlotPtr = Slot;
   if (DL.getAllocaAddrSpace() != 0)
     SlotPtr = B.CreateAddrSpaceCast(Slot, B.getPtrTy(0));

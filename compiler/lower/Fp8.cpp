@@ -41,9 +41,9 @@ namespace {
 // The magnitude bits Abs (an i64) of a binary float with ExpBits exponent
 // and FracBits fraction bits, not NaN, rounded to nearest even as an e4m3
 // or e5m2 code (i8, sign clear).
-llvm::Value *roundToFp8(llvm::IRBuilder<> &B, llvm::Value *Abs, unsigned ExpBits,
-                        unsigned FracBits, llvm::Value *SatFinite,
-                        llvm::Value *IsE5M2) {
+llvm::Value *roundToFp8(llvm::IRBuilder<> &B, llvm::Value *Abs,
+                        unsigned ExpBits, unsigned FracBits,
+                        llvm::Value *SatFinite, llvm::Value *IsE5M2) {
   auto C = [&](int64_t V) { return B.getInt64(uint64_t(V)); };
   auto Pick = [&](int64_t E5M2, int64_t E4M3) {
     return B.CreateSelect(IsE5M2, C(E5M2), C(E4M3));
@@ -53,17 +53,19 @@ llvm::Value *roundToFp8(llvm::IRBuilder<> &B, llvm::Value *Abs, unsigned ExpBits
   llvm::Value *Frac = B.CreateAnd(Abs, C((int64_t(1) << FracBits) - 1));
   llvm::Value *Subnormal = B.CreateICmpEQ(Field, C(0));
   // |x| = M * 2**(E - FracBits)
-  llvm::Value *M =
-      B.CreateSelect(Subnormal, Frac, B.CreateOr(Frac, C(int64_t(1) << FracBits)));
-  llvm::Value *E = B.CreateSelect(Subnormal, C(1 - Bias), B.CreateSub(Field, C(Bias)));
-  llvm::Value *Bits = Pick(2, 3);      // fraction bits of the fp8 format
-  llvm::Value *EMin = Pick(-14, -6);   // its smallest normal exponent
+  llvm::Value *M = B.CreateSelect(Subnormal, Frac,
+                                  B.CreateOr(Frac, C(int64_t(1) << FracBits)));
+  llvm::Value *E =
+      B.CreateSelect(Subnormal, C(1 - Bias), B.CreateSub(Field, C(Bias)));
+  llvm::Value *Bits = Pick(2, 3);    // fraction bits of the fp8 format
+  llvm::Value *EMin = Pick(-14, -6); // its smallest normal exponent
   llvm::Value *MaxCode = Pick(0x7B, 0x7E);
   llvm::Value *Overflow = Pick(0x7C, 0x7F); // infinity / NaN
   llvm::Value *Ex = B.CreateSelect(B.CreateICmpSGT(E, EMin), E, EMin);
   // |x| / 2**(Ex - Bits) = M / 2**S, S >= FracBits - Bits > 0; beyond 63 the
   // quotient rounds to 0 as at 63 (M < 2**62).
-  llvm::Value *S = B.CreateSub(B.CreateAdd(C(FracBits), Ex), B.CreateAdd(Bits, E));
+  llvm::Value *S =
+      B.CreateSub(B.CreateAdd(C(FracBits), Ex), B.CreateAdd(Bits, E));
   S = B.CreateSelect(B.CreateICmpUGT(S, C(63)), C(63), S);
   llvm::Value *N = B.CreateLShr(M, S);
   llvm::Value *Half = B.CreateShl(C(1), B.CreateSub(S, C(1)));
@@ -88,11 +90,12 @@ llvm::Value *roundToOddFloat(llvm::IRBuilder<> &B, llvm::Value *X) {
   llvm::Value *D = B.CreateFPExt(F, B.getDoubleTy());
   llvm::Value *U = B.CreateBitCast(F, B.getInt32Ty());
   llvm::Value *Zero = llvm::ConstantFP::get(B.getDoubleTy(), 0.0);
-  llvm::Value *Away = B.CreateOr(
-      B.CreateAnd(B.CreateFCmpOGT(X, Zero), B.CreateFCmpOGT(D, X)),
-      B.CreateAnd(B.CreateFCmpOLT(X, Zero), B.CreateFCmpOLT(D, X)));
+  llvm::Value *Away =
+      B.CreateOr(B.CreateAnd(B.CreateFCmpOGT(X, Zero), B.CreateFCmpOGT(D, X)),
+                 B.CreateAnd(B.CreateFCmpOLT(X, Zero), B.CreateFCmpOLT(D, X)));
   U = B.CreateSub(U, B.CreateZExt(Away, B.getInt32Ty()));
-  llvm::Value *Inexact = B.CreateAnd(B.CreateFCmpUNE(D, X), B.CreateFCmpORD(F, F));
+  llvm::Value *Inexact =
+      B.CreateAnd(B.CreateFCmpUNE(D, X), B.CreateFCmpORD(F, F));
   U = B.CreateOr(U, B.CreateZExt(Inexact, B.getInt32Ty()));
   return B.CreateBitCast(U, B.getFloatTy());
 }
@@ -105,8 +108,8 @@ llvm::Value *e8m0FromInt(llvm::IRBuilder<> &B, llvm::Value *V, TypeRef From) {
   llvm::Value *W = Signed ? B.CreateSExt(V, I64) : B.CreateZExt(V, I64);
   if (Signed) // |INT64_MIN| is 2**63 as unsigned
     W = B.CreateSelect(B.CreateICmpSLT(W, B.getInt64(0)), B.CreateNeg(W), W);
-  llvm::Value *Lz = B.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz,
-                                            B.CreateSub(W, B.getInt64(1)), B.getFalse());
+  llvm::Value *Lz = B.CreateBinaryIntrinsic(
+      llvm::Intrinsic::ctlz, B.CreateSub(W, B.getInt64(1)), B.getFalse());
   llvm::Value *Code = B.CreateSub(B.getInt64(127 + 64), Lz);
   Code = B.CreateSelect(B.CreateICmpEQ(W, B.getInt64(0)), B.getInt64(0), Code);
   return B.CreateTrunc(Code, B.getInt8Ty());
@@ -133,15 +136,18 @@ Decoded decode(llvm::IRBuilder<> &B, llvm::Value *Code, Fp8Format F) {
   llvm::Value *Sign = B.CreateShl(B.CreateAnd(X, C(0x80)), C(24));
   llvm::Value *E = B.CreateAnd(B.CreateLShr(X, C(Frac)), C(ExpMask));
   llvm::Value *Fr = B.CreateAnd(X, C((1u << Frac) - 1));
-  llvm::Value *Normal = B.CreateOr(B.CreateShl(B.CreateAdd(E, C(127 - Bias)), C(23)),
-                                   B.CreateShl(Fr, C(23 - Frac)));
+  llvm::Value *Normal =
+      B.CreateOr(B.CreateShl(B.CreateAdd(E, C(127 - Bias)), C(23)),
+                 B.CreateShl(Fr, C(23 - Frac)));
   // A subnormal Fr * 2**(1 - Bias - Frac), its leading bit at P.
   llvm::Value *P = B.CreateSub(
       C(31), B.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, Fr, B.getFalse()));
   llvm::Value *SubExp = B.CreateAdd(C(128 - Bias - Frac), P);
-  llvm::Value *SubFrac = B.CreateAnd(B.CreateShl(Fr, B.CreateSub(C(23), P)), C(0x7FFFFF));
-  llvm::Value *Sub = B.CreateSelect(B.CreateICmpEQ(Fr, C(0)), C(0),
-                                    B.CreateOr(B.CreateShl(SubExp, C(23)), SubFrac));
+  llvm::Value *SubFrac =
+      B.CreateAnd(B.CreateShl(Fr, B.CreateSub(C(23), P)), C(0x7FFFFF));
+  llvm::Value *Sub =
+      B.CreateSelect(B.CreateICmpEQ(Fr, C(0)), C(0),
+                     B.CreateOr(B.CreateShl(SubExp, C(23)), SubFrac));
   llvm::Value *Mag = B.CreateSelect(B.CreateICmpEQ(E, C(0)), Sub, Normal);
   llvm::Value *NaN;
   if (E5M2) {
@@ -155,7 +161,8 @@ Decoded decode(llvm::IRBuilder<> &B, llvm::Value *Code, Fp8Format F) {
 }
 
 // fp8 -> a bool, int or float type.
-llvm::Value *fromFp8(LowerContext &Cx, llvm::Value *V, Fp8Format F, TypeRef To) {
+llvm::Value *fromFp8(LowerContext &Cx, llvm::Value *V, Fp8Format F,
+                     TypeRef To) {
   auto &B = Cx.b;
   if (To->isBool())
     return F == Fp8Format::E8M0
@@ -167,7 +174,8 @@ llvm::Value *fromFp8(LowerContext &Cx, llvm::Value *V, Fp8Format F, TypeRef To) 
     return Cx.target.floatToInt(B, Fl, Cx.valueType(To), To->isSigned());
   PCJ_ASSERT(To->isFloat(), "no conversion from fp8 to " + To->str());
   if (isBFloat16(To)) {
-    llvm::Value *H = B.CreateSelect(D.isNaN, B.getInt32(0x7FFF), B.CreateLShr(D.bits, 16));
+    llvm::Value *H =
+        B.CreateSelect(D.isNaN, B.getInt32(0x7FFF), B.CreateLShr(D.bits, 16));
     return B.CreateBitCast(B.CreateTrunc(H, B.getInt16Ty()), B.getBFloatTy());
   }
   if (To->bits() == 32)
@@ -175,57 +183,69 @@ llvm::Value *fromFp8(LowerContext &Cx, llvm::Value *V, Fp8Format F, TypeRef To) 
   if (To->bits() == 16) // exact but for e8m0 (rounded to nearest even)
     return B.CreateSelect(
         D.isNaN, B.CreateBitCast(B.getInt16(0x7FFF), B.getHalfTy()),
-        B.CreateFPTrunc(B.CreateSelect(D.isNaN, llvm::ConstantFP::get(B.getFloatTy(), 0.0),
-                                       Fl),
-                        B.getHalfTy()));
+        B.CreateFPTrunc(
+            B.CreateSelect(D.isNaN, llvm::ConstantFP::get(B.getFloatTy(), 0.0),
+                           Fl),
+            B.getHalfTy()));
   // float64: exact; a NaN keeps the float32 NaN's fraction bits.
   llvm::Value *W = B.CreateZExt(D.bits, B.getInt64Ty());
-  llvm::Value *NaNBits = B.CreateOr(B.getInt64(0x7FF0000000000000ULL),
-                                    B.CreateShl(B.CreateAnd(W, B.getInt64(0x7FFFFF)), 29));
+  llvm::Value *NaNBits =
+      B.CreateOr(B.getInt64(0x7FF0000000000000ULL),
+                 B.CreateShl(B.CreateAnd(W, B.getInt64(0x7FFFFF)), 29));
   llvm::Value *Wide = B.CreateFPExt(
       B.CreateSelect(D.isNaN, llvm::ConstantFP::get(B.getFloatTy(), 0.0), Fl),
       B.getDoubleTy());
-  return B.CreateSelect(D.isNaN, B.CreateBitCast(NaNBits, B.getDoubleTy()), Wide);
+  return B.CreateSelect(D.isNaN, B.CreateBitCast(NaNBits, B.getDoubleTy()),
+                        Wide);
 }
 
 } // namespace
 
-llvm::Value *fp8FromFloat(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *SatFinite,
-                          llvm::Value *IsE5M2) {
+llvm::Value *fp8FromFloat(llvm::IRBuilder<> &B, llvm::Value *X,
+                          llvm::Value *SatFinite, llvm::Value *IsE5M2) {
   if (X->getType()->isDoubleTy()) {
     llvm::Value *Bits = B.CreateBitCast(X, B.getInt64Ty());
     llvm::Value *Abs = B.CreateAnd(Bits, B.getInt64(0x7FFFFFFFFFFFFFFFULL));
-    llvm::Value *Sign = B.CreateTrunc(B.CreateShl(B.CreateLShr(Bits, 63), 7), B.getInt8Ty());
+    llvm::Value *Sign =
+        B.CreateTrunc(B.CreateShl(B.CreateLShr(Bits, 63), 7), B.getInt8Ty());
     llvm::Value *NaN = B.CreateICmpUGT(Abs, B.getInt64(0x7FF0000000000000ULL));
-    llvm::Value *Top = B.CreateTrunc(B.CreateAnd(B.CreateLShr(Abs, 50), 3), B.getInt8Ty());
-    llvm::Value *NaNCode =
-        B.CreateSelect(IsE5M2, B.CreateOr(Top, B.getInt8(0x7E)), B.getInt8(0x7F));
+    llvm::Value *Top =
+        B.CreateTrunc(B.CreateAnd(B.CreateLShr(Abs, 50), 3), B.getInt8Ty());
+    llvm::Value *NaNCode = B.CreateSelect(
+        IsE5M2, B.CreateOr(Top, B.getInt8(0x7E)), B.getInt8(0x7F));
     llvm::Value *R = roundToFp8(B, Abs, 11, 52, SatFinite, IsE5M2);
     return B.CreateOr(B.CreateSelect(NaN, NaNCode, R), Sign);
   }
-  PCJ_ASSERT(X->getType()->isFloatTy(), "fp8FromFloat takes a float or a double");
+  PCJ_ASSERT(X->getType()->isFloatTy(),
+             "fp8FromFloat takes a float or a double");
   llvm::Value *Bits = B.CreateBitCast(X, B.getInt32Ty());
   llvm::Value *Abs = B.CreateAnd(Bits, B.getInt32(0x7FFFFFFF));
-  llvm::Value *Sign = B.CreateTrunc(B.CreateShl(B.CreateLShr(Bits, 31), 7), B.getInt8Ty());
+  llvm::Value *Sign =
+      B.CreateTrunc(B.CreateShl(B.CreateLShr(Bits, 31), 7), B.getInt8Ty());
   llvm::Value *NaN = B.CreateICmpUGT(Abs, B.getInt32(0x7F800000));
-  llvm::Value *R = roundToFp8(B, B.CreateZExt(Abs, B.getInt64Ty()), 8, 23, SatFinite, IsE5M2);
+  llvm::Value *R = roundToFp8(B, B.CreateZExt(Abs, B.getInt64Ty()), 8, 23,
+                              SatFinite, IsE5M2);
   return B.CreateSelect(NaN, B.getInt8(0x7F), B.CreateOr(R, Sign));
 }
 
-llvm::Value *e8m0FromFloat(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *SatFinite,
-                           bool RoundUp) {
+llvm::Value *e8m0FromFloat(llvm::IRBuilder<> &B, llvm::Value *X,
+                           llvm::Value *SatFinite, bool RoundUp) {
   if (X->getType()->isDoubleTy())
     X = roundToOddFloat(B, X);
   auto C = [&](uint32_t V) { return B.getInt32(V); };
-  llvm::Value *Abs = B.CreateAnd(B.CreateBitCast(X, B.getInt32Ty()), C(0x7FFFFFFF));
-  llvm::Value *Code = B.CreateLShr(Abs, C(23)); // toward zero: the exponent field
+  llvm::Value *Abs =
+      B.CreateAnd(B.CreateBitCast(X, B.getInt32Ty()), C(0x7FFFFFFF));
+  llvm::Value *Code =
+      B.CreateLShr(Abs, C(23)); // toward zero: the exponent field
   if (RoundUp) { // up unless a power of two, at most 2**-127, or infinite
-    llvm::Value *Up = B.CreateAnd(
-        B.CreateICmpNE(B.CreateAnd(Abs, C(0x7FFFFF)), C(0)),
-        B.CreateAnd(B.CreateICmpUGT(Abs, C(0x00400000)), B.CreateICmpULT(Abs, C(0x7F800000))));
+    llvm::Value *Up =
+        B.CreateAnd(B.CreateICmpNE(B.CreateAnd(Abs, C(0x7FFFFF)), C(0)),
+                    B.CreateAnd(B.CreateICmpUGT(Abs, C(0x00400000)),
+                                B.CreateICmpULT(Abs, C(0x7F800000))));
     Code = B.CreateAdd(Code, B.CreateZExt(Up, B.getInt32Ty()));
   }
-  Code = B.CreateSelect(B.CreateAnd(SatFinite, B.CreateICmpEQ(Code, C(0xFF))), C(0xFE), Code);
+  Code = B.CreateSelect(B.CreateAnd(SatFinite, B.CreateICmpEQ(Code, C(0xFF))),
+                        C(0xFE), Code);
   Code = B.CreateSelect(B.CreateICmpUGT(Abs, C(0x7F800000)), C(0xFF), Code);
   return B.CreateTrunc(Code, B.getInt8Ty());
 }
@@ -234,17 +254,20 @@ llvm::Value *e8m0ToBf16Bits(llvm::IRBuilder<> &B, llvm::Value *Code) {
   llvm::Value *X = B.CreateZExt(Code, B.getInt16Ty());
   llvm::Value *R = B.CreateShl(X, 7);
   R = B.CreateSelect(B.CreateICmpEQ(X, B.getInt16(0)), B.getInt16(0x0040), R);
-  return B.CreateSelect(B.CreateICmpEQ(X, B.getInt16(0xFF)), B.getInt16(0x7FFF), R);
+  return B.CreateSelect(B.CreateICmpEQ(X, B.getInt16(0xFF)), B.getInt16(0x7FFF),
+                        R);
 }
 
-llvm::Value *castFp8(LowerContext &Cx, llvm::Value *V, TypeRef From, TypeRef To) {
+llvm::Value *castFp8(LowerContext &Cx, llvm::Value *V, TypeRef From,
+                     TypeRef To) {
   auto &B = Cx.b;
-  PCJ_ASSERT(!(isFp8(From) && isFp8(To)), "fp8 -> fp8 conversions are refused in typing");
+  PCJ_ASSERT(!(isFp8(From) && isFp8(To)),
+             "fp8 -> fp8 conversions are refused in typing");
   if (isFp8(From))
     return fromFp8(Cx, V, fp8Format(From), To);
   Fp8Format F = fp8Format(To);
-  PCJ_ASSERT(From->isIntegral() || From->isFloat(), "no conversion from " + From->str() +
-                                                        " to " + To->str());
+  PCJ_ASSERT(From->isIntegral() || From->isFloat(),
+             "no conversion from " + From->str() + " to " + To->str());
   if (F == Fp8Format::E8M0) {
     if (From->isIntegral())
       return e8m0FromInt(B, V, From);
@@ -254,7 +277,8 @@ llvm::Value *castFp8(LowerContext &Cx, llvm::Value *V, TypeRef From, TypeRef To)
   }
   if (From->isIntegral()) { // through float32, rounded to nearest even
     bool Signed = From->isInt() && From->isSigned();
-    V = Signed ? B.CreateSIToFP(V, B.getFloatTy()) : B.CreateUIToFP(V, B.getFloatTy());
+    V = Signed ? B.CreateSIToFP(V, B.getFloatTy())
+               : B.CreateUIToFP(V, B.getFloatTy());
   } else if (From->bits() != 64 && From->bits() != 32) {
     V = B.CreateFPExt(V, B.getFloatTy());
   }

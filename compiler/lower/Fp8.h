@@ -20,12 +20,12 @@ llvm::Value *castFp8(LowerContext &Cx, llvm::Value *V, types::TypeRef From,
 // overflow to the largest finite value (else infinity or NaN); the format
 // e5m2 (else e4m3).  X is a float or a double; a float NaN gives 0x7f, a
 // double NaN keeps its sign (and, for e5m2, its top fraction bit).
-llvm::Value *fp8FromFloat(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *SatFinite,
-                          llvm::Value *IsE5M2);
+llvm::Value *fp8FromFloat(llvm::IRBuilder<> &B, llvm::Value *X,
+                          llvm::Value *SatFinite, llvm::Value *IsE5M2);
 // X a float or a double (a double is first rounded to a float to odd, as
 // cuda_fp8.h does); RoundUp: toward +infinity on |X|, else toward zero.
-llvm::Value *e8m0FromFloat(llvm::IRBuilder<> &B, llvm::Value *X, llvm::Value *SatFinite,
-                           bool RoundUp);
+llvm::Value *e8m0FromFloat(llvm::IRBuilder<> &B, llvm::Value *X,
+                           llvm::Value *SatFinite, bool RoundUp);
 // An e8m0 code as bfloat16 bits (i16): 2**(x-127); 0 gives 2**-127
 // (0x0040), 0xff the NaN 0x7fff.
 llvm::Value *e8m0ToBf16Bits(llvm::IRBuilder<> &B, llvm::Value *Code);

@@ -29,17 +29,17 @@ namespace {
 // Field offsets in pcj_thread_ctx, read from the ABI's one definition
 // (runtime/cpu/ThreadCtx.h: changing them bumps kCpuAbiVersion, which is
 // part of every cache key).
-constexpr unsigned kSRegOffset[4] = {offsetof(pcj_thread_ctx, tid),
-                                     offsetof(pcj_thread_ctx, ntid),
-                                     offsetof(pcj_thread_ctx, ctaid),
-                                     offsetof(pcj_thread_ctx, nctaid)};
+constexpr unsigned kSRegOffset[4] = {
+    offsetof(pcj_thread_ctx, tid), offsetof(pcj_thread_ctx, ntid),
+    offsetof(pcj_thread_ctx, ctaid), offsetof(pcj_thread_ctx, nctaid)};
 constexpr unsigned kSharedOffset = offsetof(pcj_thread_ctx, shared);
 // The alignment of a block's shared memory (runtime/cpu/Executor.cpp's
 // SharedAlign).
 constexpr unsigned kSharedBaseAlign = 64;
 constexpr unsigned kLaneIdOffset = offsetof(pcj_thread_ctx, laneid);
 constexpr unsigned kDynSharedOffset = offsetof(pcj_thread_ctx, dynShared);
-constexpr unsigned kDynSharedBytesOffset = offsetof(pcj_thread_ctx, dynSharedBytes);
+constexpr unsigned kDynSharedBytesOffset =
+    offsetof(pcj_thread_ctx, dynSharedBytes);
 
 class HostTarget : public TargetHooks {
 public:
@@ -49,7 +49,8 @@ public:
                                std::vector<llvm::Value *> &Values) override {
     llvm::Type *Ptr = B.getPtrTy();
     auto *FT = llvm::FunctionType::get(B.getVoidTy(), {Ptr, Ptr}, false);
-    auto *F = llvm::Function::Create(FT, llvm::Function::ExternalLinkage, Name, M);
+    auto *F =
+        llvm::Function::Create(FT, llvm::Function::ExternalLinkage, Name, M);
     F->getArg(0)->setName("args");
     F->getArg(1)->setName("ctx");
     Ctx = F->getArg(1);
@@ -57,9 +58,10 @@ public:
     for (unsigned K = 0; K < Params.size(); ++K) {
       llvm::Value *Slot = B.CreateConstInBoundsGEP1_64(Ptr, F->getArg(0), K);
       llvm::Value *P = B.CreateLoad(Ptr, Slot);
-      Values.push_back(Params[K].aggregate
-                           ? P // an aggregate: its address
-                           : B.CreateLoad(Params[K].type, P, "param" + std::to_string(K)));
+      Values.push_back(
+          Params[K].aggregate
+              ? P // an aggregate: its address
+              : B.CreateLoad(Params[K].type, P, "param" + std::to_string(K)));
     }
     return F;
   }
@@ -68,7 +70,8 @@ public:
 
   void finishKernel(llvm::Module &M, llvm::Function *K) override {}
 
-  llvm::Function *declareDeviceFunction(llvm::Module &M, const std::string &Name,
+  llvm::Function *declareDeviceFunction(llvm::Module &M,
+                                        const std::string &Name,
                                         const std::vector<llvm::Type *> &Params,
                                         llvm::Type *Ret) override {
     std::vector<llvm::Type *> All = Params;
@@ -118,8 +121,8 @@ public:
                         llvm::FunctionType::get(FT, Args, false));
   }
 
-  llvm::FunctionCallee mathFunctionOfType(llvm::Module &M, const std::string &Name,
-                                          bool Single,
+  llvm::FunctionCallee mathFunctionOfType(llvm::Module &M,
+                                          const std::string &Name, bool Single,
                                           llvm::FunctionType *FT) override {
     return libmFunction(M, Name + (Single ? "f" : ""), FT);
   }
@@ -134,7 +137,8 @@ public:
   // never read, so a call touches no memory (CSE and hoisting still apply)
   // but through its pointer parameters (frexp's exponent, modf's integer
   // part).
-  static llvm::FunctionCallee libmFunction(llvm::Module &M, const std::string &Name,
+  static llvm::FunctionCallee libmFunction(llvm::Module &M,
+                                           const std::string &Name,
                                            llvm::FunctionType *FT) {
     llvm::FunctionCallee C = M.getOrInsertFunction(Name, FT);
     if (auto *F = llvm::dyn_cast<llvm::Function>(C.getCallee())) {
@@ -143,9 +147,8 @@ public:
       F->addFnAttr(llvm::Attribute::WillReturn);
       F->addFnAttr(llvm::Attribute::NoSync);
       F->addFnAttr(llvm::Attribute::NoFree);
-      bool Pointers = llvm::any_of(FT->params(), [](llvm::Type *T) {
-        return T->isPointerTy();
-      });
+      bool Pointers = llvm::any_of(
+          FT->params(), [](llvm::Type *T) { return T->isPointerTy(); });
       if (Pointers)
         F->setOnlyAccessesArgMemory();
       else
@@ -154,7 +157,8 @@ public:
     return C;
   }
 
-  llvm::FunctionCallee libdeviceFunction(llvm::Module &M, const std::string &Name,
+  llvm::FunctionCallee libdeviceFunction(llvm::Module &M,
+                                         const std::string &Name,
                                          llvm::FunctionType *FT) override {
     return M.getOrInsertFunction("pcj_nv_" + Name, FT);
   }
@@ -174,12 +178,13 @@ public:
     llvm::Value *BaseP =
         B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, kSharedOffset);
     llvm::Value *Base = B.CreateLoad(B.getPtrTy(), BaseP, "shared.base");
-    llvm::Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset, Name);
+    llvm::Value *P =
+        B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset, Name);
     if (!RoundUp)
       return P;
     llvm::Value *Addr = B.CreatePtrToInt(P, B.getInt64Ty());
-    llvm::Value *Pad = B.CreateAnd(B.CreateSub(B.getInt64(0), Addr),
-                                   B.getInt64(Align - 1));
+    llvm::Value *Pad =
+        B.CreateAnd(B.CreateSub(B.getInt64(0), Addr), B.getInt64(Align - 1));
     return B.CreateInBoundsGEP(B.getInt8Ty(), P, Pad, Name);
   }
 
@@ -202,14 +207,15 @@ public:
 
   // pcj_cpu_error with a pcj_error_site (runtime/cpu/ThreadCtx.h); Kind:
   // pcj_error_kind, Class: PCJ_ERROR_RAISED's exception class.
-  void cpuError(llvm::IRBuilder<> &B, pcj_error_kind Kind, const std::string &Class,
-                const std::string &Message, const std::string &Kernel,
-                const std::string &File, int Line) {
+  void cpuError(llvm::IRBuilder<> &B, pcj_error_kind Kind,
+                const std::string &Class, const std::string &Message,
+                const std::string &Kernel, const std::string &File, int Line) {
     llvm::Module &M = *B.GetInsertBlock()->getModule();
     llvm::Constant *G = errorSite(B, Kernel, File, Message, Line, Kind, Class);
     llvm::Type *Ptr = B.getPtrTy();
     llvm::FunctionCallee Fn = M.getOrInsertFunction(
-        "pcj_cpu_error", llvm::FunctionType::get(B.getVoidTy(), {Ptr, Ptr}, false));
+        "pcj_cpu_error",
+        llvm::FunctionType::get(B.getVoidTy(), {Ptr, Ptr}, false));
     B.CreateCall(Fn, {Ctx, G})->setDoesNotReturn();
   }
 
@@ -219,12 +225,13 @@ public:
   void recursionCheck(llvm::IRBuilder<> &B, const std::string &Function,
                       const std::string &File, int Line) override {
     llvm::Module &M = *B.GetInsertBlock()->getModule();
-    llvm::Constant *G = errorSite(B, Function, File,
-                                  "maximum recursion depth exceeded", Line,
-                                  PCJ_ERROR_RECURSION);
+    llvm::Constant *G =
+        errorSite(B, Function, File, "maximum recursion depth exceeded", Line,
+                  PCJ_ERROR_RECURSION);
     llvm::Type *Ptr = B.getPtrTy();
     llvm::FunctionCallee Fn = M.getOrInsertFunction(
-        "pcj_cpu_check_stack", llvm::FunctionType::get(B.getVoidTy(), {Ptr, Ptr}, false));
+        "pcj_cpu_check_stack",
+        llvm::FunctionType::get(B.getVoidTy(), {Ptr, Ptr}, false));
     B.CreateCall(Fn, {Ctx, G});
   }
 
@@ -240,11 +247,13 @@ public:
                              {IntTy, V->getType()}, {V});
   }
 
-  void vprintf(llvm::IRBuilder<> &B, llvm::Value *Fmt, llvm::Value *Args) override {
+  void vprintf(llvm::IRBuilder<> &B, llvm::Value *Fmt,
+               llvm::Value *Args) override {
     llvm::Module &M = *B.GetInsertBlock()->getModule();
     llvm::FunctionCallee Fn = M.getOrInsertFunction(
-        "pcj_cpu_vprintf", llvm::FunctionType::get(B.getInt32Ty(),
-                                                   {B.getPtrTy(), B.getPtrTy()}, false));
+        "pcj_cpu_vprintf",
+        llvm::FunctionType::get(B.getInt32Ty(), {B.getPtrTy(), B.getPtrTy()},
+                                false));
     B.CreateCall(Fn, {Fmt, Args});
   }
 
@@ -257,15 +266,15 @@ public:
                   int Line) override {
     llvm::Module &M = *B.GetInsertBlock()->getModule();
     llvm::LLVMContext &C = M.getContext();
-    llvm::Type *Ptr = B.getPtrTy(), *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
+    llvm::Type *Ptr = B.getPtrTy(), *I32 = B.getInt32Ty(),
+               *I64 = B.getInt64Ty();
     auto *SiteTy = llvm::StructType::get(C, {Ptr, Ptr, I32, I32});
     llvm::Constant *Site = llvm::ConstantStruct::get(
         SiteTy, {B.CreateGlobalStringPtr(Kernel, "oob.kernel", 0, &M),
                  B.CreateGlobalStringPtr(File, "oob.file", 0, &M),
                  B.getInt32(Line), B.getInt32(0)});
-    auto *G = new llvm::GlobalVariable(M, SiteTy, true,
-                                       llvm::GlobalValue::PrivateLinkage, Site,
-                                       "oob.site");
+    auto *G = new llvm::GlobalVariable(
+        M, SiteTy, true, llvm::GlobalValue::PrivateLinkage, Site, "oob.site");
     llvm::Function *Fn = B.GetInsertBlock()->getParent();
     if (IndexBufFn != Fn) {
       llvm::IRBuilder<> EB(&Fn->getEntryBlock(), Fn->getEntryBlock().begin());
@@ -278,8 +287,9 @@ public:
       B.CreateStore(Index[K], B.CreateConstInBoundsGEP1_64(I64, IndexBuf, K));
       B.CreateStore(Shape[K], B.CreateConstInBoundsGEP1_64(I64, ShapeBuf, K));
     }
-    llvm::FunctionCallee Err = runtimeFn(B, "pcj_cpu_index_error", B.getVoidTy(),
-                                         {Ptr, Ptr, Ptr, Ptr, I32, I32});
+    llvm::FunctionCallee Err =
+        runtimeFn(B, "pcj_cpu_index_error", B.getVoidTy(),
+                  {Ptr, Ptr, Ptr, Ptr, I32, I32});
     if (auto *D = llvm::dyn_cast<llvm::Function>(Err.getCallee())) {
       D->setDoesNotReturn();
       D->addFnAttr(llvm::Attribute::Cold);
@@ -309,14 +319,15 @@ public:
                                  uint32_t Flags) {
     llvm::Module &M = *B.GetInsertBlock()->getModule();
     llvm::Type *P = B.getPtrTy(), *I32 = B.getInt32Ty();
-    auto *SiteTy = llvm::StructType::get(M.getContext(),
-                                         {I32, I32, I32, I32, I32, I32, P, P, P});
+    auto *SiteTy = llvm::StructType::get(
+        M.getContext(), {I32, I32, I32, I32, I32, I32, P, P, P});
     llvm::Constant *Site = llvm::ConstantStruct::get(
-        SiteTy, {B.getInt32(0), B.getInt32(Flags), B.getInt32(uint32_t(A.bytes)),
-                 B.getInt32(A.line), B.getInt32(A.col), B.getInt32(A.endCol),
-                 B.CreateGlobalStringPtr(A.function, "san.fn", 0, &M),
-                 B.CreateGlobalStringPtr(A.file, "san.file", 0, &M),
-                 B.CreateGlobalStringPtr(A.array, "san.array", 0, &M)});
+        SiteTy,
+        {B.getInt32(0), B.getInt32(Flags), B.getInt32(uint32_t(A.bytes)),
+         B.getInt32(A.line), B.getInt32(A.col), B.getInt32(A.endCol),
+         B.CreateGlobalStringPtr(A.function, "san.fn", 0, &M),
+         B.CreateGlobalStringPtr(A.file, "san.file", 0, &M),
+         B.CreateGlobalStringPtr(A.array, "san.array", 0, &M)});
     return new llvm::GlobalVariable(M, SiteTy, /*isConstant=*/false,
                                     llvm::GlobalValue::PrivateLinkage, Site,
                                     "san.site");
@@ -326,13 +337,15 @@ public:
     AccessSite S = A;
     S.kind = Access::Read; // flags 3: a synchronization site
     llvm::Value *Site = siteGlobal(B, S, 3);
-    B.CreateCall(runtimeFn(B, "pcj_san_sync", B.getVoidTy(), {B.getPtrTy(), B.getPtrTy()}),
+    B.CreateCall(runtimeFn(B, "pcj_san_sync", B.getVoidTy(),
+                           {B.getPtrTy(), B.getPtrTy()}),
                  {Ctx, Site});
   }
 
   void atomicDone(llvm::IRBuilder<> &B) override {
-    B.CreateCall(runtimeFn(B, "pcj_san_atomic_done", B.getVoidTy(), {B.getPtrTy()}),
-                 {Ctx});
+    B.CreateCall(
+        runtimeFn(B, "pcj_san_atomic_done", B.getVoidTy(), {B.getPtrTy()}),
+        {Ctx});
   }
 
   // ---- CUDA device intrinsics -----------------------------------------------
@@ -354,9 +367,9 @@ public:
                           const std::string &Name) override {
     if (llvm::GlobalVariable *G = M.getNamedGlobal(Name))
       return G;
-    auto *G = new llvm::GlobalVariable(M, Init->getType(), true,
-                                       llvm::GlobalValue::PrivateLinkage, Init,
-                                       Name);
+    auto *G =
+        new llvm::GlobalVariable(M, Init->getType(), true,
+                                 llvm::GlobalValue::PrivateLinkage, Init, Name);
     G->setAlignment(llvm::Align(16));
     return G;
   }
@@ -435,9 +448,10 @@ public:
     unsigned Bits = T->getPrimitiveSizeInBits();
     llvm::Value *W = B.CreateBitCast(Value, B.getIntNTy(Bits));
     W = B.CreateZExt(W, I64);
-    llvm::Value *R = B.CreateCall(
-        runtimeFn(B, "pcj_cpu_shfl_sync", I64, {B.getPtrTy(), I32, I64, I32, I32, I32}),
-        {Ctx, Mask, W, B.getInt32(Mode), Lane, B.getInt32(32)});
+    llvm::Value *R =
+        B.CreateCall(runtimeFn(B, "pcj_cpu_shfl_sync", I64,
+                               {B.getPtrTy(), I32, I64, I32, I32, I32}),
+                     {Ctx, Mask, W, B.getInt32(Mode), Lane, B.getInt32(32)});
     return B.CreateBitCast(B.CreateTrunc(R, B.getIntNTy(Bits)), T);
   }
 
@@ -466,10 +480,10 @@ public:
     llvm::Function *Fn = B.GetInsertBlock()->getParent();
     llvm::IRBuilder<> EB(&Fn->getEntryBlock(), Fn->getEntryBlock().begin());
     llvm::Value *PredSlot = EB.CreateAlloca(I32, nullptr, "match.pred");
-    llvm::Value *M = B.CreateCall(
-        runtimeFn(B, "pcj_cpu_match_all_sync", I32,
-                  {B.getPtrTy(), I32, I64, B.getPtrTy()}),
-        {Ctx, Mask, B.CreateZExt(Value, I64), PredSlot});
+    llvm::Value *M =
+        B.CreateCall(runtimeFn(B, "pcj_cpu_match_all_sync", I32,
+                               {B.getPtrTy(), I32, I64, B.getPtrTy()}),
+                     {Ctx, Mask, B.CreateZExt(Value, I64), PredSlot});
     llvm::Value *P = B.CreateICmpNE(B.CreateLoad(I32, PredSlot), B.getInt32(0));
     llvm::Value *R = llvm::UndefValue::get(
         llvm::StructType::get(B.getContext(), {I32, B.getInt1Ty()}));
@@ -503,27 +517,26 @@ public:
 
 private:
   // A constant pcj_error_site (runtime/cpu/ThreadCtx.h).
-  static llvm::Constant *errorSite(llvm::IRBuilder<> &B, const std::string &Kernel,
-                                   const std::string &File,
-                                   const std::string &Message, int Line,
-                                   pcj_error_kind Kind,
-                                   const std::string &Exception = "") {
+  static llvm::Constant *
+  errorSite(llvm::IRBuilder<> &B, const std::string &Kernel,
+            const std::string &File, const std::string &Message, int Line,
+            pcj_error_kind Kind, const std::string &Exception = "") {
     llvm::Module &M = *B.GetInsertBlock()->getModule();
     llvm::Type *Ptr = B.getPtrTy(), *I32 = B.getInt32Ty();
     auto *SiteTy =
         llvm::StructType::get(M.getContext(), {Ptr, Ptr, Ptr, I32, I32, Ptr});
     llvm::Constant *Exc =
         Exception.empty()
-            ? llvm::ConstantPointerNull::get(llvm::PointerType::get(M.getContext(), 0))
+            ? llvm::ConstantPointerNull::get(
+                  llvm::PointerType::get(M.getContext(), 0))
             : B.CreateGlobalStringPtr(Exception, "err.class", 0, &M);
     llvm::Constant *Site = llvm::ConstantStruct::get(
         SiteTy, {B.CreateGlobalStringPtr(Kernel, "err.kernel", 0, &M),
                  B.CreateGlobalStringPtr(File, "err.file", 0, &M),
                  B.CreateGlobalStringPtr(Message, "err.message", 0, &M),
                  B.getInt32(Line), B.getInt32(Kind), Exc});
-    return new llvm::GlobalVariable(M, SiteTy, true,
-                                    llvm::GlobalValue::PrivateLinkage, Site,
-                                    "err.site");
+    return new llvm::GlobalVariable(
+        M, SiteTy, true, llvm::GlobalValue::PrivateLinkage, Site, "err.site");
   }
 
   static llvm::FunctionCallee runtimeFn(llvm::IRBuilder<> &B, const char *Name,
@@ -533,7 +546,6 @@ private:
     return M.getOrInsertFunction(Name,
                                  llvm::FunctionType::get(Ret, Params, false));
   }
-
 
   llvm::Value *Ctx = nullptr;
   int32_t Sites = 0; // call sites of barriers and activemask numbered so far

@@ -16,7 +16,7 @@ namespace pcj::lower {
 using namespace types;
 
 llvm::Value *rangeTripCount(LowerContext &Cx, TypeRef C, llvm::Value *Start,
-                           llvm::Value *Stop, llvm::Value *Step) {
+                            llvm::Value *Stop, llvm::Value *Step) {
   auto &B = Cx.b;
   bool Unsigned = C->isInt() && !C->isSigned();
   // Narrow counters compute in 64 bits (no overflow), then fit the count
@@ -32,18 +32,19 @@ llvm::Value *rangeTripCount(LowerContext &Cx, TypeRef C, llvm::Value *Start,
   if (Unsigned) { // an unsigned step is positive
     St = B.CreateSelect(StepZero, One, St);
     llvm::Value *Span = B.CreateSub(S1, S0);
-    N = B.CreateSelect(B.CreateICmpUGT(S1, S0),
-                       B.CreateUDiv(B.CreateSub(B.CreateAdd(Span, St), One), St),
-                       Zero);
+    N = B.CreateSelect(
+        B.CreateICmpUGT(S1, S0),
+        B.CreateUDiv(B.CreateSub(B.CreateAdd(Span, St), One), St), Zero);
   } else {
     // step > 0: (stop - start + step - 1) / step; step < 0: the mirror.
     llvm::Value *Up = B.CreateICmpSGT(St, Zero);
-    llvm::Value *Span = B.CreateSelect(Up, B.CreateSub(S1, S0), B.CreateSub(S0, S1));
+    llvm::Value *Span =
+        B.CreateSelect(Up, B.CreateSub(S1, S0), B.CreateSub(S0, S1));
     llvm::Value *AStep = B.CreateSelect(Up, St, B.CreateNeg(St));
     AStep = B.CreateSelect(StepZero, One, AStep);
-    N = B.CreateSelect(B.CreateICmpSGT(Span, Zero),
-                       B.CreateUDiv(B.CreateSub(B.CreateAdd(Span, AStep), One), AStep),
-                       Zero);
+    N = B.CreateSelect(
+        B.CreateICmpSGT(Span, Zero),
+        B.CreateUDiv(B.CreateSub(B.CreateAdd(Span, AStep), One), AStep), Zero);
   }
   N = B.CreateSelect(StepZero, Zero, N);
   return Cx.cast(N, intTy(64, false), intTy(C->bits(), false));
@@ -74,8 +75,8 @@ llvm::Value *iterLength(LowerContext &Cx, TypeRef T, llvm::Value *V) {
     unsigned First = T->name() == "enumerate" ? 1 : 0;
     llvm::Value *N = nullptr;
     for (unsigned K = 0; K < T->elems().size(); ++K) {
-      llvm::Value *L = iterLength(Cx, T->elems()[K],
-                                  B.CreateExtractValue(V, {First + K}));
+      llvm::Value *L =
+          iterLength(Cx, T->elems()[K], B.CreateExtractValue(V, {First + K}));
       N = N ? B.CreateSelect(B.CreateICmpSLT(L, N), L, N) : L;
     }
     return N;
@@ -124,7 +125,8 @@ llvm::Value *iterElement(LowerContext &Cx, const ir::Instr *At, TypeRef T,
     for (unsigned K = 0; K < N; ++K)
       B.CreateStore(Cx.cast(B.CreateExtractValue(V, {K}), T->elems()[K], E),
                     B.CreateConstInBoundsGEP2_64(AT, Slot, 0, K));
-    return B.CreateLoad(ET, B.CreateInBoundsGEP(AT, Slot, {B.getInt64(0), Idx}));
+    return B.CreateLoad(ET,
+                        B.CreateInBoundsGEP(AT, Slot, {B.getInt64(0), Idx}));
   }
   case Kind::Iterable: {
     bool Enum = T->name() == "enumerate";
@@ -194,21 +196,25 @@ llvm::Value *arrayView(LowerContext &Cx, const ir::Instr *At, TypeRef ArrTy,
     // slice.indices(len)
     unsigned Has = P->bits();
     llvm::Value *Step = (Has & 4) ? B.CreateExtractValue(PV, {2}) : One;
-    Step = B.CreateSelect(B.CreateICmpEQ(Step, Zero), One, Step); // step 0: a Python error
+    Step = B.CreateSelect(B.CreateICmpEQ(Step, Zero), One,
+                          Step); // step 0: a Python error
     llvm::Value *Pos = B.CreateICmpSGT(Step, Zero);
     llvm::Value *Lower = B.CreateSelect(Pos, Zero, B.getInt64(-1));
     llvm::Value *Upper = B.CreateSelect(Pos, Len, B.CreateSub(Len, One));
     auto Clamp = [&](llvm::Value *X) {
       llvm::Value *Neg = B.CreateAdd(X, Len);
-      llvm::Value *FromNeg = B.CreateSelect(B.CreateICmpSLT(Neg, Lower), Lower, Neg);
-      llvm::Value *FromPos = B.CreateSelect(B.CreateICmpSGT(X, Upper), Upper, X);
+      llvm::Value *FromNeg =
+          B.CreateSelect(B.CreateICmpSLT(Neg, Lower), Lower, Neg);
+      llvm::Value *FromPos =
+          B.CreateSelect(B.CreateICmpSGT(X, Upper), Upper, X);
       return B.CreateSelect(B.CreateICmpSLT(X, Zero), FromNeg, FromPos);
     };
     llvm::Value *Start = (Has & 1) ? Clamp(B.CreateExtractValue(PV, {0}))
                                    : B.CreateSelect(Pos, Lower, Upper);
     llvm::Value *Stop = (Has & 2) ? Clamp(B.CreateExtractValue(PV, {1}))
                                   : B.CreateSelect(Pos, Upper, Lower);
-    llvm::Value *Span = B.CreateSelect(Pos, B.CreateSub(Stop, Start), B.CreateSub(Start, Stop));
+    llvm::Value *Span =
+        B.CreateSelect(Pos, B.CreateSub(Stop, Start), B.CreateSub(Start, Stop));
     llvm::Value *AStep = B.CreateSelect(Pos, Step, B.CreateNeg(Step));
     llvm::Value *N = B.CreateSelect(
         B.CreateICmpSGT(Span, Zero),
@@ -222,9 +228,11 @@ llvm::Value *arrayView(LowerContext &Cx, const ir::Instr *At, TypeRef ArrTy,
 }
 
 llvm::Type *iteratorStateType(LowerContext &Cx, TypeRef Iterable) {
-  llvm::Type *It = Iterable->isTuple() ? Cx.b.getPtrTy() // its elements, an array
-                                       : Cx.valueType(Iterable);
-  return llvm::StructType::get(Cx.ctx, {Cx.b.getInt64Ty(), Cx.b.getInt64Ty(), It});
+  llvm::Type *It = Iterable->isTuple()
+                       ? Cx.b.getPtrTy() // its elements, an array
+                       : Cx.valueType(Iterable);
+  return llvm::StructType::get(Cx.ctx,
+                               {Cx.b.getInt64Ty(), Cx.b.getInt64Ty(), It});
 }
 
 } // namespace pcj::lower

@@ -43,7 +43,7 @@ public:
 private:
   const ir::Function &F;
   LowerContext Cx;
-  DebugInfo *DI;                  // null: no line info
+  DebugInfo *DI; // null: no line info
   llvm::DISubprogram *SP = nullptr;
   std::map<const ir::Block *, llvm::BasicBlock *> BB;
   // (IR pred, IR succ) -> the LLVM block whose terminator takes that edge
@@ -121,7 +121,8 @@ void Lowerer::buildParams(const std::vector<llvm::Value *> &Params,
   // passed as one aggregate stays in its parameter.
   std::vector<AbiParam> Kinds = kernelParams(Slots);
   size_t S = 0;
-  std::function<llvm::Value *(TypeRef)> Build = [&](TypeRef T) -> llvm::Value * {
+  std::function<llvm::Value *(TypeRef)> Build =
+      [&](TypeRef T) -> llvm::Value * {
     if (T->isTuple()) {
       llvm::Value *Agg = llvm::UndefValue::get(Cx.valueType(T));
       for (unsigned K = 0; K < T->elems().size(); ++K)
@@ -154,7 +155,7 @@ void Lowerer::buildParams(const std::vector<llvm::Value *> &Params,
           Cx.setTupleAddress(I, Params[Slots[S].param]);
         else if (T->isArray() && I->type->kind() == Kind::Record) // np.void
           Cx.setValue(I, Cx.b.CreateAddrSpaceCast(Cx.arrayData(Build(T)),
-                                                 Cx.b.getPtrTy(0)));
+                                                  Cx.b.getPtrTy(0)));
         else
           Cx.setValue(I, Build(T));
       }
@@ -183,8 +184,9 @@ llvm::Value *Lowerer::tupleAsArray(const Instr *Tup, TypeRef Elem) {
   llvm::Type *AT = llvm::ArrayType::get(MT, N);
   llvm::Value *Slot = Cx.entryAlloca(AT, "tuple");
   for (unsigned K = 0; K < N; ++K)
-    B.CreateStore(Cx.toMemory(Cx.cast(tupleElement(Tup, K), TT->elems()[K], Elem), Elem),
-                  B.CreateConstInBoundsGEP2_64(AT, Slot, 0, K));
+    B.CreateStore(
+        Cx.toMemory(Cx.cast(tupleElement(Tup, K), TT->elems()[K], Elem), Elem),
+        B.CreateConstInBoundsGEP2_64(AT, Slot, 0, K));
   return Slot;
 }
 
@@ -197,12 +199,14 @@ void Lowerer::lowerKernel(LowerResult &Out) {
   std::vector<size_t> Offsets;
   size_t Bytes = layoutParamBuffer(Out.abi, Offsets);
   if (Bytes > Cx.target.maxKernelParamBytes())
-    throw CompileError(
-        ErrorKind::Unsupported, SourceLoc{F.file, F.firstLine, -1, -1},
-        "the arguments of kernel '" + F.qualname + "' take " +
-            std::to_string(Bytes) + " bytes of parameter space; this GPU "
-            "allows at most " + std::to_string(Cx.target.maxKernelParamBytes()),
-        "pass large data in a device array instead of a tuple");
+    throw CompileError(ErrorKind::Unsupported,
+                       SourceLoc{F.file, F.firstLine, -1, -1},
+                       "the arguments of kernel '" + F.qualname + "' take " +
+                           std::to_string(Bytes) +
+                           " bytes of parameter space; this GPU "
+                           "allows at most " +
+                           std::to_string(Cx.target.maxKernelParamBytes()),
+                       "pass large data in a device array instead of a tuple");
   // An aggregate parameter is the struct type of its tuple (passed by
   // reference: the hooks give its address).
   std::vector<TargetHooks::KernelParam> ParamTys;
@@ -214,7 +218,8 @@ void Lowerer::lowerKernel(LowerResult &Out) {
                  "aggregate parameter layout differs from the kernel ABI");
       ParamTys.push_back({T, true});
     } else if (S.kind == AbiSlot::Kind::Data) {
-      ParamTys.push_back({Cx.b.getPtrTy(Cx.target.addrSpace(AddrSpace::Global)), false});
+      ParamTys.push_back(
+          {Cx.b.getPtrTy(Cx.target.addrSpace(AddrSpace::Global)), false});
     } else {
       ParamTys.push_back({Cx.memoryType(S.scalar), false});
     }
@@ -380,9 +385,9 @@ std::vector<LowerContext::Index> Lowerer::indices(const Instr *Idx) {
     // A literal tuple's elements carry their own facts.
     bool Built = Idx->op == Op::BuildTuple;
     for (unsigned K = 0; K < Idx->type->elems().size(); ++K)
-      Out.push_back({Cx.b.CreateExtractValue(T, {K}), Idx->type->elems()[K],
-                     Idx->nonNegative ||
-                         (Built && Idx->operands[K]->nonNegative)});
+      Out.push_back(
+          {Cx.b.CreateExtractValue(T, {K}), Idx->type->elems()[K],
+           Idx->nonNegative || (Built && Idx->operands[K]->nonNegative)});
   } else {
     Out.push_back({Cx.value(Idx), Idx->type, Idx->nonNegative});
   }
@@ -407,7 +412,8 @@ llvm::Value *Lowerer::lowerCall(const Instr *I) {
     R = Agg;
   } else if (T(0)->kind() == Kind::Function) {
     llvm::Function *Callee = Cx.module.getFunction(I->calleeSymbol);
-    PCJ_ASSERT(Callee, "device function " + I->calleeSymbol + " was not declared");
+    PCJ_ASSERT(Callee,
+               "device function " + I->calleeSymbol + " was not declared");
     std::vector<llvm::Value *> Args;
     for (size_t K = 1; K < I->operands.size(); ++K)
       if (Cx.valueType(T(K))) // compile-time values are not passed
@@ -435,13 +441,15 @@ llvm::Value *Lowerer::lowerGetItem(const Instr *I) {
     llvm::Type *MT = Cx.memoryType(I->type);
     llvm::Value *P = B.CreateGEP(MT, V(0), V(1));
     R = Cx.fromMemory(
-        B.CreateAlignedLoad(MT, P, llvm::Align(elementAlign(I->type))), I->type);
+        B.CreateAlignedLoad(MT, P, llvm::Align(elementAlign(I->type))),
+        I->type);
     return R;
   }
   if (OT->kind() == Kind::Record) {
     bc::ConstValue C;
     stdlib::ArgInfo{T(1), false, I->operands[1]}.constant(C);
-    return Cx.loadRecordField(I, OT, V(0), I->operands[0], ir::recordFieldOf(OT, C));
+    return Cx.loadRecordField(I, OT, V(0), I->operands[0],
+                              ir::recordFieldOf(OT, C));
   }
   if (OT->isArray() && I->type->kind() == Kind::Record) {
     llvm::Value *P = Cx.elementPtr(I, OT, V(0), indices(I->operands[1]));
@@ -455,7 +463,8 @@ llvm::Value *Lowerer::lowerGetItem(const Instr *I) {
     Cx.sanitizeAccess(I, TargetHooks::Access::Read, OT, V(0), I->operands[0],
                       P);
     llvm::Type *MT = Cx.memoryType(OT->dtype());
-    auto *L = B.CreateAlignedLoad(MT, P, llvm::Align(elementAlign(OT->dtype())));
+    auto *L =
+        B.CreateAlignedLoad(MT, P, llvm::Align(elementAlign(OT->dtype())));
     R = Cx.fromMemory(L, OT->dtype());
   } else if (I->index >= 0) {
     R = tupleElement(I->operands[0], unsigned(I->index));
@@ -478,9 +487,9 @@ llvm::Value *Lowerer::lowerGetItem(const Instr *I) {
                  "tuple index out of range");
     llvm::Type *MT = Cx.memoryType(I->type);
     llvm::Value *Arr = tupleAsArray(I->operands[0], I->type);
-    llvm::Value *P =
-        B.CreateInBoundsGEP(llvm::ArrayType::get(MT, N), Arr,
-                            {B.getInt64(0), B.CreateSelect(InRange, Idx, B.getInt64(0))});
+    llvm::Value *P = B.CreateInBoundsGEP(
+        llvm::ArrayType::get(MT, N), Arr,
+        {B.getInt64(0), B.CreateSelect(InRange, Idx, B.getInt64(0))});
     R = B.CreateSelect(InRange, Cx.fromMemory(B.CreateLoad(MT, P), I->type),
                        llvm::Constant::getNullValue(Cx.valueType(I->type)));
   }
@@ -515,8 +524,7 @@ void Lowerer::lowerSetItem(const Instr *I) {
   if (OT->dtype()->kind() == Kind::Record) // the source record is read
     Cx.sanitizeRecord(I, TargetHooks::Access::Read, OT->dtype(), V(2),
                       I->operands[2], -1);
-  Cx.sanitizeAccess(I, TargetHooks::Access::Write, OT, V(0), I->operands[0],
-                    P);
+  Cx.sanitizeAccess(I, TargetHooks::Access::Write, OT, V(0), I->operands[0], P);
   if (OT->dtype()->kind() == Kind::Record) { // copy a whole record
     B.CreateMemCpy(P, llvm::MaybeAlign(OT->dtype()->recordAlign()), V(2),
                    llvm::MaybeAlign(OT->dtype()->recordAlign()),
@@ -538,7 +546,8 @@ llvm::Value *Lowerer::lowerGetIter(const Instr *I) {
     llvm::Value *Slot = Cx.entryAlloca(ST, "iter");
     B.CreateStore(B.getInt64(0), B.CreateStructGEP(ST, Slot, 0));
     if (T(0)->isTuple()) { // the elements as an array in memory, once
-      B.CreateStore(B.getInt64(T(0)->elems().size()), B.CreateStructGEP(ST, Slot, 1));
+      B.CreateStore(B.getInt64(T(0)->elems().size()),
+                    B.CreateStructGEP(ST, Slot, 1));
       B.CreateStore(tupleAsArray(I->operands[0], iterElementType(T(0))),
                     B.CreateStructGEP(ST, Slot, 2));
       return Slot;
@@ -574,9 +583,12 @@ void Lowerer::lowerForIter(const Instr *I) {
     TypeRef It = T(0)->inner();
     llvm::Type *ST = iteratorStateType(Cx, It);
     llvm::Value *Slot = V(0);
-    llvm::Value *Idx = B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(ST, Slot, 0));
-    llvm::Value *N = B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(ST, Slot, 1));
-    B.CreateStore(B.CreateAdd(Idx, B.getInt64(1)), B.CreateStructGEP(ST, Slot, 0));
+    llvm::Value *Idx =
+        B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(ST, Slot, 0));
+    llvm::Value *N =
+        B.CreateLoad(B.getInt64Ty(), B.CreateStructGEP(ST, Slot, 1));
+    B.CreateStore(B.CreateAdd(Idx, B.getInt64(1)),
+                  B.CreateStructGEP(ST, Slot, 0));
     llvm::BasicBlock *Body = BB.at(I->succs[0]);
     // The element is computed on the body edge (it may load from memory).
     auto *Next = llvm::BasicBlock::Create(Cx.ctx, "iter.next", Cx.kernel, Body);
@@ -586,10 +598,11 @@ void Lowerer::lowerForIter(const Instr *I) {
     llvm::Value *Elem;
     if (It->isTuple()) {
       TypeRef E = iterElementType(It);
-      llvm::Value *Arr = B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(ST, Slot, 2));
+      llvm::Value *Arr =
+          B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(ST, Slot, 2));
       llvm::Type *MT = Cx.memoryType(E);
-      Elem = Cx.fromMemory(
-          B.CreateLoad(MT, B.CreateInBoundsGEP(MT, Arr, Idx)), E);
+      Elem =
+          Cx.fromMemory(B.CreateLoad(MT, B.CreateInBoundsGEP(MT, Arr, Idx)), E);
     } else {
       llvm::Value *Iterable =
           B.CreateLoad(Cx.valueType(It), B.CreateStructGEP(ST, Slot, 2));
@@ -614,8 +627,8 @@ void Lowerer::lowerForIter(const Instr *I) {
   // start + k * step lies between start and stop for k < trip: no signed
   // overflow (nsw), which lets LLVM prove e.g. grid-stride indices >= 0.
   bool NSW = C->isSigned(), NUW = !C->isSigned();
-  llvm::Value *Cur = B.CreateAdd(Start, B.CreateMul(K, Step, "", NUW, NSW),
-                                 "cur", NUW, NSW);
+  llvm::Value *Cur =
+      B.CreateAdd(Start, B.CreateMul(K, Step, "", NUW, NSW), "cur", NUW, NSW);
   recordEdges(I);
   B.CreateCondBr(More, BB.at(I->succs[0]), BB.at(I->succs[1]));
   Cx.setValue(I, Cur);
@@ -642,8 +655,8 @@ void Lowerer::lowerInstr(const Instr *I) {
     break;
   case Op::Phi: {
     if (NeedsBoundFlag.count(I))
-      BoundFlag[I] = B.CreatePHI(B.getInt1Ty(), I->operands.size(),
-                                 I->str + ".assigned");
+      BoundFlag[I] =
+          B.CreatePHI(B.getInt1Ty(), I->operands.size(), I->str + ".assigned");
     llvm::Type *PT = Cx.valueType(I->type);
     if (!PT)
       break; // a compile-time value: nothing at run time
@@ -657,7 +670,8 @@ void Lowerer::lowerInstr(const Instr *I) {
     if (Cx.opts.unboundLocalCheck)
       Cx.raiseIf(I, B.CreateNot(boundFlagOf(I->operands[0])),
                  TargetHooks::RaisedError::UnboundLocalError,
-                 "local variable '" + I->str + "' is read before it is assigned");
+                 "local variable '" + I->str +
+                     "' is read before it is assigned");
     break;
   case Op::BinOp: {
     auto K = bc::BinOpKind(I->index);
@@ -691,8 +705,8 @@ void Lowerer::lowerInstr(const Instr *I) {
     // to ==); otherwise (None, different types) the types answer.
     bool Same = T(0) == T(1);
     if (Same && T(0)->isNumeric())
-      R = lowerCompare(Cx, I->index ? bc::CmpKind::Ne : bc::CmpKind::Eq, T(0), V(0),
-                       V(1));
+      R = lowerCompare(Cx, I->index ? bc::CmpKind::Ne : bc::CmpKind::Eq, T(0),
+                       V(0), V(1));
     else
       R = B.getInt1(I->index ? !Same : Same);
     break;
@@ -721,7 +735,8 @@ void Lowerer::lowerInstr(const Instr *I) {
       R = tupleElement(I->operands[0], unsigned(T(0)->fieldIndex(I->str)));
     } else if (I->intrinsic) {
       const stdlib::IntrinsicInfo *Info = &stdlib::intrinsicInfo(*I->intrinsic);
-      if (Info->kind == stdlib::IntrinsicKind::Attr) // of a value, or of a namespace
+      if (Info->kind ==
+          stdlib::IntrinsicKind::Attr) // of a value, or of a namespace
         R = lowerIntrinsic(I, T(0)->isRuntime() ? 0 : 1);
     } else if (I->ct.kind == ir::CTValue::Kind::Const &&
                Cx.valueType(I->type)) {
@@ -738,8 +753,8 @@ void Lowerer::lowerInstr(const Instr *I) {
     lowerSetItem(I);
     return;
   case Op::SetAttr: {
-    Cx.storeRecordField(I, T(0), V(0), I->operands[0],
-                        T(0)->fieldIndex(I->str), V(1), T(1));
+    Cx.storeRecordField(I, T(0), V(0), I->operands[0], T(0)->fieldIndex(I->str),
+                        V(1), T(1));
     return;
   }
   case Op::BuildTuple: {
@@ -789,12 +804,10 @@ void Lowerer::lowerInstr(const Instr *I) {
     return;
   case Op::Raise:
     // A user-defined class goes by its key (typing resolved it).
-    Cx.target.raiseException(B,
-                             I->ct.kind == ir::CTValue::Kind::ExceptionClass
-                                 ? I->ct.name
-                                 : I->str,
-                             I->cval.text, Cx.fn.qualname, I->loc.fileName(),
-                             I->loc.line);
+    Cx.target.raiseException(
+        B,
+        I->ct.kind == ir::CTValue::Kind::ExceptionClass ? I->ct.name : I->str,
+        I->cval.text, Cx.fn.qualname, I->loc.fileName(), I->loc.line);
     B.CreateUnreachable();
     return;
   }
@@ -844,7 +857,8 @@ LowerResult lowerKernel(const ir::Function &F,
   if (O.deviceEntry) {
     // An exported device function: its own parameters and result, visible
     // outside the module (PTX `.visible .func`, result in func_retval0).
-    PCJ_ASSERT(O.target == Backend::CUDA, "device entries are compiled for NVPTX only");
+    PCJ_ASSERT(O.target == Backend::CUDA,
+               "device entries are compiled for NVPTX only");
     llvm::Function *LF = Declare(F, O.kernelName);
     LF->setLinkage(llvm::GlobalValue::ExternalLinkage);
     Lowerer(F, M, *T, O, DI.get()).lowerDeviceFunction(LF);

@@ -35,26 +35,26 @@ unsigned flagNamed(const std::string &Name);
 
 struct LowerOptions {
   Backend target = Backend::CUDA; // the target hooks: NVPTX or the host
-  int ccMajor = 9, ccMinor = 0; // NVPTX
-  bool boundsCheck = false;     // checked mode: every array and tuple index
+  int ccMajor = 9, ccMinor = 0;   // NVPTX
+  bool boundsCheck = false;       // checked mode: every array and tuple index
   bool zeroDivisionCheck = false; // checked mode: ZeroDivisionError
   bool unboundLocalCheck = false; // checked mode: UnboundLocalError
-  bool lineInfo = false;        // line tables for the Python source (DebugInfo.h)
-  bool debugInfo = false;       // full DWARF: variables and their types (DebugInfo.h)
+  bool lineInfo = false;  // line tables for the Python source (DebugInfo.h)
+  bool debugInfo = false; // full DWARF: variables and their types (DebugInfo.h)
   // Host target: announce every array element access to the CPU
   // executor's sanitizer (TargetHooks::memoryAccess), and every barrier and
   // warp operation (TargetHooks::syncPoint).
   bool sanitize = false;
   bool sanitizeSync = false;
-  bool fastMath = false;        // all relaxations
-  unsigned fastMathFlags = 0;   // fastmath:: bits
+  bool fastMath = false;      // all relaxations
+  unsigned fastMathFlags = 0; // fastmath:: bits
   // Contraction allowed (fmad=True): float operations carry LLVM's
   // `contract`, which codegen's FuseMultiplyAdd turns into llvm.fma calls.
   bool fmad = true;
   // Kernel parameters whose data pointer may be marked noalias + readonly
   // (read-only arrays the runtime checked do not overlap written ones).
   std::vector<bool> noAliasReadOnly;
-  std::string kernelName;       // symbol of the kernel entry
+  std::string kernelName; // symbol of the kernel entry
   // The root function is a device function exported under kernelName with
   // its own parameters and result (the C ABI: compile_ptx(device=True)),
   // not a kernel.  NVPTX only.

@@ -3,8 +3,9 @@
 //
 //   bool            i1 (i8 in memory and parameters)
 //   intN / floatN   iN / half, float, double
-//   array           { ptr addrspace(AS) data, [N x i64] shape, [N x i64] strides }
-//   tuple           literal struct of the elements (a large tuple argument:
+//   array           { ptr addrspace(AS) data, [N x i64] shape, [N x i64]
+//   strides } tuple           literal struct of the elements (a large tuple
+//   argument:
 //                   read in place from its parameter, see tupleAddress)
 //   range           { iN start, iN stop, iN step }
 //   range_iter      ptr to an alloca holding { iN cur, iN stop, iN step }

@@ -5,7 +5,8 @@
 //
 //   before:  fail: <vprintf argument buffer>; call @vprintf; call @llvm.trap
 //   after:   fail: call void @pcj.error(); unreachable
-//            (an index error passes the index and shape: @pcj.error(i64 %i, i64 %n))
+//            (an index error passes the index and shape: @pcj.error(i64 %i, i64
+//            %n))
 //
 //   define internal void @pcj.error(...) cold noinline noreturn {
 //     %v = alloca [8 x i64]                     ; the index and shape, or 0
@@ -55,17 +56,20 @@ unsigned addSite(llvm::Module &M, const DeviceErrorSite &Site, unsigned Rank) {
     Table = llvm::cast<llvm::ConstantDataArray>(Old->getInitializer())
                 ->getAsString()
                 .str();
-  unsigned Id = unsigned(std::count(Table.begin(), Table.end(), rt::kFieldEnd)) /
-                rt::kErrorSiteFields;
+  unsigned Id =
+      unsigned(std::count(Table.begin(), Table.end(), rt::kFieldEnd)) /
+      rt::kErrorSiteFields;
   for (const std::string &F :
        {Site.errorClass, Site.exception, Site.message, Site.kernel, Site.file,
-        std::to_string(Site.line), std::to_string(Site.axis), std::to_string(Rank)})
+        std::to_string(Site.line), std::to_string(Site.axis),
+        std::to_string(Rank)})
     Table += clean(F) + rt::kFieldEnd;
-  llvm::Constant *Init =
-      llvm::ConstantDataArray::getString(M.getContext(), Table, /*AddNull=*/false);
-  auto *G = new llvm::GlobalVariable(M, Init->getType(), /*isConstant=*/true,
-                                     llvm::GlobalValue::ExternalLinkage, Init, "",
-                                     nullptr, llvm::GlobalValue::NotThreadLocal, 1);
+  llvm::Constant *Init = llvm::ConstantDataArray::getString(
+      M.getContext(), Table, /*AddNull=*/false);
+  auto *G =
+      new llvm::GlobalVariable(M, Init->getType(), /*isConstant=*/true,
+                               llvm::GlobalValue::ExternalLinkage, Init, "",
+                               nullptr, llvm::GlobalValue::NotThreadLocal, 1);
   if (Old) {
     G->takeName(Old);
     Old->eraseFromParent();
@@ -91,7 +95,8 @@ llvm::GlobalVariable *recordGlobal(llvm::Module &M) {
 llvm::Value *sreg(llvm::IRBuilder<> &B, bool Block, unsigned Dim) {
   using namespace llvm::Intrinsic;
   static const ID Ids[2][3] = {
-      {nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y, nvvm_read_ptx_sreg_tid_z},
+      {nvvm_read_ptx_sreg_tid_x, nvvm_read_ptx_sreg_tid_y,
+       nvvm_read_ptx_sreg_tid_z},
       {nvvm_read_ptx_sreg_ctaid_x, nvvm_read_ptx_sreg_ctaid_y,
        nvvm_read_ptx_sreg_ctaid_z}};
   return B.CreateIntrinsic(Ids[Block][Dim], {});
@@ -118,7 +123,8 @@ llvm::Function *recordFunction(llvm::Module &M) {
   auto *None = llvm::BasicBlock::Create(C, "none", F);
   llvm::IRBuilder<> B(Entry);
   llvm::GlobalVariable *G = recordGlobal(M);
-  llvm::Value *RecAddr = B.CreateAlignedLoad(I64, G, llvm::Align(8), "rec.addr");
+  llvm::Value *RecAddr =
+      B.CreateAlignedLoad(I64, G, llvm::Align(8), "rec.addr");
   llvm::Value *Module = B.CreateAlignedLoad(
       I64, B.CreateConstInBoundsGEP1_64(I64, G, 1), llvm::Align(8), "module");
   B.CreateCondBr(B.CreateICmpEQ(RecAddr, B.getInt64(0)), None, Claim);
@@ -129,14 +135,15 @@ llvm::Function *recordFunction(llvm::Module &M) {
       Rec, B.getInt32(rt::kRecordFree), B.getInt32(rt::kRecordWriting),
       llvm::MaybeAlign(4), llvm::AtomicOrdering::Monotonic,
       llvm::AtomicOrdering::Monotonic);
-  B.CreateCondBr(B.CreateICmpEQ(B.CreateExtractValue(Cas, 0),
-                                B.getInt32(rt::kRecordFree)),
-                 Write, Exit);
+  B.CreateCondBr(
+      B.CreateICmpEQ(B.CreateExtractValue(Cas, 0), B.getInt32(rt::kRecordFree)),
+      Write, Exit);
 
   B.SetInsertPoint(Write);
   auto Store = [&](llvm::Value *V, uint64_t Offset) {
-    B.CreateAlignedStore(V, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Rec, Offset),
-                         llvm::Align(4), /*isVolatile=*/true);
+    B.CreateAlignedStore(
+        V, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Rec, Offset),
+        llvm::Align(4), /*isVolatile=*/true);
   };
   Store(F->getArg(0), offsetof(rt::ErrorRecord, site));
   Store(B.CreateTrunc(Module, I32), offsetof(rt::ErrorRecord, module));
@@ -145,8 +152,9 @@ llvm::Function *recordFunction(llvm::Module &M) {
     Store(sreg(B, true, D), offsetof(rt::ErrorRecord, block) + 4 * D);
   }
   for (unsigned K = 0; K < 8; ++K)
-    Store(B.CreateAlignedLoad(I64, B.CreateConstInBoundsGEP1_64(I64, F->getArg(1), K),
-                              llvm::Align(8)),
+    Store(B.CreateAlignedLoad(
+              I64, B.CreateConstInBoundsGEP1_64(I64, F->getArg(1), K),
+              llvm::Align(8)),
           offsetof(rt::ErrorRecord, values) + 8 * K);
   // The fields before the state, at system scope (the host reads them).
   B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {});
@@ -191,7 +199,8 @@ void emitDeviceError(llvm::IRBuilder<> &B, const DeviceErrorSite &Site,
   // The index and shape in the record: all of them up to kMaxRecordedRank
   // dimensions, else the axis' (rank 0).
   bool IsIndex = Site.axis >= 0;
-  unsigned Rank = IsIndex && Index.size() <= rt::kMaxRecordedRank ? Index.size() : 0;
+  unsigned Rank =
+      IsIndex && Index.size() <= rt::kMaxRecordedRank ? Index.size() : 0;
   std::vector<llvm::Value *> Args;
   if (IsIndex) {
     if (Rank) {
@@ -203,8 +212,8 @@ void emitDeviceError(llvm::IRBuilder<> &B, const DeviceErrorSite &Site,
   }
   unsigned Id = addSite(M, Site, Rank);
   auto *Fn = llvm::Function::Create(
-      llvm::FunctionType::get(B.getVoidTy(), std::vector<llvm::Type *>(Args.size(), I64),
-                              false),
+      llvm::FunctionType::get(
+          B.getVoidTy(), std::vector<llvm::Type *>(Args.size(), I64), false),
       llvm::GlobalValue::InternalLinkage, "pcj.error", M);
   for (auto A : {llvm::Attribute::NoInline, llvm::Attribute::Cold,
                  llvm::Attribute::NoReturn, llvm::Attribute::NoUnwind})
@@ -215,10 +224,10 @@ void emitDeviceError(llvm::IRBuilder<> &B, const DeviceErrorSite &Site,
   FB.CreateStore(llvm::ConstantAggregateZero::get(VT), Values);
   unsigned Half = Rank ? Rank : 1;
   for (unsigned K = 0; K < Args.size(); ++K)
-    FB.CreateStore(Fn->getArg(K),
-                   FB.CreateConstInBoundsGEP2_64(
-                       VT, Values, 0,
-                       K < Half ? K : rt::kMaxRecordedRank + (K - Half)));
+    FB.CreateStore(
+        Fn->getArg(K),
+        FB.CreateConstInBoundsGEP2_64(
+            VT, Values, 0, K < Half ? K : rt::kMaxRecordedRank + (K - Half)));
   FB.CreateCall(recordFunction(M), {FB.getInt32(Id), Values});
 
   // No record: print and trap.
@@ -237,9 +246,11 @@ void emitDeviceError(llvm::IRBuilder<> &B, const DeviceErrorSite &Site,
   } else {
     std::string Class = Site.exception;
     if (Class.empty()) // KernelZeroDivisionError -> ZeroDivisionError
-      Class = Site.errorClass.substr(Site.errorClass.rfind("Kernel", 0) == 0 ? 6 : 0);
-    Fmt = printfText(Site.message.empty() ? Class : Class + ": " + Site.message) +
-          Where;
+      Class = Site.errorClass.substr(
+          Site.errorClass.rfind("Kernel", 0) == 0 ? 6 : 0);
+    Fmt =
+        printfText(Site.message.empty() ? Class : Class + ": " + Site.message) +
+        Where;
   }
   for (unsigned K = 0; K < 6; ++K) {
     Fields.push_back(sreg(FB, K >= 3, K % 3));
@@ -250,8 +261,10 @@ void emitDeviceError(llvm::IRBuilder<> &B, const DeviceErrorSite &Site,
   for (unsigned K = 0; K < Fields.size(); ++K)
     FB.CreateStore(Fields[K], FB.CreateStructGEP(ST, Buf, K));
   llvm::FunctionCallee VPrintf = M.getOrInsertFunction(
-      "vprintf", llvm::FunctionType::get(I32, {FB.getPtrTy(), FB.getPtrTy()}, false));
-  FB.CreateCall(VPrintf, {FB.CreateGlobalStringPtr(Fmt, "err.fmt", 0, &M), Buf});
+      "vprintf",
+      llvm::FunctionType::get(I32, {FB.getPtrTy(), FB.getPtrTy()}, false));
+  FB.CreateCall(VPrintf,
+                {FB.CreateGlobalStringPtr(Fmt, "err.fmt", 0, &M), Buf});
   FB.CreateIntrinsic(llvm::Intrinsic::trap, {});
   FB.CreateUnreachable();
 

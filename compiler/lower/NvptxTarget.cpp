@@ -11,7 +11,8 @@
 //   warp ops     @llvm.nvvm.shfl.sync.* / vote.sync.* / match.*.sync
 //   grid sync    @pcj_grid_sync (barrier word of the cooperative launch)
 //   float -> int cvt.rzi.s32.f32 etc. (inline asm: saturating, NaN -> 0)
-//   raise/assert call @pcj.error (cold): the error record, PTX exit (NvptxErrors.cpp)
+//   raise/assert call @pcj.error (cold): the error record, PTX exit
+//   (NvptxErrors.cpp)
 #include "lower/Lower.h"
 #include "lower/NvptxErrors.h"
 #include "lower/TargetHooks.h"
@@ -45,14 +46,16 @@ public:
     for (const KernelParam &P : Params)
       Types.push_back(P.aggregate ? B.getPtrTy() : P.type);
     auto *FT = llvm::FunctionType::get(B.getVoidTy(), Types, false);
-    auto *F = llvm::Function::Create(FT, llvm::Function::ExternalLinkage, Name, M);
+    auto *F =
+        llvm::Function::Create(FT, llvm::Function::ExternalLinkage, Name, M);
     for (unsigned K = 0; K < Params.size(); ++K) {
       if (!Params[K].aggregate)
         continue;
       llvm::Type *T = Params[K].type;
       F->addParamAttr(K, llvm::Attribute::getWithByValType(M.getContext(), T));
-      F->addParamAttr(K, llvm::Attribute::getWithAlignment(
-                             M.getContext(), M.getDataLayout().getABITypeAlign(T)));
+      F->addParamAttr(
+          K, llvm::Attribute::getWithAlignment(
+                 M.getContext(), M.getDataLayout().getABITypeAlign(T)));
     }
     for (llvm::Argument &A : F->args())
       Values.push_back(&A);
@@ -74,7 +77,8 @@ public:
       trapAfterRecording(M);
   }
 
-  llvm::Function *declareDeviceFunction(llvm::Module &M, const std::string &Name,
+  llvm::Function *declareDeviceFunction(llvm::Module &M,
+                                        const std::string &Name,
                                         const std::vector<llvm::Type *> &Params,
                                         llvm::Type *Ret) override {
     auto *FT = llvm::FunctionType::get(Ret, Params, false);
@@ -119,7 +123,8 @@ public:
                               nvvm_barrier_cta_red_and_aligned_all,
                               nvvm_barrier_cta_red_or_aligned_all};
     if (!Pred->getType()->isIntegerTy(1))
-      Pred = B.CreateICmpNE(Pred, llvm::Constant::getNullValue(Pred->getType()));
+      Pred =
+          B.CreateICmpNE(Pred, llvm::Constant::getNullValue(Pred->getType()));
     llvm::Value *R = B.CreateIntrinsic(Ids[Kind], {B.getInt32(0), Pred});
     return R->getType()->isIntegerTy(32) ? R : B.CreateZExt(R, B.getInt32Ty());
   }
@@ -139,27 +144,30 @@ public:
                                  llvm::FunctionType::get(FT, Args, false));
   }
 
-  llvm::FunctionCallee mathFunctionOfType(llvm::Module &M, const std::string &Name,
-                                          bool Single,
+  llvm::FunctionCallee mathFunctionOfType(llvm::Module &M,
+                                          const std::string &Name, bool Single,
                                           llvm::FunctionType *FT) override {
     return M.getOrInsertFunction("__nv_" + Name + (Single ? "f" : ""), FT);
   }
 
   llvm::Value *opaqueBits(llvm::IRBuilder<> &B, llvm::Value *IntBits) override {
     unsigned Bits = IntBits->getType()->getIntegerBitWidth();
-    const char *Asm = Bits == 16 ? "mov.b16 $0, $1;" : Bits == 32 ? "mov.b32 $0, $1;"
-                                                                  : "mov.b64 $0, $1;";
+    const char *Asm = Bits == 16   ? "mov.b16 $0, $1;"
+                      : Bits == 32 ? "mov.b32 $0, $1;"
+                                   : "mov.b64 $0, $1;";
     const char *Cons = Bits == 16 ? "=h,h" : Bits == 32 ? "=r,r" : "=l,l";
     if (Bits != 16 && Bits != 32 && Bits != 64)
       return IntBits;
-    auto *FT = llvm::FunctionType::get(IntBits->getType(), {IntBits->getType()}, false);
+    auto *FT = llvm::FunctionType::get(IntBits->getType(), {IntBits->getType()},
+                                       false);
     return B.CreateCall(llvm::InlineAsm::get(FT, Asm, Cons, false), {IntBits});
   }
 
-  llvm::FunctionCallee approxMathFunction(llvm::Module &M, const std::string &Name,
+  llvm::FunctionCallee approxMathFunction(llvm::Module &M,
+                                          const std::string &Name,
                                           unsigned Arity) override {
-    static const std::set<std::string> Fast = {"sin",   "cos", "tan",  "exp",
-                                               "exp10", "log", "log2", "log10", "pow"};
+    static const std::set<std::string> Fast = {
+        "sin", "cos", "tan", "exp", "exp10", "log", "log2", "log10", "pow"};
     llvm::Type *F = llvm::Type::getFloatTy(M.getContext());
     // __nv_fast_tanhf is tanh.approx.f32, an sm_75 instruction
     if (!Fast.count(Name) && !(Name == "tanh" && cc() >= 75))
@@ -169,7 +177,8 @@ public:
                                  llvm::FunctionType::get(F, Args, false));
   }
 
-  llvm::FunctionCallee libdeviceFunction(llvm::Module &M, const std::string &Name,
+  llvm::FunctionCallee libdeviceFunction(llvm::Module &M,
+                                         const std::string &Name,
                                          llvm::FunctionType *FT) override {
     return M.getOrInsertFunction("__nv_" + Name, FT);
   }
@@ -207,11 +216,13 @@ public:
   // Failing threads fill the context's error record and exit
   // (NvptxErrors.cpp): the host raises the exception at its next
   // synchronizing call, and the context survives.
-  void indexError(llvm::IRBuilder<> &B, const std::vector<llvm::Value *> &Indices,
+  void indexError(llvm::IRBuilder<> &B,
+                  const std::vector<llvm::Value *> &Indices,
                   const std::vector<llvm::Value *> &Shape, unsigned Axis,
                   const std::string &Kernel, const std::string &File,
                   int Line) override {
-    DeviceErrorSite Site{"KernelIndexError", "", "", Kernel, File, Line, int(Axis)};
+    DeviceErrorSite Site{"KernelIndexError", "", "", Kernel, File, Line,
+                         int(Axis)};
     emitDeviceError(B, Site, Indices, Shape);
   }
 
@@ -221,11 +232,11 @@ public:
   void raiseError(llvm::IRBuilder<> &B, RaisedError Kind,
                   const std::string &Message, const std::string &Kernel,
                   const std::string &File, int Line) override {
-    const char *Class = Kind == RaisedError::ZeroDivisionError ? "KernelZeroDivisionError"
-                        : Kind == RaisedError::ValueError      ? "KernelValueError"
-                        : Kind == RaisedError::UnboundLocalError
-                            ? "KernelUnboundLocalError"
-                            : "KernelIndexError";
+    const char *Class =
+        Kind == RaisedError::ZeroDivisionError   ? "KernelZeroDivisionError"
+        : Kind == RaisedError::ValueError        ? "KernelValueError"
+        : Kind == RaisedError::UnboundLocalError ? "KernelUnboundLocalError"
+                                                 : "KernelIndexError";
     emitDeviceError(B, {Class, "", Message, Kernel, File, Line});
   }
 
@@ -253,39 +264,42 @@ public:
     unsigned Bits = IntTy->getIntegerBitWidth();
     bool Narrow = Bits < 32;
     llvm::Type *CvtTy = Bits == 64 ? B.getInt64Ty() : B.getInt32Ty();
-    std::string Asm = std::string("cvt.rzi.") +
-                      (Signed || Narrow ? "s" : "u") + (Bits == 64 ? "64" : "32") +
-                      (Double ? ".f64" : ".f32") + " $0, $1;";
-    std::string Constraints = std::string(Bits == 64 ? "=l," : "=r,") +
-                              (Double ? "d" : "f");
+    std::string Asm = std::string("cvt.rzi.") + (Signed || Narrow ? "s" : "u") +
+                      (Bits == 64 ? "64" : "32") + (Double ? ".f64" : ".f32") +
+                      " $0, $1;";
+    std::string Constraints =
+        std::string(Bits == 64 ? "=l," : "=r,") + (Double ? "d" : "f");
     auto *FT = llvm::FunctionType::get(CvtTy, {V->getType()}, false);
     llvm::Value *R = B.CreateCall(
-        FT, llvm::InlineAsm::get(FT, Asm, Constraints, /*hasSideEffects=*/false),
+        FT,
+        llvm::InlineAsm::get(FT, Asm, Constraints, /*hasSideEffects=*/false),
         {V});
     // cvt.rzi saturates, but NaN is 0 only for some conversions: on the
     // H200, f64 -> s32 and every conversion to a 64-bit integer give the
     // most negative value (0x80...0).  One select makes NaN 0 everywhere.
-    R = B.CreateSelect(B.CreateFCmpUNO(V, V), llvm::ConstantInt::get(CvtTy, 0), R);
+    R = B.CreateSelect(B.CreateFCmpUNO(V, V), llvm::ConstantInt::get(CvtTy, 0),
+                       R);
     if (!Narrow)
       return R;
     llvm::APInt Lo = Signed ? llvm::APInt::getSignedMinValue(Bits)
                             : llvm::APInt::getMinValue(Bits);
     llvm::APInt Hi = Signed ? llvm::APInt::getSignedMaxValue(Bits)
                             : llvm::APInt::getMaxValue(Bits);
-    R = B.CreateBinaryIntrinsic(llvm::Intrinsic::smax, R,
-                                B.getInt32(uint32_t(Signed ? Lo.getSExtValue()
-                                                           : Lo.getZExtValue())));
-    R = B.CreateBinaryIntrinsic(llvm::Intrinsic::smin, R,
-                                B.getInt32(uint32_t(Signed ? Hi.getSExtValue()
-                                                           : Hi.getZExtValue())));
+    R = B.CreateBinaryIntrinsic(
+        llvm::Intrinsic::smax, R,
+        B.getInt32(uint32_t(Signed ? Lo.getSExtValue() : Lo.getZExtValue())));
+    R = B.CreateBinaryIntrinsic(
+        llvm::Intrinsic::smin, R,
+        B.getInt32(uint32_t(Signed ? Hi.getSExtValue() : Hi.getZExtValue())));
     return B.CreateTrunc(R, IntTy);
   }
 
-  void vprintf(llvm::IRBuilder<> &B, llvm::Value *Fmt, llvm::Value *Args) override {
+  void vprintf(llvm::IRBuilder<> &B, llvm::Value *Fmt,
+               llvm::Value *Args) override {
     llvm::Module &M = *B.GetInsertBlock()->getModule();
     llvm::FunctionCallee VPrintf = M.getOrInsertFunction(
-        "vprintf", llvm::FunctionType::get(B.getInt32Ty(),
-                                           {B.getPtrTy(), B.getPtrTy()}, false));
+        "vprintf", llvm::FunctionType::get(
+                       B.getInt32Ty(), {B.getPtrTy(), B.getPtrTy()}, false));
     B.CreateCall(VPrintf, {Fmt, Args});
   }
 
@@ -304,17 +318,20 @@ public:
     case Feature::WarpSync:
       if (cc() < 70)
         return "needs a GPU of compute capability 7.0 or newer (compiling "
-               "for " + Arch + ", whose PTX has no *.sync warp instructions)";
+               "for " +
+               Arch + ", whose PTX has no *.sync warp instructions)";
       return {};
     case Feature::MatchSync:
       if (cc() < 70)
         return "needs a GPU of compute capability 7.0 or newer (match.sync; "
-               "compiling for " + Arch + ")";
+               "compiling for " +
+               Arch + ")";
       return {};
     case Feature::ActiveMask:
       if (cc() < 75)
         return "needs compute capability 7.5 or newer (activemask is PTX ISA "
-               "6.2; code for " + Arch + " is emitted as an older PTX ISA)";
+               "6.2; code for " +
+               Arch + " is emitted as an older PTX ISA)";
       return {};
     }
     return {};
@@ -465,27 +482,35 @@ public:
 
     B.SetInsertPoint(Master);
     // CUDA's `mov.b64 %ws, {%envreg2, %envreg1}`: envreg2 is the low half.
-    llvm::Value *Lo = B.CreateZExt(B.CreateIntrinsic(nvvm_read_ptx_sreg_envreg2, {}), I64);
-    llvm::Value *Hi = B.CreateZExt(B.CreateIntrinsic(nvvm_read_ptx_sreg_envreg1, {}), I64);
+    llvm::Value *Lo =
+        B.CreateZExt(B.CreateIntrinsic(nvvm_read_ptx_sreg_envreg2, {}), I64);
+    llvm::Value *Hi =
+        B.CreateZExt(B.CreateIntrinsic(nvvm_read_ptx_sreg_envreg1, {}), I64);
     llvm::Value *Ws = B.CreateIntToPtr(B.CreateOr(B.CreateShl(Hi, 32), Lo),
                                        B.getPtrTy(), "grid.workspace");
-    llvm::Value *Word = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ws, 4, "grid.barrier");
-    llvm::Value *Blocks = B.CreateMul(
-        B.CreateMul(specialReg(B, SReg::NCtaId, 0), specialReg(B, SReg::NCtaId, 1)),
-        specialReg(B, SReg::NCtaId, 2));
+    llvm::Value *Word =
+        B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ws, 4, "grid.barrier");
+    llvm::Value *Blocks =
+        B.CreateMul(B.CreateMul(specialReg(B, SReg::NCtaId, 0),
+                                specialReg(B, SReg::NCtaId, 1)),
+                    specialReg(B, SReg::NCtaId, 2));
     llvm::Value *First = B.CreateICmpEQ(Or3(SReg::CtaId), B.getInt32(0));
-    llvm::Value *Add = B.CreateSelect(
-        First, B.CreateSub(B.getInt32(0x80000000u), B.CreateSub(Blocks, B.getInt32(1))),
-        B.getInt32(1));
+    llvm::Value *Add =
+        B.CreateSelect(First,
+                       B.CreateSub(B.getInt32(0x80000000u),
+                                   B.CreateSub(Blocks, B.getInt32(1))),
+                       B.getInt32(1));
     B.CreateIntrinsic(nvvm_membar_gl, {});
-    llvm::Value *Old = B.CreateAtomicRMW(llvm::AtomicRMWInst::Add, Word, Add,
-                                         llvm::MaybeAlign(4),
-                                         llvm::AtomicOrdering::Monotonic);
+    llvm::Value *Old =
+        B.CreateAtomicRMW(llvm::AtomicRMWInst::Add, Word, Add,
+                          llvm::MaybeAlign(4), llvm::AtomicOrdering::Monotonic);
     B.CreateBr(Spin);
 
     B.SetInsertPoint(Spin);
-    auto *Cur = B.CreateAlignedLoad(I32, Word, llvm::Align(4), /*isVolatile=*/true);
-    llvm::Value *Flip = B.CreateAnd(B.CreateXor(Old, Cur), B.getInt32(0x80000000u));
+    auto *Cur =
+        B.CreateAlignedLoad(I32, Word, llvm::Align(4), /*isVolatile=*/true);
+    llvm::Value *Flip =
+        B.CreateAnd(B.CreateXor(Old, Cur), B.getInt32(0x80000000u));
     B.CreateCondBr(B.CreateICmpNE(Flip, B.getInt32(0)), Flipped, Spin);
 
     B.SetInsertPoint(Flipped);
@@ -520,10 +545,10 @@ public:
       break;
     case BinOp::FAdd:
       Inst = "add";
-      Ty = T->isFloatTy()                      ? "f32"
-           : T->isDoubleTy() && CcMajor >= 6   ? "f64"
-           : T->isHalfTy() && cc() >= 75       ? "noftz.f16" // PTX 6.3
-                                               : "";
+      Ty = T->isFloatTy()                    ? "f32"
+           : T->isDoubleTy() && CcMajor >= 6 ? "f64"
+           : T->isHalfTy() && cc() >= 75     ? "noftz.f16" // PTX 6.3
+                                             : "";
       break;
     case BinOp::And:
     case BinOp::Or:
@@ -556,13 +581,14 @@ public:
       llvm::Value *V = Half ? B.CreateBitCast(Val, RT) : Val;
       if (Op == BinOp::Sub)
         V = B.CreateNeg(V);
-      std::string C = RT->isIntegerTy(16) ? "h"
+      std::string C = RT->isIntegerTy(16)   ? "h"
                       : RT->isIntegerTy(32) ? "r"
                       : RT->isIntegerTy(64) ? "l"
                       : RT->isFloatTy()     ? "f"
                                             : "d";
       if (!ResultUsed) {
-        auto *FT = llvm::FunctionType::get(B.getVoidTy(), {Ptr->getType(), RT}, false);
+        auto *FT =
+            llvm::FunctionType::get(B.getVoidTy(), {Ptr->getType(), RT}, false);
         auto *Asm = llvm::InlineAsm::get(
             FT, "red" + Space + "." + Inst + "." + Ty + " [$0], $1;",
             "l," + C + ",~{memory}", /*hasSideEffects=*/true);
@@ -605,8 +631,8 @@ public:
     llvm::Value *V = B.CreateBitCast(Val, B.getIntNTy(Bits));
     if (Bits == 8)
       V = B.CreateZExt(V, B.getInt16Ty());
-    auto *FT = llvm::FunctionType::get(
-        B.getVoidTy(), {Ptr->getType(), V->getType()}, false);
+    auto *FT = llvm::FunctionType::get(B.getVoidTy(),
+                                       {Ptr->getType(), V->getType()}, false);
     auto *Asm = llvm::InlineAsm::get(
         FT, "st.global." + Op + ".b" + std::to_string(Bits) + " [$0], $1;",
         std::string("l,") + registerConstraint(Bits) + ",~{memory}",
@@ -638,8 +664,9 @@ public:
     llvm::Value *Hi = B.CreateTrunc(B.CreateLShr(V, 32), B.getInt32Ty());
     Lo = B.CreateIntrinsic(I32[Mode], {Mask, Lo, Lane, C});
     Hi = B.CreateIntrinsic(I32[Mode], {Mask, Hi, Lane, C});
-    llvm::Value *R = B.CreateOr(B.CreateShl(B.CreateZExt(Hi, B.getInt64Ty()), 32),
-                                B.CreateZExt(Lo, B.getInt64Ty()));
+    llvm::Value *R =
+        B.CreateOr(B.CreateShl(B.CreateZExt(Hi, B.getInt64Ty()), 32),
+                   B.CreateZExt(Lo, B.getInt64Ty()));
     return B.CreateBitCast(R, T);
   }
 
@@ -656,7 +683,8 @@ public:
                         llvm::Value *Value) override {
     using namespace llvm::Intrinsic;
     bool Wide = Value->getType()->isIntegerTy(64);
-    return B.CreateIntrinsic(Wide ? nvvm_match_any_sync_i64 : nvvm_match_any_sync_i32,
+    return B.CreateIntrinsic(Wide ? nvvm_match_any_sync_i64
+                                  : nvvm_match_any_sync_i32,
                              {Mask, Value});
   }
 
@@ -664,7 +692,8 @@ public:
                         llvm::Value *Value) override {
     using namespace llvm::Intrinsic;
     bool Wide = Value->getType()->isIntegerTy(64);
-    return B.CreateIntrinsic(Wide ? nvvm_match_all_sync_i64p : nvvm_match_all_sync_i32p,
+    return B.CreateIntrinsic(Wide ? nvvm_match_all_sync_i64p
+                                  : nvvm_match_all_sync_i32p,
                              {Mask, Value});
   }
 
@@ -672,7 +701,8 @@ public:
     return B.CreateIntrinsic(llvm::Intrinsic::nvvm_activemask, {});
   }
   llvm::Value *laneMaskLt(llvm::IRBuilder<> &B) override {
-    return B.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_lanemask_lt, {});
+    return B.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_lanemask_lt,
+                             {});
   }
   llvm::Value *laneId(llvm::IRBuilder<> &B) override {
     return B.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid, {});

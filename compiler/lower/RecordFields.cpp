@@ -142,7 +142,8 @@ void LowerContext::storeRecordField(const ir::Instr *At, TypeRef RecTy,
                    SrcElem);
     X = cast(X, SrcElem, Elem);
   }
-  llvm::Value *Dst = b.CreateInBoundsGEP(ElemMem, Tmp ? Tmp : Ptr, K, "field.dst");
+  llvm::Value *Dst =
+      b.CreateInBoundsGEP(ElemMem, Tmp ? Tmp : Ptr, K, "field.dst");
   if (Tmp)
     b.CreateStore(toMemory(X, Elem), Dst);
   else

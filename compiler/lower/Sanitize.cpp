@@ -9,9 +9,10 @@
 //                          store float %v, ptr %p
 //
 // Constant arrays are read-only and never announced.  Barriers and warp
-// operations announce their site (sanitizeSync), which sync errors name.  Lowering emits the
-// calls where it emits the accesses, before any optimization, so every
-// access the source makes is seen (at the price of vectorization).
+// operations announce their site (sanitizeSync), which sync errors name.
+// Lowering emits the calls where it emits the accesses, before any
+// optimization, so every access the source makes is seen (at the price of
+// vectorization).
 #include "lower/LowerContext.h"
 
 namespace pcj::lower {
@@ -101,7 +102,8 @@ void LowerContext::sanitizeRecord(const ir::Instr *At, TargetHooks::Access Op,
   AddrSpace Space = ArrInstr && ArrInstr->type && ArrInstr->type->isArray()
                         ? ArrInstr->type->addrSpace()
                         : AddrSpace::Global;
-  uint64_t Bytes = Field < 0 ? RecTy->byteSize() : RecTy->elems()[Field]->byteSize();
+  uint64_t Bytes =
+      Field < 0 ? RecTy->byteSize() : RecTy->elems()[Field]->byteSize();
   llvm::Value *Ptr = Field < 0 ? Rec : recordField(Rec, RecTy, Field);
   // No index for a record: its array's data pointer is not at hand.
   target.memoryAccess(b, siteAt(*this, At, Op, Space, Bytes, ArrInstr), Ptr,

@@ -59,7 +59,8 @@ byteExtent(LowerContext &Cx, llvm::Value *Data,
   llvm::Value *Base = genericAddress(Cx, Data);
   llvm::Value *Lo = Base, *Hi = Base;
   for (size_t D = 0; D < Shape.size(); ++D) {
-    llvm::Value *Span = B.CreateMul(B.CreateSub(Shape[D], B.getInt64(1)), Strides[D]);
+    llvm::Value *Span =
+        B.CreateMul(B.CreateSub(Shape[D], B.getInt64(1)), Strides[D]);
     llvm::Value *Neg = B.CreateICmpSLT(Span, B.getInt64(0));
     Lo = B.CreateAdd(Lo, B.CreateSelect(Neg, Span, B.getInt64(0)));
     Hi = B.CreateAdd(Hi, B.CreateSelect(Neg, B.getInt64(0), Span));
@@ -109,10 +110,10 @@ void storeArraySlice(LowerContext &Cx, const ir::Instr *At, TypeRef ArrTy,
       llvm::Value *Ext = Cx.arrayShape(Val, D - (N - M));
       llvm::Value *One = B.CreateICmpEQ(Ext, B.getInt64(1));
       SrcShape.push_back(Ext);
-      Mismatch = B.CreateOr(
-          Mismatch, B.CreateAnd(B.CreateICmpNE(Ext, Shape[D]), B.CreateNot(One)));
-      SrcStrides.push_back(B.CreateSelect(One, B.getInt64(0),
-                                          Cx.arrayStride(Val, D - (N - M))));
+      Mismatch = B.CreateOr(Mismatch, B.CreateAnd(B.CreateICmpNE(Ext, Shape[D]),
+                                                  B.CreateNot(One)));
+      SrcStrides.push_back(
+          B.CreateSelect(One, B.getInt64(0), Cx.arrayStride(Val, D - (N - M))));
     }
     Cx.raiseIf(At, Mismatch, TargetHooks::RaisedError::ValueError,
                "could not broadcast the source array to the shape of the "
@@ -121,8 +122,8 @@ void storeArraySlice(LowerContext &Cx, const ir::Instr *At, TypeRef ArrTy,
     std::vector<llvm::Value *> SrcOwnStrides;
     for (unsigned J = 0; J < M; ++J)
       SrcOwnStrides.push_back(Cx.arrayStride(Val, J));
-    auto [DLo, DHi] = byteExtent(Cx, Cx.arrayData(View), Shape, DstStrides,
-                                 Elem->byteSize());
+    auto [DLo, DHi] =
+        byteExtent(Cx, Cx.arrayData(View), Shape, DstStrides, Elem->byteSize());
     auto [SLo, SHi] = byteExtent(Cx, Cx.arrayData(Val), SrcShape, SrcOwnStrides,
                                  ValTy->dtype()->byteSize());
     llvm::Value *Overlap = B.CreateAnd(
@@ -135,15 +136,17 @@ void storeArraySlice(LowerContext &Cx, const ir::Instr *At, TypeRef ArrTy,
       SameStrides = B.CreateAnd(SameStrides,
                                 B.CreateICmpEQ(DstStrides[D], SrcStrides[D]));
     // Element by element in place: each element is read before it is written.
-    llvm::Value *InPlace = B.CreateAnd(SameStrides, B.CreateICmpEQ(DBase, SBase));
+    llvm::Value *InPlace =
+        B.CreateAnd(SameStrides, B.CreateICmpEQ(DBase, SBase));
     llvm::Value *Safe = InPlace;
     if (N == 1) {
       // One dimension, one stride S: element k is written after element
       // k + (DBase - SBase) / S is read when that is <= 0, so run
       // backwards when the destination is ahead in the loop's direction.
       Safe = SameStrides;
-      llvm::Value *Ahead = B.CreateXor(B.CreateICmpSGT(DBase, SBase),
-                                       B.CreateICmpSLT(DstStrides[0], B.getInt64(0)));
+      llvm::Value *Ahead =
+          B.CreateXor(B.CreateICmpSGT(DBase, SBase),
+                      B.CreateICmpSLT(DstStrides[0], B.getInt64(0)));
       Reverse = B.CreateAnd(Overlap, Ahead);
     }
     Cx.raiseIf(At, B.CreateAnd(Overlap, B.CreateNot(Safe)),
@@ -184,8 +187,10 @@ void storeArraySlice(LowerContext &Cx, const ir::Instr *At, TypeRef ArrTy,
     X = Cx.cast(X, SrcElem, Elem);
   }
   llvm::Value *Dst = B.CreateGEP(B.getInt8Ty(), Cx.arrayData(View), DstOff);
-  Cx.sanitizeAccess(At, TargetHooks::Access::Write, ArrTy, A, At->operands[0], Dst);
-  B.CreateAlignedStore(Cx.toMemory(X, Elem), Dst, llvm::Align(scalarAlign(Elem)));
+  Cx.sanitizeAccess(At, TargetHooks::Access::Write, ArrTy, A, At->operands[0],
+                    Dst);
+  B.CreateAlignedStore(Cx.toMemory(X, Elem), Dst,
+                       llvm::Align(scalarAlign(Elem)));
   llvm::Value *Next = B.CreateAdd(K, B.getInt64(1));
   K->addIncoming(Next, B.GetInsertBlock());
   B.CreateCondBr(B.CreateICmpULT(Next, Count), Body, Done);

@@ -12,8 +12,8 @@ bool indexesView(types::TypeRef ArrTy, types::TypeRef IdxTy);
 // ValTy) is a number already converted to the element type, stored into
 // every element of the view, or an array broadcast to the view's shape
 // (NumPy's rules) whose elements are converted and copied.
-void storeArraySlice(LowerContext &Cx, const ir::Instr *At, types::TypeRef ArrTy,
-                     llvm::Value *A, types::TypeRef IdxTy, llvm::Value *Idx,
-                     llvm::Value *Val, types::TypeRef ValTy);
+void storeArraySlice(LowerContext &Cx, const ir::Instr *At,
+                     types::TypeRef ArrTy, llvm::Value *A, types::TypeRef IdxTy,
+                     llvm::Value *Idx, llvm::Value *Val, types::TypeRef ValTy);
 
 } // namespace pcj::lower

@@ -33,20 +33,20 @@ public:
   // Creates the kernel entry function in M and returns, positioned at its
   // entry block, one value per ABI parameter: the value, or for an
   // aggregate the address of the parameter's bytes (read-only).
-  virtual llvm::Function *createKernel(llvm::Module &M, const std::string &Name,
-                                       const std::vector<KernelParam> &Params,
-                                       llvm::IRBuilder<> &B,
-                                       std::vector<llvm::Value *> &ParamValues) = 0;
+  virtual llvm::Function *
+  createKernel(llvm::Module &M, const std::string &Name,
+               const std::vector<KernelParam> &Params, llvm::IRBuilder<> &B,
+               std::vector<llvm::Value *> &ParamValues) = 0;
   // The most bytes the kernel's parameters may take.
   virtual size_t maxKernelParamBytes() const = 0;
   // Called once the kernel body is complete (annotations, attributes).
   virtual void finishKernel(llvm::Module &M, llvm::Function *Kernel) = 0;
   // Declares a device function (internal linkage); targets may append hidden
   // parameters (the host's thread context).  `Ret` may be void.
-  virtual llvm::Function *declareDeviceFunction(llvm::Module &M,
-                                                const std::string &Name,
-                                                const std::vector<llvm::Type *> &Params,
-                                                llvm::Type *Ret) = 0;
+  virtual llvm::Function *
+  declareDeviceFunction(llvm::Module &M, const std::string &Name,
+                        const std::vector<llvm::Type *> &Params,
+                        llvm::Type *Ret) = 0;
   // Positions B at the entry of a declared device function and returns its
   // user-visible parameters; later hooks then refer to this function.
   virtual void beginDeviceFunction(llvm::Function *F, llvm::IRBuilder<> &B,
@@ -78,9 +78,8 @@ public:
   // fastmath (its `afn` relaxation), or a null callee where the target has
   // none (then mathFunction's accurate one is used).  NVPTX: libdevice's
   // __nv_fast_sinf... (sin.approx.ftz.f32, lg2.approx...); host: none.
-  virtual llvm::FunctionCallee approxMathFunction(llvm::Module &M,
-                                                  const std::string &Name,
-                                                  unsigned Arity) {
+  virtual llvm::FunctionCallee
+  approxMathFunction(llvm::Module &M, const std::string &Name, unsigned Arity) {
     return {};
   }
   // Like mathFunction, for libm functions with other parameter types
@@ -237,8 +236,8 @@ public:
 
   // Filled in by the hooks (and lowering rules) as lowering proceeds.
   bool usesBarriers = false;
-  bool usesWarpOps = false;   // shuffles, votes, match, syncwarp (CPU: fibers)
-  bool usesGridSync = false;  // cooperative launch required
+  bool usesWarpOps = false;  // shuffles, votes, match, syncwarp (CPU: fibers)
+  bool usesGridSync = false; // cooperative launch required
   // Bytes of static shared memory of the module's shared arrays, each at an
   // offset aligned to its alignment (sharedArray adds to it; both targets).
   size_t staticSharedBytes = 0;

@@ -8,8 +8,8 @@
 #include "types/KernelABI.h"
 
 #include <llvm/IR/MDBuilder.h>
-#include <llvm/Support/Error.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/Error.h>
 
 namespace pcj::lower {
 
@@ -78,7 +78,7 @@ llvm::Type *LowerContext::valueType(TypeRef T) {
   case Kind::Fp8: // the code's byte
     return b.getIntNTy(T->bits());
   case Kind::Float:
-    return isBFloat16(T)   ? b.getBFloatTy()
+    return isBFloat16(T)     ? b.getBFloatTy()
            : T->bits() == 16 ? b.getHalfTy()
            : T->bits() == 32 ? b.getFloatTy()
                              : b.getDoubleTy();
@@ -109,11 +109,12 @@ llvm::Type *LowerContext::valueType(TypeRef T) {
   case Kind::RangeIter:
   case Kind::Iterator:
     return b.getPtrTy();
-  case Kind::Record: // a reference to the record (generic address space)
+  case Kind::Record:  // a reference to the record (generic address space)
   case Kind::Pointer: // CPointer / voidptr: a generic address
     return b.getPtrTy(0);
   case Kind::Slice: // {start, stop, step}; absent parts are 0 (see the type)
-    return llvm::StructType::get(ctx, {b.getInt64Ty(), b.getInt64Ty(), b.getInt64Ty()});
+    return llvm::StructType::get(
+        ctx, {b.getInt64Ty(), b.getInt64Ty(), b.getInt64Ty()});
   case Kind::Iterable: { // enumerate: {i64 start, inner}; zip: {inner...}
     std::vector<llvm::Type *> E;
     if (T->name() == "enumerate")
@@ -153,8 +154,8 @@ llvm::Value *LowerContext::value(const ir::Instr *I) {
   auto It = Values.find(I);
   if (It == Values.end()) {
     auto T = TupleAddrs.find(I);
-    PCJ_ASSERT(T != TupleAddrs.end(), std::string("value not lowered yet: ") +
-                                          ir::opName(I->op));
+    PCJ_ASSERT(T != TupleAddrs.end(),
+               std::string("value not lowered yet: ") + ir::opName(I->op));
     // A tuple in memory used as a value: load it once, in the entry block
     // (its address is a parameter), for every use.
     llvm::IRBuilderBase::InsertPointGuard Guard(b);
@@ -200,9 +201,9 @@ static bool sameInMemory(TypeRef T) {
 llvm::Value *LowerContext::loadValue(llvm::Value *Addr, TypeRef T,
                                      unsigned Align) {
   if (!T->isTuple() || sameInMemory(T)) // one load (of a whole struct too)
-    return fromMemory(
-        b.CreateAlignedLoad(memoryType(T), Addr, llvm::Align(std::max(1u, Align))),
-        T);
+    return fromMemory(b.CreateAlignedLoad(memoryType(T), Addr,
+                                          llvm::Align(std::max(1u, Align))),
+                      T);
   llvm::Value *Agg = llvm::UndefValue::get(valueType(T));
   for (unsigned K = 0; K < T->elems().size(); ++K)
     Agg = b.CreateInsertValue(Agg, loadTupleElement(Addr, T, K), {K});
@@ -244,8 +245,8 @@ llvm::Value *LowerContext::intConstant(const bc::ConstValue &C, TypeRef T) {
   return T->isComplex() ? cast(V, FT, T) : V;
 }
 
-llvm::Value *LowerContext::constant(const ir::Instr *At, const bc::ConstValue &C,
-                                    TypeRef T) {
+llvm::Value *LowerContext::constant(const ir::Instr *At,
+                                    const bc::ConstValue &C, TypeRef T) {
   using K = bc::ConstValue::Kind;
   switch (C.kind) {
   case K::None:
@@ -259,8 +260,10 @@ llvm::Value *LowerContext::constant(const ir::Instr *At, const bc::ConstValue &C
     return cast(llvm::ConstantFP::get(b.getDoubleTy(), C.f), float64Ty(), T);
   case K::Complex: {
     llvm::Value *Z = llvm::UndefValue::get(valueType(complexTy(128)));
-    Z = b.CreateInsertValue(Z, llvm::ConstantFP::get(b.getDoubleTy(), C.f), {0});
-    Z = b.CreateInsertValue(Z, llvm::ConstantFP::get(b.getDoubleTy(), C.imag), {1});
+    Z = b.CreateInsertValue(Z, llvm::ConstantFP::get(b.getDoubleTy(), C.f),
+                            {0});
+    Z = b.CreateInsertValue(Z, llvm::ConstantFP::get(b.getDoubleTy(), C.imag),
+                            {1});
     return cast(Z, complexTy(128), T);
   }
   case K::Tuple: {
@@ -338,8 +341,9 @@ llvm::Value *LowerContext::cast(llvm::Value *V, TypeRef From, TypeRef To) {
   if (From->isFloat() && To->isInt()) // saturating, NaN -> 0 (TargetHooks)
     return target.floatToInt(b, V, LT, To->isSigned());
   if (From->isFloat() && To->isFloat()) {
-    if (isBFloat16(From) && To->bits() <= 16) // no fpext/fptrunc between the two:
-      V = b.CreateFPExt(V, b.getFloatTy());   // exactly through float32
+    if (isBFloat16(From) &&
+        To->bits() <= 16)                   // no fpext/fptrunc between the two:
+      V = b.CreateFPExt(V, b.getFloatTy()); // exactly through float32
     return b.CreateFPCast(V, LT);
   }
   PCJ_ASSERT(false, "no conversion from " + From->str() + " to " + To->str());
@@ -360,11 +364,13 @@ llvm::AllocaInst *LowerContext::entryAlloca(llvm::Type *T,
   return EB.CreateAlloca(T, Count == 1 ? nullptr : EB.getInt64(Count), Name);
 }
 
-// ---- arrays --------------------------------------------------------------------
+// ---- arrays
+// --------------------------------------------------------------------
 
-llvm::Value *LowerContext::makeArray(TypeRef T, llvm::Value *Data,
-                                     const std::vector<llvm::Value *> &Shape,
-                                     const std::vector<llvm::Value *> &Strides) {
+llvm::Value *
+LowerContext::makeArray(TypeRef T, llvm::Value *Data,
+                        const std::vector<llvm::Value *> &Shape,
+                        const std::vector<llvm::Value *> &Strides) {
   llvm::Value *A = llvm::UndefValue::get(valueType(T));
   A = b.CreateInsertValue(A, Data, {0});
   for (unsigned D = 0; D < Shape.size(); ++D) {
@@ -381,9 +387,8 @@ llvm::Value *LowerContext::constArray(const ir::CTValue &C, TypeRef T) {
   // otherwise (complex, records) the raw bytes -- loads go through typed
   // element pointers either way.
   llvm::Type *ET = memoryType(T->dtype());
-  uint64_t Size = ET->isIntegerTy() || ET->isFloatingPointTy()
-                      ? T->dtype()->byteSize()
-                      : 1;
+  uint64_t Size =
+      ET->isIntegerTy() || ET->isFloatingPointTy() ? T->dtype()->byteSize() : 1;
   if (Size == 1)
     ET = b.getInt8Ty();
   llvm::Constant *Init =
@@ -404,7 +409,8 @@ llvm::Value *LowerContext::constArray(const ir::CTValue &C, TypeRef T) {
   Mix(C.bytes);
   char Hex[17];
   snprintf(Hex, sizeof Hex, "%016llx", (unsigned long long)H);
-  llvm::Value *Data = target.constArray(module, Init, std::string("const_") + Hex);
+  llvm::Value *Data =
+      target.constArray(module, Init, std::string("const_") + Hex);
   std::vector<llvm::Value *> ShapeV(C.shape.size()), StrideV(C.shape.size());
   int64_t Stride = T->dtype()->byteSize();
   for (int D = int(C.shape.size()) - 1; D >= 0; --D) {
@@ -416,7 +422,8 @@ llvm::Value *LowerContext::constArray(const ir::CTValue &C, TypeRef T) {
 }
 
 llvm::Value *LowerContext::capturedArray(const ir::CTValue &C, TypeRef T) {
-  llvm::Type *PtrTy = llvm::cast<llvm::StructType>(valueType(T))->getElementType(0);
+  llvm::Type *PtrTy =
+      llvm::cast<llvm::StructType>(valueType(T))->getElementType(0);
   llvm::Value *Data = b.CreateIntToPtr(b.getInt64(C.address), PtrTy);
   std::vector<llvm::Value *> ShapeV, StrideV;
   for (size_t D = 0; D < C.shape.size(); ++D) {
@@ -441,8 +448,8 @@ llvm::Value *LowerContext::compileTimeValue(const ir::Instr *At,
       return nullptr;
     llvm::Value *Agg = llvm::UndefValue::get(LT);
     for (unsigned K = 0; K < C.items.size(); ++K)
-      Agg = b.CreateInsertValue(Agg, compileTimeValue(At, C.items[K], T->elems()[K]),
-                                {K});
+      Agg = b.CreateInsertValue(
+          Agg, compileTimeValue(At, C.items[K], T->elems()[K]), {K});
     return Agg;
   }
   default:
@@ -453,7 +460,8 @@ llvm::Value *LowerContext::compileTimeValue(const ir::Instr *At,
 // Stores Mem (a value in memory form) at Ptr, which is aligned to Align: a
 // float (or a complex's parts) below its own alignment goes as its bits,
 // through TargetHooks::opaqueBits.
-void LowerContext::storeField(llvm::Value *Mem, llvm::Value *Ptr, unsigned Align) {
+void LowerContext::storeField(llvm::Value *Mem, llvm::Value *Ptr,
+                              unsigned Align) {
   auto &B = b;
   llvm::Type *T = Mem->getType();
   const llvm::DataLayout &DL = module.getDataLayout();
@@ -467,10 +475,12 @@ void LowerContext::storeField(llvm::Value *Mem, llvm::Value *Ptr, unsigned Align
     for (unsigned K = 0; K < ST->getNumElements(); ++K)
       storeField(B.CreateExtractValue(Mem, {K}), B.CreateStructGEP(ST, Ptr, K),
                  unsigned(llvm::commonAlignment(llvm::Align(Align),
-                                                SL->getElementOffset(K)).value()));
+                                                SL->getElementOffset(K))
+                              .value()));
     return;
   }
-  llvm::Value *Bits = B.CreateBitCast(Mem, B.getIntNTy(unsigned(DL.getTypeSizeInBits(T))));
+  llvm::Value *Bits =
+      B.CreateBitCast(Mem, B.getIntNTy(unsigned(DL.getTypeSizeInBits(T))));
   B.CreateAlignedStore(target.opaqueBits(B, Bits), Ptr, llvm::Align(Align));
 }
 
@@ -493,9 +503,10 @@ llvm::Value *LowerContext::elementPtr(const ir::Instr *At, TypeRef ArrTy,
   for (unsigned D = 0; D < N; ++D) {
     auto [V, T, NonNeg] = Idx[D];
     Shape[D] = arrayShape(A, D);
-    llvm::Value *X = cast(V, T, T->isSigned() || T->isBool() ? int64Ty()
-                                                             : intTy(64, false));
-    if (T->isInt() && T->isSigned() && !NonNeg) // Python wrap-around for negatives
+    llvm::Value *X =
+        cast(V, T, T->isSigned() || T->isBool() ? int64Ty() : intTy(64, false));
+    if (T->isInt() && T->isSigned() &&
+        !NonNeg) // Python wrap-around for negatives
       X = b.CreateSelect(b.CreateICmpSLT(X, b.getInt64(0)),
                          b.CreateAdd(X, Shape[D]), X, "wrap");
     if (opts.boundsCheck) {
@@ -509,13 +520,13 @@ llvm::Value *LowerContext::elementPtr(const ir::Instr *At, TypeRef ArrTy,
       std::vector<llvm::Value *> Written(N), Extents(N);
       for (unsigned K = 0; K < N; ++K) {
         auto [KV, KT, KNonNeg] = Idx[K];
-        Written[K] = cast(KV, KT, KT->isSigned() || KT->isBool()
-                                      ? int64Ty()
-                                      : intTy(64, false));
+        Written[K] =
+            cast(KV, KT,
+                 KT->isSigned() || KT->isBool() ? int64Ty() : intTy(64, false));
         Extents[K] = K <= D ? Shape[K] : arrayShape(A, K);
       }
-      target.indexError(b, Written, Extents, D, fn.qualname,
-                        At->loc.fileName(), At->loc.line);
+      target.indexError(b, Written, Extents, D, fn.qualname, At->loc.fileName(),
+                        At->loc.line);
       b.CreateUnreachable();
       b.SetInsertPoint(Ok);
     }

@@ -52,7 +52,9 @@ public:
   }
   size_t numChunks() const { return Chunks.size(); }
   const std::shared_ptr<Chunk> &chunk(size_t C) const { return Chunks[C]; }
-  void setChunk(size_t C, std::shared_ptr<Chunk> P) { Chunks[C] = std::move(P); }
+  void setChunk(size_t C, std::shared_ptr<Chunk> P) {
+    Chunks[C] = std::move(P);
+  }
   bool operator==(const Locals &O) const {
     if (Size != O.Size)
       return false;
@@ -82,7 +84,7 @@ private:
   const bc::DecodedCode &Code;
   const cfg::CFG &G;
   std::unique_ptr<ir::Function> F;
-  std::vector<ir::Block *> IRBlock;     // cfg block -> IR block (null: dead)
+  std::vector<ir::Block *> IRBlock; // cfg block -> IR block (null: dead)
   std::vector<bool> Done;
   std::map<std::pair<int, int>, State> EdgeState; // (pred, succ) -> state
   struct Pending {
@@ -250,8 +252,7 @@ State Builder::entryState(int BI) {
   const State &Ref = *Known[0];
   for (const State *S : Known)
     if (S->stack.size() != Ref.stack.size())
-      throw CompileError(ErrorKind::Bytecode,
-                         loc(Code.instrs[BB.begin]),
+      throw CompileError(ErrorKind::Bytecode, loc(Code.instrs[BB.begin]),
                          "inconsistent stack depth at a join (" +
                              std::to_string(S->stack.size()) + " vs " +
                              std::to_string(Ref.stack.size()) + ")");
@@ -347,14 +348,16 @@ void Builder::translateBlock(int BI) {
   auto &St = S.stack;
   auto Pop = [&](const bc::Instr &I) {
     if (St.empty())
-      throw CompileError(ErrorKind::Bytecode, loc(I), "operand stack underflow");
+      throw CompileError(ErrorKind::Bytecode, loc(I),
+                         "operand stack underflow");
     Instr *V = St.back();
     St.pop_back();
     return V;
   };
   auto Peek = [&](const bc::Instr &I, size_t Depth) {
     if (Depth == 0 || Depth > St.size())
-      throw CompileError(ErrorKind::Bytecode, loc(I), "operand stack underflow");
+      throw CompileError(ErrorKind::Bytecode, loc(I),
+                         "operand stack underflow");
     return St[St.size() - Depth];
   };
   auto Leave = [&](int Succ, const State &Out) {
@@ -663,14 +666,15 @@ void Builder::translateBlock(int BI) {
 // `raise E`, `raise E(arg)` and `assert c[, msg]` (which raises
 // AssertionError(msg)): the exception is resolved here, from the
 // instructions that built it, into one Raise terminator naming the class
-// (str: a builtin exception, or a module global typing resolves) with the message
-// (cval); those instructions are dropped, so nothing types an exception
+// (str: a builtin exception, or a module global typing resolves) with the
+// message (cval); those instructions are dropped, so nothing types an exception
 // object.  The argument must be a constant: the message is fixed when the
 // kernel compiles.
 void Builder::emitRaise(ir::Block *B, const bc::Instr &I, State &S) {
   if (I.arg == 0)
-    unsupported(I, "a bare `raise` (re-raise) is not supported in kernels",
-                "raise an exception class or instance, e.g. raise ValueError(\"...\")");
+    unsupported(
+        I, "a bare `raise` (re-raise) is not supported in kernels",
+        "raise an exception class or instance, e.g. raise ValueError(\"...\")");
   if (I.arg == 2)
     unsupported(I, "`raise ... from ...` is not supported in kernels",
                 "raise the exception without `from`");
@@ -691,20 +695,22 @@ void Builder::emitRaise(ir::Block *B, const bc::Instr &I, State &S) {
   if (E != kNull && E->op == ir::Op::Call) {
     Cls = E->operands[0];
     if (!E->kwnames.empty() || E->operands.size() > 2)
-      unsupported(I, "an exception raised in a kernel takes at most one argument, "
-                     "without keywords",
+      unsupported(I,
+                  "an exception raised in a kernel takes at most one argument, "
+                  "without keywords",
                   "put the whole message in one constant string");
     if (E->operands.size() == 2) {
       const Instr *A = E->operands[1];
-      bc::ConstValue::Kind K = A->op == ir::Op::Const ? A->cval.kind
-                                                       : bc::ConstValue::Kind::Other;
+      bc::ConstValue::Kind K =
+          A->op == ir::Op::Const ? A->cval.kind : bc::ConstValue::Kind::Other;
       if (K == bc::ConstValue::Kind::Str)
         Msg = bc::ConstValue::ofStr(A->cval.text);
       else if (A->cval.isSmallInt() && K == bc::ConstValue::Kind::Int)
         Msg = bc::ConstValue::ofStr(std::to_string(A->cval.i));
       else
-        unsupported(I, "the argument of an exception raised in a kernel must be "
-                       "a constant string or integer",
+        unsupported(I,
+                    "the argument of an exception raised in a kernel must be "
+                    "a constant string or integer",
                     "the message is fixed when the kernel compiles; write "
                     "values you need to see into an array");
       Built.push_back(E->operands[1]);
@@ -712,9 +718,10 @@ void Builder::emitRaise(ir::Block *B, const bc::Instr &I, State &S) {
     Built.push_back(Cls);
   }
   if (Cls == kNull || Cls->op != ir::Op::Global)
-    unsupported(I, "only builtin exception classes (AssertionError, ValueError, "
-                   "...) and module-level classes deriving from Exception can "
-                   "be raised in kernels");
+    unsupported(I,
+                "only builtin exception classes (AssertionError, ValueError, "
+                "...) and module-level classes deriving from Exception can "
+                "be raised in kernels");
   Instr *R = emit(B, ir::Op::Raise, I);
   R->str = Cls->str;
   R->cval = Msg;

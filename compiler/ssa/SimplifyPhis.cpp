@@ -23,7 +23,8 @@ void replaceAll(ir::Function &Fn, std::map<Instr *, Instr *> &Repl) {
         for (auto It = Repl.find(Op); It != Repl.end(); It = Repl.find(Op))
           Op = It->second;
   for (ir::LocalBinding &L : Fn.bindings)
-    for (auto It = Repl.find(L.value); It != Repl.end(); It = Repl.find(L.value))
+    for (auto It = Repl.find(L.value); It != Repl.end();
+         It = Repl.find(L.value))
       L.value = It->second;
 }
 

@@ -16,7 +16,8 @@ namespace pcj::ssa {
 
 // LocalOfPhi: the phis of locals -> the local's slot; UndefOfLocal: the
 // entry block's "unassigned" marker of each local.
-void simplifyPhis(ir::Function &F, const std::map<ir::Instr *, size_t> &LocalOfPhi,
+void simplifyPhis(ir::Function &F,
+                  const std::map<ir::Instr *, size_t> &LocalOfPhi,
                   const std::vector<ir::Instr *> &UndefOfLocal);
 
 } // namespace pcj::ssa

@@ -390,9 +390,15 @@ BigInt BigInt::bitwise(const BigInt &A, const BigInt &B, int Op) {
   return R;
 }
 
-BigInt BigInt::bitAnd(const BigInt &A, const BigInt &B) { return bitwise(A, B, 0); }
-BigInt BigInt::bitOr(const BigInt &A, const BigInt &B) { return bitwise(A, B, 1); }
-BigInt BigInt::bitXor(const BigInt &A, const BigInt &B) { return bitwise(A, B, 2); }
+BigInt BigInt::bitAnd(const BigInt &A, const BigInt &B) {
+  return bitwise(A, B, 0);
+}
+BigInt BigInt::bitOr(const BigInt &A, const BigInt &B) {
+  return bitwise(A, B, 1);
+}
+BigInt BigInt::bitXor(const BigInt &A, const BigInt &B) {
+  return bitwise(A, B, 2);
+}
 
 BigInt BigInt::invert() const {
   BigInt R;

@@ -30,7 +30,7 @@ public:
 
   bool isZero() const { return Mag.empty(); }
   bool isNegative() const { return Neg; }
-  size_t bitLength() const; // of the magnitude
+  size_t bitLength() const;           // of the magnitude
   int compare(const BigInt &O) const; // -1, 0, 1
 
   BigInt operator-() const;

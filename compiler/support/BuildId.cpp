@@ -56,7 +56,8 @@ int visitImage(dl_phdr_info *Info, size_t, void *Data) {
   for (int K = 0; K < Info->dlpi_phnum && !Contains; ++K) {
     const ElfW(Phdr) &P = Info->dlpi_phdr[K];
     uintptr_t Start = Info->dlpi_addr + P.p_vaddr;
-    Contains = P.p_type == PT_LOAD && S->address >= Start && S->address < Start + P.p_memsz;
+    Contains = P.p_type == PT_LOAD && S->address >= Start &&
+               S->address < Start + P.p_memsz;
   }
   if (!Contains)
     return 0;
@@ -64,8 +65,9 @@ int visitImage(dl_phdr_info *Info, size_t, void *Data) {
   for (int K = 0; K < Info->dlpi_phnum && S->id.empty(); ++K) {
     const ElfW(Phdr) &P = Info->dlpi_phdr[K];
     if (P.p_type == PT_NOTE)
-      S->id = buildIdInNotes(reinterpret_cast<const uint8_t *>(Info->dlpi_addr + P.p_vaddr),
-                             P.p_memsz, noteAlign(P.p_align));
+      S->id = buildIdInNotes(
+          reinterpret_cast<const uint8_t *>(Info->dlpi_addr + P.p_vaddr),
+          P.p_memsz, noteAlign(P.p_align));
   }
   return 1; // stop
 }
@@ -73,7 +75,8 @@ int visitImage(dl_phdr_info *Info, size_t, void *Data) {
 bool readAt(int Fd, void *Out, size_t N, uint64_t Off) {
   size_t Got = 0;
   while (Got < N) {
-    ssize_t R = ::pread(Fd, static_cast<char *>(Out) + Got, N - Got, off_t(Off + Got));
+    ssize_t R =
+        ::pread(Fd, static_cast<char *>(Out) + Got, N - Got, off_t(Off + Got));
     if (R <= 0)
       return false;
     Got += size_t(R);
@@ -83,9 +86,10 @@ bool readAt(int Fd, void *Out, size_t N, uint64_t Off) {
 
 std::string buildIdOfFd(int Fd) {
   Elf64_Ehdr E;
-  if (!readAt(Fd, &E, sizeof E, 0) || std::memcmp(E.e_ident, ELFMAG, SELFMAG) != 0 ||
-      E.e_ident[EI_CLASS] != ELFCLASS64 || E.e_phentsize != sizeof(Elf64_Phdr) ||
-      E.e_phnum == 0 || E.e_phnum > 256)
+  if (!readAt(Fd, &E, sizeof E, 0) ||
+      std::memcmp(E.e_ident, ELFMAG, SELFMAG) != 0 ||
+      E.e_ident[EI_CLASS] != ELFCLASS64 ||
+      E.e_phentsize != sizeof(Elf64_Phdr) || E.e_phnum == 0 || E.e_phnum > 256)
     return "";
   std::vector<Elf64_Phdr> Ph(E.e_phnum);
   if (!readAt(Fd, Ph.data(), Ph.size() * sizeof(Elf64_Phdr), E.e_phoff))
@@ -96,7 +100,8 @@ std::string buildIdOfFd(int Fd) {
     std::vector<uint8_t> Notes(P.p_filesz);
     if (!readAt(Fd, Notes.data(), Notes.size(), P.p_offset))
       return "";
-    std::string Id = buildIdInNotes(Notes.data(), Notes.size(), noteAlign(P.p_align));
+    std::string Id =
+        buildIdInNotes(Notes.data(), Notes.size(), noteAlign(P.p_align));
     if (!Id.empty())
       return Id;
   }

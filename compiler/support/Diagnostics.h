@@ -16,14 +16,14 @@ namespace pcj {
 
 // Each kind maps to one Python exception class (see pycuda_jit/errors.py).
 #define PCJ_ERROR_KINDS(X)                                                     \
-  X(Unsupported, "UnsupportedError")   /* construct outside the language */  \
-  X(Typing, "TypingError")             /* types do not fit */                \
-  X(Index, "ConstantIndexError")       /* constant index out of range */     \
-  X(Value, "ConstantValueError")       /* a constant the operation rejects */\
-  X(Name, "NameResolutionError")       /* unknown global / attribute */      \
-  X(Signature, "SignatureError")       /* bad signature string / args */     \
-  X(Bytecode, "BytecodeError")         /* code object we cannot decode */    \
-  X(Backend, "BackendError")           /* LLVM / PTX / link failure */       \
+  X(Unsupported, "UnsupportedError")   /* construct outside the language */    \
+  X(Typing, "TypingError")             /* types do not fit */                  \
+  X(Index, "ConstantIndexError")       /* constant index out of range */       \
+  X(Value, "ConstantValueError")       /* a constant the operation rejects */  \
+  X(Name, "NameResolutionError")       /* unknown global / attribute */        \
+  X(Signature, "SignatureError")       /* bad signature string / args */       \
+  X(Bytecode, "BytecodeError")         /* code object we cannot decode */      \
+  X(Backend, "BackendError")           /* LLVM / PTX / link failure */         \
   X(Internal, "InternalCompilerError") /* a bug in pycuda_jit */
 
 enum class ErrorKind {
@@ -51,7 +51,8 @@ private:
   std::string Hint;
 };
 
-[[noreturn]] void throwInternal(const char *File, int Line, const std::string &Msg);
+[[noreturn]] void throwInternal(const char *File, int Line,
+                                const std::string &Msg);
 
 } // namespace pcj
 
@@ -59,5 +60,6 @@ private:
   do {                                                                         \
     if (!(Cond))                                                               \
       ::pcj::throwInternal(__FILE__, __LINE__,                                 \
-                           std::string("assertion failed: " #Cond ": ") + (Msg)); \
+                           std::string("assertion failed: " #Cond ": ") +      \
+                               (Msg));                                         \
   } while (0)

@@ -23,13 +23,13 @@ struct ArchRow {
   int since, until;
 };
 constexpr ArchRow kArchs[] = {
-    {70, 60, 0, 0, 9000, 13000},   {72, 61, 0, 0, 9020, 13000},
-    {75, 63, 0, 0, 10000, 0},      {80, 70, 0, 0, 11000, 0},
-    {86, 71, 0, 0, 11010, 0},      {87, 74, 0, 0, 11040, 0},
-    {88, 90, 0, 0, 13000, 0},      {89, 78, 0, 0, 11080, 0},
-    {90, 78, 80, 0, 11080, 0},     {100, 86, 86, 88, 12080, 0},
+    {70, 60, 0, 0, 9000, 13000},     {72, 61, 0, 0, 9020, 13000},
+    {75, 63, 0, 0, 10000, 0},        {80, 70, 0, 0, 11000, 0},
+    {86, 71, 0, 0, 11010, 0},        {87, 74, 0, 0, 11040, 0},
+    {88, 90, 0, 0, 13000, 0},        {89, 78, 0, 0, 11080, 0},
+    {90, 78, 80, 0, 11080, 0},       {100, 86, 86, 88, 12080, 0},
     {101, 86, 86, 88, 12080, 13000}, {103, 88, 88, 88, 12090, 0},
-    {110, 90, 90, 90, 13000, 0},   {120, 87, 87, 88, 12080, 0},
+    {110, 90, 90, 90, 13000, 0},     {120, 87, 87, 88, 12080, 0},
     {121, 88, 88, 88, 12090, 0},
 };
 
@@ -38,9 +38,9 @@ struct IsaRow {
   int cuda, isa;
 };
 constexpr IsaRow kIsas[] = {
-    {11080, 78}, {12000, 80}, {12010, 81}, {12020, 82}, {12030, 83},
-    {12040, 84}, {12050, 85}, {12060, 85}, {12080, 87}, {12090, 88},
-    {13000, 90}, {13010, 91},
+    {11080, 78}, {12000, 80}, {12010, 81}, {12020, 82},
+    {12030, 83}, {12040, 84}, {12050, 85}, {12060, 85},
+    {12080, 87}, {12090, 88}, {13000, 90}, {13010, 91},
 };
 
 // pycuda_jit emits PTX ISA 7.8 at least (Targets.h).
@@ -165,7 +165,8 @@ GpuTargetChoice chooseGpuTarget(const GpuArch &Device,
     backendError("architecture " + Device.name() +
                  " is not supported by pycuda_jit's code generator" + Why +
                  " (arch-specific code runs only on that GPU, so there is no "
-                 "PTX fallback); known: " + knownArchList());
+                 "PTX fallback); known: " +
+                 knownArchList());
   // The newest architecture below the device: its plain PTX runs on every
   // newer GPU through the JIT.
   for (auto It = std::rbegin(kArchs); It != std::rend(kArchs); ++It) {
@@ -197,7 +198,8 @@ int newestCcFromEnv() {
     Minor = std::strtol(S.c_str() + Dot + 1, &End, 10);
   if (Major < 1 || Major > 99 || Minor < 0 || Minor > 9 || *End)
     backendError("PYCUDA_JIT_NEWEST_CC must look like 8.0 (a compute "
-                 "capability), not '" + S + "'");
+                 "capability), not '" +
+                 S + "'");
   return int(Major * 10 + Minor);
 }
 

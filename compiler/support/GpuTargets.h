@@ -29,16 +29,16 @@ struct GpuArch {
 
 // What the machine can use; a zero field is not known (no limit from it).
 struct GpuToolchain {
-  int driverVersion = 0;   // cuDriverGetVersion, e.g. 12080
-  int linkerVersion = 0;   // nvJitLink's CUDA version, e.g. 13000
-  int newestCc = 0;        // PYCUDA_JIT_NEWEST_CC as major*10+minor
+  int driverVersion = 0; // cuDriverGetVersion, e.g. 12080
+  int linkerVersion = 0; // nvJitLink's CUDA version, e.g. 13000
+  int newestCc = 0;      // PYCUDA_JIT_NEWEST_CC as major*10+minor
 };
 
 struct GpuTargetChoice {
-  GpuArch ptxArch;     // what the PTX is compiled for
-  GpuArch device;      // what it runs on (the image is linked for it)
-  bool jit = false;    // PTX JIT-compiled for a newer device
-  int maxPtxIsa = 0;   // the newest PTX ISA the toolchain reads (x10; 0 any)
+  GpuArch ptxArch;   // what the PTX is compiled for
+  GpuArch device;    // what it runs on (the image is linked for it)
+  bool jit = false;  // PTX JIT-compiled for a newer device
+  int maxPtxIsa = 0; // the newest PTX ISA the toolchain reads (x10; 0 any)
   // "native sm_90" or "sm_90 PTX JIT-compiled for sm_120".
   std::string describe() const;
   // Part of the cache key: "sm_90" / "sm_90>sm_120 isa87".

@@ -25,8 +25,8 @@ inline uint32_t rotr(uint32_t X, int N) { return (X >> N) | (X << (32 - N)); }
 } // namespace
 
 Sha256::Sha256()
-    : H{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c,
-        0x1f83d9ab, 0x5be0cd19} {}
+    : H{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+        0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
 
 void Sha256::block(const uint8_t *P) {
   uint32_t W[64];
@@ -122,7 +122,8 @@ std::string Sha256::hex(std::string_view Data) {
 
 std::string Sha256::hexDigest() {
   auto D = digest();
-  return hex(std::string_view(reinterpret_cast<const char *>(D.data()), D.size()));
+  return hex(
+      std::string_view(reinterpret_cast<const char *>(D.data()), D.size()));
 }
 
 } // namespace pcj

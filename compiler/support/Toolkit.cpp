@@ -19,26 +19,25 @@ namespace {
 
 // One row per piece: how it is named and where each kind of place keeps it.
 struct PieceInfo {
-  const char *Env;                      // override variable
-  std::vector<const char *> Names;      // file names, preferred first
-  std::vector<const char *> RootDirs;   // under a toolkit root
-  std::vector<const char *> PipDirs;    // under site-packages
-  const char *PipPackage;               // the CUDA 13 wheel holding it
-  const char *AptPackage;               // NVIDIA's apt repository package
-  bool IsLibrary;                       // dlopen-ed: bare names go to ld.so
-  const char *VersionFn = nullptr;      // int f(int *major, int *minor)
+  const char *Env;                    // override variable
+  std::vector<const char *> Names;    // file names, preferred first
+  std::vector<const char *> RootDirs; // under a toolkit root
+  std::vector<const char *> PipDirs;  // under site-packages
+  const char *PipPackage;             // the CUDA 13 wheel holding it
+  const char *AptPackage;             // NVIDIA's apt repository package
+  bool IsLibrary;                     // dlopen-ed: bare names go to ld.so
+  const char *VersionFn = nullptr;    // int f(int *major, int *minor)
 };
 
 const PieceInfo &info(ToolkitPiece P) {
-  static const PieceInfo NvJitLink{
-      "PYCUDA_JIT_NVJITLINK",
-      {"libnvJitLink.so.13", "libnvJitLink.so"},
-      {"lib64", "lib"},
-      {"nvidia/cu13/lib", "nvidia/nvjitlink/lib"},
-      "nvidia-nvjitlink",
-      "libnvjitlink-13-0",
-      true,
-      "nvJitLinkVersion"};
+  static const PieceInfo NvJitLink{"PYCUDA_JIT_NVJITLINK",
+                                   {"libnvJitLink.so.13", "libnvJitLink.so"},
+                                   {"lib64", "lib"},
+                                   {"nvidia/cu13/lib", "nvidia/nvjitlink/lib"},
+                                   "nvidia-nvjitlink",
+                                   "libnvjitlink-13-0",
+                                   true,
+                                   "nvJitLinkVersion"};
   static const PieceInfo Libdevice{
       "PYCUDA_JIT_LIBDEVICE",
       {"libdevice.10.bc"},
@@ -55,13 +54,14 @@ const PieceInfo &info(ToolkitPiece P) {
                                "cuda-nvrtc-13-0",
                                true,
                                "nvrtcVersion"};
-  static const PieceInfo Nvdisasm{"PYCUDA_JIT_NVDISASM",
-                                  {"nvdisasm"},
-                                  {"bin"},
-                                  {"nvidia/cu13/bin", "nvidia/cuda_nvdisasm/bin"},
-                                  "nvidia-cuda-nvdisasm",
-                                  "cuda-nvdisasm-13-0",
-                                  false};
+  static const PieceInfo Nvdisasm{
+      "PYCUDA_JIT_NVDISASM",
+      {"nvdisasm"},
+      {"bin"},
+      {"nvidia/cu13/bin", "nvidia/cuda_nvdisasm/bin"},
+      "nvidia-cuda-nvdisasm",
+      "cuda-nvdisasm-13-0",
+      false};
   static const PieceInfo Cuobjdump{
       "PYCUDA_JIT_CUOBJDUMP",
       {"cuobjdump"},
@@ -179,7 +179,8 @@ std::vector<std::string> sitePackages() {
 }
 
 std::string pipOrigin(const PieceInfo &I, const std::string &Dir) {
-  // CUDA 12 wheels are named by component (nvidia/nvjitlink -> nvidia-nvjitlink-cu12).
+  // CUDA 12 wheels are named by component (nvidia/nvjitlink ->
+  // nvidia-nvjitlink-cu12).
   if (Dir.find("/cu13/") != std::string::npos)
     return std::string("pip ") + I.PipPackage;
   return std::string("pip ") + I.PipPackage + "-cu12";
@@ -213,8 +214,8 @@ std::string toolkitInstallHint(ToolkitPiece P) {
   return std::string("install it with `pip install ") + I.PipPackage +
          "` (every piece: `pip install pycuda_jit[cu13]`) or from "
          "NVIDIA's CUDA apt repository (`apt install " +
-         I.AptPackage + "`), set CUDA_HOME to a CUDA 13 toolkit, or " +
-         I.Env + " to the file";
+         I.AptPackage + "`), set CUDA_HOME to a CUDA 13 toolkit, or " + I.Env +
+         " to the file";
 }
 
 bool toolkitSystemSearchEnabled() {

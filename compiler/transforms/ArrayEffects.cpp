@@ -17,7 +17,8 @@ using CallWrites = std::function<bool(const Instr *Call, size_t K)>;
 
 // Per parameter of F: the first instruction that may write memory reachable
 // from it (null: none).
-std::vector<const Instr *> firstWrites(const ir::Function &F, const CallWrites &Writes) {
+std::vector<const Instr *> firstWrites(const ir::Function &F,
+                                       const CallWrites &Writes) {
   // Roots: which parameters each array-carrying value may point into.
   std::map<const Instr *, std::set<int64_t>> Roots;
   bool Changed = true;
@@ -65,7 +66,8 @@ std::vector<const Instr *> firstWrites(const ir::Function &F, const CallWrites &
         MarkWritten(I->operands[0], I);
       } else if (I->op == Op::Call) {
         // The registry's column: intrinsics that only read their arguments.
-        if (I->intrinsic && stdlib::hasProp(*I->intrinsic, stdlib::props::ReadsArgsOnly))
+        if (I->intrinsic &&
+            stdlib::hasProp(*I->intrinsic, stdlib::props::ReadsArgsOnly))
           continue;
         for (size_t K = 0; K < I->operands.size(); ++K)
           if (Writes(I, K))
@@ -82,7 +84,8 @@ std::vector<const Instr *> firstWrites(const ir::Function &F, const CallWrites &
 } // namespace
 
 std::vector<bool> readOnlyArrayParams(const ir::Function &F) {
-  std::vector<const Instr *> W = firstWrites(F, [](const Instr *, size_t) { return true; });
+  std::vector<const Instr *> W =
+      firstWrites(F, [](const Instr *, size_t) { return true; });
   std::vector<bool> Out(F.params.size(), false);
   for (size_t K = 0; K < F.params.size(); ++K)
     Out[K] = F.params[K].type && F.params[K].type->isArray() && !W[K];
@@ -98,7 +101,8 @@ paramWrites(const ir::Function &F,
   for (const auto &[Symbol, Fn] : Callees)
     Written[Fn].assign(Fn->params.size(), false);
   CallWrites Writes = [&](const Instr *Call, size_t K) {
-    auto It = !Call->intrinsic ? Callees.find(Call->calleeSymbol) : Callees.end();
+    auto It =
+        !Call->intrinsic ? Callees.find(Call->calleeSymbol) : Callees.end();
     if (It == Callees.end())
       return true; // not a device function: assume it writes
     const std::vector<bool> &W = Written[It->second];

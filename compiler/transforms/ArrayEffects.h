@@ -11,7 +11,8 @@
 // naming the first write (paramWrites).
 //
 //   def k(a, b, out): out[i] = a[i] + b[i]   ->   read-only: {a, b}
-//                                                 out: first written at out[i] = ...
+//                                                 out: first written at out[i]
+//                                                 = ...
 #pragma once
 
 #include "ir/IR.h"

@@ -19,9 +19,9 @@ bool insertCasts(ir::Function &F) {
         if (!Want || V->op == Op::Undef || V->type == Want)
           continue;
         // Phi operands convert at the end of their incoming block.
-        Instr *C = I->op == Op::Phi
-                       ? F.insert(I->incoming[K], nullptr, Op::Cast, V->loc, {V})
-                       : F.insert(B, I, Op::Cast, V->loc, {V});
+        Instr *C = I->op == Op::Phi ? F.insert(I->incoming[K], nullptr,
+                                               Op::Cast, V->loc, {V})
+                                    : F.insert(B, I, Op::Cast, V->loc, {V});
         C->type = Want;
         C->weak = V->weak;
         I->operands[K] = C;

@@ -81,8 +81,8 @@ private:
     int64_t C;
     if (constantInt(I, C))
       return C >= 0;
-    return I->type && (I->type->isBool() ||
-                       (I->type->isInt() && !I->type->isSigned()));
+    return I->type &&
+           (I->type->isBool() || (I->type->isInt() && !I->type->isSigned()));
   }
   bool positive(const Instr *I) const {
     int64_t C;

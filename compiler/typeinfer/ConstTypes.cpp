@@ -54,8 +54,8 @@ Typed typeOfConst(const Instr *I, const bc::ConstValue &V) {
     return {tupleTy(Elems), false};
   }
   default:
-    fail(I, "constant " + V.repr() + " cannot be used in kernels",
-         "", ErrorKind::Unsupported);
+    fail(I, "constant " + V.repr() + " cannot be used in kernels", "",
+         ErrorKind::Unsupported);
   }
 }
 
@@ -86,14 +86,17 @@ Typed typeOfCompileTimeValue(const Instr *I, const ir::CTValue &V,
     return {functionTy(V.name + "@" + std::to_string(V.handle)), false};
   case K::ConstArray: // a host array, frozen into constant memory
     if (V.bytes.size() > ir::kMaxConstArrayBytes)
-      fail(I, What + " is a NumPy array of " + std::to_string(V.bytes.size()) +
-                  " bytes; constant memory holds at most " +
-                  std::to_string(ir::kMaxConstArrayBytes) + " bytes",
+      fail(I,
+           What + " is a NumPy array of " + std::to_string(V.bytes.size()) +
+               " bytes; constant memory holds at most " +
+               std::to_string(ir::kMaxConstArrayBytes) + " bytes",
            "pass a large table as a kernel argument instead");
     if (V.shape.empty())
-      fail(I, What + " is a 0-d NumPy array", "use a scalar (arr.item()) instead");
-    return {arrayTy(V.type, unsigned(V.shape.size()), Layout::C, AddrSpace::Const),
-            false};
+      fail(I, What + " is a 0-d NumPy array",
+           "use a scalar (arr.item()) instead");
+    return {
+        arrayTy(V.type, unsigned(V.shape.size()), Layout::C, AddrSpace::Const),
+        false};
   case K::DeviceArray: { // captured by reference: its address is in the code
     int64_t Item = int64_t(V.type->byteSize()), C = Item, F = Item;
     bool IsC = true, IsF = true;
@@ -106,7 +109,9 @@ Typed typeOfCompileTimeValue(const Instr *I, const ir::CTValue &V,
       F *= V.shape[D];
     }
     return {arrayTy(V.type, unsigned(V.shape.size()),
-                    IsC ? Layout::C : IsF ? Layout::F : Layout::A),
+                    IsC   ? Layout::C
+                    : IsF ? Layout::F
+                          : Layout::A),
             false};
   }
   case K::TupleClass:
@@ -114,9 +119,9 @@ Typed typeOfCompileTimeValue(const Instr *I, const ir::CTValue &V,
   case K::Tuple: { // holds arrays: each element typed as a global of its own
     std::vector<TypeRef> Elems;
     for (size_t E = 0; E < V.items.size(); ++E)
-      Elems.push_back(
-          typeOfCompileTimeValue(I, V.items[E], What + "[" + std::to_string(E) + "]")
-              .type);
+      Elems.push_back(typeOfCompileTimeValue(
+                          I, V.items[E], What + "[" + std::to_string(E) + "]")
+                          .type);
     if (!V.fields.empty())
       return {namedTupleTy(V.name, V.fields, Elems), false};
     return {tupleTy(Elems), false};
@@ -126,11 +131,13 @@ Typed typeOfCompileTimeValue(const Instr *I, const ir::CTValue &V,
          "raise it where it is made: raise E(\"constant message\")",
          ErrorKind::Unsupported);
   case K::Unsupported:
-    fail(I, What + " is " + V.name + ", which kernels cannot use",
-         !V.hint.empty() ? V.hint
-                         : "kernels can use numbers, bools, tuples, numpy scalar types, the "
-                           "modules math, numpy and pycuda_jit.cuda, and module constants",
-         ErrorKind::Unsupported);
+    fail(
+        I, What + " is " + V.name + ", which kernels cannot use",
+        !V.hint.empty()
+            ? V.hint
+            : "kernels can use numbers, bools, tuples, numpy scalar types, the "
+              "modules math, numpy and pycuda_jit.cuda, and module constants",
+        ErrorKind::Unsupported);
   }
   return {};
 }

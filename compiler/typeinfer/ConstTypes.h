@@ -4,8 +4,9 @@
 // dtype, a device function, a host array...).
 //
 //   2.5 -> float64 (weak: a Python literal, NEP 50)     2**63 -> uint64 (weak)
-//   np.float32(2.5) -> float32                          (1, np.int8(3)) -> Tuple(int64, int8)
-//   math -> module(math)         a global NumPy float32 array -> array(float32, 1d, C, const)
+//   np.float32(2.5) -> float32                          (1, np.int8(3)) ->
+//   Tuple(int64, int8) math -> module(math)         a global NumPy float32
+//   array -> array(float32, 1d, C, const)
 #pragma once
 
 #include "ir/IR.h"

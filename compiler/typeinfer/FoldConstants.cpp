@@ -133,8 +133,8 @@ bool foldDivmodItem(Instr *I) {
   }
   const Instr *Call = I->operands[0];
   if (Index < -2 || Index > 1 || Call->op != Op::Call ||
-      Call->intrinsic != stdlib::IntrinsicId::builtin_divmod || Call->operands.size() != 3 ||
-      !Call->kwnames.empty())
+      Call->intrinsic != stdlib::IntrinsicId::builtin_divmod ||
+      Call->operands.size() != 3 || !Call->kwnames.empty())
     return false;
   BigInt A, B, R;
   const bc::ConstValue *VA = ir::pythonIntValue(Call->operands[1]);

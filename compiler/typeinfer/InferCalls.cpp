@@ -36,14 +36,15 @@ void Inferrer::bindArguments(Instr *I, const CalleeParams &P) {
     Bound[Named] = T;
   }
   for (size_t K = 0; K < NKw; ++K) {
-    auto It = std::find(P.names.begin(), P.names.begin() + Named, I->kwnames[K]);
+    auto It =
+        std::find(P.names.begin(), P.names.begin() + Named, I->kwnames[K]);
     if (It == P.names.begin() + Named)
       fail(I, Name + " got an unexpected keyword argument '" + I->kwnames[K] +
                   "'");
     size_t Idx = It - P.names.begin();
     if (Bound[Idx])
-      fail(I, Name + " got multiple values for argument '" + I->kwnames[K] +
-                  "'");
+      fail(I,
+           Name + " got multiple values for argument '" + I->kwnames[K] + "'");
     Bound[Idx] = I->operands[1 + NPos + K];
   }
   size_t FirstDefault = Named - P.defaults.size();
@@ -87,8 +88,10 @@ bool Inferrer::inferDeviceCall(Instr *I, Typed &Out) {
     // captured constants and default values with it (passedNestedFunction).
     bool Passed = Made->op != Op::MakeFunction;
     if (P.captures && Passed && Fn.items.size() != P.captures)
-      fail(I, "'" + Fn.name + "' captures variables of the function that "
-              "defines it, so only that function can call it",
+      fail(I,
+           "'" + Fn.name +
+               "' captures variables of the function that "
+               "defines it, so only that function can call it",
            "call it where it is defined, or pass the captured values as "
            "arguments");
     P.names.erase(P.names.begin(), P.names.begin() + P.captures);
@@ -155,8 +158,10 @@ void Inferrer::mergeCompileTimeValues(Instr *Phi) {
       continue;
     }
     if (V->ct.repr() != First->ct.repr())
-      fail(Phi, "a variable names different compile-time values on different "
-                "paths: " + First->ct.repr() + " and " + V->ct.repr(),
+      fail(Phi,
+           "a variable names different compile-time values on different "
+           "paths: " +
+               First->ct.repr() + " and " + V->ct.repr(),
            "assign it the same function, module or type on every path");
   }
   Phi->ct = First->ct;
@@ -170,15 +175,17 @@ void Inferrer::mergeCompileTimeValues(Instr *Phi) {
 // closures, which capture constants only): its compile-time value with
 // the constants it captures (`items`) and its default values (`value`),
 // which calls of it in the callee pass.
-ir::CTValue Inferrer::passedNestedFunction(const Instr *Call, const Instr *Made) {
+ir::CTValue Inferrer::passedNestedFunction(const Instr *Call,
+                                           const Instr *Made) {
   ir::CTValue V = Made->ct;
   V.value = Made->cval;
   for (const Instr *C : Made->operands) {
     bc::ConstValue K;
     if (!stdlib::ArgInfo{C->type, C->weak, C}.constant(K))
-      fail(Call, "cannot pass the nested function '" + Made->str +
-                     "' to a device function: it captures " + origin(C) +
-                     ", which is not a constant",
+      fail(Call,
+           "cannot pass the nested function '" + Made->str +
+               "' to a device function: it captures " + origin(C) +
+               ", which is not a constant",
            "numba-cuda too passes only nested functions that capture "
            "constants; pass the captured values as arguments");
     V.items.push_back(ir::CTValue::constant(K));

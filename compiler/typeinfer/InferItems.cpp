@@ -46,8 +46,8 @@ TypeRef Inferrer::arrayIndexResult(const Instr *I, TypeRef Arr, TypeRef Idx) {
            "index with one integer per dimension");
     return Arr->dtype();
   }
-  return arrayTy(Arr->dtype(), N - Ints + NewAxes, Contig ? Layout::C : Layout::A,
-                 Arr->addrSpace());
+  return arrayTy(Arr->dtype(), N - Ints + NewAxes,
+                 Contig ? Layout::C : Layout::A, Arr->addrSpace());
 }
 
 // The value of field F of a record (or of a tuple): a nested-array field
@@ -57,10 +57,10 @@ TypeRef Inferrer::fieldValue(const Instr *I, TypeRef T, int F) {
   if (FT->kind() != Kind::NestedArray)
     return FT;
   if (fieldAddressAlign(T, F) < scalarAlign(FT->dtype()))
-    fail(I, "array field '" + T->fields()[F] + "' at byte " +
-                std::to_string(T->offsets()[F]) +
-                " is not aligned for its " + FT->dtype()->str() +
-                " elements in kernels",
+    fail(I,
+         "array field '" + T->fields()[F] + "' at byte " +
+             std::to_string(T->offsets()[F]) + " is not aligned for its " +
+             FT->dtype()->str() + " elements in kernels",
          "build the dtype with align=True");
   return nestedArrayView(FT);
 }
@@ -72,13 +72,15 @@ TypeRef Inferrer::recordArrayField(const Instr *I, TypeRef Arr, int F) {
   TypeRef Rec = Arr->dtype(), FT = Rec->elems()[F];
   const std::string &Name = Rec->fields()[F];
   if (!FT->isNumeric())
-    fail(I, "field '" + Name + "' of type " + FT->str() +
-                " of a record array cannot be a view in kernels",
+    fail(I,
+         "field '" + Name + "' of type " + FT->str() +
+             " of a record array cannot be a view in kernels",
          "index the records instead: a[i]." + Name);
   if (fieldAddressAlign(Rec, F) < scalarAlign(FT))
-    fail(I, "field '" + Name + "' at byte " + std::to_string(Rec->offsets()[F]) +
-                " of a record array is not aligned for its " + FT->str() +
-                " values in kernels",
+    fail(I,
+         "field '" + Name + "' at byte " + std::to_string(Rec->offsets()[F]) +
+             " of a record array is not aligned for its " + FT->str() +
+             " values in kernels",
          "build the dtype with align=True, or index the records: a[i]." + Name);
   return arrayTy(FT, Arr->ndim(), Layout::A, Arr->addrSpace());
 }
@@ -88,13 +90,15 @@ TypeRef Inferrer::recordArrayField(const Instr *I, TypeRef Arr, int F) {
 int Inferrer::recordFieldIndex(const Instr *I, TypeRef Rec, const Instr *Idx) {
   bc::ConstValue C;
   if (!stdlib::ArgInfo{Idx->type, Idx->weak, Idx}.constant(C) ||
-      (C.kind != bc::ConstValue::Kind::Str && C.kind != bc::ConstValue::Kind::Int))
+      (C.kind != bc::ConstValue::Kind::Str &&
+       C.kind != bc::ConstValue::Kind::Int))
     fail(I, "record fields are indexed with a constant string or int, e.g. "
             "r['x'] or r[0]");
   int F = ir::recordFieldOf(Rec, C);
   if (F < 0 && C.kind == bc::ConstValue::Kind::Int)
-    fail(I, "record index " + C.repr() + " is out of range for the " +
-                std::to_string(Rec->fields().size()) + " fields of " + Rec->str(),
+    fail(I,
+         "record index " + C.repr() + " is out of range for the " +
+             std::to_string(Rec->fields().size()) + " fields of " + Rec->str(),
          "", ErrorKind::Index);
   if (F < 0)
     fail(I, "'" + Rec->str() + "' has no field '" + C.text + "'", "",
@@ -112,7 +116,8 @@ void Inferrer::recordStore(Instr *I, TypeRef Rec, int F, const Instr *Val,
   TypeRef FT = Rec->elems()[F];
   TypeRef VT = Val->type;
   I->argTypes.assign(I->operands.size(), nullptr);
-  std::string Where = "record field '" + Rec->fields()[F] + "' of type " + FT->str();
+  std::string Where =
+      "record field '" + Rec->fields()[F] + "' of type " + FT->str();
   if (FT->kind() == Kind::Record) { // a nested record: copied whole
     if (VT != FT)
       fail(I, "cannot store " + origin(Val) + " into " + Where);
@@ -165,9 +170,11 @@ void Inferrer::zeroDimIndex(Instr *I) {
 TypeRef Inferrer::pointerElement(Instr *I, TypeRef Ptr, const Instr *Idx) {
   TypeRef Elem = Ptr->inner();
   if (Elem->kind() == Kind::Void)
-    fail(I, "a voidptr cannot be indexed", "declare the parameter as CPointer(dtype)");
+    fail(I, "a voidptr cannot be indexed",
+         "declare the parameter as CPointer(dtype)");
   if (!Elem->isNumeric())
-    fail(I, "indexing a pointer to " + Elem->str() + " is not supported in kernels");
+    fail(I, "indexing a pointer to " + Elem->str() +
+                " is not supported in kernels");
   if (!Idx->type->isInt())
     fail(I, "pointer indices must be integers, not " + Idx->type->str());
   I->argTypes.assign(I->operands.size(), nullptr);
@@ -210,10 +217,12 @@ bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
     bc::ConstValue C;
     stdlib::ArgInfo AI{Idx->type, Idx->weak, Idx};
     if (AI.constant(C) && C.kind == bc::ConstValue::Kind::Int) {
-      int64_t K = !C.isSmallInt() ? -1 : C.i < 0 ? C.i + int64_t(E.size()) : C.i;
+      int64_t K = !C.isSmallInt() ? -1
+                  : C.i < 0       ? C.i + int64_t(E.size())
+                                  : C.i;
       if (K < 0 || K >= int64_t(E.size()))
-        fail(I, "tuple index " + C.repr() + " is out of range for " +
-                    T->str(), "", ErrorKind::Index);
+        fail(I, "tuple index " + C.repr() + " is out of range for " + T->str(),
+             "", ErrorKind::Index);
       I->index = K;
       Out = {E[K], false};
       return true;
@@ -231,8 +240,8 @@ bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
                       ? unify(Acc, {X, false})
                       : nullptr;
       if (!U)
-        fail(I, "a tuple of " + T->str() +
-                    " can only be indexed with a constant",
+        fail(I,
+             "a tuple of " + T->str() + " can only be indexed with a constant",
              "index with a literal, or make the elements one type");
       Acc.type = U;
     }
@@ -251,8 +260,9 @@ void Inferrer::sliceStore(Instr *I, TypeRef Target, const Instr *Val) {
   TypeRef VT = Val->type, Elem = Target->dtype();
   std::string Into = "an array slice of " + Elem->str();
   if (!Elem->isNumeric())
-    fail(I, "assigning to a slice of an array of " + Elem->str() +
-                " is not supported in kernels",
+    fail(I,
+         "assigning to a slice of an array of " + Elem->str() +
+             " is not supported in kernels",
          "assign the elements in a loop");
   TypeRef Scalar = VT->isArray() ? VT->dtype() : VT;
   if (!Scalar->isNumeric())
@@ -260,8 +270,9 @@ void Inferrer::sliceStore(Instr *I, TypeRef Target, const Instr *Val) {
   if (Scalar->isComplex() && !Elem->isComplex())
     fail(I, "cannot store a complex value into " + Into);
   if (VT->isArray() && VT->ndim() > Target->ndim())
-    fail(I, "cannot store " + origin(Val) + " into " + Into + " of " +
-                std::to_string(Target->ndim()) + " dimension(s)",
+    fail(I,
+         "cannot store " + origin(Val) + " into " + Into + " of " +
+             std::to_string(Target->ndim()) + " dimension(s)",
          "the source may have at most the slice's dimensions (NumPy "
          "broadcasting)");
   I->argTypes = {nullptr, nullptr, VT->isArray() ? nullptr : Elem};
@@ -280,7 +291,8 @@ bool Inferrer::inferSetItem(Instr *I) {
     TypeRef Elem = pointerElement(I, T, Idx);
     if (!Elem->isNumeric() || !Val->type->isNumeric() ||
         (Val->type->isComplex() && !Elem->isComplex()))
-      fail(I, "cannot store " + origin(Val) + " through a pointer to " + Elem->str());
+      fail(I, "cannot store " + origin(Val) + " through a pointer to " +
+                  Elem->str());
     I->argTypes = {nullptr, int64Ty(), Elem};
     return true;
   }
@@ -296,8 +308,9 @@ bool Inferrer::inferSetItem(Instr *I) {
     fail(I, "'" + T->str() + "' does not support item assignment in kernels",
          T->isTuple() ? "tuples are immutable" : "");
   if (T->addrSpace() == AddrSpace::Const)
-    fail(I, "arrays in constant memory (global NumPy arrays and "
-            "cuda.const.array_like) are read-only",
+    fail(I,
+         "arrays in constant memory (global NumPy arrays and "
+         "cuda.const.array_like) are read-only",
          "copy the values into a cuda.local.array to modify them");
   TypeRef Target = arrayIndexResult(I, T, Idx->type);
   if (Target->isArray()) { // a[i:j] = x: lower/SliceStore.cpp
@@ -308,8 +321,8 @@ bool Inferrer::inferSetItem(Instr *I) {
     fail(I, "cannot store " + origin(Val) + " into an array of " +
                 T->dtype()->str());
   if (Val->type->isComplex() && !T->dtype()->isComplex())
-    fail(I, "cannot store a complex value into an array of " +
-                T->dtype()->str());
+    fail(I,
+         "cannot store a complex value into an array of " + T->dtype()->str());
   I->argTypes = {nullptr, nullptr, T->dtype()};
   return true;
 }

@@ -86,8 +86,9 @@ inline std::string origin(const Instr *V) {
   case Op::Deref:
     return T + " (closure variable '" + V->str + "')";
   default:
-    return V->loc.known() ? T + " (from line " + std::to_string(V->loc.line) + ")"
-                          : T;
+    return V->loc.known()
+               ? T + " (from line " + std::to_string(V->loc.line) + ")"
+               : T;
   }
 }
 

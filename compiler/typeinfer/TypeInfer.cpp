@@ -24,7 +24,6 @@ namespace detail {
 
 // The Inferrer class: typeinfer/Inferrer.h.
 
-
 // The registry prefix for attributes of values of type T ("" if none).
 std::string valueKindKey(TypeRef T) {
   switch (T->kind()) {
@@ -70,7 +69,8 @@ Typed Inferrer::applyIntrinsic(Instr *I, const stdlib::IntrinsicInfo &Info,
   stdlib::TypingResult Res = stdlib::isArrayUfuncCall(Info, Req.args)
                                  ? stdlib::typeArrayUfunc(Req)
                                  : Info.typing(Req);
-  PCJ_ASSERT(Res.type, std::string("typing rule returned no type for ") + Info.key);
+  PCJ_ASSERT(Res.type,
+             std::string("typing rule returned no type for ") + Info.key);
   I->intrinsic = Info.id;
   I->argTypes.assign(I->operands.size(), nullptr);
   for (size_t K = 0; K < Res.argTypes.size(); ++K)
@@ -172,7 +172,8 @@ bool Inferrer::inferCall(Instr *I, Typed &Out) {
     spreadStarArgs(I);
   TypeRef T = I->operands[0]->type;
   Instr *Callee = I->operands[0];
-  if (Callee->op == Op::GetAttr && Callee->boundMethod && !I->receiverInserted) {
+  if (Callee->op == Op::GetAttr && Callee->boundMethod &&
+      !I->receiverInserted) {
     // obj.method(args) -> method(obj, args), once.
     I->operands.insert(I->operands.begin() + 1, Callee->operands[0]);
     I->receiverInserted = true;
@@ -198,7 +199,7 @@ bool Inferrer::inferCall(Instr *I, Typed &Out) {
     TypeRef A = I->operands[1]->type;
     TypeRef To = T->inner();
     // fp8 values convert to and from ints and floats only (lower/Fp8.cpp).
-    bool Fp8Ok = isFp8(To) ? (A->isIntegral() || A->isFloat())
+    bool Fp8Ok = isFp8(To)  ? (A->isIntegral() || A->isFloat())
                  : isFp8(A) ? (To->isIntegral() || To->isFloat())
                             : false;
     if (!To->isNumeric() && !isFp8(To))
@@ -206,8 +207,9 @@ bool Inferrer::inferCall(Instr *I, Typed &Out) {
            "use it as the dtype of cuda.local.array or cuda.shared.array");
     if (!Fp8Ok && (!A->isNumeric() || !To->isNumeric()))
       fail(I, "cannot convert " + A->str() + " to " + To->str(),
-           isFp8(A) || isFp8(To) ? "fp8 values convert to and from int and float types"
-                                 : "");
+           isFp8(A) || isFp8(To)
+               ? "fp8 values convert to and from int and float types"
+               : "");
     Out = {T->inner(), false};
     // The argument converts to the type (InsertCasts), where
     // transforms/ConstantRanges sees a Python int that does not fit.
@@ -250,8 +252,10 @@ bool Inferrer::inferBinOp(Instr *I, Typed &Out) {
     if (A->type->isArray() || B->type->isArray())
       Hint = "array expressions are not supported in kernels; compute "
              "element by element";
-    fail(I, "unsupported operand types for " + Sym + ": " + origin(A) +
-                " and " + origin(B), Hint);
+    fail(I,
+         "unsupported operand types for " + Sym + ": " + origin(A) + " and " +
+             origin(B),
+         Hint);
   }
   bool W = false;
   TypeRef T = promote({A->type, A->weak}, {B->type, B->weak}, &W);
@@ -262,9 +266,12 @@ bool Inferrer::inferBinOp(Instr *I, Typed &Out) {
   case bc::BinOpKind::Or:
   case bc::BinOpKind::Xor:
     if (!T->isIntegral())
-      fail(I, "unsupported operand types for " + Sym + ": " + origin(A) +
-                  " and " + origin(B), "bitwise operators need integers");
-    if (T->isBool() && (K == bc::BinOpKind::LShift || K == bc::BinOpKind::RShift))
+      fail(I,
+           "unsupported operand types for " + Sym + ": " + origin(A) + " and " +
+               origin(B),
+           "bitwise operators need integers");
+    if (T->isBool() &&
+        (K == bc::BinOpKind::LShift || K == bc::BinOpKind::RShift))
       T = int64Ty();
     break;
   case bc::BinOpKind::TrueDiv:
@@ -290,8 +297,8 @@ bool Inferrer::inferBinOp(Instr *I, Typed &Out) {
 bool Inferrer::inferCompare(Instr *I, Typed &Out) {
   Instr *A = I->operands[0], *B = I->operands[1];
   if (!A->type->isNumeric() || !B->type->isNumeric())
-    fail(I, "cannot compare " + origin(A) + " and " + origin(B) +
-                " with " + bc::cmpSymbol(bc::CmpKind(I->index)));
+    fail(I, "cannot compare " + origin(A) + " and " + origin(B) + " with " +
+                bc::cmpSymbol(bc::CmpKind(I->index)));
   // A weak value that is not a literal (a Python-int variable) compares at
   // full width: no truncation to the other operand's type.
   bool WA = A->weak && A->op == Op::Const, WB = B->weak && B->op == Op::Const;
@@ -319,7 +326,8 @@ bool Inferrer::inferIs(Instr *I, Typed &Out) {
     return X->weak && X->op == Op::Const && !X->type->isBool();
   };
   bool Bools = TA->isBool() && TB->isBool();
-  if (Bools || (TA->isNumeric() && TB->isNumeric() && !Literal(A) && !Literal(B))) {
+  if (Bools ||
+      (TA->isNumeric() && TB->isNumeric() && !Literal(A) && !Literal(B))) {
     // Lowering compares operands of one type by value; operands of
     // different types keep them (the answer is False).
     if (TA == TB) {
@@ -338,7 +346,8 @@ bool Inferrer::inferIs(Instr *I, Typed &Out) {
 // operator.add(a, b) -> the instruction `a + b` (registry rows of kind
 // Operator: IData the arity, SData the operator as the IR prints it).
 // False when the call does not have exactly that many positional arguments.
-bool Inferrer::rewriteOperatorCall(Instr *I, const stdlib::IntrinsicInfo &Info) {
+bool Inferrer::rewriteOperatorCall(Instr *I,
+                                   const stdlib::IntrinsicInfo &Info) {
   size_t N = I->operands.size() - 1;
   if (!I->kwnames.empty() || N != size_t(Info.idata))
     return false;
@@ -371,8 +380,8 @@ bool Inferrer::rewriteOperatorCall(Instr *I, const stdlib::IntrinsicInfo &Info) 
 // with), `x is None` (decided by x's type), and `not` of those.
 bool Inferrer::knownCondition(const Instr *C, bool &Value) {
   bool Negate = false;
-  while (C->op == Op::Truth ||
-         (C->op == Op::Unary && ir::UnaryKind(C->index) == ir::UnaryKind::Not)) {
+  while (C->op == Op::Truth || (C->op == Op::Unary && ir::UnaryKind(C->index) ==
+                                                          ir::UnaryKind::Not)) {
     Negate ^= C->op == Op::Unary;
     C = C->operands[0];
   }
@@ -434,7 +443,7 @@ bool Inferrer::pruneConstantBranch(Instr *I) {
 bool Inferrer::infer(Instr *I, Typed &Out) {
   for (Instr *Op : I->operands)
     if (!Op->type && Op->op != ir::Op::Undef && I->op != ir::Op::Phi)
-      return false; // operand not typed yet
+      return false;   // operand not typed yet
   foldPythonIntOp(I); // exact Python int arithmetic on constants
   switch (I->op) {
   case Op::Arg:
@@ -483,8 +492,9 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
         for (Instr *X : I->operands)
           if (X->type && !First)
             First = X;
-        fail(I, "a variable has incompatible types on different paths: " +
-                    origin(First) + " and " + origin(V),
+        fail(I,
+             "a variable has incompatible types on different paths: " +
+                 origin(First) + " and " + origin(V),
              "give the variable one type on every path");
       }
       Acc = {U, W};
@@ -517,8 +527,8 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
       return true;
     }
     if (!A->type->isNumeric())
-      fail(I, std::string("bad operand type for unary ") +
-                  ir::unarySymbol(K) + ": " + A->type->str());
+      fail(I, std::string("bad operand type for unary ") + ir::unarySymbol(K) +
+                  ": " + A->type->str());
     TypeRef T = A->type->isBool() ? int64Ty() : A->type;
     if (K == ir::UnaryKind::Invert && !T->isInt())
       fail(I, "bad operand type for unary ~: " + A->type->str());
@@ -556,9 +566,11 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
   case Op::SetAttr: {
     TypeRef T = I->operands[0]->type;
     if (T->kind() != Kind::Record)
-      fail(I, "assigning to attributes is not supported in kernels (only to "
-              "fields of records)",
-           T->isTuple() ? "namedtuples are immutable" : "write results into an array element instead",
+      fail(I,
+           "assigning to attributes is not supported in kernels (only to "
+           "fields of records)",
+           T->isTuple() ? "namedtuples are immutable"
+                        : "write results into an array element instead",
            ErrorKind::Unsupported);
     int F = T->fieldIndex(I->str);
     if (F < 0)
@@ -648,12 +660,16 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
       return false;
     I->ct = R.global(I->str);
     if (I->ct.kind == ir::CTValue::Kind::Unsupported)
-      fail(I, "'" + I->str + "' cannot be raised in a kernel: it is " + I->ct.name,
+      fail(I,
+           "'" + I->str + "' cannot be raised in a kernel: it is " + I->ct.name,
            I->ct.hint, ErrorKind::Unsupported);
     if (I->ct.kind != ir::CTValue::Kind::ExceptionClass)
-      fail(I, "'" + I->str + "' cannot be raised in a kernel: only builtin "
-              "exception classes (" + stdlib::kernelExceptionNames() +
-              ") and module-level classes deriving from Exception can",
+      fail(I,
+           "'" + I->str +
+               "' cannot be raised in a kernel: only builtin "
+               "exception classes (" +
+               stdlib::kernelExceptionNames() +
+               ") and module-level classes deriving from Exception can",
            "", ErrorKind::Unsupported);
     Resolutions.push_back({"global '" + I->str + "'", I->ct});
     return false;
@@ -680,8 +696,9 @@ TypeRef Inferrer::returnTypeSoFar() {
       bool W = false;
       TypeRef U = unify({Ret, RetWeak}, {I->type, I->weak}, &W);
       if (!U)
-        fail(I, "the function returns " + Ret->str() + " on one path and " +
-                    I->type->str() + " here",
+        fail(I,
+             "the function returns " + Ret->str() + " on one path and " +
+                 I->type->str() + " here",
              "return one type on every path");
       Ret = U;
       RetWeak = W;
@@ -696,22 +713,22 @@ static bool isDeviceCall(const Instr *I) {
 
 std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
   if (ArgTypes.size() != F.params.size())
-    throw CompileError(ErrorKind::Signature,
-                       SourceLoc{F.file, F.firstLine, -1, -1},
-                       "'" + F.qualname + "' takes " +
-                           std::to_string(F.params.size()) +
-                           " arguments but the signature has " +
-                           std::to_string(ArgTypes.size()));
+    throw CompileError(
+        ErrorKind::Signature, SourceLoc{F.file, F.firstLine, -1, -1},
+        "'" + F.qualname + "' takes " + std::to_string(F.params.size()) +
+            " arguments but the signature has " +
+            std::to_string(ArgTypes.size()));
   Args = ArgTypes;
   for (size_t K = 0; K < Args.size(); ++K) {
     F.params[K].type = Args[K];
     bool Known = K < O.argValues.size() &&
                  O.argValues[K].kind != ir::CTValue::Kind::Invalid;
-    if (!Args[K]->isRuntime() && !Known) // compile-time values: device functions
-      throw CompileError(ErrorKind::Signature,
-                         SourceLoc{F.file, F.firstLine, -1, -1},
-                         "argument '" + F.params[K].name + "' has type " +
-                             Args[K]->str() + ", which cannot be passed to a kernel");
+    if (!Args[K]->isRuntime() &&
+        !Known) // compile-time values: device functions
+      throw CompileError(
+          ErrorKind::Signature, SourceLoc{F.file, F.firstLine, -1, -1},
+          "argument '" + F.params[K].name + "' has type " + Args[K]->str() +
+              ", which cannot be passed to a kernel");
   }
   // A first pass over a loop is a guess: a loop-carried variable is typed
   // from its entry value until its back edge is typed (`v = 0` is a weak
@@ -758,7 +775,8 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
           auto S = Seeds.find(I);
           bool W = false;
           if (S != Seeds.end())
-            if (TypeRef U = unify({S->second.type, S->second.weak}, {T.type, T.weak}, &W))
+            if (TypeRef U = unify({S->second.type, S->second.weak},
+                                  {T.type, T.weak}, &W))
               T = {U, W};
           if (I->type && (T.type != I->type || T.weak != I->weak) &&
               Restarts < 64) {
@@ -805,8 +823,9 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
         fail(I, "could not infer the type of the returned value (a recursive "
                 "call without a non-recursive return path?)");
       if (!I->type && I->op == Op::CheckBound)
-        fail(I, "local variable '" + I->str +
-                    "' is used before any assignment to it can have run",
+        fail(I,
+             "local variable '" + I->str +
+                 "' is used before any assignment to it can have run",
              "assign it before this line on every path", ErrorKind::Name);
     }
   for (ir::Block *B : F.blocks)

@@ -33,10 +33,10 @@ struct CallSpec {
 };
 
 struct CalleeParams {
-  std::vector<std::string> names;      // positional parameters, in order
-  std::vector<ir::CTValue> defaults;   // values of the trailing defaults
-  size_t captures = 0; // a nested function: its first `captures` names are
-                       // the variables it captures (MakeFunction operands)
+  std::vector<std::string> names;    // positional parameters, in order
+  std::vector<ir::CTValue> defaults; // values of the trailing defaults
+  size_t captures = 0;  // a nested function: its first `captures` names are
+                        // the variables it captures (MakeFunction operands)
   bool varargs = false; // the last name is *args: the positional arguments
                         // after the others arrive as one tuple
 };
@@ -44,7 +44,8 @@ struct CalleeParams {
 class CalleeTyper {
 public:
   virtual ~CalleeTyper() = default;
-  virtual CalleeParams parameters(const ir::CTValue &Fn, const SourceLoc &At) = 0;
+  virtual CalleeParams parameters(const ir::CTValue &Fn,
+                                  const SourceLoc &At) = 0;
   // Values[K] is argument K's compile-time value, or Invalid when it is
   // only known at run time.  The specialization is per types and values:
   // a constant (`f(x, 32)`), a dtype (`f(x, np.float32)`), an intrinsic
@@ -57,8 +58,8 @@ public:
 };
 
 struct Options {
-  bool isKernel = true;               // kernels must return None
-  CalleeTyper *callees = nullptr;     // null: device-function calls are errors
+  bool isKernel = true;           // kernels must return None
+  CalleeTyper *callees = nullptr; // null: device-function calls are errors
   // Updated after every inference round with the return type known so far
   // (lets a self-recursive call see its own provisional return type).
   types::TypeRef *provisionalReturn = nullptr;

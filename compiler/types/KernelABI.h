@@ -35,13 +35,13 @@ constexpr unsigned kMaxFlatTupleSlots = 32;
 struct AbiSlot {
   enum class Kind : uint8_t { Scalar, Data, Shape, Stride };
   Kind kind = Kind::Scalar;
-  unsigned arg = 0;            // which Python-level argument
-  std::vector<unsigned> path;  // tuple element path within the argument
-  unsigned dim = 0;            // Shape / Stride: which dimension
-  TypeRef scalar = nullptr;    // Scalar: its type; Data: the array type
+  unsigned arg = 0;             // which Python-level argument
+  std::vector<unsigned> path;   // tuple element path within the argument
+  unsigned dim = 0;             // Shape / Stride: which dimension
+  TypeRef scalar = nullptr;     // Scalar: its type; Data: the array type
   unsigned size = 8, align = 8; // bytes of the value, its alignment
-  unsigned param = 0;          // the kernel parameter that holds it
-  unsigned offset = 0;         // byte offset within that parameter
+  unsigned param = 0;           // the kernel parameter that holds it
+  unsigned offset = 0;          // byte offset within that parameter
 };
 
 // A kernel parameter: one slot, or the aggregate of a large tuple argument.

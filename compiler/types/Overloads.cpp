@@ -59,8 +59,9 @@ Conversion conversion(TypeRef From, TypeRef To) {
   return Conversion::None;
 }
 
-OverloadChoice chooseOverload(const std::vector<TypeRef> &Args,
-                              const std::vector<std::vector<TypeRef>> &Candidates) {
+OverloadChoice
+chooseOverload(const std::vector<TypeRef> &Args,
+               const std::vector<std::vector<TypeRef>> &Candidates) {
   using Rank = std::array<size_t, 3>; // unsafe, safe, promote
   OverloadChoice Out;
   Rank Best{};

@@ -28,7 +28,8 @@ struct OverloadChoice {
 
 // Args against each candidate's parameter types; `best` is empty when no
 // candidate accepts the arguments, and has several entries when ambiguous.
-OverloadChoice chooseOverload(const std::vector<TypeRef> &Args,
-                              const std::vector<std::vector<TypeRef>> &Candidates);
+OverloadChoice
+chooseOverload(const std::vector<TypeRef> &Args,
+               const std::vector<std::vector<TypeRef>> &Candidates);
 
 } // namespace pcj::types

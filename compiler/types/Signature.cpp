@@ -140,7 +140,8 @@ private:
       if (!T->isNumeric() && T->kind() != Kind::NestedArray &&
           T->kind() != Kind::Record)
         fail("record fields must be numbers, bools, records or nested arrays, "
-             "not " + T->str());
+             "not " +
+             T->str());
       expect('@');
       uint64_t Off = number();
       Names.push_back(N);
@@ -156,7 +157,8 @@ private:
     uint64_t Align = number();
     expect(')');
     if (Align == 0 || Align > 16 || (Align & (Align - 1)) || Size % Align)
-      fail("a record's alignment must be a power of two up to 16 dividing its size");
+      fail("a record's alignment must be a power of two up to 16 dividing its "
+           "size");
     for (size_t K = 0; K < Names.size(); ++K)
       if (Offsets[K] + Types[K]->byteSize() > Size)
         fail("field '" + Names[K] + "' does not fit in the record's " +
@@ -202,8 +204,8 @@ private:
       return pointerTy(Pointee);
     }
     TypeRef Scalar = Name == "void" || Name == "none" ? voidTy()
-                     : Name == "Record"                 ? record()
-                                                        : scalarFromName(Name);
+                     : Name == "Record"               ? record()
+                                                      : scalarFromName(Name);
     if (!Scalar)
       fail("unknown type '" + Name + "'");
     skipWs();

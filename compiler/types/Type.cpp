@@ -14,10 +14,10 @@
 namespace pcj::types {
 
 // Structural key of a type; interning maps keys to the one Type instance.
-using Key = std::tuple<int, unsigned, bool, const Type *, unsigned, int, int,
-                       std::vector<const Type *>, std::string,
-                       std::vector<std::string>, std::vector<uint64_t>,
-                       std::vector<uint64_t>, unsigned>;
+using Key =
+    std::tuple<int, unsigned, bool, const Type *, unsigned, int, int,
+               std::vector<const Type *>, std::string, std::vector<std::string>,
+               std::vector<uint64_t>, std::vector<uint64_t>, unsigned>;
 
 struct TypeFactory {
   std::mutex Mu;
@@ -30,8 +30,8 @@ struct TypeFactory {
               std::vector<std::string> Fields = {},
               std::vector<uint64_t> Offsets = {},
               std::vector<uint64_t> Shape = {}, unsigned RecordAlign = 0) {
-    Key Kt{int(K), Bits, Signed, Elem, NDim, int(L), int(S), Elems, Name,
-           Fields, Offsets, Shape, RecordAlign};
+    Key Kt{int(K), Bits, Signed, Elem,    NDim,  int(L),     int(S),
+           Elems,  Name, Fields, Offsets, Shape, RecordAlign};
     std::lock_guard<std::mutex> Lock(Mu);
     auto &Slot = Table[Kt];
     if (!Slot) {
@@ -56,7 +56,8 @@ struct TypeFactory {
 };
 
 static TypeFactory &factory() {
-  static TypeFactory *F = new TypeFactory(); // never destroyed: types outlive all users
+  static TypeFactory *F =
+      new TypeFactory(); // never destroyed: types outlive all users
   return *F;
 }
 
@@ -67,7 +68,9 @@ TypeRef boolTy() { return factory().get(Kind::Bool, 1); }
 TypeRef intTy(unsigned Bits, bool Signed) {
   return factory().get(Kind::Int, Bits, Signed);
 }
-TypeRef floatTy(unsigned Bits) { return factory().get(Kind::Float, Bits, true); }
+TypeRef floatTy(unsigned Bits) {
+  return factory().get(Kind::Float, Bits, true);
+}
 TypeRef bfloat16Ty() {
   return factory().get(Kind::Float, 16, true, nullptr, 0, Layout::A,
                        AddrSpace::Global, {}, "bfloat16");
@@ -118,12 +121,14 @@ TypeRef iterableTy(const std::string &Name, const std::vector<TypeRef> &Inner) {
   return factory().get(Kind::Iterable, 0, false, nullptr, 0, Layout::A,
                        AddrSpace::Global, Inner, Name);
 }
-TypeRef namedTupleTy(const std::string &Class, const std::vector<std::string> &Fields,
+TypeRef namedTupleTy(const std::string &Class,
+                     const std::vector<std::string> &Fields,
                      const std::vector<TypeRef> &Elems) {
   return factory().get(Kind::Tuple, 0, false, nullptr, 0, Layout::A,
                        AddrSpace::Global, Elems, Class, Fields);
 }
-TypeRef tupleClassTy(const std::string &Class, const std::vector<std::string> &Fields) {
+TypeRef tupleClassTy(const std::string &Class,
+                     const std::vector<std::string> &Fields) {
   return factory().get(Kind::TupleClass, 0, false, nullptr, 0, Layout::A,
                        AddrSpace::Global, {}, Class, Fields);
 }
@@ -132,12 +137,13 @@ TypeRef recordTy(const std::vector<std::string> &Fields,
                  const std::vector<uint64_t> &Offsets, unsigned Size,
                  unsigned Align) {
   return factory().get(Kind::Record, Size, false, nullptr, 0, Layout::A,
-                       AddrSpace::Global, Types, "", Fields, Offsets, {}, Align);
+                       AddrSpace::Global, Types, "", Fields, Offsets, {},
+                       Align);
 }
 TypeRef nestedArrayTy(TypeRef DType, const std::vector<uint64_t> &Shape) {
   return factory().get(Kind::NestedArray, 0, false, DType,
-                       unsigned(Shape.size()), Layout::C, AddrSpace::Global,
-                       {}, "", {}, {}, Shape);
+                       unsigned(Shape.size()), Layout::C, AddrSpace::Global, {},
+                       "", {}, {}, Shape);
 }
 TypeRef nestedArrayView(TypeRef Nested) {
   return arrayTy(Nested->dtype(), Nested->ndim(), Layout::C,
@@ -180,7 +186,8 @@ bool expandArrayIndex(const std::vector<TypeRef> &Parts, unsigned NDim,
     else if (P->kind() == Kind::Ellipsis)
       ++Ellipses;
     else if (P->kind() != Kind::None) {
-      Err = "array indices must be integers, slices, None or ..., not " + P->str();
+      Err = "array indices must be integers, slices, None or ..., not " +
+            P->str();
       return false;
     }
   }
@@ -189,8 +196,8 @@ bool expandArrayIndex(const std::vector<TypeRef> &Parts, unsigned NDim,
     return false;
   }
   if (Consumed > NDim) {
-    Err = "too many indices for a " + std::to_string(NDim) + "-d array: " +
-          std::to_string(Consumed);
+    Err = "too many indices for a " + std::to_string(NDim) +
+          "-d array: " + std::to_string(Consumed);
     return false;
   }
   Steps.clear();
@@ -247,7 +254,9 @@ TypeRef iterElementType(TypeRef T) {
   }
 }
 
-TypeRef pointerTy(TypeRef Pointee) { return factory().get(Kind::Pointer, 64, false, Pointee); }
+TypeRef pointerTy(TypeRef Pointee) {
+  return factory().get(Kind::Pointer, 64, false, Pointee);
+}
 
 TypeRef functionTy(const std::string &Key) {
   return factory().get(Kind::Function, 0, false, nullptr, 0, Layout::A,
@@ -424,19 +433,19 @@ std::string Type::str() const {
 TypeRef scalarFromName(const std::string &N) {
   static const std::map<std::string, std::pair<int, int>> Names = {
       // name -> (kind: 0 bool 1 int 2 uint 3 float 4 complex, bits)
-      {"bool", {0, 1}},      {"bool_", {0, 1}},     {"b1", {0, 1}},
-      {"int8", {1, 8}},      {"int16", {1, 16}},    {"int32", {1, 32}},
-      {"int64", {1, 64}},    {"intp", {1, 64}},     {"int_", {1, 64}},
-      {"i1", {1, 8}},        {"i2", {1, 16}},       {"i4", {1, 32}},
-      {"i8", {1, 64}},       {"uint8", {2, 8}},     {"uint16", {2, 16}},
-      {"uint32", {2, 32}},   {"uint64", {2, 64}},   {"uintp", {2, 64}},
-      {"u1", {2, 8}},        {"u2", {2, 16}},       {"u4", {2, 32}},
-      {"u8", {2, 64}},       {"float16", {3, 16}},  {"float32", {3, 32}},
-      {"float64", {3, 64}},  {"f2", {3, 16}},       {"f4", {3, 32}},
-      {"f8", {3, 64}},       {"half", {3, 16}},     {"single", {3, 32}},
-      {"double", {3, 64}},   {"float_", {3, 64}},   {"complex64", {4, 64}},
-      {"complex128", {4, 128}}, {"c8", {4, 64}},    {"c16", {4, 128}},
-      {"csingle", {4, 64}},  {"cdouble", {4, 128}}, {"complex_", {4, 128}},
+      {"bool", {0, 1}},         {"bool_", {0, 1}},     {"b1", {0, 1}},
+      {"int8", {1, 8}},         {"int16", {1, 16}},    {"int32", {1, 32}},
+      {"int64", {1, 64}},       {"intp", {1, 64}},     {"int_", {1, 64}},
+      {"i1", {1, 8}},           {"i2", {1, 16}},       {"i4", {1, 32}},
+      {"i8", {1, 64}},          {"uint8", {2, 8}},     {"uint16", {2, 16}},
+      {"uint32", {2, 32}},      {"uint64", {2, 64}},   {"uintp", {2, 64}},
+      {"u1", {2, 8}},           {"u2", {2, 16}},       {"u4", {2, 32}},
+      {"u8", {2, 64}},          {"float16", {3, 16}},  {"float32", {3, 32}},
+      {"float64", {3, 64}},     {"f2", {3, 16}},       {"f4", {3, 32}},
+      {"f8", {3, 64}},          {"half", {3, 16}},     {"single", {3, 32}},
+      {"double", {3, 64}},      {"float_", {3, 64}},   {"complex64", {4, 64}},
+      {"complex128", {4, 128}}, {"c8", {4, 64}},       {"c16", {4, 128}},
+      {"csingle", {4, 64}},     {"cdouble", {4, 128}}, {"complex_", {4, 128}},
   };
   if (N == "bfloat16")
     return bfloat16Ty();
@@ -479,7 +488,10 @@ TypeRef scalarFromTypestr(const std::string &T) {
 std::string typestrOf(TypeRef T) {
   if (T->isBool())
     return "|b1";
-  char Kind = T->isComplex() ? 'c' : T->isFloat() ? 'f' : T->isSigned() ? 'i' : 'u';
+  char Kind = T->isComplex()  ? 'c'
+              : T->isFloat()  ? 'f'
+              : T->isSigned() ? 'i'
+                              : 'u';
   unsigned Bytes = T->byteSize();
   return std::string(Bytes == 1 ? "|" : "<") + Kind + std::to_string(Bytes);
 }

@@ -35,11 +35,29 @@
 namespace pcj::types {
 
 enum class Kind : uint8_t {
-  Void, None, Bool, Int, Float, Complex, Array, Tuple, Range, RangeIter,
-  Slice, Str, Module, Intrinsic, DType, Function, Iterable, Iterator,
-  Record, TupleClass, Vector,
-  Ellipsis, // `...` (in array indices)
-  Pointer,  // CPointer(T) / voidptr: inner() is T (void for voidptr)
+  Void,
+  None,
+  Bool,
+  Int,
+  Float,
+  Complex,
+  Array,
+  Tuple,
+  Range,
+  RangeIter,
+  Slice,
+  Str,
+  Module,
+  Intrinsic,
+  DType,
+  Function,
+  Iterable,
+  Iterator,
+  Record,
+  TupleClass,
+  Vector,
+  Ellipsis,    // `...` (in array indices)
+  Pointer,     // CPointer(T) / voidptr: inner() is T (void for voidptr)
   NestedArray, // a record's subarray field: dtype() and shape()
   Fp8,         // an fp8 storage type (types/Fp8.h): one byte, name() its format
 };
@@ -142,10 +160,12 @@ TypeRef functionTy(const std::string &Key);
 // enumerate / zip objects: Name "enumerate" or "zip", elems the iterables.
 TypeRef iterableTy(const std::string &Name, const std::vector<TypeRef> &Inner);
 // A namedtuple: a tuple whose elements also have names.
-TypeRef namedTupleTy(const std::string &Class, const std::vector<std::string> &Fields,
+TypeRef namedTupleTy(const std::string &Class,
+                     const std::vector<std::string> &Fields,
                      const std::vector<TypeRef> &Elems);
 // The namedtuple class itself (called in a kernel to build one).
-TypeRef tupleClassTy(const std::string &Class, const std::vector<std::string> &Fields);
+TypeRef tupleClassTy(const std::string &Class,
+                     const std::vector<std::string> &Fields);
 // A structured dtype: named fields at byte offsets, `Size` bytes in all.
 TypeRef recordTy(const std::vector<std::string> &Fields,
                  const std::vector<TypeRef> &Types,

@@ -159,9 +159,8 @@ private:
                      Code.consts[I.arg].repr());
     case Op::LOAD_GLOBAL:
     case Op::LOAD_DEREF: {
-      const std::string &Name = I.op == Op::LOAD_GLOBAL
-                                    ? Code.names[I.arg]
-                                    : Code.derefNames[I.arg];
+      const std::string &Name =
+          I.op == Op::LOAD_GLOBAL ? Code.names[I.arg] : Code.derefNames[I.arg];
       ir::CTValue V = I.op == Op::LOAD_GLOBAL ? R.global(Name) : R.deref(Name);
       if (V.kind == ir::CTValue::Kind::Const)
         if (int N = constTupleLength(V.value); N >= 0)

@@ -2,14 +2,12 @@
 // body per element of the tuple `t` (numba's literal_unroll), so that each
 // copy sees its element with the element's own type:
 //
-//   LOAD_GLOBAL literal_unroll; LOAD_FAST t; CALL 1     (t: Tuple(int64, float32))
-//   GET_ITER
-//   L: FOR_ITER -> E; STORE_FAST x; <body>; JUMP L
-//   E: ...
+//   LOAD_GLOBAL literal_unroll; LOAD_FAST t; CALL 1     (t: Tuple(int64,
+//   float32)) GET_ITER L: FOR_ITER -> E; STORE_FAST x; <body>; JUMP L E: ...
 // =>
 //   LOAD_GLOBAL literal_unroll; LOAD_FAST t; CALL 1
-//   COPY 1; LOAD_CONST 0; BINARY_SUBSCR; STORE_FAST x; <body, `continue` -> next copy>
-//   COPY 1; LOAD_CONST 1; BINARY_SUBSCR; STORE_FAST x; <body>
+//   COPY 1; LOAD_CONST 0; BINARY_SUBSCR; STORE_FAST x; <body, `continue` ->
+//   next copy> COPY 1; LOAD_CONST 1; BINARY_SUBSCR; STORE_FAST x; <body>
 //   POP_TOP; JUMP E
 //   E: ...
 //

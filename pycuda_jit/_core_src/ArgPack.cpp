@@ -20,7 +20,8 @@ using namespace types;
 namespace {
 
 [[noreturn]] void typeError(int Index, const std::string &Msg) {
-  PyErr_Format(PyExc_TypeError, "kernel argument %d: %s", Index + 1, Msg.c_str());
+  PyErr_Format(PyExc_TypeError, "kernel argument %d: %s", Index + 1,
+               Msg.c_str());
   throw PythonError{};
 }
 
@@ -37,7 +38,8 @@ void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda,
   std::memcpy(Out.strides, V.strides, sizeof(int64_t) * N);
   TypeRef DT = V.dtype;
   int64_t Item = V.itemsize;
-  Out.type = arrayTy(DT, unsigned(N), layoutOf(N, Out.shape, Out.strides, Item));
+  Out.type =
+      arrayTy(DT, unsigned(N), layoutOf(N, Out.shape, Out.strides, Item));
   Out.readonly = V.readonly;
   if (Cuda && backend() == Backend::CPU)
     requireHostAccess(V, "kernel argument " + std::to_string(Index + 1) +
@@ -61,8 +63,9 @@ void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda,
       break;
     }
     if (Out.strides[K] < 0)
-      typeError(Index, "host arrays with negative strides cannot be passed to a "
-                       "kernel; make a copy with numpy.ascontiguousarray");
+      typeError(Index,
+                "host arrays with negative strides cannot be passed to a "
+                "kernel; make a copy with numpy.ascontiguousarray");
     Span += (Out.shape[K] - 1) * Out.strides[K];
   }
   // Mapped and managed memory is used in place.
@@ -127,12 +130,12 @@ bool readStoredScalar(PyObject *O, TypeRef T, ArgValue &Out) {
     Out.i = T->bits() == 8    ? Load(int8_t())
             : T->bits() == 16 ? Load(int16_t())
             : T->bits() == 32 ? Load(int32_t())
-                                  : Load(int64_t());
+                              : Load(int64_t());
   else if (T->isInt())
     Out.u = T->bits() == 8    ? Load(uint8_t())
             : T->bits() == 16 ? Load(uint16_t())
             : T->bits() == 32 ? Load(uint32_t())
-                                  : Load(uint64_t());
+                              : Load(uint64_t());
   else
     return false;
   Out.type = T;
@@ -142,7 +145,8 @@ bool readStoredScalar(PyObject *O, TypeRef T, ArgValue &Out) {
 // The value of a numpy scalar of known type, through the number protocol.
 void readNumpyScalar(PyObject *O, TypeRef T, ArgValue &Out) {
   Out.type = T;
-  if (T->isComplex()) { // complex(O): numpy's complex64 (complex128 is a complex)
+  if (T->isComplex()) { // complex(O): numpy's complex64 (complex128 is a
+                        // complex)
     Ref C = check(PyObject_CallFunctionObjArgs(
         reinterpret_cast<PyObject *>(&PyComplex_Type), O, nullptr));
     Out.f = PyComplex_RealAsDouble(C.get());
@@ -171,13 +175,15 @@ void readNumpyScalar(PyObject *O, TypeRef T, ArgValue &Out) {
 // Only numpy's own scalar types are remembered (`DType.type is type(O)`):
 // their dtype and layout are fixed per type, unlike a subclass's or another
 // object's that merely has a 0-d array interface.
-void rememberScalarType(PyObject *O, PyObject *DType, TypeRef T, const ArgValue &Read) {
+void rememberScalarType(PyObject *O, PyObject *DType, TypeRef T,
+                        const ArgValue &Read) {
   Ref Exact = getAttrOpt(DType, "type");
   if (Exact.get() != reinterpret_cast<PyObject *>(Py_TYPE(O)))
     return;
   ScalarKind K{T, false};
   ArgValue Stored;
-  Ref Size = getAttrOpt(reinterpret_cast<PyObject *>(Py_TYPE(O)), "__basicsize__");
+  Ref Size =
+      getAttrOpt(reinterpret_cast<PyObject *>(Py_TYPE(O)), "__basicsize__");
   long Basic = Size ? PyLong_AsLong(Size.get()) : 0;
   PyErr_Clear();
   if (Basic >= long(sizeof(PyObject)) + long(T->byteSize()) &&
@@ -190,7 +196,8 @@ void rememberScalarType(PyObject *O, PyObject *DType, TypeRef T, const ArgValue 
     Py_INCREF(reinterpret_cast<PyObject *>(Py_TYPE(O)));
 }
 
-// ---- fast paths for torch tensors and CuPy arrays ---------------------------------
+// ---- fast paths for torch tensors and CuPy arrays
+// ---------------------------------
 //
 // Their __cuda_array_interface__ builds a dict on every access (torch's in
 // Python, ~3 us); reading the few fields directly costs a fraction of that.
@@ -207,13 +214,15 @@ void rememberScalarType(PyObject *O, PyObject *DType, TypeRef T, const ArgValue 
 enum class Foreign : uint8_t { None, Torch, Cupy };
 
 struct AttrNames {
-  PyObject *dtype, *shape, *strides, *stride, *data, *ptr, *dataPtr, *getDevice, *isCuda;
+  PyObject *dtype, *shape, *strides, *stride, *data, *ptr, *dataPtr, *getDevice,
+      *isCuda;
 };
 const AttrNames &names() {
   static const AttrNames N = [] {
     auto I = [](const char *S) { return PyUnicode_InternFromString(S); };
-    return AttrNames{I("dtype"), I("shape"),    I("strides"),    I("stride"), I("data"),
-                     I("ptr"),   I("data_ptr"), I("get_device"), I("is_cuda")};
+    return AttrNames{I("dtype"),    I("shape"),      I("strides"),
+                     I("stride"),   I("data"),       I("ptr"),
+                     I("data_ptr"), I("get_device"), I("is_cuda")};
   }();
   return N;
 }
@@ -237,7 +246,7 @@ struct ForeignCache {
   PyTypeObject *lastType = nullptr; // the last type classified, and its kind
   Foreign lastKind = Foreign::None;
   std::unordered_map<PyTypeObject *, Foreign> kinds; // types kept alive
-  std::unordered_map<PyObject *, TypeRef> dtypes;    // dtype objects (kept alive)
+  std::unordered_map<PyObject *, TypeRef> dtypes; // dtype objects (kept alive)
   // (dtype object, ndim, layout) -> array type, for the last few seen
   struct ArrayEntry {
     PyObject *dtype = nullptr;
@@ -266,7 +275,8 @@ Foreign foreignKind(PyObject *O) {
   } else {
     Ref Mod = getAttrOpt(reinterpret_cast<PyObject *>(T), "__module__");
     std::string M = Mod ? str(Mod.get()) : "";
-    if (M.rfind("torch", 0) == 0 && getAttrOpt(O, "data_ptr") && getAttrOpt(O, "get_device"))
+    if (M.rfind("torch", 0) == 0 && getAttrOpt(O, "data_ptr") &&
+        getAttrOpt(O, "get_device"))
       K = Foreign::Torch;
     else if (M.rfind("cupy", 0) == 0 && getAttrOpt(O, "data") &&
              getAttrOpt(O, "__cuda_array_interface__"))
@@ -396,7 +406,8 @@ bool fromForeign(PyObject *O, ArgValue &Out) {
   Ref DT = attr(O, A.dtype);
   Ref Shape = attr(O, A.shape);
   int N = 0, NS = 0;
-  if (!DT || !Shape || !Strides || !Ptr || !tupleToDims(Shape.get(), Out.shape, N) ||
+  if (!DT || !Shape || !Strides || !Ptr ||
+      !tupleToDims(Shape.get(), Out.shape, N) ||
       !tupleToDims(Strides.get(), Out.strides, NS) || N != NS)
     return false;
   TypeRef D = foreignDType(DT.get(), Torch);
@@ -412,7 +423,8 @@ bool fromForeign(PyObject *O, ArgValue &Out) {
     return false;
   }
   Out.ndim = N;
-  Out.type = foreignArrayType(DT.get(), Torch, N, layoutOf(N, Out.shape, Out.strides, Item));
+  Out.type = foreignArrayType(DT.get(), Torch, N,
+                              layoutOf(N, Out.shape, Out.strides, Item));
   Out.hasStream = true;
   Out.foreign = uint8_t(K);
   Out.object = O;
@@ -446,10 +458,12 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
         readNumpyScalar(O, K->type, Out);
       return;
     }
-    if (T == foreign().lastType && foreign().lastKind != Foreign::None && fromForeign(O, Out))
+    if (T == foreign().lastType && foreign().lastKind != Foreign::None &&
+        fromForeign(O, Out))
       return;
   }
-  static const TypeRef Bool = boolTy(), Int64 = int64Ty(), Float64 = float64Ty();
+  static const TypeRef Bool = boolTy(), Int64 = int64Ty(),
+                       Float64 = float64Ty();
   if (PyBool_Check(O)) {
     Out.type = Bool;
     Out.i = O == Py_True;
@@ -488,7 +502,8 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
     PyObject *Class = reinterpret_cast<PyObject *>(Py_TYPE(O));
     if (Py_TYPE(O) != &PyTuple_Type && namedTupleFields(Class, Fields) &&
         Fields.size() == Elems.size())
-      Out.type = namedTupleTy(str(getAttr(Class, "__name__").get()), Fields, Elems);
+      Out.type =
+          namedTupleTy(str(getAttr(Class, "__name__").get()), Fields, Elems);
     else
       Out.type = tupleTy(Elems);
     return;
@@ -541,8 +556,9 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
     Out.keep = std::move(T.owner);
     return;
   }
-  typeError(Index, "kernels cannot take a " + typeName(O) +
-                       " (pass device arrays, numpy arrays, numbers or tuples)");
+  typeError(Index,
+            "kernels cannot take a " + typeName(O) +
+                " (pass device arrays, numpy arrays, numbers or tuples)");
 }
 
 namespace {
@@ -562,15 +578,21 @@ void checkArgDevices(const std::vector<ArgValue> &Args, int Device) {
     const ArgValue *F = foreignDeviceArray(Args[K], Device);
     if (!F)
       continue;
-    std::string Msg =
-        "kernel argument " + std::to_string(K + 1) + " is an array on device " +
-        std::to_string(F->device) + ", but the kernel is launched on device " +
-        std::to_string(Device) + " (the current device): launch it under `with "
-        "cuda.gpus[" + std::to_string(F->device) + "]:`, or copy the array to "
-        "device " + std::to_string(Device) + " first (cuda.device_array_like(a) "
-        "then .copy_to_device(a) there)";
-    Ref Cls(errorsModule() ? PyObject_GetAttrString(errorsModule(), "DeviceMismatchError")
-                           : nullptr);
+    std::string Msg = "kernel argument " + std::to_string(K + 1) +
+                      " is an array on device " + std::to_string(F->device) +
+                      ", but the kernel is launched on device " +
+                      std::to_string(Device) +
+                      " (the current device): launch it under `with "
+                      "cuda.gpus[" +
+                      std::to_string(F->device) +
+                      "]:`, or copy the array to "
+                      "device " +
+                      std::to_string(Device) +
+                      " first (cuda.device_array_like(a) "
+                      "then .copy_to_device(a) there)";
+    Ref Cls(errorsModule()
+                ? PyObject_GetAttrString(errorsModule(), "DeviceMismatchError")
+                : nullptr);
     PyErr_Clear();
     PyErr_SetString(Cls ? Cls.get() : PyExc_ValueError, Msg.c_str());
     throw PythonError{};
@@ -590,7 +612,8 @@ void syncStreams(const std::vector<ArgValue> &Args, rt::CUstream Stream,
         S = P;
       }
       if (S)
-        rt::streamWaitStream(Stream, reinterpret_cast<rt::CUstream>(uintptr_t(S)));
+        rt::streamWaitStream(Stream,
+                             reinterpret_cast<rt::CUstream>(uintptr_t(S)));
     }
     if (!V.elems.empty())
       syncStreams(V.elems, Stream, Producer);
@@ -639,7 +662,8 @@ uint16_t float16Bits(long double X) {
   if (X != X)
     return Sign | 0x7E00;
   long double A = std::fabs(X);
-  if (A >= 65520.0L) // the largest finite value plus half its ulp: a tie to infinity
+  if (A >=
+      65520.0L) // the largest finite value plus half its ulp: a tie to infinity
     return Sign | 0x7C00;
   if (A == 0)
     return Sign;
@@ -659,7 +683,9 @@ void writeScalar(char *Dst, TypeRef Param, const ArgValue &V) {
   // Read the source as double / int64 / uint64.
   bool FromFloat = From->isFloat();
   bool FromUnsigned = From->isInt() && !From->isSigned();
-  auto AsF = [&] { return FromFloat ? V.f : FromUnsigned ? double(V.u) : double(V.i); };
+  auto AsF = [&] {
+    return FromFloat ? V.f : FromUnsigned ? double(V.u) : double(V.i);
+  };
   auto AsI = [&] {
     return FromFloat ? int64_t(V.f) : FromUnsigned ? int64_t(V.u) : V.i;
   };
@@ -708,7 +734,8 @@ void writeScalar(char *Dst, TypeRef Param, const ArgValue &V) {
 
 } // namespace
 
-void packArgs(const std::vector<AbiSlot> &Slots, const std::vector<size_t> &Offsets,
+void packArgs(const std::vector<AbiSlot> &Slots,
+              const std::vector<size_t> &Offsets,
               const std::vector<TypeRef> &ParamTypes,
               const std::vector<ArgValue> &Args, char *Buf, void **Params) {
   for (size_t K = 0; K < Slots.size(); ++K) {

@@ -59,7 +59,7 @@ struct ArgValue {
   int64_t i = 0;
   uint64_t u = 0;
   double f = 0;
-  double fi = 0; // imaginary part of a complex
+  double fi = 0;               // imaginary part of a complex
   std::vector<ArgValue> elems; // tuples
 };
 

@@ -30,11 +30,12 @@ types::TypeRef recordOfDescr(PyObject *Descr, uint64_t Size, std::string &Why) {
       return nullptr;
     std::string N = utf8(Name);
     if (PyList_Check(TS)) { // a nested structure: a record inside
-      types::TypeRef Inner = PyTuple_Size(E) == 2 ? recordOfDescr(TS, 0, Why) : nullptr;
+      types::TypeRef Inner =
+          PyTuple_Size(E) == 2 ? recordOfDescr(TS, 0, Why) : nullptr;
       if (!Inner) {
         if (PyTuple_Size(E) > 2)
-          Why = "structured dtypes with arrays of nested structures (field '" + N +
-                "') are not supported in kernels";
+          Why = "structured dtypes with arrays of nested structures (field '" +
+                N + "') are not supported in kernels";
         return nullptr;
       }
       Names.push_back(N);
@@ -61,7 +62,8 @@ types::TypeRef recordOfDescr(PyObject *Descr, uint64_t Size, std::string &Why) {
     if (PyTuple_Size(E) > 2) { // a subarray field: (name, typestr, shape)
       PyObject *Shape = PyTuple_GetItem(E, 2);
       std::vector<uint64_t> Dims;
-      for (Py_ssize_t D = 0; PyTuple_Check(Shape) && D < PyTuple_Size(Shape); ++D) {
+      for (Py_ssize_t D = 0; PyTuple_Check(Shape) && D < PyTuple_Size(Shape);
+           ++D) {
         long long X = PyLong_AsLongLong(PyTuple_GetItem(Shape, D));
         if (X < 0) {
           PyErr_Clear();
@@ -123,9 +125,11 @@ PyObject *descrOf(types::TypeRef R) {
   auto AddArray = [&](const std::string &Name, types::TypeRef Nested) {
     Ref Shape(PyTuple_New(Py_ssize_t(Nested->ndim())));
     for (unsigned D = 0; Shape && D < Nested->ndim(); ++D)
-      PyTuple_SetItem(Shape.get(), D, PyLong_FromUnsignedLongLong(Nested->shape()[D]));
+      PyTuple_SetItem(Shape.get(), D,
+                      PyLong_FromUnsignedLongLong(Nested->shape()[D]));
     Ref T(Shape ? Py_BuildValue("(ssO)", Name.c_str(),
-                                types::typestrOf(Nested->dtype()).c_str(), Shape.get())
+                                types::typestrOf(Nested->dtype()).c_str(),
+                                Shape.get())
                 : nullptr);
     return T && PyList_Append(L.get(), T.get()) == 0;
   };
@@ -140,7 +144,7 @@ PyObject *descrOf(types::TypeRef R) {
     if (!Pad(R->offsets()[K]) ||
         !(F->kind() == types::Kind::NestedArray ? AddArray(Name, F)
           : F->kind() == types::Kind::Record    ? AddRecord(Name, F)
-                                                : Add(Name, types::typestrOf(F))))
+                                             : Add(Name, types::typestrOf(F))))
       return nullptr;
     Off = R->offsets()[K] + F->byteSize();
   }
@@ -170,7 +174,8 @@ types::Layout layoutOf(int NDim, const int64_t *Shape, const int64_t *Strides,
   return types::Layout::A;
 }
 
-void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What) {
+void readInterface(PyObject *Dict, InterfaceView &Out,
+                   const std::string &What) {
   auto Fail = [&](PyObject *Exc, const std::string &Msg) {
     PyErr_SetString(Exc, (What + ": " + Msg).c_str());
     throw PythonError{};
@@ -205,7 +210,8 @@ void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What) 
     Out.shape[K] = PyLong_AsLongLong(PyTuple_GetItem(Shape, K));
   if (Strides && Strides != Py_None) {
     if (!PyTuple_Check(Strides) || PyTuple_Size(Strides) != N)
-      Fail(PyExc_TypeError, "the array interface's strides do not match its shape");
+      Fail(PyExc_TypeError,
+           "the array interface's strides do not match its shape");
     for (int K = 0; K < Out.ndim; ++K)
       Out.strides[K] = PyLong_AsLongLong(PyTuple_GetItem(Strides, K));
   } else {
@@ -218,7 +224,8 @@ void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What) 
   if (PyErr_Occurred())
     throw PythonError{};
   if (!PyTuple_Check(Data) || PyTuple_Size(Data) != 2)
-    Fail(PyExc_TypeError, "array interface 'data' must be a (pointer, readonly) tuple");
+    Fail(PyExc_TypeError,
+         "array interface 'data' must be a (pointer, readonly) tuple");
   PyObject *P = PyTuple_GetItem(Data, 0);
   Out.ptr = P == Py_None ? 0 : PyLong_AsUnsignedLongLong(P);
   Out.readonly = PyObject_IsTrue(PyTuple_GetItem(Data, 1)) == 1;
@@ -229,8 +236,9 @@ void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What) 
     if (PyErr_Occurred())
       throw PythonError{};
     if (V == 0)
-      Fail(PyExc_ValueError, "the array interface's stream is 0, which the "
-                             "protocol disallows (1 is the legacy default stream)");
+      Fail(PyExc_ValueError,
+           "the array interface's stream is 0, which the "
+           "protocol disallows (1 is the legacy default stream)");
     Out.hasStream = true;
     Out.stream = uint64_t(V);
   }
@@ -244,7 +252,8 @@ void requireHostAccess(const InterfaceView &V, const std::string &What) {
     int64_t Ext = (V.shape[K] - 1) * V.strides[K];
     (Ext < 0 ? Lo : Hi) += Ext;
   }
-  std::string Why = rt::hostAccessProblem(V.ptr + uint64_t(Lo), uint64_t(Hi - Lo));
+  std::string Why =
+      rt::hostAccessProblem(V.ptr + uint64_t(Lo), uint64_t(Hi - Lo));
   if (Why.empty())
     return;
   PyErr_Format(PyExc_ValueError,

@@ -80,7 +80,8 @@ Backend backend() {
       return;
     }
     if (Want != "cuda" && Want != "auto") {
-      Failure = "PYCUDA_JIT_BACKEND must be cuda, cpu or auto, not '" + Want + "'";
+      Failure =
+          "PYCUDA_JIT_BACKEND must be cuda, cpu or auto, not '" + Want + "'";
       return;
     }
     std::string Why;
@@ -122,7 +123,8 @@ void warnOnFallback() {
     throw PythonError{};
 }
 
-// ---- devices -------------------------------------------------------------------
+// ---- devices
+// -------------------------------------------------------------------
 
 namespace {
 constexpr int kMaxCpuDevices = 64;
@@ -138,9 +140,10 @@ int cpuDeviceCount(std::string &Bad) {
     char *End = nullptr;
     long N = std::strtol(Env, &End, 10);
     if (*End != '\0' || N < 1 || N > kMaxCpuDevices) {
-      Problem = std::string("PYCUDA_JIT_CPU_DEVICES must be a number of devices "
-                            "from 1 to 64, not '") +
-                Env + "'";
+      Problem =
+          std::string("PYCUDA_JIT_CPU_DEVICES must be a number of devices "
+                      "from 1 to 64, not '") +
+          Env + "'";
       return 0;
     }
     return int(N);
@@ -172,14 +175,16 @@ void backendSelectDevice(long Ordinal) {
   int N = backendDeviceCount();
   if (Ordinal < 0 || Ordinal >= N) {
     if (backend() == Backend::CUDA)
-      PyErr_Format(PyExc_IndexError,
-                   "CUDA device %ld does not exist; this machine has %d device(s)",
-                   Ordinal, N);
+      PyErr_Format(
+          PyExc_IndexError,
+          "CUDA device %ld does not exist; this machine has %d device(s)",
+          Ordinal, N);
     else
-      PyErr_Format(PyExc_IndexError,
-                   "device %ld does not exist; the CPU executor has %d device(s) "
-                   "(PYCUDA_JIT_CPU_DEVICES)",
-                   Ordinal, N);
+      PyErr_Format(
+          PyExc_IndexError,
+          "device %ld does not exist; the CPU executor has %d device(s) "
+          "(PYCUDA_JIT_CPU_DEVICES)",
+          Ordinal, N);
     throw PythonError{};
   }
   if (backend() != Backend::CUDA) {
@@ -190,7 +195,8 @@ void backendSelectDevice(long Ordinal) {
   rt::currentContext(); // make it current now
 }
 
-// ---- device memory -------------------------------------------------------------
+// ---- device memory
+// -------------------------------------------------------------
 
 DeviceBlock allocDevice(size_t Bytes, bool Managed, bool AttachGlobal) {
   DeviceBlock B;
@@ -238,13 +244,15 @@ uint64_t cpuGeneration() {
   return CpuGeneration.load(std::memory_order_acquire);
 }
 
-void closeCpuContext() { CpuGeneration.fetch_add(1, std::memory_order_acq_rel); }
+void closeCpuContext() {
+  CpuGeneration.fetch_add(1, std::memory_order_acq_rel);
+}
 
 bool blockAlive(int Device, uint64_t Gen) {
   if (Gen == 0)
     return true;
   return (backend() == Backend::CUDA ? rt::contextGeneration(Device)
-                                         : cpuGeneration()) == Gen;
+                                     : cpuGeneration()) == Gen;
 }
 
 void requireAlive(int Device, uint64_t Gen, const char *What) {
@@ -338,7 +346,8 @@ void copyRegion(const rt::StridedRegion &Dst, const rt::StridedRegion &Src,
   rt::cpu::san::noteHostWrite(reinterpret_cast<void *>(Dst.Ptr), Item);
 }
 
-// ---- host memory -------------------------------------------------------------------
+// ---- host memory
+// -------------------------------------------------------------------
 
 HostBlock allocHost(size_t Bytes, HostKind Kind, bool Portable,
                     bool WriteCombined, bool AttachGlobal) {

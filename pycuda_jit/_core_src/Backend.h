@@ -42,7 +42,8 @@ const std::string &backendFallbackReason();
 // is a kernel launch.  Throws PythonError if the warning is made an error.
 void warnOnFallback();
 
-// ---- devices -------------------------------------------------------------------
+// ---- devices
+// -------------------------------------------------------------------
 
 // The devices kernels run on: the GPUs, or on the CPU executor
 // PYCUDA_JIT_CPU_DEVICES virtual devices (default 1, at most 64), so that
@@ -59,7 +60,8 @@ int backendCurrentDevice();
 // ordinal that does not exist.
 void backendSelectDevice(long Ordinal);
 
-// ---- device memory -------------------------------------------------------------
+// ---- device memory
+// -------------------------------------------------------------
 
 // An allocation and the context it belongs to (device: the GPU, or the CPU
 // executor's virtual device; generation: the context's, cpuGeneration() on
@@ -114,13 +116,14 @@ void deviceSynchronize();
 void copyRegion(const rt::StridedRegion &Dst, const rt::StridedRegion &Src,
                 size_t Item, rt::CUstream Stream, bool Async);
 
-// ---- host memory -------------------------------------------------------------------
+// ---- host memory
+// -------------------------------------------------------------------
 
 enum class HostKind : uint8_t { Pinned, Mapped, Managed };
 
 struct HostBlock {
-  uint64_t ptr = 0;     // host address
-  uint64_t devPtr = 0;  // device address (Mapped, Managed), else 0
+  uint64_t ptr = 0;    // host address
+  uint64_t devPtr = 0; // device address (Mapped, Managed), else 0
   HostKind kind = HostKind::Pinned;
   int device = 0;
   uint64_t gen = 0;
@@ -142,7 +145,8 @@ uint64_t deviceAddressOfHost(uint64_t HostPtr, size_t Bytes);
 void pinHostRange(void *Ptr, size_t Bytes);
 void unpinHostRange(void *Ptr);
 
-// ---- statistics --------------------------------------------------------------------
+// ---- statistics
+// --------------------------------------------------------------------
 
 struct MemoryStats {
   int64_t liveAllocations = 0; // device allocations not yet released

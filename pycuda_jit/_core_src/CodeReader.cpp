@@ -102,7 +102,8 @@ const bc::OpcodeTable &opcodeTable() {
     PyErr_Clear();
     if (Cache && PyList_Check(Cache.get())) { // 3.11 / 3.12: list by opcode
       for (Py_ssize_t K = 0; K < PyList_Size(Cache.get()) && K < 256; ++K)
-        Table.cacheEntries[K] = int(PyLong_AsLong(PyList_GetItem(Cache.get(), K)));
+        Table.cacheEntries[K] =
+            int(PyLong_AsLong(PyList_GetItem(Cache.get(), K)));
     } else if (Cache && PyDict_Check(Cache.get())) { // 3.13: dict by name
       for (auto &[Name, Num] : Table.opmap) {
         PyObject *V = PyDict_GetItemString(Cache.get(), Name.c_str());
@@ -113,7 +114,8 @@ const bc::OpcodeTable &opcodeTable() {
     PyErr_Clear();
   });
   if (Failed) {
-    PyErr_SetString(PyExc_ImportError, "pycuda_jit: cannot read the opcode module");
+    PyErr_SetString(PyExc_ImportError,
+                    "pycuda_jit: cannot read the opcode module");
     throw PythonError{};
   }
   return Table;
@@ -223,7 +225,8 @@ bc::RawCode readCode(PyObject *Func) {
       Body = std::min(Body, L.line);
   R.defLine = defLine(R.filename, R.firstLineNo, Body);
   if (Ref Pos = getAttrOpt(Co, "co_positions")) {
-    Ref PIt = check(PyObject_GetIter(check(PyObject_CallObject(Pos.get(), nullptr)).get()));
+    Ref PIt = check(
+        PyObject_GetIter(check(PyObject_CallObject(Pos.get(), nullptr)).get()));
     while (PyObject *E = PyIter_Next(PIt.get())) {
       Ref Entry(E);
       bc::Position P;

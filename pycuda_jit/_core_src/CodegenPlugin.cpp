@@ -20,11 +20,14 @@ std::atomic<const driver::CodegenApi *> Loaded{nullptr};
 // The plugin sits next to this extension module.
 std::string pluginPath() {
   Dl_info Info{};
-  if (!dladdr(reinterpret_cast<void *>(&codegenPlugin), &Info) || !Info.dli_fname)
-    throw PluginLoadError("pycuda_jit: cannot locate the _core extension on disk");
+  if (!dladdr(reinterpret_cast<void *>(&codegenPlugin), &Info) ||
+      !Info.dli_fname)
+    throw PluginLoadError(
+        "pycuda_jit: cannot locate the _core extension on disk");
   std::string Self = Info.dli_fname;
   size_t Slash = Self.rfind('/');
-  return (Slash == std::string::npos ? std::string(".") : Self.substr(0, Slash)) +
+  return (Slash == std::string::npos ? std::string(".")
+                                     : Self.substr(0, Slash)) +
          "/libpcj_codegen.so";
 }
 
@@ -36,8 +39,8 @@ const driver::CodegenApi *load() {
   if (!H) {
     const char *E = dlerror();
     throw PluginLoadError("pycuda_jit: cannot load the code generator " + Path +
-                             ": " + (E ? E : "unknown error") +
-                             " (rebuild the extension: cmake --build build)");
+                          ": " + (E ? E : "unknown error") +
+                          " (rebuild the extension: cmake --build build)");
   }
   using Entry = const driver::CodegenApi *(*)();
   auto Fn = reinterpret_cast<Entry>(dlsym(H, "pcj_codegen_api"));
@@ -48,9 +51,10 @@ const driver::CodegenApi *load() {
       Api->optionsSize != sizeof(driver::CompileOptions) ||
       Api->analysisSize != sizeof(driver::Analysis))
     throw PluginLoadError("pycuda_jit: " + Path +
-                             " is from another build of pycuda_jit "
-                             "(rebuild the extension: cmake --build build)");
-  // The CPU executor's runtime functions, for kernels JIT-compiled for the host.
+                          " is from another build of pycuda_jit "
+                          "(rebuild the extension: cmake --build build)");
+  // The CPU executor's runtime functions, for kernels JIT-compiled for the
+  // host.
   for (const auto &S : rt::cpu::runtimeSymbols())
     Api->registerHostSymbol(S.name, S.address);
   return Api;
@@ -68,7 +72,9 @@ const driver::CodegenApi &codegenPlugin() {
   return *Loaded.load(std::memory_order_relaxed);
 }
 
-bool codegenPluginLoaded() { return Loaded.load(std::memory_order_acquire) != nullptr; }
+bool codegenPluginLoaded() {
+  return Loaded.load(std::memory_order_acquire) != nullptr;
+}
 
 const std::string &codegenPluginBuildId() {
   static const std::string Id = [] {

@@ -1,10 +1,10 @@
 // compile_ptx(func, sig, cc, options, stages): one compile for a GPU
 // architecture outside any dispatcher (tools, tests, cuda.compile_ptx), its
 // PTX, kernel name, stage dumps and return type (see Dispatcher.h).
-#include "Dispatcher.h"
 #include "CodeReader.h"
 #include "CodegenPlugin.h"
 #include "CompileReport.h"
+#include "Dispatcher.h"
 #include "GpuTarget.h"
 #include "JitOptions.h"
 #include "KernelCache.h"
@@ -24,13 +24,14 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
     const char *SigText;
     int Major = 9, Minor = 0;
     const char *Suffix = "";
-    static const char *Names[] = {"func", "sig", "cc_major", "cc_minor", "options",
-                                  "stages", "cc_suffix", nullptr};
-    if (!PyArg_ParseTupleAndKeywords(Args, Kw, "Os|iiOOs", const_cast<char **>(Names),
-                                     &Func, &SigText, &Major, &Minor, &Options,
-                                     &Stages, &Suffix))
+    static const char *Names[] = {"func",    "sig",    "cc_major",  "cc_minor",
+                                  "options", "stages", "cc_suffix", nullptr};
+    if (!PyArg_ParseTupleAndKeywords(
+            Args, Kw, "Os|iiOOs", const_cast<char **>(Names), &Func, &SigText,
+            &Major, &Minor, &Options, &Stages, &Suffix))
       return nullptr;
-    JitOptions O = parseJitOptions(Options && Options != Py_None ? Options : nullptr);
+    JitOptions O =
+        parseJitOptions(Options && Options != Py_None ? Options : nullptr);
     Signature Sig = parseSignature(SigText);
     driver::CompileOptions CO = toCompileOptions(O, driver::Backend::CUDA);
     // The newest architecture here at or below cc (numba-cuda's closest
@@ -72,8 +73,9 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
       PyDict_SetItemString(Dumps.get(), Stage.c_str(), V.get());
     }
     std::string Ret = Res.returnType ? Res.returnType->str() : "none";
-    return Py_BuildValue("(s#,s,O,s)", Res.ptx.data(), Py_ssize_t(Res.ptx.size()),
-                         Res.kernelName.c_str(), Dumps.get(), Ret.c_str());
+    return Py_BuildValue("(s#,s,O,s)", Res.ptx.data(),
+                         Py_ssize_t(Res.ptx.size()), Res.kernelName.c_str(),
+                         Dumps.get(), Ret.c_str());
   });
 }
 

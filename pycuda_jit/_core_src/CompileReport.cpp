@@ -37,10 +37,11 @@ std::set<std::string> envDumps() {
     if (Item.empty())
       continue;
     if (Item != "all" && !isStage(Item)) {
-      PyErr_Format(PyExc_ValueError,
-                   "PYCUDA_JIT_DUMP names an unknown stage '%s'; the stages are %s "
-                   "(or all)",
-                   Item.c_str(), stageList().c_str());
+      PyErr_Format(
+          PyExc_ValueError,
+          "PYCUDA_JIT_DUMP names an unknown stage '%s'; the stages are %s "
+          "(or all)",
+          Item.c_str(), stageList().c_str());
       throw PythonError{};
     }
     S.insert(Item);
@@ -48,15 +49,13 @@ std::set<std::string> envDumps() {
   return S;
 }
 
-bool envTiming() {
-  return env::flag(env::Var::Timing);
-}
+bool envTiming() { return env::flag(env::Var::Timing); }
 
 void checkStageName(const std::string &Stage) {
   if (isStage(Stage))
     return;
-  PyErr_Format(PyExc_ValueError, "unknown stage '%s'; the stages are %s", Stage.c_str(),
-               stageList().c_str());
+  PyErr_Format(PyExc_ValueError, "unknown stage '%s'; the stages are %s",
+               Stage.c_str(), stageList().c_str());
   throw PythonError{};
 }
 
@@ -76,15 +75,15 @@ void printDumps(const driver::CompileResult &R) {
 void printTimings(const driver::CompileResult &R, const char *How) {
   if (!envTiming())
     return;
-  std::string Line = "pycuda_jit timing " + R.kernelName + " " + R.signature + " [" +
-                     How + "]:";
+  std::string Line = "pycuda_jit timing " + R.kernelName + " " + R.signature +
+                     " [" + How + "]:";
   double Total = 0;
   char Buf[64];
   for (const auto &T : R.timings) {
     std::snprintf(Buf, sizeof Buf, " %s=%.2fms", T.stage.c_str(), T.ms);
     Line += Buf;
-    if (T.stage.find('.') == std::string::npos || T.stage.rfind("load.", 0) == 0 ||
-        T.stage.rfind("cache.", 0) == 0)
+    if (T.stage.find('.') == std::string::npos ||
+        T.stage.rfind("load.", 0) == 0 || T.stage.rfind("cache.", 0) == 0)
       Total += T.ms;
   }
   std::snprintf(Buf, sizeof Buf, " total=%.2fms\n", Total);

@@ -13,8 +13,14 @@ namespace pcj::py {
 
 namespace {
 
-// ---- dlpack.h v1.0 ------------------------------------------------------------------
-enum : int32_t { kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3, kDLCUDAManaged = 13 };
+// ---- dlpack.h v1.0
+// ------------------------------------------------------------------
+enum : int32_t {
+  kDLCPU = 1,
+  kDLCUDA = 2,
+  kDLCUDAHost = 3,
+  kDLCUDAManaged = 13
+};
 enum : uint8_t {
   kDLInt = 0,
   kDLUInt = 1,
@@ -74,7 +80,8 @@ constexpr const char *kCapsuleVUsed = "used_dltensor_versioned";
   throw PythonError{};
 }
 
-// ---- export -------------------------------------------------------------------------
+// ---- export
+// -------------------------------------------------------------------------
 
 struct ExportCtx {
   PyObject *array; // strong reference to the exported DeviceArray
@@ -109,7 +116,8 @@ void capsuleDestructor(PyObject *Cap) {
   PyObject *Type, *Value, *Trace;
   PyErr_Fetch(&Type, &Value, &Trace);
   if (PyCapsule_IsValid(Cap, kCapsule)) {
-    auto *T = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(Cap, kCapsule));
+    auto *T =
+        static_cast<DLManagedTensor *>(PyCapsule_GetPointer(Cap, kCapsule));
     if (T && T->deleter)
       T->deleter(T);
   } else if (PyCapsule_IsValid(Cap, kCapsuleV)) {
@@ -162,11 +170,11 @@ bool consumerStream(PyObject *S, rt::CUstream &Out) {
   return true;
 }
 
-// ---- import -------------------------------------------------------------------------
+// ---- import
+// -------------------------------------------------------------------------
 
 struct DLPackOwnerObject {
-  PyObject_HEAD
-  void *tensor;
+  PyObject_HEAD void *tensor;
   bool versioned;
 };
 
@@ -218,7 +226,8 @@ std::string typestrOf(const DLDataType &T, const std::string &What) {
     typeError(What + ": vector dtypes (lanes != 1) are not supported");
   int Bytes = T.bits / 8;
   if (T.bits % 8 || Bytes == 0)
-    typeError(What + ": a " + std::to_string(T.bits) + "-bit dtype is not supported");
+    typeError(What + ": a " + std::to_string(T.bits) +
+              "-bit dtype is not supported");
   char Kind = 0;
   switch (T.code) {
   case kDLBool:
@@ -276,7 +285,8 @@ Ref callDlpack(PyObject *Obj, bool Cuda) {
 } // namespace
 
 bool addDLPackTypes(PyObject *Module) {
-  DLPackOwnerType = reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&OwnerSpec));
+  DLPackOwnerType =
+      reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&OwnerSpec));
   if (!DLPackOwnerType)
     return false;
   Py_INCREF(DLPackOwnerType);
@@ -401,7 +411,8 @@ void importDlpack(PyObject *Obj, ImportedTensor &Out, const std::string &What) {
     auto *M = static_cast<DLManagedTensorVersioned *>(
         PyCapsule_GetPointer(Cap.get(), kCapsuleV));
     if (M->version.major > 1)
-      bufferError(What + ": DLPack version " + std::to_string(M->version.major) +
+      bufferError(What + ": DLPack version " +
+                  std::to_string(M->version.major) +
                   " is newer than this consumer (1.x)");
     if (PyCapsule_SetName(Cap.get(), kCapsuleVUsed) < 0)
       throw PythonError{};
@@ -409,7 +420,8 @@ void importDlpack(PyObject *Obj, ImportedTensor &Out, const std::string &What) {
     Out.view.readonly = (M->flags & kDLReadOnly) != 0;
     T = &M->dl_tensor;
   } else if (PyCapsule_IsValid(Cap.get(), kCapsule)) {
-    auto *M = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(Cap.get(), kCapsule));
+    auto *M = static_cast<DLManagedTensor *>(
+        PyCapsule_GetPointer(Cap.get(), kCapsule));
     if (PyCapsule_SetName(Cap.get(), kCapsuleUsed) < 0)
       throw PythonError{};
     Out.owner = makeOwner(M, false);

@@ -52,27 +52,25 @@ PyObject *tupleOf(const int64_t *V, int N) {
 // Runs Body with the GIL released, rethrowing its exception afterwards.
 template <typename F> void withoutGil(F Body) {
   std::exception_ptr Err;
-  Py_BEGIN_ALLOW_THREADS
-  try {
-    Body();
-  } catch (...) {
+  Py_BEGIN_ALLOW_THREADS try { Body(); } catch (...) {
     Err = std::current_exception();
   }
-  Py_END_ALLOW_THREADS
-  if (Err)
-    std::rethrow_exception(Err);
+  Py_END_ALLOW_THREADS if (Err) std::rethrow_exception(Err);
 }
 
-// ---- Allocation ------------------------------------------------------------------
+// ---- Allocation
+// ------------------------------------------------------------------
 
 // Allocation(nbytes, managed=False, attach_global=True)
 PyObject *allocationNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
   return guard([&]() -> PyObject * {
     Py_ssize_t N = 0;
     int Managed = 0, AttachGlobal = 1;
-    static const char *Names[] = {"nbytes", "managed", "attach_global", nullptr};
-    if (!PyArg_ParseTupleAndKeywords(Args, Kw, "n|pp", const_cast<char **>(Names),
-                                     &N, &Managed, &AttachGlobal))
+    static const char *Names[] = {"nbytes", "managed", "attach_global",
+                                  nullptr};
+    if (!PyArg_ParseTupleAndKeywords(Args, Kw, "n|pp",
+                                     const_cast<char **>(Names), &N, &Managed,
+                                     &AttachGlobal))
       return nullptr;
     if (N < 0) {
       PyErr_SetString(PyExc_ValueError, "negative allocation size");
@@ -105,7 +103,8 @@ void allocationDealloc(PyObject *O) {
 
 PyMemberDef AllocationMembers[] = {
     {"ptr", T_ULONGLONG, offsetof(AllocationObject, ptr), READONLY, nullptr},
-    {"nbytes", T_PYSSIZET, offsetof(AllocationObject, nbytes), READONLY, nullptr},
+    {"nbytes", T_PYSSIZET, offsetof(AllocationObject, nbytes), READONLY,
+     nullptr},
     {"device_id", T_INT, offsetof(AllocationObject, device), READONLY, nullptr},
     {nullptr, 0, 0, 0, nullptr}};
 
@@ -121,7 +120,8 @@ PyType_Spec AllocationSpec = {"pycuda_jit._core.Allocation",
                               sizeof(AllocationObject), 0, Py_TPFLAGS_DEFAULT,
                               AllocationSlots};
 
-// ---- HostAllocation -----------------------------------------------------------------
+// ---- HostAllocation
+// -----------------------------------------------------------------
 
 // HostAllocation(nbytes, kind="pinned", portable=False, wc=False,
 //                attach_global=True)
@@ -130,10 +130,11 @@ PyObject *hostAllocationNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
     Py_ssize_t N = 0;
     const char *Kind = "pinned";
     int Portable = 0, Wc = 0, AttachGlobal = 1;
-    static const char *Names[] = {"nbytes", "kind", "portable", "wc",
-                                  "attach_global", nullptr};
-    if (!PyArg_ParseTupleAndKeywords(Args, Kw, "n|sppp", const_cast<char **>(Names),
-                                     &N, &Kind, &Portable, &Wc, &AttachGlobal))
+    static const char *Names[] = {"nbytes", "kind",          "portable",
+                                  "wc",     "attach_global", nullptr};
+    if (!PyArg_ParseTupleAndKeywords(Args, Kw, "n|sppp",
+                                     const_cast<char **>(Names), &N, &Kind,
+                                     &Portable, &Wc, &AttachGlobal))
       return nullptr;
     if (N < 0) {
       PyErr_SetString(PyExc_ValueError, "negative allocation size");
@@ -175,9 +176,9 @@ void hostAllocationDealloc(PyObject *O) {
 // A 1-d uint8 view of the whole buffer for numpy (np.asarray(alloc)).
 PyObject *hostAllocationInterface(PyObject *O, void *) {
   auto *H = reinterpret_cast<HostAllocationObject *>(O);
-  return Py_BuildValue("{s:(n),s:s,s:(K,O),s:i}", "shape",
-                       Py_ssize_t(H->block.bytes), "typestr", "|u1", "data",
-                       (unsigned long long)H->block.ptr, Py_False, "version", 3);
+  return Py_BuildValue(
+      "{s:(n),s:s,s:(K,O),s:i}", "shape", Py_ssize_t(H->block.bytes), "typestr",
+      "|u1", "data", (unsigned long long)H->block.ptr, Py_False, "version", 3);
 }
 
 PyObject *hostAllocationPtr(PyObject *O, void *) {
@@ -213,7 +214,8 @@ PyType_Spec HostAllocationSpec = {"pycuda_jit._core.HostAllocation",
                                   sizeof(HostAllocationObject), 0,
                                   Py_TPFLAGS_DEFAULT, HostAllocationSlots};
 
-// ---- DeviceArray -----------------------------------------------------------------
+// ---- DeviceArray
+// -----------------------------------------------------------------
 
 DeviceArrayObject *self(PyObject *O) {
   return reinterpret_cast<DeviceArrayObject *>(O);
@@ -234,9 +236,9 @@ int deviceArrayInit(PyObject *Self, PyObject *Args, PyObject *Kw) {
   const char *Typestr;
   static const char *Names[] = {"owner",   "ptr",    "shape", "strides",
                                 "typestr", "stream", "descr", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(Args, Kw, "OKOOs|OO", const_cast<char **>(Names),
-                                   &Owner, &Ptr, &Shape, &Strides, &Typestr,
-                                   &Stream, &Descr))
+  if (!PyArg_ParseTupleAndKeywords(Args, Kw, "OKOOs|OO",
+                                   const_cast<char **>(Names), &Owner, &Ptr,
+                                   &Shape, &Strides, &Typestr, &Stream, &Descr))
     return -1;
   std::string Why;
   types::TypeRef DT = nullptr;
@@ -291,8 +293,8 @@ int deviceArrayInit(PyObject *Self, PyObject *Args, PyObject *Kw) {
     D->device = -1;
     D->gen = 0;
   }
-  D->type = types::arrayTy(
-      DT, unsigned(N), layoutOf(int(N), D->shape, D->strides, D->itemsize));
+  D->type = types::arrayTy(DT, unsigned(N),
+                           layoutOf(int(N), D->shape, D->strides, D->itemsize));
   return 0;
 }
 
@@ -317,16 +319,24 @@ int deviceArrayClear(PyObject *O) {
   return 0;
 }
 
-PyObject *getShape(PyObject *O, void *) { return tupleOf(self(O)->shape, self(O)->ndim); }
+PyObject *getShape(PyObject *O, void *) {
+  return tupleOf(self(O)->shape, self(O)->ndim);
+}
 PyObject *getStrides(PyObject *O, void *) {
   return tupleOf(self(O)->strides, self(O)->ndim);
 }
-PyObject *getSize(PyObject *O, void *) { return PyLong_FromLongLong(elementCount(self(O))); }
+PyObject *getSize(PyObject *O, void *) {
+  return PyLong_FromLongLong(elementCount(self(O)));
+}
 PyObject *getNbytes(PyObject *O, void *) {
   return PyLong_FromLongLong(elementCount(self(O)) * self(O)->itemsize);
 }
-PyObject *getItemsize(PyObject *O, void *) { return PyLong_FromLongLong(self(O)->itemsize); }
-PyObject *getTypestr(PyObject *O, void *) { return PyUnicode_FromString(self(O)->typestr); }
+PyObject *getItemsize(PyObject *O, void *) {
+  return PyLong_FromLongLong(self(O)->itemsize);
+}
+PyObject *getTypestr(PyObject *O, void *) {
+  return PyUnicode_FromString(self(O)->typestr);
+}
 PyObject *getLayout(PyObject *O, void *) {
   auto *D = self(O);
   if (!D->type)
@@ -393,7 +403,8 @@ PyGetSetDef DeviceArrayGetSet[] = {
     {"size", getSize, nullptr, "Number of elements.", nullptr},
     {"nbytes", getNbytes, nullptr, "Bytes of the elements.", nullptr},
     {"itemsize", getItemsize, nullptr, nullptr, nullptr},
-    {"stream", getStream, setStream, "The array's stream (0: default).", nullptr},
+    {"stream", getStream, setStream, "The array's stream (0: default).",
+     nullptr},
     {"device_id", getDeviceId, nullptr, nullptr, nullptr},
     {"__cuda_array_interface__", getCai, nullptr, nullptr, nullptr},
     {"_typestr", getTypestr, nullptr, nullptr, nullptr},
@@ -411,7 +422,8 @@ PyObject *isFContig(PyObject *O, PyObject *) {
 Py_ssize_t deviceArrayLength(PyObject *O) {
   auto *D = self(O);
   if (D->ndim == 0) {
-    PyErr_SetString(PyExc_TypeError, "len() of unsized object (a 0-d device array)");
+    PyErr_SetString(PyExc_TypeError,
+                    "len() of unsized object (a 0-d device array)");
     return -1;
   }
   return Py_ssize_t(D->shape[0]);
@@ -422,7 +434,8 @@ Py_ssize_t deviceArrayLength(PyObject *O) {
 PyObject *deviceArrayIndex(PyObject *O, PyObject *Key) {
   return guard([&]() -> PyObject * {
     auto *D = self(O);
-    Ref Items = PyTuple_Check(Key) ? Ref::borrow(Key) : Ref(PyTuple_Pack(1, Key));
+    Ref Items =
+        PyTuple_Check(Key) ? Ref::borrow(Key) : Ref(PyTuple_Pack(1, Key));
     if (!Items)
       return nullptr;
     Py_ssize_t N = PyTuple_Size(Items.get());
@@ -440,10 +453,11 @@ PyObject *deviceArrayIndex(PyObject *O, PyObject *Key) {
       return nullptr;
     }
     if (Consuming > D->ndim) {
-      PyErr_Format(PyExc_IndexError,
-                   "too many indices for device array: array is %d-dimensional, "
-                   "but %d were indexed",
-                   D->ndim, Consuming);
+      PyErr_Format(
+          PyExc_IndexError,
+          "too many indices for device array: array is %d-dimensional, "
+          "but %d were indexed",
+          D->ndim, Consuming);
       return nullptr;
     }
     uint64_t Ptr = D->ptr;
@@ -451,8 +465,8 @@ PyObject *deviceArrayIndex(PyObject *O, PyObject *Key) {
     int Out = 0, Dim = 0;
     auto Push = [&](int64_t Extent, int64_t Stride) {
       if (Out == kMaxDims) {
-        PyErr_Format(PyExc_IndexError, "device arrays have at most %d dimensions",
-                     kMaxDims);
+        PyErr_Format(PyExc_IndexError,
+                     "device arrays have at most %d dimensions", kMaxDims);
         throw PythonError{};
       }
       Shape[Out] = Extent;
@@ -470,8 +484,8 @@ PyObject *deviceArrayIndex(PyObject *O, PyObject *Key) {
         Py_ssize_t Start, Stop, Step;
         if (PySlice_Unpack(I, &Start, &Stop, &Step) < 0)
           return nullptr;
-        Py_ssize_t Len = PySlice_AdjustIndices(Py_ssize_t(D->shape[Dim]), &Start,
-                                               &Stop, Step);
+        Py_ssize_t Len = PySlice_AdjustIndices(Py_ssize_t(D->shape[Dim]),
+                                               &Start, &Stop, Step);
         Ptr += uint64_t(int64_t(Start) * D->strides[Dim]);
         Push(Len, D->strides[Dim] * Step);
         ++Dim;
@@ -482,8 +496,8 @@ PyObject *deviceArrayIndex(PyObject *O, PyObject *Key) {
         Py_ssize_t Ext = Py_ssize_t(D->shape[Dim]);
         if (V < -Ext || V >= Ext) {
           PyErr_Format(PyExc_IndexError,
-                       "index %zd is out of bounds for axis %d with size %zd", V,
-                       Dim, Ext);
+                       "index %zd is out of bounds for axis %d with size %zd",
+                       V, Dim, Ext);
           return nullptr;
         }
         if (V < 0)
@@ -550,7 +564,8 @@ PyObject *deviceArrayReshape(PyObject *O, PyObject *Args) {
         return nullptr;
       if (V == -1) {
         if (Unknown >= 0) {
-          PyErr_SetString(PyExc_ValueError, "can only specify one unknown dimension");
+          PyErr_SetString(PyExc_ValueError,
+                          "can only specify one unknown dimension");
           return nullptr;
         }
         Unknown = int(K);
@@ -571,7 +586,8 @@ PyObject *deviceArrayReshape(PyObject *O, PyObject *Args) {
       Total *= Shape[K];
     if (Total != Size) {
       Ref Given(tupleOf(Shape, int(N)));
-      PyErr_Format(PyExc_ValueError, "cannot reshape device array of size %lld into shape %S",
+      PyErr_Format(PyExc_ValueError,
+                   "cannot reshape device array of size %lld into shape %S",
                    (long long)Size, Given.get());
       return nullptr;
     }
@@ -597,10 +613,12 @@ PyObject *deviceArrayReshape(PyObject *O, PyObject *Args) {
 }
 
 // The other side of a copy must have the device array's dtype and shape.
-void requireSameLayout(DeviceArrayObject *D, const InterfaceView &V, const char *What) {
+void requireSameLayout(DeviceArrayObject *D, const InterfaceView &V,
+                       const char *What) {
   if (V.dtype != D->type->dtype()) {
-    PyErr_Format(PyExc_TypeError, "%s: dtype '%s' does not match the device array's '%s'",
-                 What, V.typestr.c_str(), D->typestr);
+    PyErr_Format(PyExc_TypeError,
+                 "%s: dtype '%s' does not match the device array's '%s'", What,
+                 V.typestr.c_str(), D->typestr);
     throw PythonError{};
   }
   bool Same = V.ndim == D->ndim;
@@ -608,8 +626,9 @@ void requireSameLayout(DeviceArrayObject *D, const InterfaceView &V, const char 
     Same = V.shape[K] == D->shape[K];
   if (!Same) {
     Ref A(tupleOf(V.shape, V.ndim)), B(tupleOf(D->shape, D->ndim));
-    PyErr_Format(PyExc_ValueError, "%s: shape %S does not match the device array's %S",
-                 What, A.get(), B.get());
+    PyErr_Format(PyExc_ValueError,
+                 "%s: shape %S does not match the device array's %S", What,
+                 A.get(), B.get());
     throw PythonError{};
   }
 }
@@ -700,8 +719,9 @@ PyObject *deviceArrayCopyFromDevice(PyObject *O, PyObject *Args) {
       // Between two GPUs' memories (the Python layer sends other layouts
       // through the host).
       if (!isContiguous(D, true) || !isContiguous(self(Other), true)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "copy_to_device between devices needs C-contiguous arrays");
+        PyErr_SetString(
+            PyExc_ValueError,
+            "copy_to_device between devices needs C-contiguous arrays");
         return nullptr;
       }
       size_t Bytes = size_t(elementCount(D) * D->itemsize);
@@ -728,15 +748,16 @@ PyMethodDef DeviceArrayMethods[] = {
     {"_copy_from_host", deviceArrayCopyFromHost, METH_VARARGS, nullptr},
     {"_copy_from_device", deviceArrayCopyFromDevice, METH_VARARGS, nullptr},
     {"__dlpack__",
-     reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(deviceArrayDlpack)),
+     reinterpret_cast<PyCFunction>(
+         reinterpret_cast<void (*)()>(deviceArrayDlpack)),
      METH_VARARGS | METH_KEYWORDS,
      "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)"},
     {"__dlpack_device__", deviceArrayDlpackDevice, METH_NOARGS, nullptr},
     {nullptr, nullptr, 0, nullptr}};
 
 PyMemberDef DeviceArrayMembers[] = {
-    {"device_ctypes_pointer_value", T_ULONGLONG, offsetof(DeviceArrayObject, ptr),
-     READONLY, nullptr},
+    {"device_ctypes_pointer_value", T_ULONGLONG,
+     offsetof(DeviceArrayObject, ptr), READONLY, nullptr},
     {"_owner", T_OBJECT, offsetof(DeviceArrayObject, owner), READONLY, nullptr},
     {"ndim", T_INT, offsetof(DeviceArrayObject, ndim), READONLY, nullptr},
     {nullptr, 0, 0, 0, nullptr}};
@@ -777,19 +798,23 @@ bool isContiguous(const DeviceArrayObject *D, bool COrder) {
 }
 
 bool addDeviceArrayTypes(PyObject *Module) {
-  AllocationType = reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&AllocationSpec));
+  AllocationType =
+      reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&AllocationSpec));
   HostAllocationType =
       reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&HostAllocationSpec));
-  DeviceArrayType = reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&DeviceArraySpec));
+  DeviceArrayType =
+      reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&DeviceArraySpec));
   if (!AllocationType || !HostAllocationType || !DeviceArrayType)
     return false;
   Py_INCREF(AllocationType);
   Py_INCREF(HostAllocationType);
   Py_INCREF(DeviceArrayType);
   return PyModule_AddObject(Module, "Allocation",
-                            reinterpret_cast<PyObject *>(AllocationType)) == 0 &&
+                            reinterpret_cast<PyObject *>(AllocationType)) ==
+             0 &&
          PyModule_AddObject(Module, "HostAllocation",
-                            reinterpret_cast<PyObject *>(HostAllocationType)) == 0 &&
+                            reinterpret_cast<PyObject *>(HostAllocationType)) ==
+             0 &&
          PyModule_AddObject(Module, "DeviceArray",
                             reinterpret_cast<PyObject *>(DeviceArrayType)) == 0;
 }

@@ -25,8 +25,7 @@ namespace pcj::py {
 constexpr int kMaxDims = 8;
 
 struct AllocationObject {
-  PyObject_HEAD
-  uint64_t ptr;
+  PyObject_HEAD uint64_t ptr;
   size_t nbytes;
   int device;
   uint64_t gen; // context generation (0 on the CPU)
@@ -34,14 +33,13 @@ struct AllocationObject {
 };
 
 struct HostAllocationObject {
-  PyObject_HEAD
-  HostBlock block;
+  PyObject_HEAD HostBlock block;
 };
 
 struct DeviceArrayObject {
-  PyObject_HEAD
-  PyObject *owner; // keeps the memory alive (Allocation or foreign object)
-  uint64_t ptr;    // address of element [0, 0, ...]
+  PyObject_HEAD PyObject
+      *owner;   // keeps the memory alive (Allocation or foreign object)
+  uint64_t ptr; // address of element [0, 0, ...]
   int ndim;
   int64_t shape[kMaxDims];
   int64_t strides[kMaxDims]; // bytes
@@ -96,6 +94,5 @@ void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What);
 // ValueError naming What unless V's whole range is host memory the CPU can
 // use in place (not GPU memory, not null, mapped).
 void requireHostAccess(const InterfaceView &V, const std::string &What);
-
 
 } // namespace pcj::py

@@ -8,43 +8,43 @@
 #include "Backend.h"
 #include "CodeReader.h"
 #include "CompileReport.h"
-#include "GpuTarget.h"
 #include "DispatcherObject.h"
+#include "GpuTarget.h"
 #include "JitOptions.h"
 #include "KernelCache.h"
 #include "LauncherObject.h"
-#include "Specializations.h"
 #include "Log.h"
 #include "Nvtx.h"
 #include "Resolver.h"
+#include "Specializations.h"
 #include "Streams.h"
 
 #include "CodegenPlugin.h"
-#include "driver/Compile.h"
 #include "codegen/HostBackend.h"
+#include "driver/Compile.h"
+#include "lower/Lower.h"
 #include "runtime/CacheLock.h"
 #include "runtime/Compile.h"
 #include "runtime/Device.h"
+#include "runtime/Errors.h"
 #include "runtime/Launch.h"
+#include "runtime/Stream.h"
 #include "runtime/cpu/Executor.h"
 #include "runtime/cpu/Sanitizer.h"
 #include "support/Diagnostics.h"
 #include "types/Overloads.h"
 #include "types/Signature.h"
-#include "runtime/Errors.h"
-#include "runtime/Stream.h"
-#include "lower/Lower.h"
 
 #include <chrono>
 
 #include <cstdio>
-#include <sys/syscall.h>
-#include <unistd.h>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <unordered_map>
 
 namespace pcj::py {
@@ -55,12 +55,14 @@ namespace {
 
 // (VectorcallFn and LauncherObject: LauncherObject.h.)
 constexpr unsigned long kTpFlagsHaveVectorcall = 1UL << 11;
-constexpr size_t kVectorcallArgumentsOffset = size_t(1) << (8 * sizeof(size_t) - 1);
+constexpr size_t kVectorcallArgumentsOffset = size_t(1)
+                                              << (8 * sizeof(size_t) - 1);
 
 PyTypeObject *DispatcherType = nullptr;
 PyTypeObject *LauncherType = nullptr;
 
-// ---- Dispatcher ----------------------------------------------------------------------
+// ---- Dispatcher
+// ----------------------------------------------------------------------
 
 // The kernel's positional parameters, for argument-count checks and
 // messages ("saxpy(a, x, y, out)").
@@ -123,11 +125,10 @@ void addSignatures(DispatcherState *St) {
 
 // TypeError for a launch with the wrong number of arguments.
 [[noreturn]] void argCountError(DispatcherState *St, Py_ssize_t Given) {
-  std::string Msg = "kernel " + St->params + " takes " +
-                    std::to_string(St->nargs) + " argument" +
-                    (St->nargs == 1 ? "" : "s") + " but " +
-                    std::to_string(Given) + (Given == 1 ? " was" : " were") +
-                    " given";
+  std::string Msg =
+      "kernel " + St->params + " takes " + std::to_string(St->nargs) +
+      " argument" + (St->nargs == 1 ? "" : "s") + " but " +
+      std::to_string(Given) + (Given == 1 ? " was" : " were") + " given";
   std::lock_guard<std::mutex> L(St->mu);
   if (!St->ordered.empty()) {
     Msg += "; compiled signatures:";
@@ -142,14 +143,15 @@ PyObject *dispatcherNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
   return guard([&]() -> PyObject * {
     PyObject *Func, *Options = nullptr;
     static const char *Names[] = {"func", "options", nullptr};
-    if (!PyArg_ParseTupleAndKeywords(Args, Kw, "O|O", const_cast<char **>(Names),
-                                     &Func, &Options))
+    if (!PyArg_ParseTupleAndKeywords(
+            Args, Kw, "O|O", const_cast<char **>(Names), &Func, &Options))
       return nullptr;
     if (!PyCallable_Check(Func) || !getAttrOpt(Func, "__code__")) {
       PyErr_SetString(PyExc_TypeError, "@cuda.jit needs a Python function");
       return nullptr;
     }
-    JitOptions O = parseJitOptions(Options && Options != Py_None ? Options : nullptr);
+    JitOptions O =
+        parseJitOptions(Options && Options != Py_None ? Options : nullptr);
     auto *Alloc = reinterpret_cast<PyObject *(*)(PyTypeObject *, Py_ssize_t)>(
         PyType_GetSlot(T, Py_tp_alloc));
     PyObject *Self = Alloc(T, 0);
@@ -202,7 +204,8 @@ int dispatcherClear(PyObject *O) {
 // compile(signature: str) -> the signature text of the specialization;
 // _compile_eager(signature) (the decorator's signatures): the same, the code
 // generated on the compile pool (readySpec waits for it at the first use).
-static PyObject *compileSignature(PyObject *Self, PyObject *Arg, bool Background) {
+static PyObject *compileSignature(PyObject *Self, PyObject *Arg,
+                                  bool Background) {
   return guard([&]() -> PyObject * {
     auto *D = reinterpret_cast<DispatcherObject *>(Self);
     Signature Sig = parseSignature(utf8(Arg));
@@ -211,7 +214,8 @@ static PyObject *compileSignature(PyObject *Self, PyObject *Arg, bool Background
       return nullptr;
     }
     Sig.args = types::kernelArgTypes(Sig.args);
-    std::shared_ptr<Spec> S = compileSpec(D, Sig.args, /*NoAlias=*/true, Background);
+    std::shared_ptr<Spec> S =
+        compileSpec(D, Sig.args, /*NoAlias=*/true, Background);
     {
       std::lock_guard<std::mutex> L(D->st->mu);
       D->st->explicitSigs = true;
@@ -221,7 +225,8 @@ static PyObject *compileSignature(PyObject *Self, PyObject *Arg, bool Background
       else
         S = It->second;
     }
-    if (!Background) // compiled when compile() returns, also an earlier eager one
+    if (!Background) // compiled when compile() returns, also an earlier eager
+                     // one
       readySpec(D, S);
     return PyUnicode_FromString(S->result.signature.c_str());
   });
@@ -238,8 +243,9 @@ static PyObject *dispatcherCompileEager(PyObject *Self, PyObject *Arg) {
 static std::shared_ptr<Spec> findByIndex(DispatcherObject *D, PyObject *Which) {
   std::lock_guard<std::mutex> L(D->st->mu);
   if (D->st->ordered.empty()) {
-    PyErr_SetString(PyExc_RuntimeError,
-                    "the kernel has not been compiled yet: call it or give a signature");
+    PyErr_SetString(
+        PyExc_RuntimeError,
+        "the kernel has not been compiled yet: call it or give a signature");
     throw PythonError{};
   }
   if (!Which || Which == Py_None)
@@ -287,10 +293,12 @@ PyObject *dispatcherDump(PyObject *Self, PyObject *Args) {
     std::optional<std::pair<int, int>> Cc;
     if (CcObj && CcObj != Py_None) {
       int Major = 0, Minor = 0;
-      if (!PyTuple_Check(CcObj) || !PyArg_ParseTuple(CcObj, "ii", &Major, &Minor) ||
-          Major < 1 || Minor < 0) {
+      if (!PyTuple_Check(CcObj) ||
+          !PyArg_ParseTuple(CcObj, "ii", &Major, &Minor) || Major < 1 ||
+          Minor < 0) {
         PyErr_Clear();
-        PyErr_SetString(PyExc_ValueError, "cc must be a (major, minor) tuple such as (9, 0)");
+        PyErr_SetString(PyExc_ValueError,
+                        "cc must be a (major, minor) tuple such as (9, 0)");
         return nullptr;
       }
       Cc = {Major, Minor};
@@ -324,10 +332,12 @@ PyObject *dispatcherDump(PyObject *Self, PyObject *Args) {
     }
     auto It = Dumps->find(Stage);
     if (It == Dumps->end()) {
-      PyErr_Format(PyExc_KeyError, "the stage '%s' does not exist for this target", Stage);
+      PyErr_Format(PyExc_KeyError,
+                   "the stage '%s' does not exist for this target", Stage);
       return nullptr;
     }
-    return PyUnicode_FromStringAndSize(It->second.data(), Py_ssize_t(It->second.size()));
+    return PyUnicode_FromStringAndSize(It->second.data(),
+                                       Py_ssize_t(It->second.size()));
   });
 }
 
@@ -348,7 +358,8 @@ PyObject *dispatcherInfo(PyObject *Self, PyObject *Args) {
     }
     Ref Resolutions(PyList_New(0));
     for (const auto &Res : S->result.resolutions) {
-      Ref Item(PyUnicode_FromString((Res.what + " -> " + Res.value.repr()).c_str()));
+      Ref Item(
+          PyUnicode_FromString((Res.what + " -> " + Res.value.repr()).c_str()));
       PyList_Append(Resolutions.get(), Item.get());
     }
     Ref ReadOnly(PyList_New(0));
@@ -360,7 +371,8 @@ PyObject *dispatcherInfo(PyObject *Self, PyObject *Args) {
     // The devices the kernel is loaded on (CUDA) or ran on (CPU executor).
     Ref Devices(PyList_New(0));
     {
-      std::lock_guard<std::mutex> L(reinterpret_cast<DispatcherObject *>(Self)->st->mu);
+      std::lock_guard<std::mutex> L(
+          reinterpret_cast<DispatcherObject *>(Self)->st->mu);
       for (size_t K = 0; K < S->devices.size(); ++K)
         if (S->devices[K].gen) {
           Ref Idx(PyLong_FromSize_t(K));
@@ -368,18 +380,20 @@ PyObject *dispatcherInfo(PyObject *Self, PyObject *Args) {
         }
     }
     return Py_BuildValue(
-        "{s:s,s:s,s:s,s:s,s:O,s:d,s:n,s:O,s:O,s:O,s:n,s:s,s:s,s:O,s:O,s:O,s:s,s:O}", "name",
-        S->result.kernelName.c_str(), "signature", S->result.signature.c_str(),
-        "load_path", S->loadPath.c_str(), "backend",
-        S->loadPath.rfind("host-jit", 0) == 0 ? "cpu" : "cuda", "timings_ms",
-        Timings.get(), "compile_ms", Total, "param_bytes", Py_ssize_t(S->bufSize),
-        "resolutions", Resolutions.get(), "uses_barriers",
-        S->result.usesBarriers ? Py_True : Py_False, "uses_grid_sync",
-        S->result.usesGridSync ? Py_True : Py_False, "static_shared_bytes",
-        Py_ssize_t(S->result.staticSharedBytes), "cache", S->cache.c_str(),
-        "cache_key", S->cacheKey.c_str(), "readonly_args", ReadOnly.get(),
-        "noalias", S->noAlias ? Py_True : Py_False, "devices", Devices.get(),
-        "target", S->target.c_str(), "background", S->background ? Py_True : Py_False);
+        "{s:s,s:s,s:s,s:s,s:O,s:d,s:n,s:O,s:O,s:O,s:n,s:s,s:s,s:O,s:O,s:O,s:s,"
+        "s:O}",
+        "name", S->result.kernelName.c_str(), "signature",
+        S->result.signature.c_str(), "load_path", S->loadPath.c_str(),
+        "backend", S->loadPath.rfind("host-jit", 0) == 0 ? "cpu" : "cuda",
+        "timings_ms", Timings.get(), "compile_ms", Total, "param_bytes",
+        Py_ssize_t(S->bufSize), "resolutions", Resolutions.get(),
+        "uses_barriers", S->result.usesBarriers ? Py_True : Py_False,
+        "uses_grid_sync", S->result.usesGridSync ? Py_True : Py_False,
+        "static_shared_bytes", Py_ssize_t(S->result.staticSharedBytes), "cache",
+        S->cache.c_str(), "cache_key", S->cacheKey.c_str(), "readonly_args",
+        ReadOnly.get(), "noalias", S->noAlias ? Py_True : Py_False, "devices",
+        Devices.get(), "target", S->target.c_str(), "background",
+        S->background ? Py_True : Py_False);
   });
 }
 
@@ -397,7 +411,8 @@ PyObject *dispatcherFunctionAttribute(PyObject *Self, PyObject *Args) {
     if (backend() != Backend::CUDA)
       Py_RETURN_NONE;
     rt::CUfunction Fn = loadForDevice(D, *S, rt::currentContext()).fn;
-    return PyLong_FromLong(rt::functionAttribute(Fn, rt::CUfunction_attribute(Attr)));
+    return PyLong_FromLong(
+        rt::functionAttribute(Fn, rt::CUfunction_attribute(Attr)));
   });
 }
 
@@ -416,7 +431,8 @@ PyObject *dispatcherMaxCooperativeBlocks(PyObject *Self, PyObject *Args) {
     if (backend() != Backend::CUDA)
       Py_RETURN_NONE;
     rt::CUfunction Fn = loadForDevice(D, *S, rt::currentContext()).fn;
-    return PyLong_FromLongLong(rt::maxCooperativeBlocks(Fn, Threads, size_t(Shared)));
+    return PyLong_FromLongLong(
+        rt::maxCooperativeBlocks(Fn, Threads, size_t(Shared)));
   });
 }
 
@@ -475,13 +491,15 @@ bool parseDim(PyObject *O, rt::Dim3 &Out, const char *What) {
       return false;
     Py_ssize_t N = PyList_Size(Seq.get());
     if (N < 1 || N > 3) {
-      PyErr_Format(PyExc_ValueError, "%s must be a sequence of 1, 2 or 3 integers, got %R",
-                   What, Seq.get());
+      PyErr_Format(PyExc_ValueError,
+                   "%s must be a sequence of 1, 2 or 3 integers, got %R", What,
+                   Seq.get());
       return false;
     }
     for (Py_ssize_t K = 0; K < N; ++K)
       if (!PyIndex_Check(PyList_GetItem(Seq.get(), K))) {
-        PyErr_Format(PyExc_TypeError, "%s must be a sequence of integers, got %R", What,
+        PyErr_Format(PyExc_TypeError,
+                     "%s must be a sequence of integers, got %R", What,
                      Seq.get());
         return false;
       }
@@ -490,15 +508,16 @@ bool parseDim(PyObject *O, rt::Dim3 &Out, const char *What) {
       if (!parseUInt32(PyList_GetItem(Seq.get(), K), V[K], 1, Entry.c_str()))
         return false;
   } else {
-    PyErr_Format(PyExc_TypeError, "%s must be a sequence of integers, got [%R]", What, O);
+    PyErr_Format(PyExc_TypeError, "%s must be a sequence of integers, got [%R]",
+                 What, O);
     return false;
   }
   Out = {V[0], V[1], V[2]};
   return true;
 }
 
-PyObject *launcherVectorcall(PyObject *Self, PyObject *const *Argv, size_t NArgsF,
-                             PyObject *KwNames);
+PyObject *launcherVectorcall(PyObject *Self, PyObject *const *Argv,
+                             size_t NArgsF, PyObject *KwNames);
 
 // launch_bounds=max_threads: a larger block is the driver's error
 // (CUDA_ERROR_INVALID_VALUE from cuLaunchKernel, as the GPU reports it) on
@@ -507,12 +526,12 @@ void refuseAboveLaunchBound(const rt::Dim3 &Block, int Bound) {
   unsigned long long Threads = (unsigned long long)Block.x * Block.y * Block.z;
   if (Threads <= (unsigned long long)Bound)
     return;
-  rt::throwDriverError(rt::CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel",
-                       "block (" + std::to_string(Block.x) + ", " + std::to_string(Block.y) +
-                           ", " + std::to_string(Block.z) + ") has " +
-                           std::to_string(Threads) +
-                           " threads; the kernel's launch_bounds allow at most " +
-                           std::to_string(Bound));
+  rt::throwDriverError(
+      rt::CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel",
+      "block (" + std::to_string(Block.x) + ", " + std::to_string(Block.y) +
+          ", " + std::to_string(Block.z) + ") has " + std::to_string(Threads) +
+          " threads; the kernel's launch_bounds allow at most " +
+          std::to_string(Bound));
 }
 
 void rememberLauncher(DispatcherObject *D, PyObject *Key, PyObject *L) {
@@ -525,7 +544,8 @@ void rememberLauncher(DispatcherObject *D, PyObject *Key, PyObject *L) {
   Py_XDECREF(OldL);
 }
 
-// kernel[grid, block] / kernel[grid, block, stream] / kernel[grid, block, stream, shared]
+// kernel[grid, block] / kernel[grid, block, stream] / kernel[grid, block,
+// stream, shared]
 PyObject *dispatcherGetItem(PyObject *Self, PyObject *Key) {
   auto *D = reinterpret_cast<DispatcherObject *>(Self);
   if (Key == D->lastKey && D->lastLauncher) {
@@ -560,9 +580,8 @@ PyObject *dispatcherGetItem(PyObject *Self, PyObject *Key) {
     }
   }
   unsigned Shared = 0;
-  if (PyTuple_Size(Key) == 4 &&
-      !parseUInt32(PyTuple_GetItem(Key, 3), Shared, 0,
-                   "dynamic shared memory size"))
+  if (PyTuple_Size(Key) == 4 && !parseUInt32(PyTuple_GetItem(Key, 3), Shared, 0,
+                                             "dynamic shared memory size"))
     return nullptr;
   auto *Alloc = reinterpret_cast<PyObject *(*)(PyTypeObject *, Py_ssize_t)>(
       PyType_GetSlot(LauncherType, Py_tp_alloc));
@@ -582,7 +601,8 @@ PyObject *dispatcherGetItem(PyObject *Self, PyObject *Key) {
   LO->ours = Ours;
   // A bounded cache of configurations; a key that cannot be hashed (a
   // stream object without __hash__) is simply not cached.
-  if (PyDict_Size(D->launchers) < 256 && PyDict_SetItem(D->launchers, Key, L) < 0)
+  if (PyDict_Size(D->launchers) < 256 &&
+      PyDict_SetItem(D->launchers, Key, L) < 0)
     PyErr_Clear();
   rememberLauncher(D, Key, L);
   return L;
@@ -625,9 +645,11 @@ PyType_Slot DispatcherSlots[] = {
 
 PyType_Spec DispatcherSpec = {
     "pycuda_jit._core.Dispatcher", sizeof(DispatcherObject), 0,
-    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, DispatcherSlots};
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    DispatcherSlots};
 
-// ---- Launcher -------------------------------------------------------------------------
+// ---- Launcher
+// -------------------------------------------------------------------------
 
 void launcherDealloc(PyObject *O) {
   auto *L = reinterpret_cast<LauncherObject *>(O);
@@ -641,7 +663,8 @@ void launcherDealloc(PyObject *O) {
 }
 
 int launcherTraverse(PyObject *O, visitproc visit, void *arg) {
-  Py_VISIT(reinterpret_cast<PyObject *>(reinterpret_cast<LauncherObject *>(O)->disp));
+  Py_VISIT(reinterpret_cast<PyObject *>(
+      reinterpret_cast<LauncherObject *>(O)->disp));
   Py_VISIT(reinterpret_cast<LauncherObject *>(O)->streamObj);
   Py_VISIT(Py_TYPE(O));
   return 0;
@@ -770,21 +793,22 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
     packArgs(S->result.abi, S->offsets, S->result.argTypes, Vals, Buf, Params);
     if (Ctx) {
       size_t Dev = size_t(Ctx->device());
-      rt::CUfunction Fn = Dev < S->devices.size() &&
-                                  S->devices[Dev].gen == Ctx->generation()
-                              ? S->devices[Dev].fn
-                              : loadForDevice(L->disp, *S, *Ctx).fn;
+      rt::CUfunction Fn =
+          Dev < S->devices.size() && S->devices[Dev].gen == Ctx->generation()
+              ? S->devices[Dev].fn
+              : loadForDevice(L->disp, *S, *Ctx).fn;
       syncArgStreams(Vals, L->stream);
       if (S->result.usesGridSync)
-        rt::launchCooperativeKernel(Fn, L->grid, L->block, L->shared,
-                                    L->stream, Params);
+        rt::launchCooperativeKernel(Fn, L->grid, L->block, L->shared, L->stream,
+                                    Params);
       else
         rt::launchKernel(Fn, L->grid, L->block, L->shared, L->stream, Params);
       // debug=True: the launch reports its raise/assert itself.
       if (St->opts.debug) [[unlikely]]
         rt::synchronizeStream(L->stream);
     } else {
-      if (size_t(Device) >= S->devices.size() || !S->devices[Device].gen) [[unlikely]]
+      if (size_t(Device) >= S->devices.size() || !S->devices[Device].gen)
+          [[unlikely]]
         noteCpuDevice(L->disp, *S, Device);
       if (!S->captured.empty()) [[unlikely]]
         checkCapturedArrays(*S, Device);
@@ -796,15 +820,12 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
       Control.interruptible = onMainThread();
       Control.timeoutSeconds = St->opts.cpuTimeout;
       std::exception_ptr Err;
-      Py_BEGIN_ALLOW_THREADS
-      try {
+      Py_BEGIN_ALLOW_THREADS try {
         rt::cpu::launch(S->cpu, G, B, L->shared, Params, Control);
       } catch (...) {
         Err = std::current_exception();
       }
-      Py_END_ALLOW_THREADS
-      if (Err)
-        rethrowLaunchError(Err);
+      Py_END_ALLOW_THREADS if (Err) rethrowLaunchError(Err);
     }
     stageOut(Stage);
     Py_RETURN_NONE;
@@ -816,8 +837,8 @@ PyObject *positionalOnly() {
   return nullptr;
 }
 
-PyObject *launcherVectorcall(PyObject *Self, PyObject *const *Argv, size_t NArgsF,
-                             PyObject *KwNames) {
+PyObject *launcherVectorcall(PyObject *Self, PyObject *const *Argv,
+                             size_t NArgsF, PyObject *KwNames) {
   if (KwNames && PyTuple_Size(KwNames))
     return positionalOnly();
   auto N = Py_ssize_t(NArgsF & ~kVectorcallArgumentsOffset);
@@ -834,10 +855,10 @@ PyObject *launcherCall(PyObject *Self, PyObject *Args, PyObject *Kw) {
   return launch(reinterpret_cast<LauncherObject *>(Self), Argv.data(), N);
 }
 
-PyMemberDef LauncherMembers[] = {
-    {"__vectorcalloffset__", T_PYSSIZET, offsetof(LauncherObject, vectorcall), READONLY,
-     nullptr},
-    {nullptr, 0, 0, 0, nullptr}};
+PyMemberDef LauncherMembers[] = {{"__vectorcalloffset__", T_PYSSIZET,
+                                  offsetof(LauncherObject, vectorcall),
+                                  READONLY, nullptr},
+                                 {nullptr, 0, 0, 0, nullptr}};
 
 PyType_Slot LauncherSlots[] = {
     {Py_tp_dealloc, reinterpret_cast<void *>(launcherDealloc)},
@@ -849,21 +870,25 @@ PyType_Slot LauncherSlots[] = {
     {Py_tp_methods, LauncherMethods},
     {0, nullptr}};
 
-PyType_Spec LauncherSpec = {"pycuda_jit._core.Launcher", sizeof(LauncherObject), 0,
-                            Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | kTpFlagsHaveVectorcall,
-                            LauncherSlots};
+PyType_Spec LauncherSpec = {
+    "pycuda_jit._core.Launcher", sizeof(LauncherObject), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | kTpFlagsHaveVectorcall,
+    LauncherSlots};
 
 } // namespace
 
 bool addDispatcherTypes(PyObject *Module) {
-  DispatcherType = reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&DispatcherSpec));
-  LauncherType = reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&LauncherSpec));
+  DispatcherType =
+      reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&DispatcherSpec));
+  LauncherType =
+      reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&LauncherSpec));
   if (!DispatcherType || !LauncherType)
     return false;
   Py_INCREF(DispatcherType);
   Py_INCREF(LauncherType);
   return PyModule_AddObject(Module, "Dispatcher",
-                            reinterpret_cast<PyObject *>(DispatcherType)) == 0 &&
+                            reinterpret_cast<PyObject *>(DispatcherType)) ==
+             0 &&
          PyModule_AddObject(Module, "Launcher",
                             reinterpret_cast<PyObject *>(LauncherType)) == 0;
 }

@@ -52,8 +52,8 @@ struct Spec {
   // target, cacheKey and result's analysis fields (signature, argTypes...)
   // are filled.
   std::shared_ptr<PendingCompile> pending;
-  bool background = false; // its code was generated on the compile pool
-  bool noAlias = false;     // read-only arrays marked noalias (ld.global.nc)
+  bool background = false;   // its code was generated on the compile pool
+  bool noAlias = false;      // read-only arrays marked noalias (ld.global.nc)
   std::string cache = "off"; // off / hit / miss (and why it is off)
   std::string cacheKey;
   // Launch-time aliasing check: read-only and other array arguments.
@@ -96,14 +96,15 @@ struct DispatcherState {
   std::mutex mu; // guards the maps (compiles happen with the GIL held)
   JitOptions opts;
   bool explicitSigs = false;
-  int nargs = -1;      // positional parameters; -1: not checked (defaults)
-  std::string params;  // "name(a, b, c)" for messages
+  int nargs = -1;     // positional parameters; -1: not checked (defaults)
+  std::string params; // "name(a, b, c)" for messages
   std::vector<std::shared_ptr<Spec>> ordered; // in compile order
   // Specializations whose background compile failed (the error was raised
   // at their first use): out of the maps, kept so that no pointer to them
   // dangles.
   std::vector<std::shared_ptr<Spec>> failed;
-  std::unordered_map<std::vector<TypeRef>, std::shared_ptr<Spec>, KeyHash> byArgs;
+  std::unordered_map<std::vector<TypeRef>, std::shared_ptr<Spec>, KeyHash>
+      byArgs;
   // The argument types of the last launch and their specialization (kept
   // alive by byArgs), checked before the map; launches hold the GIL, which
   // serializes them.
@@ -112,8 +113,7 @@ struct DispatcherState {
 };
 
 struct DispatcherObject {
-  PyObject_HEAD
-  PyObject *pyfunc;
+  PyObject_HEAD PyObject *pyfunc;
   PyObject *launchers; // dict: config tuple -> Launcher
   // The last configuration object looked up and its Launcher: a constant
   // tuple (kernel[1, 256] in a loop) is the same object on every call.

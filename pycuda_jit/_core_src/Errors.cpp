@@ -125,8 +125,10 @@ static PyObject *raise(const char *Cls, const char *Fmt, A... Args) {
 }
 
 Ref findingsToPython(const std::vector<rt::cpu::san::Finding> &Fs) {
-  Ref AccessCls(check(PyObject_GetAttrString(errorsModule(), "SanitizerAccess")));
-  Ref FindingCls(check(PyObject_GetAttrString(errorsModule(), "SanitizerFinding")));
+  Ref AccessCls(
+      check(PyObject_GetAttrString(errorsModule(), "SanitizerAccess")));
+  Ref FindingCls(
+      check(PyObject_GetAttrString(errorsModule(), "SanitizerFinding")));
   Ref List(check(PyList_New(0)));
   auto Dims = [](rt::cpu::Dims D) {
     return Py_BuildValue("(III)", D.x, D.y, D.z);
@@ -137,9 +139,9 @@ Ref findingsToPython(const std::vector<rt::cpu::san::Finding> &Fs) {
       const auto &A = F.accesses[K];
       Ref T(check(Dims(A.thread)));
       Ref B = A.known ? Ref(check(Dims(A.block))) : Ref::borrow(Py_None);
-      Ref Obj(check(PyObject_CallFunction(
-          AccessCls.get(), "ssiiiOO", A.op.c_str(), A.file.c_str(), A.line,
-          A.col, A.endCol, T.get(), B.get())));
+      Ref Obj(check(PyObject_CallFunction(AccessCls.get(), "ssiiiOO",
+                                          A.op.c_str(), A.file.c_str(), A.line,
+                                          A.col, A.endCol, T.get(), B.get())));
       PyTuple_SetItem(Accesses.get(), Py_ssize_t(K), Obj.release());
     }
     Ref Obj(check(PyObject_CallFunction(
@@ -157,8 +159,8 @@ namespace {
 // kernel's raise/assert: errors.kernel_exception_class(Exception)(...).
 // The class shows the source line(s).
 PyObject *raiseKernelError(const std::string &Cls, const std::string &Exception,
-                           const char *Message, const std::string &File, int Line,
-                           PyObject *Findings) {
+                           const char *Message, const std::string &File,
+                           int Line, PyObject *Findings) {
   Ref C;
   if (Cls.empty()) {
     Ref Fn(errorClass("kernel_exception_class"));
@@ -168,7 +170,8 @@ PyObject *raiseKernelError(const std::string &Cls, const std::string &Exception,
   } else {
     C = Ref(errorClass(Cls.c_str()));
   }
-  Ref Args(Findings ? Py_BuildValue("(s,s,i,O)", Message, File.c_str(), Line, Findings)
+  Ref Args(Findings ? Py_BuildValue("(s,s,i,O)", Message, File.c_str(), Line,
+                                    Findings)
                     : Py_BuildValue("(s,s,i)", Message, File.c_str(), Line));
   if (!Args)
     return nullptr;
@@ -226,8 +229,9 @@ PyObject *raiseKernelFault(const rt::cpu::KernelFault &E) {
   Ref Findings;
   if (E.findings())
     Findings = findingsToPython(*E.findings());
-  return raiseKernelError(E.kind() == K::Exception ? "" : Cls, E.exceptionClass(),
-                          E.what(), E.file(), E.line(), Findings.get());
+  return raiseKernelError(E.kind() == K::Exception ? "" : Cls,
+                          E.exceptionClass(), E.what(), E.file(), E.line(),
+                          Findings.get());
 }
 
 // A GPU kernel's error record (runtime/ErrorRecord.h), raised as the CPU
@@ -259,7 +263,8 @@ PyObject *translateException() {
                  E.call().c_str());
   } catch (const rt::NvrtcError &E) {
     return raise("NvrtcError", "(s,s,i,i,i,s)", E.what(), "", -1, -1, -1,
-                 "fix the CUDA C++ code linked with link= (cuda.CUSource or a .cu file)");
+                 "fix the CUDA C++ code linked with link= (cuda.CUSource or a "
+                 ".cu file)");
   } catch (const rt::ForeignLinkError &E) {
     return raise("LinkerError", "(s,s,i,i,i,s)", E.what(), "", -1, -1, -1,
                  "check that the linked code defines every cuda.declare_device "

@@ -7,8 +7,8 @@
 #include <Python.h>
 
 #include <string>
-#include <vector>
 #include <utility>
+#include <vector>
 
 namespace pcj::rt::cpu::san {
 struct Finding;
@@ -50,9 +50,9 @@ inline Ref check(PyObject *O) {
   return Ref(O);
 }
 
-std::string str(PyObject *O);      // str(O), "" on failure
-std::string typeName(PyObject *O); // type(O).__qualname__
-Ref getAttr(PyObject *O, const char *Name); // throws PythonError
+std::string str(PyObject *O);                  // str(O), "" on failure
+std::string typeName(PyObject *O);             // type(O).__qualname__
+Ref getAttr(PyObject *O, const char *Name);    // throws PythonError
 Ref getAttrOpt(PyObject *O, const char *Name); // null (no error) if missing
 std::string utf8(PyObject *S); // str object -> std::string (throws)
 // A namedtuple class (a tuple subclass whose `_fields` is a tuple of str):

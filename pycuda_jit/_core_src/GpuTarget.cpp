@@ -29,8 +29,8 @@ GpuTargetChoice gpuTargetForArch(int Major, int Minor, const char *Suffix) {
   std::string S = Suffix ? Suffix : "";
   if (S.size() > 1 || (S.size() == 1 && S != "a" && S != "f"))
     throw CompileError(ErrorKind::Backend, SourceLoc{},
-                       "the architecture suffix must be 'a' or 'f', not '" +
-                           S + "'");
+                       "the architecture suffix must be 'a' or 'f', not '" + S +
+                           "'");
   if (Major < 1 || Minor < 0 || Minor > 9)
     throw CompileError(ErrorKind::Backend, SourceLoc{},
                        "cc must be a compute capability such as (9, 0), not (" +

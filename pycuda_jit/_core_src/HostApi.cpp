@@ -22,7 +22,8 @@ namespace {
 
 bool cuda() { return backend() == Backend::CUDA; }
 
-// ---- devices ------------------------------------------------------------------------
+// ---- devices
+// ------------------------------------------------------------------------
 
 constexpr const char *kCpuDeviceName = "pycuda_jit CPU executor";
 
@@ -130,14 +131,16 @@ PyObject *pyDeviceAttribute(PyObject *, PyObject *Args) {
     if (!cuda()) {
       long V = 0;
       if (!cpuAttribute(Name, V)) {
-        PyErr_Format(PyExc_AttributeError, "the device has no attribute '%s'", Name);
+        PyErr_Format(PyExc_AttributeError, "the device has no attribute '%s'",
+                     Name);
         return nullptr;
       }
       return PyLong_FromLong(V);
     }
     rt::CUdevice_attribute A;
     if (!rt::deviceAttributeByName(Name, A)) {
-      PyErr_Format(PyExc_AttributeError, "the device has no attribute '%s'", Name);
+      PyErr_Format(PyExc_AttributeError, "the device has no attribute '%s'",
+                   Name);
       return nullptr;
     }
     return PyLong_FromLong(rt::deviceAttribute(Ordinal, A));
@@ -148,13 +151,13 @@ PyObject *pyDeviceAttribute(PyObject *, PyObject *Args) {
 // when it is the backend, PYCUDA_JIT_CPU_DEVICES, default 1);
 // cuda_device_count() -> GPUs only (0 without a driver).
 PyObject *pyDeviceCount(PyObject *, PyObject *) {
-  return guard([&]() -> PyObject * {
-    return PyLong_FromLong(backendDeviceCount());
-  });
+  return guard(
+      [&]() -> PyObject * { return PyLong_FromLong(backendDeviceCount()); });
 }
 
 PyObject *pyCudaDeviceCount(PyObject *, PyObject *) {
-  return guard([&]() -> PyObject * { return PyLong_FromLong(rt::deviceCount()); });
+  return guard(
+      [&]() -> PyObject * { return PyLong_FromLong(rt::deviceCount()); });
 }
 
 PyObject *pySelectDevice(PyObject *, PyObject *Arg) {
@@ -168,9 +171,8 @@ PyObject *pySelectDevice(PyObject *, PyObject *Arg) {
 }
 
 PyObject *pyCurrentDevice(PyObject *, PyObject *) {
-  return guard([&]() -> PyObject * {
-    return PyLong_FromLong(backendCurrentDevice());
-  });
+  return guard(
+      [&]() -> PyObject * { return PyLong_FromLong(backendCurrentDevice()); });
 }
 
 // close(): destroys every context we created (after a sticky error, this is
@@ -280,7 +282,8 @@ PyObject *pyFlushDeallocations(PyObject *, PyObject *) {
   });
 }
 
-// ---- interop ------------------------------------------------------------------------
+// ---- interop
+// ------------------------------------------------------------------------
 
 // The memory span of a host array (its __array_interface__).
 void hostSpan(PyObject *Ary, uint64_t &Low, uint64_t &Bytes, const char *What) {
@@ -331,9 +334,10 @@ PyObject *pyCaiImport(PyObject *, PyObject *Args) {
     Ref CAI = PyDict_Check(Obj) ? Ref::borrow(Obj)
                                 : getAttrOpt(Obj, "__cuda_array_interface__");
     if (!CAI) {
-      PyErr_Format(PyExc_TypeError,
-                   "as_cuda_array: %s does not implement __cuda_array_interface__",
-                   typeName(Obj).c_str());
+      PyErr_Format(
+          PyExc_TypeError,
+          "as_cuda_array: %s does not implement __cuda_array_interface__",
+          typeName(Obj).c_str());
       return nullptr;
     }
     InterfaceView V;
@@ -341,7 +345,8 @@ PyObject *pyCaiImport(PyObject *, PyObject *Args) {
     if (!cuda())
       requireHostAccess(V, "as_cuda_array(" + typeName(Obj) + ")");
     if (Sync && V.hasStream && cuda())
-      rt::synchronizeStream(reinterpret_cast<rt::CUstream>(uintptr_t(V.stream)));
+      rt::synchronizeStream(
+          reinterpret_cast<rt::CUstream>(uintptr_t(V.stream)));
     Ref Shape(PyTuple_New(V.ndim)), Strides(PyTuple_New(V.ndim));
     for (int K = 0; K < V.ndim; ++K) {
       PyTuple_SetItem(Shape.get(), K, PyLong_FromLongLong(V.shape[K]));
@@ -354,7 +359,8 @@ PyObject *pyCaiImport(PyObject *, PyObject *Args) {
   });
 }
 
-// ---- CUDA IPC -----------------------------------------------------------------------
+// ---- CUDA IPC
+// -----------------------------------------------------------------------
 
 void requireCudaForIpc() {
   if (!cuda())

@@ -32,12 +32,14 @@ int intValue(PyObject *V, const char *Kwarg) {
   Ref I(PyBool_Check(V) ? nullptr : PyNumber_Index(V));
   if (!I) {
     PyErr_Clear();
-    fail(PyExc_TypeError, std::string(Kwarg) + " must be an int, not " + reprOf(V));
+    fail(PyExc_TypeError,
+         std::string(Kwarg) + " must be an int, not " + reprOf(V));
   }
   long N = PyLong_AsLong(I.get());
   if ((N == -1 && PyErr_Occurred()) || N < INT32_MIN || N > INT32_MAX) {
     PyErr_Clear();
-    fail(PyExc_ValueError, std::string(Kwarg) + " is out of range: " + reprOf(V));
+    fail(PyExc_ValueError,
+         std::string(Kwarg) + " is out of range: " + reprOf(V));
   }
   return int(N);
 }
@@ -88,17 +90,19 @@ void parseFastmath(PyObject *V, const char *K, JitOptions &, FastMath &Out) {
   Ref It(PyObject_GetIter(V));
   if (!It) {
     PyErr_Clear();
-    fail(PyExc_TypeError, std::string(K) + " must be True, False or a set of flag names, not " +
-                              reprOf(V));
+    fail(PyExc_TypeError,
+         std::string(K) + " must be True, False or a set of flag names, not " +
+             reprOf(V));
   }
   while (PyObject *Item = PyIter_Next(It.get())) {
     Ref Owned(Item);
     std::string Name = str(Item);
     unsigned F = lower::fastmath::flagNamed(Name);
     if (!F)
-      fail(PyExc_ValueError, "unknown fastmath flag '" + Name +
-                                 "' (use contract, afn, arcp, nsz, ninf, nnan, reassoc "
-                                 "or fast)");
+      fail(PyExc_ValueError,
+           "unknown fastmath flag '" + Name +
+               "' (use contract, afn, arcp, nsz, ninf, nnan, reassoc "
+               "or fast)");
     Out.flags |= F;
   }
   if (PyErr_Occurred())
@@ -109,15 +113,17 @@ void parseFastmath(PyObject *V, const char *K, JitOptions &, FastMath &Out) {
 // fmad=None takes PYCUDA_JIT_FMAD (fastmath's contraction implies it);
 // fmad=False contradicts fastmath=True and fastmath={"contract", ...}.
 void parseFmad(PyObject *V, const char *, JitOptions &O, bool &Out) {
-  bool FastContract = O.fastmath.all || (O.fastmath.flags & lower::fastmath::Contract);
+  bool FastContract =
+      O.fastmath.all || (O.fastmath.flags & lower::fastmath::Contract);
   if (!given(V)) {
     Out = FastContract || envBit(env::Var::Fmad) != 0;
     return;
   }
   Out = truth(V);
   if (!Out && FastContract)
-    fail(PyExc_ValueError, "fmad=False contradicts fastmath, which allows contraction "
-                           "(fastmath=True or a set with 'contract'): drop one of them");
+    fail(PyExc_ValueError,
+         "fmad=False contradicts fastmath, which allows contraction "
+         "(fastmath=True or a set with 'contract'): drop one of them");
 }
 
 void parseBoundscheck(PyObject *V, const char *, JitOptions &, int &Out) {
@@ -138,7 +144,8 @@ void parseCpuTimeout(PyObject *V, const char *K, JitOptions &, double &Out) {
            std::string(K) + " must be a number of seconds, not " + reprOf(V));
     }
     if (!(Out > 0))
-      fail(PyExc_ValueError, "cpu_timeout must be a positive number of seconds");
+      fail(PyExc_ValueError,
+           "cpu_timeout must be a positive number of seconds");
     return;
   }
   if (!env::isSet(env::Var::CpuTimeout))
@@ -147,8 +154,10 @@ void parseCpuTimeout(PyObject *V, const char *K, JitOptions &, double &Out) {
   char *End = nullptr;
   Out = std::strtod(Env, &End);
   if (*End != '\0' || !(Out >= 0))
-    fail(PyExc_ValueError, std::string("PYCUDA_JIT_CPU_TIMEOUT must be a number of "
-                                       "seconds, not '") + Env + "'");
+    fail(PyExc_ValueError,
+         std::string("PYCUDA_JIT_CPU_TIMEOUT must be a number of "
+                     "seconds, not '") +
+             Env + "'");
 }
 
 // sanitize= (True, False, "race,init", a set of those words), else
@@ -165,9 +174,11 @@ void parseSanitize(PyObject *V, const char *K, JitOptions &, uint8_t &Out) {
   }
   int Bits = rt::cpu::san::parseChecks(Text);
   if (Bits < 0)
-    fail(PyExc_ValueError, std::string(From) +
-                               " must name checks among race, init, bounds, sync (or be "
-                               "all / 1 / 0), not '" + Text + "'");
+    fail(PyExc_ValueError,
+         std::string(From) +
+             " must name checks among race, init, bounds, sync (or be "
+             "all / 1 / 0), not '" +
+             Text + "'");
   if (Bits)
     rt::cpu::san::arm();
   Out = uint8_t(Bits);
@@ -177,7 +188,8 @@ void parseLink(PyObject *V, const char *K, JitOptions &, Ref &Out) {
   if (!given(V))
     return;
   if (!PyCallable_Check(V))
-    fail(PyExc_TypeError, std::string(K) + " must be an ffi.LinkList, not " + reprOf(V));
+    fail(PyExc_TypeError,
+         std::string(K) + " must be an ffi.LinkList, not " + reprOf(V));
   Out = Ref::borrow(V);
 }
 
@@ -194,7 +206,8 @@ void parseCount(PyObject *V, const char *K, JitOptions &, int &Out) {
     return;
   Out = intValue(V, K);
   if (Out < 0)
-    fail(PyExc_ValueError, std::string(K) + " must be positive, not " + reprOf(V));
+    fail(PyExc_ValueError,
+         std::string(K) + " must be positive, not " + reprOf(V));
 }
 
 void parseCarveout(PyObject *V, const char *K, JitOptions &, int &Out) {
@@ -205,13 +218,15 @@ void parseCarveout(PyObject *V, const char *K, JitOptions &, int &Out) {
     fail(PyExc_ValueError, "shared_memory_carveout must be between -1 and 100");
 }
 
-void parseLaunchBounds(PyObject *V, const char *K, JitOptions &, LaunchBounds &Out) {
+void parseLaunchBounds(PyObject *V, const char *K, JitOptions &,
+                       LaunchBounds &Out) {
   if (!given(V))
     return;
   auto Entry = [&](PyObject *E) {
     int N = intValue(E, K);
     if (N < 0)
-      fail(PyExc_ValueError, std::string(K) + " must be positive, not " + reprOf(V));
+      fail(PyExc_ValueError,
+           std::string(K) + " must be positive, not " + reprOf(V));
     return N;
   };
   if (!PyTuple_Check(V)) {
@@ -238,7 +253,7 @@ void parseName(PyObject *V, const char *K, JitOptions &, std::string &Out) {
 }
 
 bool isOption(const std::string &Name) {
-#define PCJ_JIT_OPTION(Kwarg, Field, Type, Default, Parser, DefaultDoc, Doc)  \
+#define PCJ_JIT_OPTION(Kwarg, Field, Type, Default, Parser, DefaultDoc, Doc)   \
   if (Name == Kwarg)                                                           \
     return true;
 #include "JitOptions.def"
@@ -256,7 +271,7 @@ JitOptions parseJitOptions(PyObject *Dict) {
       if (!PyUnicode_Check(Key) || !isOption(utf8(Key)))
         fail(PyExc_TypeError, "unknown compile option " + reprOf(Key));
   }
-#define PCJ_JIT_OPTION(Kwarg, Field, Type, Default, Parser, DefaultDoc, Doc)  \
+#define PCJ_JIT_OPTION(Kwarg, Field, Type, Default, Parser, DefaultDoc, Doc)   \
   Parser(Dict ? PyDict_GetItemString(Dict, Kwarg) : nullptr, Kwarg, O, O.Field);
 #include "JitOptions.def"
   return O;
@@ -268,7 +283,8 @@ bool boundsChecked(const JitOptions &O, driver::Backend B) {
   return O.debug || B == driver::Backend::CPU;
 }
 
-driver::CompileOptions toCompileOptions(const JitOptions &O, driver::Backend B) {
+driver::CompileOptions toCompileOptions(const JitOptions &O,
+                                        driver::Backend B) {
   driver::CompileOptions CO;
   CO.backend = B;
   CO.optLevel = O.opt;
@@ -291,7 +307,7 @@ driver::CompileOptions toCompileOptions(const JitOptions &O, driver::Backend B) 
 PyObject *jitOptionTable(PyObject *, PyObject *) {
   return guard([]() -> PyObject * {
     Ref Out = check(PyList_New(0));
-#define PCJ_JIT_OPTION(Kwarg, Field, Type, Default, Parser, DefaultDoc, Doc)  \
+#define PCJ_JIT_OPTION(Kwarg, Field, Type, Default, Parser, DefaultDoc, Doc)   \
   {                                                                            \
     Ref Row = check(Py_BuildValue("(sss)", Kwarg, DefaultDoc, Doc));           \
     if (PyList_Append(Out.get(), Row.get()) < 0)                               \

@@ -30,7 +30,7 @@ struct LaunchBounds {
 struct JitOptions {
   // shared_memory_carveout not given.
   static constexpr int kNoCarveout = -2;
-#define PCJ_JIT_OPTION(Kwarg, Field, Type, Default, Parser, DefaultDoc, Doc)  \
+#define PCJ_JIT_OPTION(Kwarg, Field, Type, Default, Parser, DefaultDoc, Doc)   \
   Type Field = Default;
 #include "JitOptions.def"
 };

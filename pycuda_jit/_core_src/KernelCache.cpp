@@ -18,9 +18,9 @@
 namespace pcj::py {
 
 std::optional<CachedKernel> loadCachedKernel(const std::string &Key,
-                                             const driver::Analysis &A, bool Cuda,
-                                             int CcMajor, int CcMinor,
-                                             std::string &Status) {
+                                             const driver::Analysis &A,
+                                             bool Cuda, int CcMajor,
+                                             int CcMinor, std::string &Status) {
   rt::DiskCache C(rt::DiskCache::defaultDir());
   std::string Why;
   if (!C.ensureDir(&Why)) {
@@ -54,7 +54,8 @@ std::optional<CachedKernel> loadCachedKernel(const std::string &Key,
       K.image.Bytes = Ptx->second;
     }
     R.ptx = Ptx->second;
-    R.dumps["ptx"] = R.ptx; // the other stages are compiled again on demand (inspect_*)
+    R.dumps["ptx"] =
+        R.ptx; // the other stages are compiled again on demand (inspect_*)
   } else {
     auto Obj = E->sections.find("hostobj");
     if (Obj == E->sections.end())
@@ -76,8 +77,9 @@ std::optional<CachedKernel> loadCachedKernel(const std::string &Key,
   return K;
 }
 
-std::string storeCachedKernel(const std::string &Key, const driver::CompileResult &R,
-                              bool Cuda, const rt::LoadableImage *Image) {
+std::string storeCachedKernel(const std::string &Key,
+                              const driver::CompileResult &R, bool Cuda,
+                              const rt::LoadableImage *Image) {
   rt::CacheEntry E;
   E.key = Key;
   E.sections["meta"] = driver::describeForCache(R);
@@ -114,14 +116,15 @@ double lockTimeout() {
 
 } // namespace
 
-bool awaitCacheEntry(const std::string &Key, std::unique_ptr<rt::CacheLock> &Lock,
-                     std::string &Note) {
+bool awaitCacheEntry(const std::string &Key,
+                     std::unique_ptr<rt::CacheLock> &Lock, std::string &Note) {
   rt::DiskCache C(rt::DiskCache::defaultDir());
   rt::LockPolicy P;
   P.staleSeconds = lockTimeout();
   P.waitSeconds = 2 * P.staleSeconds;
   std::string Entry = C.pathFor(Key);
-  auto L = std::make_unique<rt::CacheLock>(Entry.substr(0, Entry.size() - 5) + ".lock");
+  auto L = std::make_unique<rt::CacheLock>(Entry.substr(0, Entry.size() - 5) +
+                                           ".lock");
   int Sleeps = 0;
   rt::WaitHooks H;
   H.ready = [&] {
@@ -130,11 +133,9 @@ bool awaitCacheEntry(const std::string &Key, std::unique_ptr<rt::CacheLock> &Loc
   };
   H.sleep = [&](double Seconds) {
     ++Sleeps;
-    Py_BEGIN_ALLOW_THREADS
-    std::this_thread::sleep_for(std::chrono::duration<double>(Seconds));
-    Py_END_ALLOW_THREADS
-    if (PyErr_CheckSignals() != 0)
-      throw PythonError{};
+    Py_BEGIN_ALLOW_THREADS std::this_thread::sleep_for(
+        std::chrono::duration<double>(Seconds));
+    Py_END_ALLOW_THREADS if (PyErr_CheckSignals() != 0) throw PythonError{};
   };
   auto T0 = std::chrono::steady_clock::now();
   rt::LockWait W = rt::waitForEntryOrLock(*L, H, P);
@@ -150,7 +151,8 @@ bool awaitCacheEntry(const std::string &Key, std::unique_ptr<rt::CacheLock> &Loc
     return false;
   case rt::LockWait::Ready:
     if (Sleeps)
-      Note = " (waited " + std::to_string(Ms) + " ms for the compile of " + Who + ")";
+      Note = " (waited " + std::to_string(Ms) + " ms for the compile of " +
+             Who + ")";
     return true;
   case rt::LockWait::TimedOut:
     Note = " (compiled without the lock: waited " + std::to_string(Ms) +

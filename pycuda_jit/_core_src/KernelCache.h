@@ -25,21 +25,22 @@ namespace pcj::py {
 
 struct CachedKernel {
   driver::CompileResult result; // the analysis' result completed from the entry
-  rt::LoadableImage image;      // CUDA: the cubin, or the PTX for the driver JIT
+  rt::LoadableImage image; // CUDA: the cubin, or the PTX for the driver JIT
 };
 
 // The entry for Key (Cuda: for sm_<CcMajor><CcMinor>; else a host object,
 // loaded into the host JIT).  Status becomes "hit", "miss" or "off (why)".
 // The result's timings are the analysis' and cache.load.
 std::optional<CachedKernel> loadCachedKernel(const std::string &Key,
-                                             const driver::Analysis &A, bool Cuda,
-                                             int CcMajor, int CcMinor,
-                                             std::string &Status);
+                                             const driver::Analysis &A,
+                                             bool Cuda, int CcMajor,
+                                             int CcMinor, std::string &Status);
 
 // Stores R under Key (Cuda: its PTX, and Image's bytes when Image is a
 // cubin; else its host object).  Returns "" or why it was not stored.
-std::string storeCachedKernel(const std::string &Key, const driver::CompileResult &R,
-                              bool Cuda, const rt::LoadableImage *Image);
+std::string storeCachedKernel(const std::string &Key,
+                              const driver::CompileResult &R, bool Cuda,
+                              const rt::LoadableImage *Image);
 
 // Compile once per machine (runtime/CacheLock.h), after a miss of Key:
 // waits, with the GIL released, until another process publishes the entry
@@ -50,7 +51,7 @@ std::string storeCachedKernel(const std::string &Key, const driver::CompileResul
 // PYCUDA_JIT_CACHE_LOCK_TIMEOUT: the age in seconds of a stale lock, which
 // is broken (default 600; a waiter gives up after twice that).  A signal
 // (Ctrl-C) stops the wait: PythonError.
-bool awaitCacheEntry(const std::string &Key, std::unique_ptr<rt::CacheLock> &Lock,
-                     std::string &Note);
+bool awaitCacheEntry(const std::string &Key,
+                     std::unique_ptr<rt::CacheLock> &Lock, std::string &Note);
 
 } // namespace pcj::py

@@ -9,8 +9,9 @@ void logCompile(PyObject *PyFunc, const std::string &Signature, double Ms,
   PyErr_Fetch(&Type, &Value, &Trace); // keep whatever is in flight
   Ref Mod(PyImport_ImportModule("pycuda_jit._log"));
   Ref Fn(Mod ? PyObject_GetAttrString(Mod.get(), "compiled") : nullptr);
-  Ref Res(Fn ? PyObject_CallFunction(Fn.get(), "Osdss", PyFunc, Signature.c_str(),
-                                     Ms, LoadPath.c_str(), Cache.c_str())
+  Ref Res(Fn ? PyObject_CallFunction(Fn.get(), "Osdss", PyFunc,
+                                     Signature.c_str(), Ms, LoadPath.c_str(),
+                                     Cache.c_str())
              : nullptr);
   if (!Res)
     PyErr_WriteUnraisable(Fn ? Fn.get() : Py_None);

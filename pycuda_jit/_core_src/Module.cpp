@@ -17,14 +17,13 @@
 #include "CodegenPlugin.h"
 #include "driver/Compile.h"
 #include "runtime/Compile.h"
-#include "runtime/DiskCache.h"
 #include "runtime/Device.h"
+#include "runtime/DiskCache.h"
 #include "runtime/NvJitLink.h"
 #include "runtime/cpu/Sanitizer.h"
 #include "stdlib/Registry.h"
 #include "support/Env.h"
 #include "types/Signature.h"
-
 
 namespace pcj::py {
 
@@ -34,7 +33,8 @@ PyObject *ErrorsModule = nullptr;
 PyObject *pyBackend(PyObject *, PyObject *) {
   return guard([&]() -> PyObject * {
     Backend K = backend();
-    return Py_BuildValue("(s,s)", backendName(K), backendFallbackReason().c_str());
+    return Py_BuildValue("(s,s)", backendName(K),
+                         backendFallbackReason().c_str());
   });
 }
 
@@ -65,7 +65,8 @@ PyObject *pyIntrinsicKeys(PyObject *, PyObject *) {
 
 PyObject *pyBuildId(PyObject *, PyObject *) {
   return PyUnicode_FromString(
-      driver::compilerBuildId(driver::frontendBuildId(), codegenPluginBuildId()).c_str());
+      driver::compilerBuildId(driver::frontendBuildId(), codegenPluginBuildId())
+          .c_str());
 }
 
 // parse_signature(text) -> its canonical text; raises SignatureError.
@@ -145,7 +146,8 @@ PyObject *pyLinkPtx(PyObject *, PyObject *Args) {
     for (Py_ssize_t K = 0; Inputs && K < PyList_Size(Inputs); ++K) {
       const char *Kind, *Name, *Data;
       Py_ssize_t Len;
-      if (!PyArg_ParseTuple(PyList_GetItem(Inputs, K), "ssy#", &Kind, &Name, &Data, &Len))
+      if (!PyArg_ParseTuple(PyList_GetItem(Inputs, K), "ssy#", &Kind, &Name,
+                            &Data, &Len))
         return nullptr;
       LO.Inputs.push_back({Kind, Name, std::string(Data, size_t(Len))});
     }
@@ -156,7 +158,8 @@ PyObject *pyLinkPtx(PyObject *, PyObject *Args) {
                    Img.FallbackReason.c_str());
       return nullptr;
     }
-    return PyBytes_FromStringAndSize(Img.Bytes.data(), Py_ssize_t(Img.Bytes.size()));
+    return PyBytes_FromStringAndSize(Img.Bytes.data(),
+                                     Py_ssize_t(Img.Bytes.size()));
   });
 }
 
@@ -181,12 +184,11 @@ PyObject *pyCacheList(PyObject *, PyObject *Args) {
         Ref Name(PyUnicode_FromString(S.c_str()));
         PyList_Append(Sections.get(), Name.get());
       }
-      Ref D(Py_BuildValue("{s:s,s:s,s:K,s:O,s:s,s:O,s:s}", "path", I.path.c_str(),
-                          "key", I.key.c_str(), "bytes",
-                          (unsigned long long)I.bytes, "valid",
-                          I.valid ? Py_True : Py_False, "problem",
-                          I.problem.c_str(), "sections", Sections.get(),
-                          "kernel", I.kernel.c_str()));
+      Ref D(Py_BuildValue(
+          "{s:s,s:s,s:K,s:O,s:s,s:O,s:s}", "path", I.path.c_str(), "key",
+          I.key.c_str(), "bytes", (unsigned long long)I.bytes, "valid",
+          I.valid ? Py_True : Py_False, "problem", I.problem.c_str(),
+          "sections", Sections.get(), "kernel", I.kernel.c_str()));
       PyList_Append(L.get(), D.get());
     }
     return L.release();
@@ -220,7 +222,8 @@ PyObject *pySanitizerReport(PyObject *, PyObject *Args) {
 PyMethodDef Methods[] = {
     {"sanitizer_report", pySanitizerReport, METH_VARARGS,
      "(findings, dropped) of the CPU executor's sanitizer."},
-    {"cache_dir", pyCacheDir, METH_NOARGS, "The disk cache directory in effect."},
+    {"cache_dir", pyCacheDir, METH_NOARGS,
+     "The disk cache directory in effect."},
     {"codegen_loaded", pyCodegenLoaded, METH_NOARGS,
      "Whether the code generator (LLVM, libpcj_codegen.so) is loaded."},
     {"cache_list", pyCacheList, METH_VARARGS, "Entries of a cache directory."},
@@ -238,7 +241,8 @@ PyMethodDef Methods[] = {
     {"parse_signature", pyParseSignature, METH_O, "Check a signature string."},
     {"type_of", pyTypeOf, METH_O,
      "The kernel type of a value (as an argument), described as Python data."},
-    {"compile_ptx", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(compilePtx)),
+    {"compile_ptx",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(compilePtx)),
      METH_VARARGS | METH_KEYWORDS, "Compile a function to PTX."},
     {"link_ptx", pyLinkPtx, METH_VARARGS, "PTX -> cubin with nvJitLink."},
     {"memcpy_htod", pyMemcpyHtoD, METH_VARARGS, nullptr},
@@ -248,9 +252,15 @@ PyMethodDef Methods[] = {
     {"synchronize", pySynchronize, METH_NOARGS, nullptr},
     {nullptr, nullptr, 0, nullptr}};
 
-PyModuleDef ModuleDef = {PyModuleDef_HEAD_INIT, "_core",
-                         "pycuda_jit's compiler and runtime (C++).", -1, Methods,
-                         nullptr, nullptr, nullptr, nullptr};
+PyModuleDef ModuleDef = {PyModuleDef_HEAD_INIT,
+                         "_core",
+                         "pycuda_jit's compiler and runtime (C++).",
+                         -1,
+                         Methods,
+                         nullptr,
+                         nullptr,
+                         nullptr,
+                         nullptr};
 
 } // namespace
 

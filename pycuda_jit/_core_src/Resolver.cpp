@@ -48,7 +48,8 @@ std::string libraryOf(const std::string &Module) {
 }
 
 // A function (or class) of NumPy, math or cmath that is not in the registry.
-CTValue unsupportedLibraryName(const std::string &Library, const std::string &Module,
+CTValue unsupportedLibraryName(const std::string &Library,
+                               const std::string &Module,
                                const std::string &Name, bool IsClass) {
   std::string Full = canonicalModule(Module) + "." + Name;
   if (Library == "NumPy")
@@ -58,23 +59,27 @@ CTValue unsupportedLibraryName(const std::string &Library, const std::string &Mo
                                               : "a " + Library + " ") +
                      (IsClass ? "class" : "function");
   if (Library != "NumPy")
-    return CTValue::unsupported(What, Full + " is not supported in kernels; the " +
-                                          Library + " functions kernels support are "
-                                          "listed in docs/language.md");
-  static const char *Creators[] = {"empty", "zeros", "ones", "full", "empty_like",
-                                   "zeros_like", "ones_like", "full_like", "array",
-                                   "asarray", "arange", "linspace", "copy", "ndarray"};
+    return CTValue::unsupported(
+        What, Full + " is not supported in kernels; the " + Library +
+                  " functions kernels support are "
+                  "listed in docs/language.md");
+  static const char *Creators[] = {
+      "empty",      "zeros",     "ones",      "full",   "empty_like",
+      "zeros_like", "ones_like", "full_like", "array",  "asarray",
+      "arange",     "linspace",  "copy",      "ndarray"};
   for (const char *C : Creators)
     if (Name == C)
       return CTValue::unsupported(
-          What, Full + " and the other NumPy array functions are not supported in "
-                       "kernels: make arrays with cuda.local.array or "
-                       "cuda.shared.array, or pass them in as arguments, and loop "
-                       "over their elements");
+          What, Full +
+                    " and the other NumPy array functions are not supported in "
+                    "kernels: make arrays with cuda.local.array or "
+                    "cuda.shared.array, or pass them in as arguments, and loop "
+                    "over their elements");
   return CTValue::unsupported(
-      What, Full + " and the other NumPy array functions (np.sum, np.dot, ...) are "
-                   "not supported in kernels: loop over the elements instead; "
-                   "NumPy's scalar math functions (np.sqrt, np.sin, ...) work");
+      What,
+      Full + " and the other NumPy array functions (np.sum, np.dot, ...) are "
+             "not supported in kernels: loop over the elements instead; "
+             "NumPy's scalar math functions (np.sqrt, np.sin, ...) work");
 }
 
 // numba's @jit / @njit functions (numba.core.registry.CPUDispatcher).
@@ -122,7 +127,8 @@ types::TypeRef dtypeOf(PyObject *O) {
       return false;
     if (typeName(O).rfind("dtype", 0) == 0)
       return true;
-    Ref TypeMod = getAttrOpt(reinterpret_cast<PyObject *>(Py_TYPE(O)), "__module__");
+    Ref TypeMod =
+        getAttrOpt(reinterpret_cast<PyObject *>(Py_TYPE(O)), "__module__");
     return TypeMod && str(TypeMod.get()).rfind("numpy", 0) == 0;
   };
   if (IsDTypeInstance()) {
@@ -130,7 +136,8 @@ types::TypeRef dtypeOf(PyObject *O) {
     if (Fields && Fields.get() != Py_None) { // a structured dtype: a record
       Ref TS = getAttrOpt(O, "str"), Descr = getAttrOpt(O, "descr");
       std::string Why;
-      return TS && Descr ? elementTypeOf(str(TS.get()), Descr.get(), Why) : nullptr;
+      return TS && Descr ? elementTypeOf(str(TS.get()), Descr.get(), Why)
+                         : nullptr;
     }
     Ref N = getAttrOpt(O, "name");
     return N ? types::scalarFromName(str(N.get())) : nullptr;
@@ -155,8 +162,7 @@ CTValue hostArray(PyObject *O, PyObject *AI) {
   if (!Typestr || !Shape || !PyTuple_Check(Shape))
     return Unsupported("with an unreadable __array_interface__");
   std::string TS = str(Typestr), Why;
-  types::TypeRef DT =
-      elementTypeOf(TS, PyDict_GetItemString(AI, "descr"), Why);
+  types::TypeRef DT = elementTypeOf(TS, PyDict_GetItemString(AI, "descr"), Why);
   if (!DT)
     return Unsupported("of element type '" + TS + "' (" + Why + ")");
   std::vector<int64_t> Dims;
@@ -181,7 +187,8 @@ CTValue hostArray(PyObject *O, PyObject *AI) {
     Count *= D;
   if (Len != Count * int64_t(DT->byteSize()))
     return Unsupported("whose tobytes() size does not match its shape");
-  return CTValue::constArray(DT, std::move(Dims), std::string(Data, size_t(Len)));
+  return CTValue::constArray(DT, std::move(Dims),
+                             std::string(Data, size_t(Len)));
 }
 
 // The type of a tuple holding numpy scalars (directly or in nested
@@ -224,7 +231,8 @@ bool canBeTupleElement(const CTValue &E) {
 PyResolver::PyResolver(PyObject *Func)
     : Func(Func), Captures(std::make_shared<std::vector<Ref>>()) {}
 
-PyResolver::PyResolver(PyObject *Func, std::shared_ptr<std::vector<Ref>> Captures)
+PyResolver::PyResolver(PyObject *Func,
+                       std::shared_ptr<std::vector<Ref>> Captures)
     : Func(Func), Captures(std::move(Captures)) {}
 
 namespace {
@@ -233,7 +241,8 @@ namespace {
 bool isEnumClass(PyObject *O) {
   static PyObject *Meta = [] {
     Ref Enum(PyImport_ImportModule("enum"));
-    PyObject *M = Enum ? PyObject_GetAttrString(Enum.get(), "EnumMeta") : nullptr;
+    PyObject *M =
+        Enum ? PyObject_GetAttrString(Enum.get(), "EnumMeta") : nullptr;
     PyErr_Clear();
     return M; // kept for the process
   }();
@@ -244,24 +253,26 @@ bool isEnumClass(PyObject *O) {
     PyErr_Clear();
   // Other enum metaclasses making int subclasses count too: cuda.bindings'
   // FastEnum (cudaRoundMode, which numba-cuda's fp8 functions take).
-  return R == 1 || (Py_TYPE(O) != &PyType_Type &&
-                    PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(O), &PyLong_Type) &&
-                    getAttrOpt(O, "__members__"));
+  return R == 1 ||
+         (Py_TYPE(O) != &PyType_Type &&
+          PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(O), &PyLong_Type) &&
+          getAttrOpt(O, "__members__"));
 }
 
 // A device array captured by reference (numba-cuda's global device arrays):
 // the kernel's code holds its address, shape and strides, so it sees later
 // writes to the array's contents; the array object is kept alive with the
 // compiled code.
-CTValue capturedDeviceArray(PyObject *O, PyObject *CAI, std::vector<Ref> &Captures) {
+CTValue capturedDeviceArray(PyObject *O, PyObject *CAI,
+                            std::vector<Ref> &Captures) {
   InterfaceView V;
   readInterface(CAI, V, "the global device array (" + typeName(O) + ")");
   if (backend() == Backend::CPU)
     requireHostAccess(V, "the global device array (" + typeName(O) + ")");
   Captures.push_back(Ref::borrow(O));
-  return CTValue::deviceArray(V.dtype, std::vector<int64_t>(V.shape, V.shape + V.ndim),
-                              std::vector<int64_t>(V.strides, V.strides + V.ndim),
-                              V.ptr);
+  return CTValue::deviceArray(
+      V.dtype, std::vector<int64_t>(V.shape, V.shape + V.ndim),
+      std::vector<int64_t>(V.strides, V.strides + V.ndim), V.ptr);
 }
 
 } // namespace
@@ -270,8 +281,8 @@ CTValue PyResolver::classify(PyObject *O, std::vector<Ref> *Captures) {
   // Python scalars are weak (NEP 50).  np.float64 and np.complex128 are
   // subclasses of float and complex but strong: they take the numpy-scalar
   // path below, as every other numpy scalar does.
-  if (O == Py_None || PyBool_Check(O) || PyLong_Check(O) || PyFloat_CheckExact(O) ||
-      PyComplex_CheckExact(O) || PyUnicode_Check(O))
+  if (O == Py_None || PyBool_Check(O) || PyLong_Check(O) ||
+      PyFloat_CheckExact(O) || PyComplex_CheckExact(O) || PyUnicode_Check(O))
     return CTValue::constant(readConst(O));
   if (PyTuple_Check(O)) {
     bc::ConstValue T;
@@ -287,13 +298,15 @@ CTValue PyResolver::classify(PyObject *O, std::vector<Ref> *Captures) {
       Elems.push_back(std::move(E));
     }
     // A tuple holding arrays keeps each element's compile-time value.
-    CTValue C = AllConst ? CTValue::constant(T) : CTValue::tuple(std::move(Elems));
+    CTValue C =
+        AllConst ? CTValue::constant(T) : CTValue::tuple(std::move(Elems));
     if (AllConst)
       C.type = tupleOfScalars(Elems);
     // A namedtuple instance keeps its class and field names.
     if (Py_TYPE(O) != &PyTuple_Type &&
         namedTupleFields(reinterpret_cast<PyObject *>(Py_TYPE(O)), C.fields))
-      C.name = str(getAttr(reinterpret_cast<PyObject *>(Py_TYPE(O)), "__name__").get());
+      C.name = str(
+          getAttr(reinterpret_cast<PyObject *>(Py_TYPE(O)), "__name__").get());
     return C;
   }
   // A namedtuple class (called in kernels to build one).
@@ -301,7 +314,8 @@ CTValue PyResolver::classify(PyObject *O, std::vector<Ref> *Captures) {
       PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(O), &PyTuple_Type)) {
     std::vector<std::string> Fields;
     if (namedTupleFields(O, Fields))
-      return CTValue::tupleClass(str(getAttr(O, "__name__").get()), std::move(Fields));
+      return CTValue::tupleClass(str(getAttr(O, "__name__").get()),
+                                 std::move(Fields));
     return CTValue::unsupported("the tuple subclass '" +
                                 str(getAttr(O, "__name__").get()) + "'");
   }
@@ -333,7 +347,8 @@ CTValue PyResolver::classify(PyObject *O, std::vector<Ref> *Captures) {
   // IntEnum members are ints (the PyLong case above), other members are
   // refused where they are used.
   if (PyType_Check(O) && isEnumClass(O))
-    return CTValue::module("enum " + str(getAttr(O, "__qualname__").get()), uintptr_t(O));
+    return CTValue::module("enum " + str(getAttr(O, "__qualname__").get()),
+                           uintptr_t(O));
   if (isEnumClass(reinterpret_cast<PyObject *>(Py_TYPE(O))))
     return CTValue::unsupported(
         "a member of the Enum class " + typeName(O),
@@ -458,7 +473,8 @@ CTValue PyResolver::deref(const std::string &Name) {
       continue;
     if (Closure.get() == Py_None)
       break;
-    Ref Contents = getAttrOpt(PyTuple_GetItem(Closure.get(), K), "cell_contents");
+    Ref Contents =
+        getAttrOpt(PyTuple_GetItem(Closure.get(), K), "cell_contents");
     if (!Contents)
       return CTValue::unsupported("an empty closure cell");
     return classify(Contents.get(), Captures.get());
@@ -524,11 +540,12 @@ CTValue PyResolver::nested(const std::string &Qualname, int ConstIndex) {
     Py_ssize_t N = PyTuple_Size(Free.get());
     Ref Cells = check(PyTuple_New(N));
     for (Py_ssize_t K = 0; K < N; ++K)
-      PyTuple_SetItem(Cells.get(), K, check(PyObject_CallNoArgs(CellType.get())).release());
+      PyTuple_SetItem(Cells.get(), K,
+                      check(PyObject_CallNoArgs(CellType.get())).release());
     Ref FnType = getAttr(Types.get(), "FunctionType");
     Ref Globals = getAttr(Func, "__globals__");
-    Ref New = check(PyObject_CallFunction(FnType.get(), "OOOOO", Co, Globals.get(),
-                                          Py_None, Py_None,
+    Ref New = check(PyObject_CallFunction(FnType.get(), "OOOOO", Co,
+                                          Globals.get(), Py_None, Py_None,
                                           N ? Cells.get() : Py_None));
     if (PyObject_SetAttrString(New.get(), "_pcj_lifted_", Py_True) != 0 ||
         PyDict_SetItem(Made.get(), Co, New.get()) != 0)
@@ -571,7 +588,8 @@ ir::CalleeInfo PyResolver::callee(const CTValue &Fn) {
   Ref Inline = getAttrOpt(Dev, "_pcj_inline_");
   Info.inlineAlways = Inline && str(Inline.get()) == "always";
   char Id[32];
-  std::snprintf(Id, sizeof Id, "@%llx", (unsigned long long)uintptr_t(PyFunc.get()));
+  std::snprintf(Id, sizeof Id, "@%llx",
+                (unsigned long long)uintptr_t(PyFunc.get()));
   Info.identity = Info.code.qualname + Id;
   return Info;
 }

@@ -19,7 +19,8 @@ public:
 
   ir::CTValue global(const std::string &Name) override;
   ir::CTValue deref(const std::string &Name) override;
-  ir::CTValue attribute(const ir::CTValue &Module, const std::string &Attr) override;
+  ir::CTValue attribute(const ir::CTValue &Module,
+                        const std::string &Attr) override;
   ir::CalleeInfo callee(const ir::CTValue &Function) override;
   ir::CTValue nested(const std::string &Qualname, int ConstIndex) override;
 
@@ -27,7 +28,8 @@ public:
   // __cuda_array_interface__ (device arrays, CuPy, torch...) are captured by
   // reference when Captures is given (appended there, to be kept alive as
   // long as the code using their address), refused otherwise.
-  static ir::CTValue classify(PyObject *O, std::vector<Ref> *Captures = nullptr);
+  static ir::CTValue classify(PyObject *O,
+                              std::vector<Ref> *Captures = nullptr);
 
   // The device arrays captured so far, by this resolver and the resolvers of
   // the device functions it handed out.

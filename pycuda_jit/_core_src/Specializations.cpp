@@ -18,9 +18,9 @@
 
 #include "codegen/HostBackend.h"
 #include "runtime/CacheLock.h"
-#include "runtime/jit/CompilePool.h"
 #include "runtime/Device.h"
 #include "runtime/Errors.h"
+#include "runtime/jit/CompilePool.h"
 #include "support/Diagnostics.h"
 #include "support/Toolkit.h"
 #include "types/Overloads.h"
@@ -36,8 +36,9 @@ using namespace types;
 
 // The whole pipeline: analysis here, code generation in the plugin.
 driver::CompileResult compileWithPlugin(const bc::RawCode &Raw,
-                                    const std::vector<TypeRef> &Args,
-                                    ir::Resolver &R, const driver::CompileOptions &CO) {
+                                        const std::vector<TypeRef> &Args,
+                                        ir::Resolver &R,
+                                        const driver::CompileOptions &CO) {
   driver::AnalysisPtr A = driver::analyzeKernel(Raw, Args, R, CO);
   return codegenPlugin().generateKernel(std::move(A), CO);
 }
@@ -49,7 +50,8 @@ std::vector<ir::LinkItem> readLinkItems(PyObject *Reader) {
     return Out;
   Ref Items = check(PyObject_CallNoArgs(Reader));
   if (!PyList_Check(Items.get())) {
-    PyErr_SetString(PyExc_TypeError, "link=: the link list reader did not return a list");
+    PyErr_SetString(PyExc_TypeError,
+                    "link=: the link list reader did not return a list");
     throw PythonError{};
   }
   for (Py_ssize_t K = 0; K < PyList_Size(Items.get()); ++K) {
@@ -109,7 +111,7 @@ static rt::LinkOptions linkOptions(const driver::CompileOptions &CO) {
 // The image of S for the architecture of device Info: the first compile's,
 // or a new compile for another architecture (multi-GPU machines).
 static const ArchImage &imageFor(DispatcherObject *D, Spec &S,
-                          const rt::DeviceInfo &Info) {
+                                 const rt::DeviceInfo &Info) {
   for (auto &I : S.images)
     if (I->ccMajor == Info.ComputeCapabilityMajor &&
         I->ccMinor == Info.ComputeCapabilityMinor)
@@ -134,9 +136,10 @@ static const ArchImage &imageFor(DispatcherObject *D, Spec &S,
   for (const ir::LinkItem &L : Other ? Other->links : S.result.links)
     LO.Inputs.push_back({L.kind, L.name, L.data}); // foreign functions' code
   I->image = rt::ptxToLoadable(Ptx, I->ccMajor, I->ccMinor, LO);
-  driver::StageTiming Link{"load.link", std::chrono::duration<double, std::milli>(
-                                            std::chrono::steady_clock::now() - T0)
-                                            .count()};
+  driver::StageTiming Link{"load.link",
+                           std::chrono::duration<double, std::milli>(
+                               std::chrono::steady_clock::now() - T0)
+                               .count()};
   if (Other) {
     Other->timings.push_back(Link);
     printTimings(*Other, "compile for another GPU");
@@ -163,10 +166,12 @@ void checkCapturedArrays(const Spec &S, int Device) {
       continue;
     std::string Msg = What + " is on device " + std::to_string(A->device) +
                       ", but the kernel is launched on device " +
-                      std::to_string(Device) + "; launch it under `with cuda.gpus[" +
+                      std::to_string(Device) +
+                      "; launch it under `with cuda.gpus[" +
                       std::to_string(A->device) + "]:`";
-    Ref Cls(errorsModule() ? PyObject_GetAttrString(errorsModule(), "DeviceMismatchError")
-                           : nullptr);
+    Ref Cls(errorsModule()
+                ? PyObject_GetAttrString(errorsModule(), "DeviceMismatchError")
+                : nullptr);
     PyErr_Clear();
     PyErr_SetString(Cls ? Cls.get() : PyExc_ValueError, Msg.c_str());
     throw PythonError{};
@@ -189,8 +194,9 @@ DeviceFn &loadForDevice(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
   New.module = rt::loadModule(I.image, linkOptions(compileOptions(D)));
   New.fn = New.module->function(S.result.kernelName);
   if (int Carveout = D->st->opts.carveout; Carveout != JitOptions::kNoCarveout)
-    rt::setFunctionAttribute(New.fn, rt::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-                             Carveout);
+    rt::setFunctionAttribute(
+        New.fn, rt::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+        Carveout);
   S.result.timings.push_back(
       {"load.module", std::chrono::duration<double, std::milli>(
                           std::chrono::steady_clock::now() - T0)
@@ -228,9 +234,9 @@ static void planAliasCheck(Spec &S) {
 
 // The disk cache lookup; true (and S filled) on a hit.
 static bool loadFromCache(Spec &S, const driver::Analysis &A, rt::Context *Ctx,
-                   int CcMajor, int CcMinor) {
-  std::optional<CachedKernel> K =
-      loadCachedKernel(S.cacheKey, A, Ctx != nullptr, CcMajor, CcMinor, S.cache);
+                          int CcMajor, int CcMinor) {
+  std::optional<CachedKernel> K = loadCachedKernel(
+      S.cacheKey, A, Ctx != nullptr, CcMajor, CcMinor, S.cache);
   if (!K)
     return false;
   S.result = std::move(K->result);
@@ -260,7 +266,8 @@ static bool loadCachedImage(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
 }
 
 static void storeInCache(Spec &S, bool Cuda) {
-  const rt::LoadableImage *Image = S.images.empty() ? nullptr : &S.images.front()->image;
+  const rt::LoadableImage *Image =
+      S.images.empty() ? nullptr : &S.images.front()->image;
   std::string Why = storeCachedKernel(S.cacheKey, S.result, Cuda, Image);
   if (!Why.empty())
     S.cache = "miss (not stored: " + Why + ")";
@@ -271,9 +278,9 @@ static void storeInCache(Spec &S, bool Cuda) {
 // kernel, or for another GPU).  The text is what a fresh compile gives: the
 // analysis must reproduce S's cache key, else the kernel's code or globals
 // changed since S was compiled and the text would describe other code.
-std::map<std::string, std::string> recompileDumps(DispatcherObject *D, const Spec &S,
-                                                  std::optional<std::pair<int, int>> Cc,
-                                                  const char *How) {
+std::map<std::string, std::string>
+recompileDumps(DispatcherObject *D, const Spec &S,
+               std::optional<std::pair<int, int>> Cc, const char *How) {
   driver::CompileOptions CO = compileOptions(D);
   CO.dumps = {"all"};
   CO.noAliasReadOnly = S.noAlias;
@@ -305,22 +312,28 @@ std::map<std::string, std::string> recompileDumps(DispatcherObject *D, const Spe
 
 // cache=True with a captured device array: the code holds an address valid
 // in this process only, so the kernel cannot go to the disk cache.
-[[noreturn]] static void refuseCachingCaptures(PyObject *Func, PyObject *Array) {
-  std::string Msg = "cannot cache kernel '" + str(getAttr(Func, "__qualname__").get()) +
-                    "' (cache=True): it captures global device arrays (here a " +
-                    typeName(Array) + "), whose address is part of the code and "
-                    "valid only in this process; drop cache=True or pass the "
-                    "array as an argument";
+[[noreturn]] static void refuseCachingCaptures(PyObject *Func,
+                                               PyObject *Array) {
+  std::string Msg =
+      "cannot cache kernel '" + str(getAttr(Func, "__qualname__").get()) +
+      "' (cache=True): it captures global device arrays (here a " +
+      typeName(Array) +
+      "), whose address is part of the code and "
+      "valid only in this process; drop cache=True or pass the "
+      "array as an argument";
   Ref Code = getAttr(Func, "__code__");
-  Ref File = getAttr(Code.get(), "co_filename"), Line = getAttr(Code.get(), "co_firstlineno");
-  Ref Cls(errorsModule() ? PyObject_GetAttrString(errorsModule(), "UncacheableKernelError")
-                         : nullptr);
+  Ref File = getAttr(Code.get(), "co_filename"),
+      Line = getAttr(Code.get(), "co_firstlineno");
+  Ref Cls(errorsModule()
+              ? PyObject_GetAttrString(errorsModule(), "UncacheableKernelError")
+              : nullptr);
   PyErr_Clear();
   if (!Cls) {
     PyErr_SetString(PyExc_RuntimeError, Msg.c_str());
     throw PythonError{};
   }
-  Ref Err(PyObject_CallFunction(Cls.get(), "sOO", Msg.c_str(), File.get(), Line.get()));
+  Ref Err(PyObject_CallFunction(Cls.get(), "sOO", Msg.c_str(), File.get(),
+                                Line.get()));
   if (Err)
     PyErr_SetObject(Cls.get(), Err.get());
   throw PythonError{};
@@ -336,7 +349,7 @@ struct PendingCompile {
   bool cuda = false;
   int ccMajor = 0, ccMinor = 0; // the device the image is linked for
   std::chrono::steady_clock::time_point start; // for logCompile
-  std::shared_ptr<jit::CompileJob> job; // background only
+  std::shared_ptr<jit::CompileJob> job;        // background only
   // Outputs.
   driver::CompileResult result;
   std::unique_ptr<ArchImage> image;
@@ -380,7 +393,8 @@ static void adoptGenerated(Spec &S, PendingCompile &P) {
 // What every compile does once the code exists (compiled or from the disk
 // cache): the parameter layout, the launch-time checks, loading into the
 // current context (CUDA) or the executor's entry (CPU), the cache store.
-static void completeSpec(DispatcherObject *D, Spec &S, rt::Context *Ctx, bool Hit) {
+static void completeSpec(DispatcherObject *D, Spec &S, rt::Context *Ctx,
+                         bool Hit) {
   S.bufSize = layoutParamBuffer(S.result.abi, S.offsets);
   planAliasCheck(S);
   for (size_t K = 0; K < S.result.argWrites.size(); ++K)
@@ -394,7 +408,8 @@ static void completeSpec(DispatcherObject *D, Spec &S, rt::Context *Ctx, bool Hi
     // Messages and sanitizer findings name the Python function, as raise
     // and assert sites do, not the specialization's symbol.
     Ref Q = getAttrOpt(D->pyfunc, "__qualname__");
-    S.pyName = Q && PyUnicode_Check(Q.get()) ? utf8(Q.get()) : S.result.kernelName;
+    S.pyName =
+        Q && PyUnicode_Check(Q.get()) ? utf8(Q.get()) : S.result.kernelName;
     S.cpu.name = S.pyName.c_str();
     S.cpu.usesBarriers = S.result.usesBarriers;
     S.cpu.usesWarpOps = S.result.usesWarpOps;
@@ -410,11 +425,13 @@ static void reportCompile(DispatcherObject *D, const Spec &S, bool Hit,
   printTimings(S.result, Hit ? "cache hit" : "compile");
   logCompile(D->pyfunc, S.result.signature,
              std::chrono::duration<double, std::milli>(
-                 std::chrono::steady_clock::now() - Start).count(),
+                 std::chrono::steady_clock::now() - Start)
+                 .count(),
              S.loadPath, S.cache);
 }
 
-std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef> &Args,
+std::shared_ptr<Spec> compileSpec(DispatcherObject *D,
+                                  const std::vector<TypeRef> &Args,
                                   bool NoAlias, bool Background) {
   warnOnFallback();
   auto Start = std::chrono::steady_clock::now(); // for logCompile
@@ -452,7 +469,8 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
   S->captured = R.captured();
   if (!S->captured.empty() && D->st->opts.cache)
     refuseCachingCaptures(D->pyfunc, S->captured.front().get());
-  bool Hit = D->st->opts.cache && loadFromCache(*S, *A, Ctx, DevMajor, DevMinor);
+  bool Hit =
+      D->st->opts.cache && loadFromCache(*S, *A, Ctx, DevMajor, DevMinor);
   if (Hit && Ctx && !loadCachedImage(D, *S, *Ctx)) {
     Hit = false; // the cached image does not load: compile it instead
     S->images.clear();
@@ -474,7 +492,8 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
     auto P = std::make_shared<PendingCompile>();
     P->codegen = &codegenPlugin(); // loaded here, with the GIL
     driver::dropResolvers(*A);     // their Python objects stay on this thread
-    S->result = driver::analysisResult(*A); // the signature, until the code is there
+    S->result =
+        driver::analysisResult(*A); // the signature, until the code is there
     P->analysis = std::move(A);
     P->options = std::move(CO);
     P->cuda = Ctx != nullptr;
@@ -482,11 +501,13 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
     P->ccMinor = DevMinor;
     P->start = Start;
     jit::CompilePool *Pool = nullptr;
-    if (Background && !D->st->opts.cache && jit::CompilePool::configuredThreads() > 0)
+    if (Background && !D->st->opts.cache &&
+        jit::CompilePool::configuredThreads() > 0)
       Pool = &jit::CompilePool::process();
     if (Pool) {
       // Python's exit waits for running compiles (see drainProcess).
-      static const bool DrainAtExit = Py_AtExit(&jit::CompilePool::drainProcess) == 0;
+      static const bool DrainAtExit =
+          Py_AtExit(&jit::CompilePool::drainProcess) == 0;
       (void)DrainAtExit;
       S->background = true;
       P->job = Pool->submit([P] { P->run(); });
@@ -500,7 +521,8 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef
     adoptGenerated(*S, *P);
     printDumps(S->result);
   } else if (!envDumps().empty()) { // the stages asked for, compiled again
-    for (auto &[Stage, Text] : recompileDumps(D, *S, std::nullopt, "dumps after a cache hit"))
+    for (auto &[Stage, Text] :
+         recompileDumps(D, *S, std::nullopt, "dumps after a cache hit"))
       S->result.dumps.emplace(Stage, std::move(Text));
     printDumps(S->result);
   }
@@ -518,12 +540,13 @@ Spec *readySpec(DispatcherObject *D, const std::shared_ptr<Spec> &S) {
     P->job->wait();
   }
   if (S->pending != P) { // another thread finished it while this one waited
-    if (S->pending || std::find(D->st->failed.begin(), D->st->failed.end(), S) ==
-                          D->st->failed.end())
+    if (S->pending || std::find(D->st->failed.begin(), D->st->failed.end(),
+                                S) == D->st->failed.end())
       return S.get();
-    PyErr_Format(PyExc_RuntimeError,
-                 "the compile of %s %s failed (its error was raised in another thread)",
-                 S->result.kernelName.c_str(), S->result.signature.c_str());
+    PyErr_Format(
+        PyExc_RuntimeError,
+        "the compile of %s %s failed (its error was raised in another thread)",
+        S->result.kernelName.c_str(), S->result.signature.c_str());
     throw PythonError{};
   }
   S->pending = nullptr;
@@ -542,7 +565,8 @@ Spec *readySpec(DispatcherObject *D, const std::shared_ptr<Spec> &S) {
     std::rethrow_exception(Error); // the user's file and line, as compiled
   }
   adoptGenerated(*S, *P);
-  completeSpec(D, *S, backend() == Backend::CUDA ? &rt::currentContext() : nullptr,
+  completeSpec(D, *S,
+               backend() == Backend::CUDA ? &rt::currentContext() : nullptr,
                /*Hit=*/false);
   printDumps(S->result); // Python output: other threads may run from here on
   reportCompile(D, *S, /*Hit=*/false, P->start);
@@ -583,16 +607,18 @@ void refuseReadOnlyWrites(const Spec &S, const std::vector<ArgValue> &Vals) {
     if (!anyArray(Vals[K], [](const ArgValue &V) { return V.readonly; }))
       continue;
     const driver::ArgWrite &W = S.result.argWrites[K];
-    throw CompileError(ErrorKind::Typing, W.at,
-                       "kernel argument " + std::to_string(K + 1) + " ('" + W.param +
-                           "') is a read-only array, but the kernel writes to it",
-                       "pass a writable array (a copy: arr.copy())");
+    throw CompileError(
+        ErrorKind::Typing, W.at,
+        "kernel argument " + std::to_string(K + 1) + " ('" + W.param +
+            "') is a read-only array, but the kernel writes to it",
+        "pass a writable array (a copy: arr.copy())");
   }
 }
 
 // A noalias specialization may only run when no read-only array overlaps an
 // array the kernel may write; otherwise its variant without noalias runs.
-Spec *aliasSafe(DispatcherObject *D, Spec *S, const std::vector<ArgValue> &Vals) {
+Spec *aliasSafe(DispatcherObject *D, Spec *S,
+                const std::vector<ArgValue> &Vals) {
   if (S->roArrays.empty())
     return S;
   for (int K : S->roArrays) {
@@ -606,7 +632,8 @@ Spec *aliasSafe(DispatcherObject *D, Spec *S, const std::vector<ArgValue> &Vals)
         continue;
       std::unique_lock<std::mutex> L(D->st->mu);
       if (!S->aliased) {
-        L.unlock(); // not held while compiling; a failed compile leaves it unlocked
+        L.unlock(); // not held while compiling; a failed compile leaves it
+                    // unlocked
         std::shared_ptr<Spec> Plain = compileSpec(D, S->key, /*NoAlias=*/false);
         L.lock();
         if (!S->aliased)
@@ -619,7 +646,8 @@ Spec *aliasSafe(DispatcherObject *D, Spec *S, const std::vector<ArgValue> &Vals)
 }
 
 static Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals);
-static std::shared_ptr<Spec> findSpec(DispatcherObject *D, std::vector<ArgValue> &Vals);
+static std::shared_ptr<Spec> findSpec(DispatcherObject *D,
+                                      std::vector<ArgValue> &Vals);
 
 // Finds or compiles the specialization for these arguments.
 Spec *specialize(DispatcherObject *D, std::vector<ArgValue> &Vals) {
@@ -657,7 +685,8 @@ static Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals) {
 
 // The specialization the arguments select, or null when one must be
 // compiled; TypeError when explicit signatures do not fit.
-static std::shared_ptr<Spec> findSpec(DispatcherObject *D, std::vector<ArgValue> &Vals) {
+static std::shared_ptr<Spec> findSpec(DispatcherObject *D,
+                                      std::vector<ArgValue> &Vals) {
   std::vector<TypeRef> Key;
   Key.reserve(Vals.size());
   for (const ArgValue &V : Vals)

@@ -22,7 +22,8 @@ namespace pcj::py {
 // The whole pipeline: analysis here, code generation in the plugin.
 driver::CompileResult compileWithPlugin(const bc::RawCode &Raw,
                                         const std::vector<TypeRef> &Args,
-                                        ir::Resolver &R, const driver::CompileOptions &CO);
+                                        ir::Resolver &R,
+                                        const driver::CompileOptions &CO);
 
 // link=: the files read now (ffi.LinkList), so that the cache key sees edits.
 std::vector<ir::LinkItem> readLinkItems(PyObject *Reader);
@@ -40,16 +41,17 @@ void noteCpuDevice(DispatcherObject *D, Spec &S, int Device);
 
 // The stage dumps of S compiled again: after a disk-cache hit, or for
 // another target (Cc).
-std::map<std::string, std::string> recompileDumps(DispatcherObject *D, const Spec &S,
-                                                  std::optional<std::pair<int, int>> Cc,
-                                                  const char *How);
+std::map<std::string, std::string>
+recompileDumps(DispatcherObject *D, const Spec &S,
+               std::optional<std::pair<int, int>> Cc, const char *How);
 
 // Compiles (or loads from the disk cache) the specialization for Args;
 // NoAlias: read-only arrays noalias (checked at every launch).  Background
 // (eager signatures): the analysis runs now (its errors are raised here),
 // the code generation and linking on the compile pool (runtime/jit), unless
 // the disk cache is on or PYCUDA_JIT_COMPILE_THREADS=0; readySpec() waits.
-std::shared_ptr<Spec> compileSpec(DispatcherObject *D, const std::vector<TypeRef> &Args,
+std::shared_ptr<Spec> compileSpec(DispatcherObject *D,
+                                  const std::vector<TypeRef> &Args,
                                   bool NoAlias = true, bool Background = false);
 
 // S ready to launch or inspect: waits for its background code generation
@@ -63,7 +65,8 @@ void refuseReadOnlyWrites(const Spec &S, const std::vector<ArgValue> &Vals);
 
 // S, or its variant without noalias when a read-only array overlaps an
 // array the kernel may write.
-Spec *aliasSafe(DispatcherObject *D, Spec *S, const std::vector<ArgValue> &Vals);
+Spec *aliasSafe(DispatcherObject *D, Spec *S,
+                const std::vector<ArgValue> &Vals);
 
 // Finds or compiles the specialization for these arguments.
 Spec *specialize(DispatcherObject *D, std::vector<ArgValue> &Vals);

@@ -56,7 +56,8 @@ void requireStreamAlive(const StreamObject *S) {
   requireAlive(S->device, S->gen, "this stream");
 }
 
-// ---- Stream --------------------------------------------------------------------
+// ---- Stream
+// --------------------------------------------------------------------
 
 // Stream(kind="user", handle=0)
 PyObject *streamNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
@@ -64,8 +65,8 @@ PyObject *streamNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
     const char *Kind = "user";
     unsigned long long Handle = 0;
     static const char *Names[] = {"kind", "handle", nullptr};
-    if (!PyArg_ParseTupleAndKeywords(Args, Kw, "|sK", const_cast<char **>(Names),
-                                     &Kind, &Handle))
+    if (!PyArg_ParseTupleAndKeywords(
+            Args, Kw, "|sK", const_cast<char **>(Names), &Kind, &Handle))
       return nullptr;
     StreamKind K;
     std::string Name = Kind;
@@ -130,7 +131,8 @@ PyObject *streamNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
     S->device = Device;
     S->gen = Gen;
     S->value = Value;
-    S->handle = Cuda ? reinterpret_cast<rt::CUstream>(uintptr_t(Value)) : nullptr;
+    S->handle =
+        Cuda ? reinterpret_cast<rt::CUstream>(uintptr_t(Value)) : nullptr;
     return reinterpret_cast<PyObject *>(S);
   });
 }
@@ -150,15 +152,10 @@ PyObject *streamSynchronize(PyObject *O, PyObject *) {
       Py_RETURN_NONE;
     rt::CUstream H = S->handle;
     std::exception_ptr Err;
-    Py_BEGIN_ALLOW_THREADS
-    try {
-      rt::synchronizeStream(H);
-    } catch (...) {
+    Py_BEGIN_ALLOW_THREADS try { rt::synchronizeStream(H); } catch (...) {
       Err = std::current_exception();
     }
-    Py_END_ALLOW_THREADS
-    if (Err)
-      std::rethrow_exception(Err);
+    Py_END_ALLOW_THREADS if (Err) std::rethrow_exception(Err);
     Py_RETURN_NONE;
   });
 }
@@ -192,11 +189,13 @@ PyObject *streamCudaStream(PyObject *O, PyObject *) {
 }
 
 PyObject *streamGetHandle(PyObject *O, void *) {
-  return PyLong_FromUnsignedLongLong(reinterpret_cast<StreamObject *>(O)->value);
+  return PyLong_FromUnsignedLongLong(
+      reinterpret_cast<StreamObject *>(O)->value);
 }
 
 PyObject *streamGetKind(PyObject *O, void *) {
-  return PyUnicode_FromString(kindName(reinterpret_cast<StreamObject *>(O)->kind));
+  return PyUnicode_FromString(
+      kindName(reinterpret_cast<StreamObject *>(O)->kind));
 }
 
 PyObject *streamGetDevice(PyObject *O, void *) {
@@ -215,7 +214,8 @@ PyObject *streamRepr(PyObject *O) {
 
 Py_hash_t streamHash(PyObject *O) {
   auto *S = reinterpret_cast<StreamObject *>(O);
-  Py_hash_t H = Py_hash_t(S->value * 1000003u ^ S->gen ^ (uint64_t(S->kind) << 56));
+  Py_hash_t H =
+      Py_hash_t(S->value * 1000003u ^ S->gen ^ (uint64_t(S->kind) << 56));
   return H == -1 ? -2 : H;
 }
 
@@ -243,7 +243,8 @@ PyMethodDef StreamMethods[] = {
     {nullptr, nullptr, 0, nullptr}};
 
 PyGetSetDef StreamGetSet[] = {
-    {"handle", streamGetHandle, nullptr, "The CUstream handle as an int.", nullptr},
+    {"handle", streamGetHandle, nullptr, "The CUstream handle as an int.",
+     nullptr},
     {"kind", streamGetKind, nullptr, nullptr, nullptr},
     {"device_id", streamGetDevice, nullptr, nullptr, nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
@@ -265,7 +266,8 @@ PyType_Slot StreamSlots[] = {
 PyType_Spec StreamSpec = {"pycuda_jit._core.Stream", sizeof(StreamObject), 0,
                           Py_TPFLAGS_DEFAULT, StreamSlots};
 
-// ---- Event ---------------------------------------------------------------------
+// ---- Event
+// ---------------------------------------------------------------------
 
 double nowMs() {
   using namespace std::chrono;
@@ -314,7 +316,8 @@ void eventDealloc(PyObject *O) {
 PyObject *streamArg(PyObject *Args, PyObject *Kw, rt::CUstream &Out) {
   PyObject *S = nullptr;
   static const char *Names[] = {"stream", nullptr};
-  if (!PyArg_ParseTupleAndKeywords(Args, Kw, "|O", const_cast<char **>(Names), &S))
+  if (!PyArg_ParseTupleAndKeywords(Args, Kw, "|O", const_cast<char **>(Names),
+                                   &S))
     return nullptr;
   Out = streamHandle(S);
   return Py_None;
@@ -345,15 +348,10 @@ PyObject *eventSynchronize(PyObject *O, PyObject *) {
       Py_RETURN_NONE;
     rt::Event *Ev = E->ev;
     std::exception_ptr Err;
-    Py_BEGIN_ALLOW_THREADS
-    try {
-      Ev->synchronize();
-    } catch (...) {
+    Py_BEGIN_ALLOW_THREADS try { Ev->synchronize(); } catch (...) {
       Err = std::current_exception();
     }
-    Py_END_ALLOW_THREADS
-    if (Err)
-      std::rethrow_exception(Err);
+    Py_END_ALLOW_THREADS if (Err) std::rethrow_exception(Err);
     Py_RETURN_NONE;
   });
 }
@@ -418,11 +416,14 @@ PyObject *eventGetTiming(PyObject *O, void *) {
 }
 
 PyMethodDef EventMethods[] = {
-    {"record", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(eventRecord)),
-     METH_VARARGS | METH_KEYWORDS, "record(stream=0): record the event on a stream."},
+    {"record",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(eventRecord)),
+     METH_VARARGS | METH_KEYWORDS,
+     "record(stream=0): record the event on a stream."},
     {"synchronize", eventSynchronize, METH_NOARGS,
      "Wait until the work before the last record() has completed."},
-    {"wait", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(eventWait)),
+    {"wait",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(eventWait)),
      METH_VARARGS | METH_KEYWORDS,
      "wait(stream=0): make later work on the stream wait for this event."},
     {"query", eventQuery, METH_NOARGS,
@@ -532,10 +533,11 @@ rt::CUstream streamHandle(PyObject *O, StreamObject **Ours) {
       }
   }
   if (!Found) {
-    PyErr_Format(PyExc_TypeError,
-                 "a stream must be 0, None, a pycuda_jit stream (cuda.stream()) "
-                 "or another library's CUDA stream object, not %s",
-                 typeName(O).c_str());
+    PyErr_Format(
+        PyExc_TypeError,
+        "a stream must be 0, None, a pycuda_jit stream (cuda.stream()) "
+        "or another library's CUDA stream object, not %s",
+        typeName(O).c_str());
     throw PythonError{};
   }
   if (backend() != Backend::CUDA)

@@ -30,9 +30,9 @@ namespace pcj::py {
 enum class StreamKind : int { Default, Legacy, PerThread, User, External };
 
 struct StreamObject {
-  PyObject_HEAD
-  rt::CUstream handle; // what the driver gets (nullptr on the CPU executor)
-  rt::Stream *owned;   // User streams on CUDA
+  PyObject_HEAD rt::CUstream
+      handle;        // what the driver gets (nullptr on the CPU executor)
+  rt::Stream *owned; // User streams on CUDA
   StreamKind kind;
   int device;
   uint64_t gen;   // context generation (User streams), else 0
@@ -40,9 +40,8 @@ struct StreamObject {
 };
 
 struct EventObject {
-  PyObject_HEAD
-  rt::Event *ev; // CUDA
-  uint64_t gen;  // CPU executor: cpuGeneration() when made
+  PyObject_HEAD rt::Event *ev; // CUDA
+  uint64_t gen;                // CPU executor: cpuGeneration() when made
   bool timing;
   bool recorded; // CPU executor
   double hostMs; // CPU executor: steady-clock time of the last record()

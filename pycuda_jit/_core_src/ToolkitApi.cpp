@@ -23,7 +23,8 @@ bool pieceByName(const std::string &Name, ToolkitPiece &Out) {
 // set_site_packages([dir, ...]): where NVIDIA's pip wheels may be.
 PyObject *pySetSitePackages(PyObject *, PyObject *Arg) {
   return guard([&]() -> PyObject * {
-    Ref Seq(check(PySequence_Fast(Arg, "set_site_packages expects a list of str")));
+    Ref Seq(
+        check(PySequence_Fast(Arg, "set_site_packages expects a list of str")));
     std::vector<std::string> Dirs;
     Py_ssize_t N = PySequence_Size(Seq.get());
     for (Py_ssize_t I = 0; I < N; ++I) {

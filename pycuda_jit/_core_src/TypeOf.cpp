@@ -39,10 +39,12 @@ PyObject *describeType(TypeRef T) {
   case Kind::Tuple: {
     Ref Elems(check(PyTuple_New(Py_ssize_t(T->elems().size()))));
     for (size_t K = 0; K < T->elems().size(); ++K)
-      PyTuple_SetItem(Elems.get(), Py_ssize_t(K), check(describeType(T->elems()[K])).release());
+      PyTuple_SetItem(Elems.get(), Py_ssize_t(K),
+                      check(describeType(T->elems()[K])).release());
     Ref Fields = check(strTuple(T->fields()));
     if (T->fields().empty())
-      return Py_BuildValue("(sOOO)", "tuple", Elems.get(), Py_None, Fields.get());
+      return Py_BuildValue("(sOOO)", "tuple", Elems.get(), Py_None,
+                           Fields.get());
     return Py_BuildValue("(sOsO)", "tuple", Elems.get(), T->name().c_str(),
                          Fields.get());
   }
@@ -50,17 +52,21 @@ PyObject *describeType(TypeRef T) {
     Ref Fields(check(PyTuple_New(Py_ssize_t(T->fields().size()))));
     for (size_t K = 0; K < T->fields().size(); ++K) {
       Ref FT = check(describeType(T->elems()[K]));
-      PyTuple_SetItem(Fields.get(), Py_ssize_t(K),
-                      check(Py_BuildValue("(sOK)", T->fields()[K].c_str(), FT.get(),
-                                          (unsigned long long)T->offsets()[K]))
-                          .release());
+      PyTuple_SetItem(
+          Fields.get(), Py_ssize_t(K),
+          check(Py_BuildValue("(sOK)", T->fields()[K].c_str(), FT.get(),
+                              (unsigned long long)T->offsets()[K]))
+              .release());
     }
-    return Py_BuildValue("(sOII)", "record", Fields.get(), T->byteSize(), T->recordAlign());
+    return Py_BuildValue("(sOII)", "record", Fields.get(), T->byteSize(),
+                         T->recordAlign());
   }
   case Kind::NestedArray: {
     Ref Shape(check(PyTuple_New(Py_ssize_t(T->ndim()))));
     for (unsigned D = 0; D < T->ndim(); ++D)
-      PyTuple_SetItem(Shape.get(), D, check(PyLong_FromUnsignedLongLong(T->shape()[D])).release());
+      PyTuple_SetItem(
+          Shape.get(), D,
+          check(PyLong_FromUnsignedLongLong(T->shape()[D])).release());
     Ref Elem = check(describeType(T->dtype()));
     return Py_BuildValue("(sOO)", "nestedarray", Elem.get(), Shape.get());
   }

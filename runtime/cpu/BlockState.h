@@ -58,7 +58,7 @@ struct Grid {
   bool HasFault = false;
   KernelFault::Kind FaultKind = KernelFault::Kind::Raised;
   std::string FaultMessage;
-  std::string FaultFile; // the kernel source line it happened at, if known
+  std::string FaultFile;      // the kernel source line it happened at, if known
   std::string FaultException; // Kind::Exception: the class name
   int32_t FaultLine = 0;
   Dims FaultThread, FaultBlock;
@@ -122,10 +122,10 @@ struct ThreadSlot {
 // Lane entries are valid while the lane waits, and the results until the
 // lane has read them after completion.
 struct WarpState {
-  uint32_t Exists = 0;  // lanes that exist (a partial last warp has fewer)
-  uint32_t Exited = 0;  // lanes whose thread has returned
-  uint32_t Waiting = 0; // lanes suspended in a warp operation
-  uint32_t Named = 0;   // union of the waiting lanes' masks
+  uint32_t Exists = 0;    // lanes that exist (a partial last warp has fewer)
+  uint32_t Exited = 0;    // lanes whose thread has returned
+  uint32_t Waiting = 0;   // lanes suspended in a warp operation
+  uint32_t Named = 0;     // union of the waiting lanes' masks
   uint32_t Runnable = 0;  // lanes Ready or Running
   uint32_t AmWaiting = 0; // lanes suspended in activemask
   int32_t AmSite[32];     // their call sites
@@ -174,7 +174,7 @@ struct Block {
   uint32_t BarrierResult = 0;
   uint32_t BarrierResultArrivals = 0;
   uint32_t GridArrived = 0; // threads of this block at a grid barrier
-  FiberContext Sched; // the host thread's context that runs the block
+  FiberContext Sched;       // the host thread's context that runs the block
   pcj_thread_ctx *Running = nullptr; // the CUDA thread running now
 
   // Fast path only: where a terminated thread jumps back to.

@@ -62,7 +62,8 @@ void onSigint(int Sig, siginfo_t *Info, void *Context) {
   }
 }
 
-// -- the watchdog of time limits ------------------------------------------------
+// -- the watchdog of time limits
+// ------------------------------------------------
 
 class Watchdog {
 public:

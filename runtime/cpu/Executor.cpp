@@ -9,9 +9,9 @@
 // the caller waits until its helpers have left the grid → throws the first
 // error, if any.
 #include "runtime/cpu/BlockState.h"
-#include "support/Env.h"
 #include "runtime/cpu/LibdeviceHost.h"
 #include "runtime/cpu/SanitizerState.h"
+#include "support/Env.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -592,8 +592,8 @@ void launch(const KernelInfo &K, Dims GridDim, Dims BlockDim,
   stopDone(G);
   std::shared_ptr<std::vector<san::Finding>> Findings;
   if (San && !G.Internal)
-    Findings = std::make_shared<std::vector<san::Finding>>(
-        san::detail::launchEnd(G));
+    Findings =
+        std::make_shared<std::vector<san::Finding>>(san::detail::launchEnd(G));
   if (G.Internal)
     std::rethrow_exception(G.Internal);
   if (G.HasFault) {

@@ -64,20 +64,20 @@ struct KernelInfo {
 class KernelFault : public std::runtime_error {
 public:
   enum class Kind {
-    IndexError, // out-of-bounds index (a failed bounds check)
+    IndexError,   // out-of-bounds index (a failed bounds check)
     ZeroDivision, // division or modulo by zero in checked mode
-    ValueError, // a value an operation rejects in checked mode (range step 0)
+    ValueError,   // a value an operation rejects in checked mode (range step 0)
     UnboundLocal, // a read of an unassigned local in checked mode
-    Deadlock,   // a barrier or warp operation that can never complete, or a
-                // warp operation used against its contract (mask mismatch)
-    Raised,     // the kernel raised an exception (pcj_cpu_raise)
-    Interrupted, // SIGINT arrived during an interruptible launch
-    Timeout,     // the launch ran past its time limit
-    Recursion,   // a recursive device function ran out of stack
-    Sync,        // a barrier or warp operation used against its contract
-                 // (divergent barrier, a mask naming a lane that exited or
-                 // waits elsewhere): a hang or undefined on the GPU
-    Race,          // sanitizer: a data race (Sanitizer.h)
+    Deadlock,     // a barrier or warp operation that can never complete, or a
+                  // warp operation used against its contract (mask mismatch)
+    Raised,       // the kernel raised an exception (pcj_cpu_raise)
+    Interrupted,  // SIGINT arrived during an interruptible launch
+    Timeout,      // the launch ran past its time limit
+    Recursion,    // a recursive device function ran out of stack
+    Sync,         // a barrier or warp operation used against its contract
+                  // (divergent barrier, a mask naming a lane that exited or
+                  // waits elsewhere): a hang or undefined on the GPU
+    Race,         // sanitizer: a data race (Sanitizer.h)
     Uninitialized, // sanitizer: a read of memory nothing wrote
     UseAfterFree,  // sanitizer: an access to freed device memory
     Exception,     // the kernel's raise/assert: exceptionClass() names the

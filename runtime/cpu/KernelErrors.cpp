@@ -36,29 +36,29 @@ void pcj_cpu_index_error(pcj_thread_ctx *ctx, const pcj_index_site *site,
         T += (K ? ", " : "") + std::to_string(V[K]);
       return T + (ndim == 1 ? ",)" : ")");
     };
-    recordFault(*B.G, Kind::IndexError,
-                "index " + std::to_string(index[axis]) +
-                    " is out of bounds for axis " + std::to_string(axis) +
-                    " with size " + std::to_string(shape[axis]) + " (index " +
-                    Tuple(index) + " into shape " + Tuple(shape) +
-                    ") in kernel '" + Kernel + "' (" + File + ":" +
-                    std::to_string(Line) + "), thread " +
-                    dimsString(threadIdxOf(*ctx)) + " block " +
-                    dimsString(B.Idx),
-                threadIdxOf(*ctx), B.Idx, File, Line);
+    recordFault(
+        *B.G, Kind::IndexError,
+        "index " + std::to_string(index[axis]) + " is out of bounds for axis " +
+            std::to_string(axis) + " with size " + std::to_string(shape[axis]) +
+            " (index " + Tuple(index) + " into shape " + Tuple(shape) +
+            ") in kernel '" + Kernel + "' (" + File + ":" +
+            std::to_string(Line) + "), thread " +
+            dimsString(threadIdxOf(*ctx)) + " block " + dimsString(B.Idx),
+        threadIdxOf(*ctx), B.Idx, File, Line);
   }
   terminateThread(ctx);
 }
 
 void pcj_cpu_error(pcj_thread_ctx *ctx, const pcj_error_site *site) {
   if (!ctx || !ctx->sched) {
-    std::fprintf(stderr, "pycuda_jit: kernel error outside the CPU executor: %s\n",
+    std::fprintf(stderr,
+                 "pycuda_jit: kernel error outside the CPU executor: %s\n",
                  site && site->message ? site->message : "");
     std::abort();
   }
   {
     Block &B = blockOf(ctx);
-    Kind K = !site                                  ? Kind::IndexError
+    Kind K = !site                                   ? Kind::IndexError
              : site->kind == PCJ_ERROR_ZERO_DIVISION ? Kind::ZeroDivision
              : site->kind == PCJ_ERROR_VALUE         ? Kind::ValueError
              : site->kind == PCJ_ERROR_UNBOUND_LOCAL ? Kind::UnboundLocal
@@ -75,7 +75,8 @@ void pcj_cpu_error(pcj_thread_ctx *ctx, const pcj_error_site *site) {
     recordFault(*B.G, K,
                 Message + " in kernel '" + Kernel + "' (" + File + ":" +
                     std::to_string(Line) + "), thread " +
-                    dimsString(threadIdxOf(*ctx)) + " block " + dimsString(B.Idx),
+                    dimsString(threadIdxOf(*ctx)) + " block " +
+                    dimsString(B.Idx),
                 threadIdxOf(*ctx), B.Idx, File, Line, Exception);
   }
   terminateThread(ctx);

@@ -60,7 +60,9 @@ i32 pcj_nv_popcll(i64 X) { return std::popcount(u(X)); }
 // Halving adds without overflow: (x + y) >> 1 and (x + y + 1) >> 1.
 i32 pcj_nv_hadd(i32 X, i32 Y) { return i32((int64_t(X) + Y) >> 1); }
 i32 pcj_nv_rhadd(i32 X, i32 Y) { return i32((int64_t(X) + Y + 1) >> 1); }
-i32 pcj_nv_uhadd(i32 X, i32 Y) { return s(uint32_t((uint64_t(u(X)) + u(Y)) >> 1)); }
+i32 pcj_nv_uhadd(i32 X, i32 Y) {
+  return s(uint32_t((uint64_t(u(X)) + u(Y)) >> 1));
+}
 i32 pcj_nv_urhadd(i32 X, i32 Y) {
   return s(uint32_t((uint64_t(u(X)) + u(Y) + 1) >> 1));
 }
@@ -73,7 +75,9 @@ i32 pcj_nv_umul24(i32 X, i32 Y) {
   return s(uint32_t(uint64_t(u(X) & 0xffffff) * (u(Y) & 0xffffff)));
 }
 i32 pcj_nv_mulhi(i32 X, i32 Y) { return i32((int64_t(X) * Y) >> 32); }
-i32 pcj_nv_umulhi(i32 X, i32 Y) { return s(uint32_t((uint64_t(u(X)) * u(Y)) >> 32)); }
+i32 pcj_nv_umulhi(i32 X, i32 Y) {
+  return s(uint32_t((uint64_t(u(X)) * u(Y)) >> 32));
+}
 i64 pcj_nv_mul64hi(i64 X, i64 Y) { return i64((__int128(X) * Y) >> 64); }
 i64 pcj_nv_umul64hi(i64 X, i64 Y) {
   return s(uint64_t((unsigned __int128)u(X) * u(Y) >> 64));

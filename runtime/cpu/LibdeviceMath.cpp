@@ -32,7 +32,7 @@ double cosPiSmall(double X) { return std::cos(kPi * X); }
 
 double sinPi(double X) {
   if (!std::isfinite(X))
-    return X - X; // NaN
+    return X - X;                    // NaN
   double R = std::remainder(X, 2.0); // exact, in [-1, 1]
   double A = std::fabs(R);
   if (A > 0.5)
@@ -197,7 +197,8 @@ double besselI(int Nu, double X) {
       if (std::fabs(T) < 1e-17 * std::fabs(S))
         break;
     }
-    double Half = std::exp(A / 2); // e^x in two halves: finite up to I's own overflow
+    double Half =
+        std::exp(A / 2); // e^x in two halves: finite up to I's own overflow
     R = Half * (Half / std::sqrt(2 * kPi * A) * S);
   }
   return Nu && X < 0 ? -R : R;
@@ -229,8 +230,8 @@ float rsqrtfCorrect(float X) {
     return float(rsqrt(X));
   float Y = float(rsqrt(double(X)));
   auto Below = [&](double M) { // 1/sqrt(x) < M ?
-    double P = M * M;            // exact: M has at most 25 bits
-    double Hi = double(X) * P;   // x * m^2 = Hi + Lo exactly
+    double P = M * M;          // exact: M has at most 25 bits
+    double Hi = double(X) * P; // x * m^2 = Hi + Lo exactly
     double Lo = std::fma(double(X), P, -Hi);
     return Hi > 1 || (Hi == 1 && Lo > 0);
   };
@@ -397,21 +398,29 @@ f64 pcj_nv_cyl_bessel_i1(f64 X) { return besselI(1, X); }
 f32 pcj_nv_cyl_bessel_i1f(f32 X) { return f32(besselI(1, X)); }
 f64 pcj_nv_rhypot(f64 X, f64 Y) { return 1 / std::hypot(X, Y); }
 f32 pcj_nv_rhypotf(f32 X, f32 Y) { return f32(1 / std::hypot(f64(X), f64(Y))); }
-f64 pcj_nv_norm3d(f64 A, f64 B, f64 C) { return std::hypot(std::hypot(A, B), C); }
-f32 pcj_nv_norm3df(f32 A, f32 B, f32 C) { return f32(std::hypot(f64(A), f64(B), f64(C))); }
+f64 pcj_nv_norm3d(f64 A, f64 B, f64 C) {
+  return std::hypot(std::hypot(A, B), C);
+}
+f32 pcj_nv_norm3df(f32 A, f32 B, f32 C) {
+  return f32(std::hypot(f64(A), f64(B), f64(C)));
+}
 f64 pcj_nv_norm4d(f64 A, f64 B, f64 C, f64 D) {
   return std::hypot(std::hypot(A, B), std::hypot(C, D));
 }
 f32 pcj_nv_norm4df(f32 A, f32 B, f32 C, f32 D) {
-  return f32(std::hypot(std::hypot(f64(A), f64(B)), std::hypot(f64(C), f64(D))));
+  return f32(
+      std::hypot(std::hypot(f64(A), f64(B)), std::hypot(f64(C), f64(D))));
 }
 f64 pcj_nv_rnorm3d(f64 A, f64 B, f64 C) { return 1 / pcj_nv_norm3d(A, B, C); }
 f32 pcj_nv_rnorm3df(f32 A, f32 B, f32 C) {
   return f32(1 / std::hypot(f64(A), f64(B), f64(C)));
 }
-f64 pcj_nv_rnorm4d(f64 A, f64 B, f64 C, f64 D) { return 1 / pcj_nv_norm4d(A, B, C, D); }
+f64 pcj_nv_rnorm4d(f64 A, f64 B, f64 C, f64 D) {
+  return 1 / pcj_nv_norm4d(A, B, C, D);
+}
 f32 pcj_nv_rnorm4df(f32 A, f32 B, f32 C, f32 D) {
-  return f32(1 / std::hypot(std::hypot(f64(A), f64(B)), std::hypot(f64(C), f64(D))));
+  return f32(
+      1 / std::hypot(std::hypot(f64(A), f64(B)), std::hypot(f64(C), f64(D))));
 }
 // Clamped to [0, 1]; NaN -> 0.
 f32 pcj_nv_saturatef(f32 X) { return X > 0 ? (X < 1 ? X : 1.0f) : 0.0f; }

@@ -17,9 +17,9 @@
 
 #include <cfenv>
 #include <cmath>
-#include <type_traits>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace pcj::rt::cpu {
 namespace ldtypes {
@@ -94,8 +94,10 @@ template <class I, class F> I toInt(F X, int Mode) {
     R = std::nearbyint(X); // ties to even (the default mode)
   }
   using L = std::numeric_limits<I>;
-  // L::min() and -L::min() (or 2^bits for unsigned) are powers of two, exact in F.
-  F Lo = F(L::min()), Hi = L::is_signed ? -F(L::min()) : F(2) * F(I(1) << (sizeof(I) * 8 - 1));
+  // L::min() and -L::min() (or 2^bits for unsigned) are powers of two, exact in
+  // F.
+  F Lo = F(L::min()),
+    Hi = L::is_signed ? -F(L::min()) : F(2) * F(I(1) << (sizeof(I) * 8 - 1));
   if (R <= Lo)
     return L::min();
   if (R >= Hi)
@@ -165,8 +167,12 @@ PCJ_TOINT(double2ull, i64, uint64_t, f64)
 // llrint: cvt.rni.s64; llround: halfway cases away from zero, then cvt.rzi.
 i64 pcj_nv_llrint(f64 X) { return toInt<int64_t>(X, FE_TONEAREST); }
 i64 pcj_nv_llrintf(f32 X) { return toInt<int64_t>(X, FE_TONEAREST); }
-i64 pcj_nv_llround(f64 X) { return toInt<int64_t>(std::round(X), FE_TOWARDZERO); }
-i64 pcj_nv_llroundf(f32 X) { return toInt<int64_t>(std::round(X), FE_TOWARDZERO); }
+i64 pcj_nv_llround(f64 X) {
+  return toInt<int64_t>(std::round(X), FE_TOWARDZERO);
+}
+i64 pcj_nv_llroundf(f32 X) {
+  return toInt<int64_t>(std::round(X), FE_TOWARDZERO);
+}
 
 // float <-> half bits (cvt.rn.f16.f32 / cvt.f32.f16).  The host's binary16
 // type: AArch64's __fp16 (IEEE binary16 there; float -> __fp16 rounds to

@@ -88,7 +88,6 @@ size_t quarantineLimit() {
   return Limit;
 }
 
-
 // Under R.mu: the allocation holding A, or end().
 std::map<uintptr_t, Allocation>::iterator holding(Registry &R, uintptr_t A) {
   auto It = R.allocs.upper_bound(A);
@@ -108,7 +107,7 @@ Region classifySlow(uintptr_t Addr, RegionCache &Cache) {
   uint64_t Gen = RegistryGeneration.load(std::memory_order_relaxed);
   auto It = R.allocs.upper_bound(Addr);
   RegionCache C{Gen, 0, It == R.allocs.end() ? ~uintptr_t(0) : It->first,
-                  Region::Host};
+                Region::Host};
   if (It != R.allocs.begin()) {
     --It;
     if (Addr < It->second.end) {
@@ -125,7 +124,8 @@ Region classifySlow(uintptr_t Addr, RegionCache &Cache) {
 
 namespace {
 
-// ---- ordering -----------------------------------------------------------------
+// ---- ordering
+// -----------------------------------------------------------------
 
 uint16_t linearTid(const pcj_thread_ctx *Ctx) {
   return uint16_t(Ctx->warpid * 32 + Ctx->laneid);
@@ -137,7 +137,8 @@ uint32_t ownClock(const SanBlock &S, uint16_t Tid) {
 
 // Block Writer made an atomic on a location, after its access with runs
 // count Rseq, that block Reader made one on later.
-bool atomicOrdered(SanGrid &G, uint32_t Writer, uint32_t Rseq, uint32_t Reader) {
+bool atomicOrdered(SanGrid &G, uint32_t Writer, uint32_t Rseq,
+                   uint32_t Reader) {
   std::lock_guard<std::mutex> Lock(G.mu);
   auto R = G.runs.find(Writer);
   if (R == G.runs.end())
@@ -206,8 +207,7 @@ inline bool ordered(const Rec &R, const Probe &A) {
 // Record R is absent, or from before the block started (shared and local
 // memory).
 inline bool stale(const Rec &R, const Probe &A) {
-  return R.blk == 0 ||
-         (A.space != PCJ_SAN_GLOBAL && R.blk < A.S.firstSerial);
+  return R.blk == 0 || (A.space != PCJ_SAN_GLOBAL && R.blk < A.S.firstSerial);
 }
 
 inline bool conflicts(const Rec &R, const Probe &A) {
@@ -286,7 +286,8 @@ inline uint32_t checkShared(Cell &C, uint32_t State, const Probe &A,
         addFinding(A, Finding::Kind::UseAfterFree, nullptr);
       return State;
     }
-    State |= Touched | (R == Region::Uninitialized ? 0u : uint32_t(WrittenBytes));
+    State |=
+        Touched | (R == Region::Uninitialized ? 0u : uint32_t(WrittenBytes));
   } else if (A.space == PCJ_SAN_SHARED && stale(C.w, A)) {
     State &= ~WrittenBytes; // written by an earlier block, if at all
   }
@@ -324,7 +325,8 @@ void checkCell(Cell &C, const Probe &A, uintptr_t Addr) {
 
 } // namespace
 
-// ---- executor hooks -------------------------------------------------------------
+// ---- executor hooks
+// -------------------------------------------------------------
 
 void launchBegin(Grid &G, SanGrid &S, uint8_t Checks) {
   S.checks = Checks;
@@ -338,8 +340,8 @@ thread_local SanBlock BlockState;
 
 void registerSerial(Block &B) {
   SanGrid &G = *B.G->San;
-  uint64_t Linear = (uint64_t(B.Idx.z) * B.G->GridDim.y + B.Idx.y) *
-                        B.G->GridDim.x + B.Idx.x;
+  uint64_t Linear =
+      (uint64_t(B.Idx.z) * B.G->GridDim.y + B.Idx.y) * B.G->GridDim.x + B.Idx.x;
   std::lock_guard<std::mutex> Lock(G.mu);
   G.blockOfSerial[B.San->serial] = Linear;
 }
@@ -425,7 +427,8 @@ void gridResumed(Block &B) {
   registerSerial(B);
 }
 
-// ---- memory registry (the glue) ---------------------------------------------------
+// ---- memory registry (the glue)
+// ---------------------------------------------------
 
 } // namespace detail
 
@@ -439,8 +442,8 @@ void noteAlloc(const void *Ptr, size_t Bytes, bool Initialized) {
   uintptr_t Lo = uintptr_t(Ptr), Hi = Lo + (Bytes ? Bytes : 1);
   {
     std::unique_lock<std::shared_mutex> Lock(R.mu);
-    R.allocs[Lo] = detail::Allocation{
-        Hi, Initialized ? Region::Initialized : Region::Uninitialized};
+    R.allocs[Lo] = detail::Allocation{Hi, Initialized ? Region::Initialized
+                                                      : Region::Uninitialized};
     detail::RegistryGeneration.fetch_add(1);
   }
   if (armed())
@@ -507,7 +510,8 @@ bool noteFree(void *Ptr, size_t Bytes, void (*Release)(void *)) {
 
 } // namespace pcj::rt::cpu::san
 
-// ---- the C ABI -----------------------------------------------------------------
+// ---- the C ABI
+// -----------------------------------------------------------------
 
 using namespace pcj::rt::cpu;
 using namespace pcj::rt::cpu::san::detail;

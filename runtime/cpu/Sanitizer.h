@@ -57,7 +57,7 @@ std::string checksString(uint8_t Checks); // "race,init,bounds,sync"
 
 // One access of a finding.
 struct Access {
-  std::string op;     // "read", "write", "atomic", "barrier", ...
+  std::string op; // "read", "write", "atomic", "barrier", ...
   std::string file;
   int line = 0, col = -1, endCol = -1;
   Dims thread, block;
@@ -83,9 +83,10 @@ void clearReport();
 size_t reportLimit();
 uint64_t droppedFindings();
 
-// ---- device memory (the glue, CPU backend) -----------------------------------
-// Allocations are tracked always (a map insert); the shadow only once armed
-// (a sanitized kernel was created): until then frees are immediate.
+// ---- device memory (the glue, CPU backend)
+// ----------------------------------- Allocations are tracked always (a map
+// insert); the shadow only once armed (a sanitized kernel was created): until
+// then frees are immediate.
 void arm();
 bool armed();
 // A device allocation; `Initialized` false for device_array (its elements

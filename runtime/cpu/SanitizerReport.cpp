@@ -78,8 +78,9 @@ Access accessOf(const Grid &G, const Rec &R, const SiteInfo &S,
   A.known = It != Blocks.end();
   if (A.known) {
     uint64_t L = It->second, PerPlane = uint64_t(G.GridDim.x) * G.GridDim.y;
-    A.block = Dims{uint32_t(L % G.GridDim.x), uint32_t((L / G.GridDim.x) % G.GridDim.y),
-                   uint32_t(L / PerPlane)};
+    A.block =
+        Dims{uint32_t(L % G.GridDim.x),
+             uint32_t((L / G.GridDim.x) % G.GridDim.y), uint32_t(L / PerPlane)};
   }
   return A;
 }
@@ -92,9 +93,9 @@ Finding format(const Grid &G, const RawFinding &R,
   F.index = R.index;
   SiteInfo S2 = siteInfo(R.second.site);
   F.array = S2.array;
-  std::string Elem = R.index >= 0 ? arrayDesc(S2) + " element " +
-                                        std::to_string(R.index)
-                                  : "a record of " + arrayDesc(S2);
+  std::string Elem = R.index >= 0
+                         ? arrayDesc(S2) + " element " + std::to_string(R.index)
+                         : "a record of " + arrayDesc(S2);
   std::string In = " in kernel '" + F.kernel + "'";
   if (R.kind == Finding::Kind::Race) {
     SiteInfo S1 = siteInfo(R.first.site);
@@ -103,7 +104,8 @@ Finding format(const Grid &G, const RawFinding &R,
     const Access &A = F.accesses[0], &B = F.accesses[1];
     F.message = "data race on " + Elem + In + ": " + A.op + " by " + who(A) +
                 " (" + at(A) + ") and " + B.op + " by " + who(B) + " (" +
-                at(B) + ") are not ordered by a barrier, a warp "
+                at(B) +
+                ") are not ordered by a barrier, a warp "
                 "synchronization, a grid sync or an atomic";
     if (R.first.blk == R.second.blk && R.first.tid / 32 == R.second.tid / 32)
       F.message += " (lanes of one warp: since Volta they do not run in "
@@ -115,8 +117,8 @@ Finding format(const Grid &G, const RawFinding &R,
   F.accesses.push_back(accessOf(G, R.second, S2, Blocks));
   const Access &A = F.accesses[0];
   if (R.kind == Finding::Kind::UseAfterFree) {
-    F.message = A.op + " of freed device memory (" + Elem + ")" + In +
-                " by " + who(A) + " (" + at(A) +
+    F.message = A.op + " of freed device memory (" + Elem + ")" + In + " by " +
+                who(A) + " (" + at(A) +
                 "): the device array it belongs to was freed";
     return F;
   }
@@ -225,7 +227,8 @@ Finding faultFinding(const Grid &G, KernelFault::Kind K) {
   if (K == KernelFault::Kind::Sync && G.San && !G.San->syncFault.empty()) {
     std::lock_guard<std::mutex> Lock(G.San->mu);
     for (const Rec &R : G.San->syncFault)
-      F.accesses.push_back(accessOf(G, R, siteInfo(R.site), G.San->blockOfSerial));
+      F.accesses.push_back(
+          accessOf(G, R, siteInfo(R.site), G.San->blockOfSerial));
     return F;
   }
   Access A;
@@ -268,7 +271,8 @@ std::vector<Finding> launchEnd(Grid &G) {
 
 } // namespace detail
 
-// ---- public API -------------------------------------------------------------------
+// ---- public API
+// -------------------------------------------------------------------
 
 int parseChecks(const std::string &Text) {
   if (Text.empty() || Text == "0" || Text == "none")
@@ -305,8 +309,9 @@ int parseChecks(const std::string &Text) {
 
 std::string checksString(uint8_t Checks) {
   std::string S;
-  for (auto [Bit, Name] : {std::pair{Race, "race"}, std::pair{Init, "init"},
-                           std::pair{Bounds, "bounds"}, std::pair{Sync, "sync"}})
+  for (auto [Bit, Name] :
+       {std::pair{Race, "race"}, std::pair{Init, "init"},
+        std::pair{Bounds, "bounds"}, std::pair{Sync, "sync"}})
     if (Checks & Bit)
       S += (S.empty() ? "" : ",") + std::string(Name);
   return S;

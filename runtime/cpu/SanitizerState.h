@@ -21,18 +21,19 @@ namespace pcj::rt::cpu::san::detail {
 using cpu::detail::Block;
 using cpu::detail::Grid;
 
-// ---- shadow memory (Shadow.cpp) -----------------------------------------------
+// ---- shadow memory (Shadow.cpp)
+// -----------------------------------------------
 
 enum Op : uint8_t { OpRead = 0, OpWrite = 1, OpAtomic = 2, OpSync = 3 };
 
 // One access: who and when (20 bytes).
 struct Rec {
-  uint32_t blk;   // block serial (0: no access recorded)
-  uint32_t ivl;   // barrier interval within that serial
-  uint32_t site;  // site id (registerSite)
-  uint32_t wclk;  // the thread's own warp clock at the access
-  uint16_t rseq;  // atomic runs of its block before the access (saturated:
-                  // a larger count only makes more atomics order it)
+  uint32_t blk;      // block serial (0: no access recorded)
+  uint32_t ivl;      // barrier interval within that serial
+  uint32_t site;     // site id (registerSite)
+  uint32_t wclk;     // the thread's own warp clock at the access
+  uint16_t rseq;     // atomic runs of its block before the access (saturated:
+                     // a larger count only makes more atomics order it)
   uint16_t tid : 10; // linear thread index in the block
   uint16_t mask : 4; // bytes of the granule accessed
   uint16_t op : 2;   // Op
@@ -85,10 +86,11 @@ inline void unlockCell(Cell &C, uint32_t State) {
   C.word.store(State & ~LockBit, std::memory_order_release);
 }
 
-// ---- allocations (Sanitizer.cpp) ----------------------------------------------
-// What holds a global-memory address: host memory (NumPy arrays, pinned
-// and mapped memory, stacks), a device allocation the host or a kernel
-// initialized, a device_array nothing wrote yet, or freed device memory.
+// ---- allocations (Sanitizer.cpp)
+// ---------------------------------------------- What holds a global-memory
+// address: host memory (NumPy arrays, pinned and mapped memory, stacks), a
+// device allocation the host or a kernel initialized, a device_array nothing
+// wrote yet, or freed device memory.
 enum class Region : uint8_t { Host, Initialized, Uninitialized, Freed };
 // The last answer for one host thread (kept in its SanBlock: no TLS lookup
 // per access), valid while the registry's generation is unchanged: [lo, hi)
@@ -108,7 +110,8 @@ inline Region classify(uintptr_t Addr, RegionCache &Cache) {
   return classifySlow(Addr, Cache);
 }
 
-// ---- sites and findings (SanitizerReport.cpp) ---------------------------------
+// ---- sites and findings (SanitizerReport.cpp)
+// ---------------------------------
 
 struct SiteInfo {
   std::string kernel, file, array;
@@ -127,7 +130,8 @@ struct RawFinding {
   int64_t index;
 };
 
-// ---- per launch and per block -------------------------------------------------
+// ---- per launch and per block
+// -------------------------------------------------
 
 // A run of a block's atomics on one global location with no other global
 // access of the block between them (a spin loop is one run).
@@ -141,7 +145,7 @@ struct SanGrid {
   // Serials below this belong to earlier grid phases or launches.
   std::atomic<uint32_t> phaseBase{0};
 
-  std::mutex mu; // guards the maps below
+  std::mutex mu;                                        // guards the maps below
   std::unordered_map<uint32_t, uint64_t> blockOfSerial; // -> linear block
   std::atomic<bool> anyAtomics{false};
   std::unordered_map<uint32_t, std::vector<AtomicRun>> runs; // by serial
@@ -177,8 +181,9 @@ struct SanBlock {
   RegionCache regions; // classify's last answer
 };
 
-// ---- executor hooks ------------------------------------------------------------
-// launch: a SanGrid for kernels with K.sanitize.
+// ---- executor hooks
+// ------------------------------------------------------------ launch: a
+// SanGrid for kernels with K.sanitize.
 void launchBegin(Grid &G, SanGrid &S, uint8_t Checks);
 // runBlock, before its threads run (B.San is set to per-host-thread state).
 void blockBegin(Block &B);

@@ -4,11 +4,11 @@
 // A three-level table over 48-bit addresses: granule index g = addr >> 2;
 // the top 13 bits of g pick a second-level table (8192 entries, created on
 // demand), the next 13 bits a chunk of 2^20 cells (4 MiB of memory, 64 MiB
-// of cells, one cache line each), the low 20 bits the cell.  Chunks are anonymous mappings with
-// MAP_NORESERVE, so only the pages of cells actually used take memory, and
-// zeroed ranges are given back with madvise.  Tables and chunks are
-// published with a compare-and-swap and never unmapped (the process keeps
-// them; a later launch reuses them).
+// of cells, one cache line each), the low 20 bits the cell.  Chunks are
+// anonymous mappings with MAP_NORESERVE, so only the pages of cells actually
+// used take memory, and zeroed ranges are given back with madvise.  Tables and
+// chunks are published with a compare-and-swap and never unmapped (the process
+// keeps them; a later launch reuses them).
 //
 //   addr 0x7f12_3456_789c  ->  g = addr >> 2
 //   L1[g >> 33] -> L2[(g >> 20) & 8191] -> chunk[g & 0xfffff]
@@ -62,7 +62,8 @@ Chunk *chunkFor(L2Table &T, uint64_t Index, bool Create) {
 
 // Calls F(first cell, count) for each run of existing cells of [Lo, Hi)
 // within one chunk (Create: making the chunks).
-template <typename Fn> void forCellRuns(uintptr_t Lo, uintptr_t Hi, bool Create, Fn F) {
+template <typename Fn>
+void forCellRuns(uintptr_t Lo, uintptr_t Hi, bool Create, Fn F) {
   uint64_t G = Lo >> 2, End = (Hi + 3) >> 2;
   while (G < End) {
     uint64_t ChunkEnd = (G | (kChunkCells - 1)) + 1;
@@ -71,8 +72,8 @@ template <typename Fn> void forCellRuns(uintptr_t Lo, uintptr_t Hi, bool Create,
     if (Top >= (uint64_t(1) << kL1Bits))
       return;
     if (L2Table *T = l2For(Top, Create))
-      if (Chunk *C = chunkFor(*T, (G >> kChunkBits) & ((1u << kL2Bits) - 1),
-                              Create))
+      if (Chunk *C =
+              chunkFor(*T, (G >> kChunkBits) & ((1u << kL2Bits) - 1), Create))
         F(C + (G & (kChunkCells - 1)), Stop - G);
     G = Stop;
   }

@@ -320,8 +320,8 @@ struct WarpResult {
 
 [[noreturn]] void mismatch(pcj_thread_ctx *Ctx, const WarpOp &Op,
                            const WarpState &W, uint32_t J) {
-  san::detail::noteSyncFault(blockOf(Ctx),
-                             {Ctx->warpid * 32 + Ctx->laneid, Ctx->warpid * 32 + J});
+  san::detail::noteSyncFault(
+      blockOf(Ctx), {Ctx->warpid * 32 + Ctx->laneid, Ctx->warpid * 32 + J});
   report(Ctx, Kind::Sync,
          "warp operation mismatch " + where(blockOf(Ctx)) + ": " +
              threadName(*Ctx) + " calls " + opString(Op) + " while lane " +
@@ -424,8 +424,9 @@ bool gridBarrierStuck(const Grid &G) {
 
 std::string gridStuckMessage(const Grid &G) {
   uint64_t Done = G.BlocksDone.load();
-  return "deadlock in kernel '" + std::string(G.Name) + "': " +
-         std::to_string(G.CoopArrived) + " of " + std::to_string(G.NumBlocks) +
+  return "deadlock in kernel '" + std::string(G.Name) +
+         "': " + std::to_string(G.CoopArrived) + " of " +
+         std::to_string(G.NumBlocks) +
          " blocks wait in cuda.cg.this_grid().sync() while " +
          std::to_string(Done) + (Done == 1 ? " block" : " blocks") +
          " returned without reaching it; every block must call grid sync the "
@@ -444,8 +445,9 @@ bool gridBarrier(pcj_thread_ctx *Ctx) {
                "' needs all " + std::to_string(G.NumBlocks) + " blocks (" +
                std::to_string(Threads) +
                " threads) of the grid running at once, but the CPU executor "
-               "keeps at most " + std::to_string(kMaxCoopBlocks) +
-               " blocks and " + std::to_string(kMaxCoopThreads) +
+               "keeps at most " +
+               std::to_string(kMaxCoopBlocks) + " blocks and " +
+               std::to_string(kMaxCoopThreads) +
                " threads of a synchronizing grid alive (a GPU: about its "
                "multiprocessor count times the blocks that fit on one); "
                "launch fewer blocks and cover the data with a grid-stride "
@@ -477,7 +479,8 @@ bool gridBarrier(pcj_thread_ctx *Ctx) {
       report(Ctx, Kind::Raised,
              "cuda.cg.this_grid().sync() in kernel '" + std::string(G.Name) +
                  "': could not start a host thread for the grid's remaining "
-                 "blocks (" + E.what() + "); launch fewer blocks");
+                 "blocks (" +
+                 E.what() + "); launch fewer blocks");
       return false;
     }
   }
@@ -760,14 +763,14 @@ int32_t pcj_cpu_syncthreads_count(pcj_thread_ctx *ctx, int32_t pred,
   return static_cast<int32_t>(barrier(ctx, pred != 0, site, line).Count);
 }
 
-int32_t pcj_cpu_syncthreads_and(pcj_thread_ctx *ctx, int32_t pred,
-                                int32_t site, int32_t line) {
+int32_t pcj_cpu_syncthreads_and(pcj_thread_ctx *ctx, int32_t pred, int32_t site,
+                                int32_t line) {
   BarrierResult R = barrier(ctx, pred != 0, site, line);
   return R.Count == R.Arrivals;
 }
 
-int32_t pcj_cpu_syncthreads_or(pcj_thread_ctx *ctx, int32_t pred,
-                               int32_t site, int32_t line) {
+int32_t pcj_cpu_syncthreads_or(pcj_thread_ctx *ctx, int32_t pred, int32_t site,
+                               int32_t line) {
   return barrier(ctx, pred != 0, site, line).Count != 0;
 }
 

@@ -1,5 +1,5 @@
-// Lowering rules for array attributes (registry/array.def).  They emit LLVM IR through
-// LowerContext and reach target differences only via its TargetHooks.
+// Lowering rules for array attributes (registry/array.def).  They emit LLVM IR
+// through LowerContext and reach target differences only via its TargetHooks.
 #include "stdlib/lowering/Rules.h"
 
 #include "support/Diagnostics.h"
@@ -54,7 +54,8 @@ llvm::Value *lowerArrayReshape(const LoweringRequest &R) {
   for (unsigned D = 0; D < From->ndim(); ++D)
     Size = B.CreateMul(Size, Cx.arrayShape(A, D));
   // One extent may be -1: the size divided by the others' product.
-  llvm::Value *Known = B.getInt64(1), *Unknowns = B.getInt64(0), *Bad = B.getFalse();
+  llvm::Value *Known = B.getInt64(1), *Unknowns = B.getInt64(0),
+              *Bad = B.getFalse();
   for (llvm::Value *W : Want) {
     llvm::Value *Minus = B.CreateICmpEQ(W, B.getInt64(-1));
     Unknowns = B.CreateAdd(Unknowns, B.CreateZExt(Minus, B.getInt64Ty()));
@@ -68,12 +69,14 @@ llvm::Value *lowerArrayReshape(const LoweringRequest &R) {
   llvm::Value *One = B.CreateICmpEQ(Unknowns, B.getInt64(1));
   llvm::Value *Total = B.CreateSelect(One, B.CreateMul(Known, Inferred), Known);
   Bad = B.CreateOr(Bad, B.CreateICmpNE(Total, Size));
-  Cx.raiseIf(&R.instr, Bad, lower::TargetHooks::RaisedError::ValueError,
-             "cannot reshape the array into the requested shape (sizes differ, or "
-             "more than one -1)");
+  Cx.raiseIf(
+      &R.instr, Bad, lower::TargetHooks::RaisedError::ValueError,
+      "cannot reshape the array into the requested shape (sizes differ, or "
+      "more than one -1)");
   std::vector<llvm::Value *> Shape(To->ndim()), Strides(To->ndim());
   for (unsigned D = 0; D < To->ndim(); ++D)
-    Shape[D] = B.CreateSelect(B.CreateICmpEQ(Want[D], B.getInt64(-1)), Inferred, Want[D]);
+    Shape[D] = B.CreateSelect(B.CreateICmpEQ(Want[D], B.getInt64(-1)), Inferred,
+                              Want[D]);
   llvm::Value *Stride = B.getInt64(int64_t(From->dtype()->byteSize()));
   for (unsigned D = To->ndim(); D-- > 0;) {
     Strides[D] = Stride;
@@ -129,12 +132,13 @@ llvm::Value *lowerArrayView(const LoweringRequest &R) {
     Strides[N - 1] = B.getInt64(New);
     Cx.raiseIf(&R.instr, Bad, lower::TargetHooks::RaisedError::ValueError,
                "view(): the last axis must be contiguous and hold a whole "
-               "number of " + To->dtype()->str() + " items");
+               "number of " +
+                   To->dtype()->str() + " items");
   }
   uint64_t Align = scalarAlign(To->dtype());
   llvm::Value *Mask = B.getInt64(Align - 1);
-  llvm::Value *Misaligned = B.CreateAnd(
-      B.CreatePtrToInt(Cx.arrayData(A), B.getInt64Ty()), Mask);
+  llvm::Value *Misaligned =
+      B.CreateAnd(B.CreatePtrToInt(Cx.arrayData(A), B.getInt64Ty()), Mask);
   for (unsigned D = 0; D + 1 < N; ++D)
     Misaligned = B.CreateOr(
         Misaligned,

@@ -26,7 +26,20 @@ llvm::SyncScope::ID deviceScope(llvm::IRBuilder<> &B) {
   return B.getContext().getOrInsertSyncScopeID("device");
 }
 
-enum AtomicOp { Add, Sub, And, Or, Xor, Inc, Dec, Exch, Max, Min, NanMax, NanMin };
+enum AtomicOp {
+  Add,
+  Sub,
+  And,
+  Or,
+  Xor,
+  Inc,
+  Dec,
+  Exch,
+  Max,
+  Min,
+  NanMax,
+  NanMin
+};
 
 // T atomic_<op>(ptr p, T v): returns the element before the operation.
 llvm::Function *floatMinMaxHelper(llvm::Module &M, AtomicOp Op,
@@ -47,7 +60,8 @@ llvm::Function *floatMinMaxHelper(llvm::Module &M, AtomicOp Op,
     llvm::IRBuilder<> B(Entry);
     llvm::Type *IT = B.getIntNTy(T->getPrimitiveSizeInBits());
     unsigned Bytes = T->getPrimitiveSizeInBits() / 8;
-    llvm::Value *Old0 = B.CreateAlignedLoad(T, P, llvm::Align(Bytes), true, "old");
+    llvm::Value *Old0 =
+        B.CreateAlignedLoad(T, P, llvm::Align(Bytes), true, "old");
     bool Nan = Op == NanMax || Op == NanMin;
     // max/min: nothing to do when the value or the element is NaN;
     // nanmax/nanmin: nothing to do when the value is NaN.
@@ -101,8 +115,8 @@ llvm::Value *atomicUpdate(const LoweringRequest &R, llvm::Value *Ptr) {
   AtomicOp Op = AtomicOp(R.info.idata);
   bool Float = DT->isFloat(), Signed = DT->isSigned();
   if (Float && Op >= Max) {
-    llvm::Function *F = floatMinMaxHelper(Cx.module, Op, Ptr->getType(),
-                                          Val->getType());
+    llvm::Function *F =
+        floatMinMaxHelper(Cx.module, Op, Ptr->getType(), Val->getType());
     return B.CreateCall(F, {Ptr, Val});
   }
   BinOp K;
@@ -177,11 +191,10 @@ llvm::Value *lowerAtomicCas(const LoweringRequest &R) {
   Cx.sanitizeAccess(&R.instr, lower::TargetHooks::Access::Atomic, A, R.args[0],
                     R.argInstrs[0], Ptr);
   size_t N = R.args.size();
-  auto *Pair = B.CreateAtomicCmpXchg(Ptr, R.args[N - 2], R.args[N - 1],
-                                     llvm::MaybeAlign(),
-                                     llvm::AtomicOrdering::Monotonic,
-                                     llvm::AtomicOrdering::Monotonic,
-                                     deviceScope(B));
+  auto *Pair =
+      B.CreateAtomicCmpXchg(Ptr, R.args[N - 2], R.args[N - 1],
+                            llvm::MaybeAlign(), llvm::AtomicOrdering::Monotonic,
+                            llvm::AtomicOrdering::Monotonic, deviceScope(B));
   Cx.sanitizeAtomicDone(A);
   return B.CreateExtractValue(Pair, {0});
 }

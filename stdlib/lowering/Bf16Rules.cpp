@@ -49,7 +49,8 @@ llvm::Value *bf16Const(llvm::IRBuilder<> &B, double V) {
 llvm::Value *saturate(llvm::IRBuilder<> &B, llvm::Value *X) {
   llvm::Value *Low = B.CreateSelect(B.CreateFCmpOGT(X, bf16Const(B, 0.0)), X,
                                     bf16Const(B, 0.0));
-  return B.CreateSelect(B.CreateFCmpOGT(X, bf16Const(B, 1.0)), bf16Const(B, 1.0), Low);
+  return B.CreateSelect(B.CreateFCmpOGT(X, bf16Const(B, 1.0)),
+                        bf16Const(B, 1.0), Low);
 }
 
 // bfloat16 -> the integer or float type T, rounding by Mode.
@@ -82,7 +83,8 @@ llvm::Value *viaFloat32(const LoweringRequest &R, const std::string &Op,
   } else if (Op == "rcp") {
     Y = B.CreateFDiv(One, X);
   } else {
-    llvm::FunctionCallee Fn = Cx.target.mathFunction(Cx.module, Op, float32Ty(), 1);
+    llvm::FunctionCallee Fn =
+        Cx.target.mathFunction(Cx.module, Op, float32Ty(), 1);
     Y = B.CreateCall(Fn, {X});
   }
   return B.CreateFPTrunc(Y, B.getBFloatTy());
@@ -97,7 +99,8 @@ llvm::Value *lowerBf16(const LoweringRequest &R) {
   std::string Op, Other, Mode;
   Words >> Op >> Other >> Mode;
   if (Op == "from")
-    return lower::toBFloat16(B, A[0], scalarFromName(Other), roundingMode(Mode));
+    return lower::toBFloat16(B, A[0], scalarFromName(Other),
+                             roundingMode(Mode));
   if (Op == "to")
     return fromBf16(R, A[0], scalarFromName(Other), Mode);
   if (Op == "as")
@@ -122,7 +125,8 @@ llvm::Value *lowerBf16(const LoweringRequest &R) {
     if (Op.size() > 4 && Op.compare(Op.size() - 4, 4, "_sat") == 0)
       return saturate(B, V);
     if (Op == "fma_relu")
-      return B.CreateSelect(B.CreateFCmpOLT(V, bf16Const(B, 0.0)), bf16Const(B, 0.0), V);
+      return B.CreateSelect(B.CreateFCmpOLT(V, bf16Const(B, 0.0)),
+                            bf16Const(B, 0.0), V);
     return V;
   }
   if (Op == "div") // float32 division (div.rn.f32), rounded once
@@ -148,8 +152,9 @@ llvm::Value *lowerBf16(const LoweringRequest &R) {
   if (Op == "isnan")
     return B.CreateFCmpUNO(A[0], A[0]);
   if (Op == "isinf") { // -1, 1 or 0, as CUDA's __hisinf
-    llvm::Value *Inf = B.CreateFCmpOEQ(B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, A[0]),
-                                       llvm::ConstantFP::getInfinity(B.getBFloatTy()));
+    llvm::Value *Inf =
+        B.CreateFCmpOEQ(B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, A[0]),
+                        llvm::ConstantFP::getInfinity(B.getBFloatTy()));
     llvm::Value *Sign = B.CreateSelect(
         B.CreateICmpSLT(B.CreateBitCast(A[0], B.getInt16Ty()), B.getInt16(0)),
         B.getInt32(-1), B.getInt32(1));

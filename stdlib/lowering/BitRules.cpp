@@ -22,9 +22,12 @@ llvm::Value *lowerBitOp(const LoweringRequest &R) {
   case 2:
     return B.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, X, B.getFalse());
   default: { // ffs: cttz(x) + 1, 0 for x == 0
-    llvm::Value *Tz = B.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, X, B.getFalse());
-    llvm::Value *Pos = B.CreateAdd(B.CreateZExtOrTrunc(Tz, B.getInt32Ty()), B.getInt32(1));
-    llvm::Value *Zero = B.CreateICmpEQ(X, llvm::ConstantInt::get(X->getType(), 0));
+    llvm::Value *Tz =
+        B.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, X, B.getFalse());
+    llvm::Value *Pos =
+        B.CreateAdd(B.CreateZExtOrTrunc(Tz, B.getInt32Ty()), B.getInt32(1));
+    llvm::Value *Zero =
+        B.CreateICmpEQ(X, llvm::ConstantInt::get(X->getType(), 0));
     return B.CreateSelect(Zero, B.getInt32(0), Pos);
   }
   }
@@ -39,7 +42,8 @@ llvm::Value *lowerBitCount(const LoweringRequest &R) {
   if (T->isBool())
     return B.CreateZExt(X, B.getInt64Ty());
   if (T->isSigned()) {
-    llvm::Value *Neg = B.CreateICmpSLT(X, llvm::ConstantInt::get(X->getType(), 0));
+    llvm::Value *Neg =
+        B.CreateICmpSLT(X, llvm::ConstantInt::get(X->getType(), 0));
     X = B.CreateSelect(Neg, B.CreateNeg(X), X);
   }
   llvm::Value *N = B.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, X);
@@ -51,8 +55,9 @@ llvm::Value *lowerNpInvert(const LoweringRequest &R) {
 }
 
 llvm::Value *lowerNpCompare(const LoweringRequest &R) {
-  static const bc::CmpKind Kinds[] = {bc::CmpKind::Lt, bc::CmpKind::Le, bc::CmpKind::Eq,
-                                      bc::CmpKind::Ne, bc::CmpKind::Gt, bc::CmpKind::Ge};
+  static const bc::CmpKind Kinds[] = {bc::CmpKind::Lt, bc::CmpKind::Le,
+                                      bc::CmpKind::Eq, bc::CmpKind::Ne,
+                                      bc::CmpKind::Gt, bc::CmpKind::Ge};
   bc::CmpKind K = Kinds[R.info.idata];
   TypeRef T = R.argTypes[0];
   if (!T->isComplex() || K == bc::CmpKind::Eq || K == bc::CmpKind::Ne)
@@ -60,15 +65,20 @@ llvm::Value *lowerNpCompare(const LoweringRequest &R) {
   // NumPy orders complex numbers lexicographically: real parts decide
   // unless equal, then the imaginary parts (any NaN: false).
   auto &B = R.cx.b;
-  llvm::Value *Ra = lower::complexRe(R.cx, R.args[0]), *Rb = lower::complexRe(R.cx, R.args[1]);
-  llvm::Value *Ia = lower::complexIm(R.cx, R.args[0]), *Ib = lower::complexIm(R.cx, R.args[1]);
+  llvm::Value *Ra = lower::complexRe(R.cx, R.args[0]),
+              *Rb = lower::complexRe(R.cx, R.args[1]);
+  llvm::Value *Ia = lower::complexIm(R.cx, R.args[0]),
+              *Ib = lower::complexIm(R.cx, R.args[1]);
   bool Less = K == bc::CmpKind::Lt || K == bc::CmpKind::Le;
   bool OrEqual = K == bc::CmpKind::Le || K == bc::CmpKind::Ge;
-  llvm::Value *Strict = Less ? B.CreateFCmpOLT(Ra, Rb) : B.CreateFCmpOGT(Ra, Rb);
+  llvm::Value *Strict =
+      Less ? B.CreateFCmpOLT(Ra, Rb) : B.CreateFCmpOGT(Ra, Rb);
   llvm::Value *Tie = B.CreateFCmpOEQ(Ra, Rb);
-  llvm::Value *Im = Less ? (OrEqual ? B.CreateFCmpOLE(Ia, Ib) : B.CreateFCmpOLT(Ia, Ib))
-                         : (OrEqual ? B.CreateFCmpOGE(Ia, Ib) : B.CreateFCmpOGT(Ia, Ib));
-  llvm::Value *NoNan = B.CreateAnd(B.CreateFCmpORD(Ia, Ib), B.CreateFCmpORD(Ra, Rb));
+  llvm::Value *Im =
+      Less ? (OrEqual ? B.CreateFCmpOLE(Ia, Ib) : B.CreateFCmpOLT(Ia, Ib))
+           : (OrEqual ? B.CreateFCmpOGE(Ia, Ib) : B.CreateFCmpOGT(Ia, Ib));
+  llvm::Value *NoNan =
+      B.CreateAnd(B.CreateFCmpORD(Ia, Ib), B.CreateFCmpORD(Ra, Rb));
   return B.CreateAnd(NoNan, B.CreateOr(Strict, B.CreateAnd(Tie, Im)));
 }
 

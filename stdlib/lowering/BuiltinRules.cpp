@@ -1,5 +1,6 @@
-// Lowering rules for Python builtins (registry/builtins.def).  They emit LLVM IR through
-// LowerContext and reach target differences only via its TargetHooks.
+// Lowering rules for Python builtins (registry/builtins.def).  They emit LLVM
+// IR through LowerContext and reach target differences only via its
+// TargetHooks.
 #include "stdlib/lowering/Rules.h"
 
 #include "lower/Arith.h"
@@ -68,7 +69,8 @@ llvm::Value *lowerContains(const LoweringRequest &R) {
       TypeRef ET = CT->elems()[K];
       TypeRef P = promote({VT, false}, {ET, false});
       llvm::Value *E = Cx.cast(B.CreateExtractValue(C, {K}), ET, P);
-      Any = B.CreateOr(Any, lower::lowerCompare(Cx, CmpKind::Eq, P, Cx.cast(V, VT, P), E));
+      Any = B.CreateOr(
+          Any, lower::lowerCompare(Cx, CmpKind::Eq, P, Cx.cast(V, VT, P), E));
     }
     return Any;
   }
@@ -76,7 +78,9 @@ llvm::Value *lowerContains(const LoweringRequest &R) {
   TypeRef P = promote({VT, false}, {Ctr, false});
   if (!P->isInt())
     P = int64Ty();
-  auto Field = [&](unsigned K) { return Cx.cast(B.CreateExtractValue(C, {K}), Ctr, P); };
+  auto Field = [&](unsigned K) {
+    return Cx.cast(B.CreateExtractValue(C, {K}), Ctr, P);
+  };
   llvm::Value *Start = Field(0), *Stop = Field(1), *Step = Field(2);
   V = Cx.cast(V, VT, P);
   auto Cmp = [&](CmpKind K, llvm::Value *A, llvm::Value *Bv) {
@@ -84,14 +88,18 @@ llvm::Value *lowerContains(const LoweringRequest &R) {
   };
   llvm::Value *Zero = Cx.intConst(P, 0);
   llvm::Value *Up = Cmp(CmpKind::Gt, Step, Zero);
-  llvm::Value *InUp = B.CreateAnd(Cmp(CmpKind::Le, Start, V), Cmp(CmpKind::Lt, V, Stop));
-  llvm::Value *InDown = B.CreateAnd(Cmp(CmpKind::Lt, Stop, V), Cmp(CmpKind::Le, V, Start));
-  llvm::Value *Dist = B.CreateSelect(Up, B.CreateSub(V, Start), B.CreateSub(Start, V));
+  llvm::Value *InUp =
+      B.CreateAnd(Cmp(CmpKind::Le, Start, V), Cmp(CmpKind::Lt, V, Stop));
+  llvm::Value *InDown =
+      B.CreateAnd(Cmp(CmpKind::Lt, Stop, V), Cmp(CmpKind::Le, V, Start));
+  llvm::Value *Dist =
+      B.CreateSelect(Up, B.CreateSub(V, Start), B.CreateSub(Start, V));
   llvm::Value *Stride = B.CreateSelect(Up, Step, B.CreateSub(Zero, Step));
   llvm::Value *NonZero = B.CreateICmpNE(Step, Zero);
   Stride = B.CreateSelect(NonZero, Stride, Cx.intConst(P, 1));
   llvm::Value *OnStep = B.CreateICmpEQ(B.CreateURem(Dist, Stride), Zero);
-  return B.CreateAnd(B.CreateAnd(NonZero, OnStep), B.CreateSelect(Up, InUp, InDown));
+  return B.CreateAnd(B.CreateAnd(NonZero, OnStep),
+                     B.CreateSelect(Up, InUp, InDown));
 }
 
 llvm::Value *lowerScalarCtor(const LoweringRequest &R) {
@@ -100,7 +108,8 @@ llvm::Value *lowerScalarCtor(const LoweringRequest &R) {
     return R.cx.cast(R.cx.b.getInt1(false), boolTy(), To);
   bc::ConstValue S;
   if (R.argTypes[0] == strTy() &&
-      ArgInfo{R.argTypes[0], false, R.argInstrs[0]}.constant(S)) { // float("nan")
+      ArgInfo{R.argTypes[0], false, R.argInstrs[0]}.constant(
+          S)) { // float("nan")
     double V = 0;
     parseFloatString(S.text, V); // the typing checked it
     return llvm::ConstantFP::get(R.cx.valueType(To), V);
@@ -145,15 +154,16 @@ namespace {
 // Appends value V of type T to a print() format and its vprintf arguments
 // (Python's str() of it: tuples as "(1, 2.500000)", "(1,)", a dim3 as
 // "(x, y, z)"; floats as %f, as numba-cuda prints them).
-void printValue(lower::LowerContext &Cx, TypeRef T, llvm::Value *V, std::string &Fmt,
-                std::vector<llvm::Value *> &Vals) {
+void printValue(lower::LowerContext &Cx, TypeRef T, llvm::Value *V,
+                std::string &Fmt, std::vector<llvm::Value *> &Vals) {
   auto &B = Cx.b;
   if (T->kind() == Kind::None) {
     Fmt += "None";
   } else if (T->isBool()) {
     Fmt += "%s";
-    Vals.push_back(B.CreateSelect(V, B.CreateGlobalStringPtr("True", "print.true"),
-                                  B.CreateGlobalStringPtr("False", "print.false")));
+    Vals.push_back(
+        B.CreateSelect(V, B.CreateGlobalStringPtr("True", "print.true"),
+                       B.CreateGlobalStringPtr("False", "print.false")));
   } else if (T->isInt()) {
     Fmt += T->isSigned() ? "%lld" : "%llu";
     Vals.push_back(Cx.cast(V, T, intTy(64, T->isSigned())));
@@ -174,7 +184,8 @@ void printValue(lower::LowerContext &Cx, TypeRef T, llvm::Value *V, std::string 
                                       : SReg::NCtaId;
     Fmt += "(%lld, %lld, %lld)";
     for (int D = 0; D < 3; ++D)
-      Vals.push_back(B.CreateZExt(Cx.target.specialReg(B, Reg, D), B.getInt64Ty()));
+      Vals.push_back(
+          B.CreateZExt(Cx.target.specialReg(B, Reg, D), B.getInt64Ty()));
   } else {
     Fmt += "%f";
     Vals.push_back(Cx.cast(V, T, float64Ty()));
@@ -267,7 +278,8 @@ llvm::Value *lowerPow(const LoweringRequest &R) {
   auto *Done = llvm::BasicBlock::Create(Cx.ctx, "powmod.done", Fn);
   B.CreateBr(Loop);
   B.SetInsertPoint(Loop);
-  auto *Acc = B.CreatePHI(B.getInt64Ty(), 2), *Base = B.CreatePHI(B.getInt64Ty(), 2),
+  auto *Acc = B.CreatePHI(B.getInt64Ty(), 2),
+       *Base = B.CreatePHI(B.getInt64Ty(), 2),
        *Exp = B.CreatePHI(B.getInt64Ty(), 2);
   Acc->addIncoming(One, Pre);
   Base->addIncoming(Base0, Pre);
@@ -296,10 +308,13 @@ llvm::Value *powerOfTen(lower::LowerContext &Cx, llvm::Value *K) {
   for (int E = 0; E <= 308; ++E)
     Pow[E] = std::strtod(("1e" + std::to_string(E)).c_str(), nullptr);
   llvm::Constant *Init = llvm::ConstantDataArray::get(Cx.ctx, Pow);
-  llvm::Value *Table = Cx.target.constArray(Cx.module, Init, "pcj_powers_of_ten");
-  llvm::Value *Idx = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, K, B.getInt64(308));
+  llvm::Value *Table =
+      Cx.target.constArray(Cx.module, Init, "pcj_powers_of_ten");
+  llvm::Value *Idx =
+      B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, K, B.getInt64(308));
   return B.CreateLoad(B.getDoubleTy(),
-                      B.CreateInBoundsGEP(B.getDoubleTy(), Table, Idx), "pow10");
+                      B.CreateInBoundsGEP(B.getDoubleTy(), Table, Idx),
+                      "pow10");
 }
 
 // round(x, n) of a double, as CPython rounds it: the exact value of x,
@@ -309,7 +324,8 @@ llvm::Value *powerOfTen(lower::LowerContext &Cx, llvm::Value *K) {
 // and R / 10**n is one correctly rounded operation; beyond, within an ulp.
 // n > 323 gives x, n < -308 gives +-0 (as in CPython); a result too large
 // gives +-inf (CPython raises OverflowError).
-llvm::Value *roundDigits(lower::LowerContext &Cx, llvm::Value *X, llvm::Value *N) {
+llvm::Value *roundDigits(lower::LowerContext &Cx, llvm::Value *X,
+                         llvm::Value *N) {
   auto &B = Cx.b;
   llvm::IRBuilder<>::FastMathFlagGuard Exact(B); // no contraction here
   B.clearFastMathFlags();
@@ -323,7 +339,8 @@ llvm::Value *roundDigits(lower::LowerContext &Cx, llvm::Value *X, llvm::Value *N
   };
   auto Odd = [&](llvm::Value *R) { // R integral, |R| < 2**53
     llvm::Value *H = B.CreateFMul(R, C(0.5));
-    return B.CreateFCmpONE(H, B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, H));
+    return B.CreateFCmpONE(H,
+                           B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, H));
   };
   auto Inc = [&](llvm::Value *R, llvm::Value *Cond, double By) {
     return B.CreateSelect(Cond, B.CreateFAdd(R, C(By)), R);
@@ -331,11 +348,13 @@ llvm::Value *roundDigits(lower::LowerContext &Cx, llvm::Value *X, llvm::Value *N
   llvm::Value *Pos = B.CreateICmpSGE(N, B.getInt64(0));
   // |n| (as unsigned: INT64_MIN stays huge), capped at 400.
   llvm::Value *K = B.CreateBinaryIntrinsic(
-      llvm::Intrinsic::umin, B.CreateBinaryIntrinsic(llvm::Intrinsic::abs, N, B.getFalse()),
+      llvm::Intrinsic::umin,
+      B.CreateBinaryIntrinsic(llvm::Intrinsic::abs, N, B.getFalse()),
       B.getInt64(400));
   // 10**n for 308 < n <= 323 is 10**(n - 22) * 10**22.
   llvm::Value *Split = B.CreateICmpUGT(K, B.getInt64(308));
-  llvm::Value *P = powerOfTen(Cx, B.CreateSelect(Split, B.CreateSub(K, B.getInt64(22)), K));
+  llvm::Value *P =
+      powerOfTen(Cx, B.CreateSelect(Split, B.CreateSub(K, B.getInt64(22)), K));
   llvm::Value *P2 = B.CreateSelect(B.CreateAnd(Pos, Split), C(1e22), C(1.0));
   llvm::Value *Big = C(9007199254740992.0); // 2**53
 
@@ -346,14 +365,19 @@ llvm::Value *roundDigits(lower::LowerContext &Cx, llvm::Value *X, llvm::Value *N
   llvm::Value *R = B.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, Y);
   llvm::Value *Dlt = B.CreateFSub(Y, R); // exact
   // Y sits on a tie that Lo breaks, or Y is an integer and Lo a tie.
-  R = Inc(R, B.CreateAnd(B.CreateFCmpOEQ(Dlt, C(0.5)), B.CreateFCmpOGT(Lo, C(0))), 1);
-  R = Inc(R, B.CreateAnd(B.CreateFCmpOEQ(Dlt, C(-0.5)), B.CreateFCmpOLT(Lo, C(0))), -1);
+  R = Inc(R,
+          B.CreateAnd(B.CreateFCmpOEQ(Dlt, C(0.5)), B.CreateFCmpOGT(Lo, C(0))),
+          1);
+  R = Inc(R,
+          B.CreateAnd(B.CreateFCmpOEQ(Dlt, C(-0.5)), B.CreateFCmpOLT(Lo, C(0))),
+          -1);
   llvm::Value *OddR = Odd(R);
   R = Inc(R, B.CreateAnd(B.CreateFCmpOEQ(Lo, C(0.5)), OddR), 1);
   R = Inc(R, B.CreateAnd(B.CreateFCmpOEQ(Lo, C(-0.5)), OddR), -1);
   llvm::Value *PosRes = B.CreateSelect(
-      B.CreateOr(B.CreateICmpUGT(K, B.getInt64(323)),
-                 B.CreateNot(B.CreateFCmpOLT(Fabs(Y), Big))), // nothing to round
+      B.CreateOr(
+          B.CreateICmpUGT(K, B.getInt64(323)),
+          B.CreateNot(B.CreateFCmpOLT(Fabs(Y), Big))), // nothing to round
       X, B.CreateFDiv(B.CreateFDiv(R, P2), P));
 
   // n < 0: Q = x / 10**-n, Rem = x - RQ * 10**-n exactly.
@@ -373,7 +397,8 @@ llvm::Value *roundDigits(lower::LowerContext &Cx, llvm::Value *X, llvm::Value *N
 
   llvm::Value *Res = B.CreateBinaryIntrinsic(
       llvm::Intrinsic::copysign, B.CreateSelect(Pos, PosRes, NegRes), X);
-  llvm::Value *Finite = B.CreateFCmpOLT(Fabs(X), llvm::ConstantFP::getInfinity(D));
+  llvm::Value *Finite =
+      B.CreateFCmpOLT(Fabs(X), llvm::ConstantFP::getInfinity(D));
   return B.CreateSelect(Finite, Res, X);
 }
 
@@ -386,12 +411,15 @@ llvm::Value *roundIntDigits(llvm::IRBuilder<> &B, llvm::Value *X,
   llvm::Value *Neg = Signed ? B.CreateICmpSLT(X, Zero) : B.getFalse();
   llvm::Value *Mag = B.CreateSelect(Neg, B.CreateNeg(X), X); // as unsigned
   // 10**k for k = -n <= 19 (the largest power of ten below 2**64).
-  llvm::Value *K = B.CreateSelect(B.CreateICmpSLT(N, Zero), B.CreateNeg(N), Zero);
-  llvm::Value *KC = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, K, B.getInt64(19));
+  llvm::Value *K =
+      B.CreateSelect(B.CreateICmpSLT(N, Zero), B.CreateNeg(N), Zero);
+  llvm::Value *KC =
+      B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, K, B.getInt64(19));
   llvm::Value *P = One;
   uint64_t Pow = 10;
   for (unsigned Bit = 0; Bit < 5; ++Bit, Pow *= Pow) {
-    llvm::Value *Set = B.CreateICmpNE(B.CreateAnd(KC, B.getInt64(1u << Bit)), Zero);
+    llvm::Value *Set =
+        B.CreateICmpNE(B.CreateAnd(KC, B.getInt64(1u << Bit)), Zero);
     P = B.CreateSelect(Set, B.CreateMul(P, B.getInt64(Pow)), P);
   }
   llvm::Value *Q = B.CreateUDiv(Mag, P);
@@ -400,7 +428,8 @@ llvm::Value *roundIntDigits(llvm::IRBuilder<> &B, llvm::Value *X,
   llvm::Value *Up = B.CreateOr(
       B.CreateICmpUGT(Rem, Other),
       B.CreateAnd(B.CreateICmpEQ(Rem, Other), B.CreateTrunc(Q, B.getInt1Ty())));
-  llvm::Value *Res = B.CreateMul(B.CreateAdd(Q, B.CreateZExt(Up, B.getInt64Ty())), P);
+  llvm::Value *Res =
+      B.CreateMul(B.CreateAdd(Q, B.CreateZExt(Up, B.getInt64Ty())), P);
   // Beyond 10**19 every 64-bit magnitude rounds to 0.
   Res = B.CreateSelect(B.CreateICmpUGT(K, B.getInt64(19)), Zero, Res);
   Res = B.CreateSelect(Neg, B.CreateNeg(Res), Res);

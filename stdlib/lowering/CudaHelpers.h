@@ -63,8 +63,8 @@ llvm::Function *moduleHelper(llvm::Module &M, const std::string &Name,
                              llvm::FunctionType *FT, BuildFn Build) {
   if (llvm::Function *F = M.getFunction(Name))
     return F;
-  auto *F = llvm::Function::Create(FT, llvm::GlobalValue::InternalLinkage,
-                                   Name, M);
+  auto *F =
+      llvm::Function::Create(FT, llvm::GlobalValue::InternalLinkage, Name, M);
   F->addFnAttr(llvm::Attribute::AlwaysInline);
   F->addFnAttr(llvm::Attribute::NoUnwind);
   Build(F);

@@ -1,5 +1,5 @@
-// Lowering rules for the cuda namespace (registry/cuda.def).  They emit LLVM IR through
-// LowerContext and reach target differences only via its TargetHooks.
+// Lowering rules for the cuda namespace (registry/cuda.def).  They emit LLVM IR
+// through LowerContext and reach target differences only via its TargetHooks.
 #include "stdlib/lowering/CudaHelpers.h"
 
 #include "support/Diagnostics.h"
@@ -51,7 +51,9 @@ static llvm::Value *gridLike(const LoweringRequest &R, bool Size) {
 }
 
 llvm::Value *lowerGrid(const LoweringRequest &R) { return gridLike(R, false); }
-llvm::Value *lowerGridsize(const LoweringRequest &R) { return gridLike(R, true); }
+llvm::Value *lowerGridsize(const LoweringRequest &R) {
+  return gridLike(R, true);
+}
 
 // Shared and local arrays: storage plus constant shape and C strides.
 static llvm::Value *fixedArray(const LoweringRequest &R, bool Shared) {
@@ -82,11 +84,12 @@ static llvm::Value *fixedArray(const LoweringRequest &R, bool Shared) {
   unsigned Align = 16;
   bc::ConstValue AlignArg;
   int A = cudahelp::findArg(R, 2, "alignment");
-  if (A >= 0 && ArgInfo{R.argTypes[A], false, R.argInstrs[A]}.constant(AlignArg) &&
+  if (A >= 0 &&
+      ArgInfo{R.argTypes[A], false, R.argInstrs[A]}.constant(AlignArg) &&
       AlignArg.kind == bc::ConstValue::Kind::Int)
     Align = std::max<unsigned>(Align, unsigned(AlignArg.i));
-  std::string Name = (Shared ? "shared.L" : "local.L") +
-                     std::to_string(R.instr.loc.line);
+  std::string Name =
+      (Shared ? "shared.L" : "local.L") + std::to_string(R.instr.loc.line);
   llvm::Value *Data =
       Shared ? Cx.target.sharedArray(Cx.module, Cx.b, ET, Count, Name, Align)
              : Cx.entryAlloca(ET, Name, Count);

@@ -6,7 +6,8 @@
 // .y into the high byte.
 //
 //   before:  cuda.fp8.cvt_e8m0_to_bf16raw(code)
-//   after:   { select(code == 0xff, 0x7fff, select(code == 0, 0x40, code << 7)) }
+//   after:   { select(code == 0xff, 0x7fff, select(code == 0, 0x40, code << 7))
+//   }
 #include "stdlib/lowering/CudaHelpers.h"
 
 #include "lower/Fp8.h"
@@ -34,18 +35,23 @@ llvm::Value *lowerFp8(const LoweringRequest &R) {
   llvm::Value *Sat = B.CreateICmpEQ(A[1], B.getInt32(1));
   auto Convert = [&](llvm::Value *X) -> llvm::Value * {
     if (To == "fp8")
-      return lower::fp8FromFloat(B, X, Sat, B.CreateICmpNE(A[2], B.getInt32(0)));
-    int Mode = rules::fp8RoundingConstant(ArgInfo{R.argTypes[2], false, R.argInstrs[2]});
+      return lower::fp8FromFloat(B, X, Sat,
+                                 B.CreateICmpNE(A[2], B.getInt32(0)));
+    int Mode = rules::fp8RoundingConstant(
+        ArgInfo{R.argTypes[2], false, R.argInstrs[2]});
     PCJ_ASSERT(Mode > 0, "the e8m0 rounding is checked in typing");
     return lower::e8m0FromFloat(B, X, Sat, /*RoundUp=*/Mode == 2);
   };
   if (From == "bf16raw") {
-    llvm::Value *Bits = B.CreateZExt(B.CreateExtractValue(A[0], {0}), B.getInt32Ty());
+    llvm::Value *Bits =
+        B.CreateZExt(B.CreateExtractValue(A[0], {0}), B.getInt32Ty());
     return Convert(B.CreateBitCast(B.CreateShl(Bits, 16), B.getFloatTy()));
   }
   if (From == "float32x2" || From == "float64x2") {
-    llvm::Value *Lo = B.CreateZExt(Convert(B.CreateExtractValue(A[0], {0})), B.getInt16Ty());
-    llvm::Value *Hi = B.CreateZExt(Convert(B.CreateExtractValue(A[0], {1})), B.getInt16Ty());
+    llvm::Value *Lo =
+        B.CreateZExt(Convert(B.CreateExtractValue(A[0], {0})), B.getInt16Ty());
+    llvm::Value *Hi =
+        B.CreateZExt(Convert(B.CreateExtractValue(A[0], {1})), B.getInt16Ty());
     return B.CreateOr(B.CreateShl(Hi, 8), Lo);
   }
   return Convert(A[0]);

@@ -21,11 +21,14 @@ bool single(TypeRef T) { return T->bits() <= 32; }
 
 // The function computing Name for T: under fastmath's `afn` (fastmath=True
 // included) float32 takes the target's approximate variant where it has one.
-llvm::FunctionCallee mathCallee(lower::LowerContext &Cx, const std::string &Name,
-                                TypeRef T, unsigned Arity) {
-  bool Approx = Cx.opts.fastMath || (Cx.opts.fastMathFlags & lower::fastmath::Afn);
+llvm::FunctionCallee mathCallee(lower::LowerContext &Cx,
+                                const std::string &Name, TypeRef T,
+                                unsigned Arity) {
+  bool Approx =
+      Cx.opts.fastMath || (Cx.opts.fastMathFlags & lower::fastmath::Afn);
   if (Approx && single(T))
-    if (llvm::FunctionCallee F = Cx.target.approxMathFunction(Cx.module, Name, Arity))
+    if (llvm::FunctionCallee F =
+            Cx.target.approxMathFunction(Cx.module, Name, Arity))
       return F;
   return Cx.target.mathFunction(Cx.module, Name, T, Arity);
 }
@@ -58,8 +61,10 @@ llvm::Value *lowerFloatMath(const LoweringRequest &R) {
   if (llvm::Value *V = bf16Variant(R))
     return V;
   auto &Cx = R.cx;
-  if (!R.argTypes.empty() && R.argTypes[0]->isComplex()) { // np.sin(z): cmath's row
-    const IntrinsicInfo *C = lookupIntrinsic(std::string("cmath.") + R.info.sdata);
+  if (!R.argTypes.empty() &&
+      R.argTypes[0]->isComplex()) { // np.sin(z): cmath's row
+    const IntrinsicInfo *C =
+        lookupIntrinsic(std::string("cmath.") + R.info.sdata);
     PCJ_ASSERT(C, std::string("no cmath row for ") + R.info.key);
     return loweringRule(C->id)(
         LoweringRequest{Cx, R.instr, *C, R.args, R.argTypes, R.argInstrs});
@@ -97,13 +102,14 @@ llvm::Value *lowerRoundToInt(const LoweringRequest &R) {
   TypeRef A = R.argTypes[0];
   if (A->isIntegral())
     return Cx.cast(R.args[0], A, R.instr.type);
-  llvm::Value *F = Cx.b.CreateUnaryIntrinsic(roundingIntrinsic(R.info.sdata),
-                                             R.args[0]);
+  llvm::Value *F =
+      Cx.b.CreateUnaryIntrinsic(roundingIntrinsic(R.info.sdata), R.args[0]);
   return Cx.cast(F, A, R.instr.type); // saturating, NaN -> 0
 }
 
 llvm::Value *lowerRound(const LoweringRequest &R) {
-  return R.cx.b.CreateUnaryIntrinsic(roundingIntrinsic(R.info.sdata), R.args[0]);
+  return R.cx.b.CreateUnaryIntrinsic(roundingIntrinsic(R.info.sdata),
+                                     R.args[0]);
 }
 
 // isnan / isinf / isfinite (IData 0 / 1 / 2); integers are always finite.
@@ -123,8 +129,8 @@ llvm::Value *lowerFloatClass(const LoweringRequest &R) {
 
 // degrees / radians: multiply by the constant in SData.
 llvm::Value *lowerScale(const LoweringRequest &R) {
-  llvm::Value *C =
-      llvm::ConstantFP::get(R.args[0]->getType(), std::strtod(R.info.sdata, nullptr));
+  llvm::Value *C = llvm::ConstantFP::get(R.args[0]->getType(),
+                                         std::strtod(R.info.sdata, nullptr));
   lower::SourceArithmetic Source(R.cx); // a product (docs/language.md)
   return R.cx.b.CreateFMul(R.args[0], C);
 }
@@ -137,8 +143,10 @@ llvm::Value *lowerFrexp(const LoweringRequest &R) {
   auto *Sig = llvm::FunctionType::get(FT, {FT, B.getPtrTy()}, false);
   llvm::Value *Exp = Cx.entryAlloca(B.getInt32Ty(), "frexp.exp");
   llvm::Value *M = B.CreateCall(
-      Cx.target.mathFunctionOfType(Cx.module, "frexp", single(F), Sig), {R.args[0], Exp});
-  llvm::Value *E = B.CreateSExt(B.CreateLoad(B.getInt32Ty(), Exp), B.getInt64Ty());
+      Cx.target.mathFunctionOfType(Cx.module, "frexp", single(F), Sig),
+      {R.args[0], Exp});
+  llvm::Value *E =
+      B.CreateSExt(B.CreateLoad(B.getInt32Ty(), Exp), B.getInt64Ty());
   llvm::Value *T = llvm::UndefValue::get(Cx.valueType(R.instr.type));
   T = B.CreateInsertValue(T, M, {0});
   return B.CreateInsertValue(T, E, {1});
@@ -150,8 +158,9 @@ llvm::Value *lowerLdexp(const LoweringRequest &R) {
   TypeRef F = R.instr.type;
   llvm::Type *FT = Cx.valueType(F);
   auto *Sig = llvm::FunctionType::get(FT, {FT, B.getInt32Ty()}, false);
-  return B.CreateCall(Cx.target.mathFunctionOfType(Cx.module, "ldexp", single(F), Sig),
-                      {R.args[0], R.args[1]});
+  return B.CreateCall(
+      Cx.target.mathFunctionOfType(Cx.module, "ldexp", single(F), Sig),
+      {R.args[0], R.args[1]});
 }
 
 llvm::Value *lowerModf(const LoweringRequest &R) {
@@ -162,7 +171,8 @@ llvm::Value *lowerModf(const LoweringRequest &R) {
   auto *Sig = llvm::FunctionType::get(FT, {FT, B.getPtrTy()}, false);
   llvm::Value *IntPart = Cx.entryAlloca(FT, "modf.int");
   llvm::Value *Frac = B.CreateCall(
-      Cx.target.mathFunctionOfType(Cx.module, "modf", single(F), Sig), {R.args[0], IntPart});
+      Cx.target.mathFunctionOfType(Cx.module, "modf", single(F), Sig),
+      {R.args[0], IntPart});
   llvm::Value *T = llvm::UndefValue::get(Cx.valueType(R.instr.type));
   T = B.CreateInsertValue(T, Frac, {0});
   return B.CreateInsertValue(T, B.CreateLoad(FT, IntPart), {1});
@@ -204,8 +214,9 @@ llvm::Value *lowerNpMinMax(const LoweringRequest &R) {
     return complexMinMax(R, Max);
   if (T->isFloat()) {
     llvm::Intrinsic::ID Id =
-        R.info.idata < 2 ? (Max ? llvm::Intrinsic::maximum : llvm::Intrinsic::minimum)
-                         : (Max ? llvm::Intrinsic::maxnum : llvm::Intrinsic::minnum);
+        R.info.idata < 2
+            ? (Max ? llvm::Intrinsic::maximum : llvm::Intrinsic::minimum)
+            : (Max ? llvm::Intrinsic::maxnum : llvm::Intrinsic::minnum);
     return B.CreateBinaryIntrinsic(Id, A, C);
   }
   bool S = T->isInt() && T->isSigned();
@@ -223,8 +234,9 @@ llvm::Value *lowerNpSign(const LoweringRequest &R) {
     llvm::Value *One = llvm::ConstantFP::get(LT, 1.0),
                 *MOne = llvm::ConstantFP::get(LT, -1.0),
                 *Zero = llvm::ConstantFP::get(LT, 0.0);
-    llvm::Value *S = B.CreateSelect(B.CreateFCmpOGT(X, Zero), One,
-                                    B.CreateSelect(B.CreateFCmpOLT(X, Zero), MOne, Zero));
+    llvm::Value *S =
+        B.CreateSelect(B.CreateFCmpOGT(X, Zero), One,
+                       B.CreateSelect(B.CreateFCmpOLT(X, Zero), MOne, Zero));
     return B.CreateSelect(B.CreateFCmpUNO(X, X), X, S); // NaN stays NaN
   }
   llvm::Value *Zero = llvm::ConstantInt::get(LT, 0);

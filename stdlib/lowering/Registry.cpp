@@ -5,7 +5,7 @@ namespace pcj::stdlib {
 
 LoweringFn loweringRule(IntrinsicId Id) {
   static const LoweringFn Table[] = {
-#define PCJ_INTRINSIC(Id, Key, Kind, Typing, Lowering, IData, SData, ...)           \
+#define PCJ_INTRINSIC(Id, Key, Kind, Typing, Lowering, IData, SData, ...)      \
   &lowering::Lowering,
 #include "stdlib/Registry.def"
 #undef PCJ_INTRINSIC

@@ -29,7 +29,7 @@ llvm::Value *lowerArrayUfunc(const LoweringRequest &R);
 } // namespace lowering
 
 namespace lowering {
-#define PCJ_INTRINSIC(Id, Key, Kind, Typing, Lowering, IData, SData, ...)           \
+#define PCJ_INTRINSIC(Id, Key, Kind, Typing, Lowering, IData, SData, ...)      \
   llvm::Value *Lowering(const LoweringRequest &R);
 #include "stdlib/Registry.def"
 #undef PCJ_INTRINSIC

@@ -16,11 +16,13 @@ using namespace types;
 
 namespace {
 
-llvm::Value *loadElement(lower::LowerContext &Cx, const ir::Instr *At, TypeRef ArrT,
-                         llvm::Value *A, const std::vector<lower::LowerContext::Index> &Idx) {
+llvm::Value *loadElement(lower::LowerContext &Cx, const ir::Instr *At,
+                         TypeRef ArrT, llvm::Value *A,
+                         const std::vector<lower::LowerContext::Index> &Idx) {
   llvm::Value *P = Cx.elementPtr(At, ArrT, A, Idx);
   llvm::Type *MT = Cx.memoryType(ArrT->dtype());
-  auto *L = Cx.b.CreateAlignedLoad(MT, P, Cx.module.getDataLayout().getABITypeAlign(MT));
+  auto *L = Cx.b.CreateAlignedLoad(
+      MT, P, Cx.module.getDataLayout().getABITypeAlign(MT));
   return Cx.fromMemory(L, ArrT->dtype());
 }
 
@@ -34,7 +36,8 @@ llvm::Value *lowerArrayUfunc(const LoweringRequest &R) {
   for (size_t K = 0; K < R.args.size(); ++K)
     TR.args.push_back({R.argTypes[K], false, R.argInstrs[K]});
   UfuncCall C = ufuncCall(TR);
-  std::vector<TypeRef> Inputs(R.argTypes.begin(), R.argTypes.begin() + C.inputs);
+  std::vector<TypeRef> Inputs(R.argTypes.begin(),
+                              R.argTypes.begin() + C.inputs);
   std::vector<bool> Weak;
   for (size_t K = 0; K < C.inputs; ++K)
     Weak.push_back(R.argInstrs[K] && R.argInstrs[K]->weak);
@@ -86,7 +89,8 @@ llvm::Value *lowerArrayUfunc(const LoweringRequest &R) {
   }
   std::vector<llvm::Value *> Vals;
   std::vector<TypeRef> Types;
-  std::vector<ir::Instr> Fakes(C.inputs, R.instr); // runtime operands of the element call
+  std::vector<ir::Instr> Fakes(C.inputs,
+                               R.instr); // runtime operands of the element call
   std::vector<const ir::Instr *> FakePtrs;
   for (size_t K = 0; K < C.inputs; ++K) {
     TypeRef T = R.argTypes[K];
@@ -95,8 +99,9 @@ llvm::Value *lowerArrayUfunc(const LoweringRequest &R) {
       std::vector<lower::LowerContext::Index> In;
       for (unsigned D = 0; D < T->ndim(); ++D) {
         llvm::Value *One = B.CreateICmpEQ(Cx.arrayShape(V, D), B.getInt64(1));
-        In.push_back({B.CreateSelect(One, B.getInt64(0), Idx[N - T->ndim() + D]),
-                      int64Ty(), true});
+        In.push_back(
+            {B.CreateSelect(One, B.getInt64(0), Idx[N - T->ndim() + D]),
+             int64Ty(), true});
       }
       V = loadElement(Cx, At, T, V, In);
       T = T->dtype();

@@ -37,7 +37,8 @@ llvm::Value *lowerVote(const LoweringRequest &R) {
   require(R, Feature::WarpSync);
   llvm::Value *Pred = Cx.truth(R.args[1], R.argTypes[1]);
   Cx.sanitizeSync(&R.instr);
-  llvm::Value *V = Cx.target.vote(Cx.b, unsigned(R.info.idata), R.args[0], Pred);
+  llvm::Value *V =
+      Cx.target.vote(Cx.b, unsigned(R.info.idata), R.args[0], Pred);
   if (R.info.idata == 3)
     return V; // ballot: the mask as int32
   return Cx.b.CreateICmpNE(V, Cx.b.getInt32(0));

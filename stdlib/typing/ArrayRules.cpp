@@ -45,7 +45,8 @@ TypingResult typeArrayReshape(const TypingRequest &R) {
   } else {
     for (size_t K = 1; K < R.args.size(); ++K)
       if (!R.args[K].type->isInt())
-        R.fail("reshape() shape entries must be integers, not " + R.args[K].type->str());
+        R.fail("reshape() shape entries must be integers, not " +
+               R.args[K].type->str());
     NDim = R.args.size() - 1;
   }
   if (NDim == 0)
@@ -83,11 +84,13 @@ TypingResult typeArrayView(const TypingRequest &R) {
            From->str() + " and " + To->str());
   if (To->byteSize() != From->byteSize() && A->ndim() == 0)
     R.fail("view() of a 0-d array as a type of another size (NumPy allows "
-           "only the same item size): " + From->str() + " to " + To->str());
+           "only the same item size): " +
+           From->str() + " to " + To->str());
   Layout L = A->layout();
   if (To->byteSize() != From->byteSize() && L == Layout::F && A->ndim() > 1)
     R.fail("view() as a type of another size needs a contiguous last axis, "
-           "not " + A->str());
+           "not " +
+           A->str());
   if (To->byteSize() != From->byteSize() && L == Layout::F)
     L = Layout::C; // one dimension, contiguous
   return {arrayTy(To, A->ndim(), L, A->addrSpace())};
@@ -103,15 +106,16 @@ TypingResult typePointerArray(const TypingRequest &R) {
                      "(in that order) and optionally a dtype");
   TypeRef Ptr = R.args[P].type;
   if (Ptr->kind() != Kind::Pointer)
-    R.fail(name(R) + "() takes a pointer (a CPointer or voidptr parameter), not " +
+    R.fail(name(R) +
+               "() takes a pointer (a CPointer or voidptr parameter), not " +
                Ptr->str(),
            "an array needs no conversion: index it directly");
   TypeRef Elem = Ptr->inner() == voidTy() ? nullptr : Ptr->inner();
   if (D >= 0) {
     TypeRef Want = cudahelp::dtypeArg(R, D);
     if (Elem && Want != Elem)
-      R.fail(name(R) + "(): dtype " + Want->str() + " differs from the pointer's " +
-             Elem->str());
+      R.fail(name(R) + "(): dtype " + Want->str() +
+             " differs from the pointer's " + Elem->str());
     Elem = Want;
   }
   if (!Elem)
@@ -119,14 +123,16 @@ TypingResult typePointerArray(const TypingRequest &R) {
   if (!Elem->isNumeric())
     R.fail(name(R) + "() of a pointer to " + Elem->str() + " is not supported");
   TypeRef ST = R.args[S].type;
-  std::vector<TypeRef> Dims = ST->isTuple() ? ST->elems() : std::vector<TypeRef>{ST};
+  std::vector<TypeRef> Dims =
+      ST->isTuple() ? ST->elems() : std::vector<TypeRef>{ST};
   for (TypeRef E : Dims)
     if (!E->isInt())
       R.fail(name(R) + "() shape entries must be integers, not " + E->str());
   if (Dims.empty())
     R.fail(name(R) + "() of a 0-d shape is not supported in kernels");
   return {arrayTy(Elem, unsigned(Dims.size()),
-                  R.info.idata == 0 ? Layout::C : Layout::F, AddrSpace::Generic)};
+                  R.info.idata == 0 ? Layout::C : Layout::F,
+                  AddrSpace::Generic)};
 }
 
 // ffi.from_buffer(a): a pointer to the elements of a contiguous array.
@@ -135,7 +141,8 @@ TypingResult typeFromBuffer(const TypingRequest &R) {
   noKeywords(R);
   TypeRef A = R.args[0].type;
   if (!A->isArray() || !A->dtype()->isNumeric())
-    R.fail("ffi.from_buffer() in kernels takes an array of numbers, not " + A->str());
+    R.fail("ffi.from_buffer() in kernels takes an array of numbers, not " +
+           A->str());
   if (A->layout() == Layout::A)
     R.fail("ffi.from_buffer() needs a contiguous array, not " + A->str(),
            "pass a C- or F-contiguous array");

@@ -10,7 +10,20 @@ using namespace cudahelp;
 
 namespace {
 
-enum AtomicOp { Add, Sub, And, Or, Xor, Inc, Dec, Exch, Max, Min, NanMax, NanMin };
+enum AtomicOp {
+  Add,
+  Sub,
+  And,
+  Or,
+  Xor,
+  Inc,
+  Dec,
+  Exch,
+  Max,
+  Min,
+  NanMax,
+  NanMin
+};
 
 // The array argument: global or shared memory (or a record's array field,
 // generic: PTX's generic atomics reach global and shared memory).

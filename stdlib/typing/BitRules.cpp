@@ -72,11 +72,13 @@ TypingResult typeNpBitwise(const TypingRequest &R) {
   for (TypeRef T : {A, B})
     if (!T->isInt() && !T->isBool())
       R.fail(name(R) + "() takes integers or bools, not " + T->str());
-  TypeRef T = A->isBool() && B->isBool() ? A
-                                         : promote({A, R.args[0].weak}, {B, R.args[1].weak});
+  TypeRef T = A->isBool() && B->isBool()
+                  ? A
+                  : promote({A, R.args[0].weak}, {B, R.args[1].weak});
   if (T->isBool() && !(A->isBool() && B->isBool()))
     T = int64Ty();
-  if (!T->isIntegral()) // int64 with uint64 promotes to float64 (NumPy: TypeError)
+  if (!T->isIntegral()) // int64 with uint64 promotes to float64 (NumPy:
+                        // TypeError)
     R.fail(name(R) + "() of " + A->str() + " and " + B->str() +
                " is not defined: they have no common integer type",
            "convert one operand, e.g. np.int64(x)");

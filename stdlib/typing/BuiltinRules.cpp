@@ -101,7 +101,8 @@ TypingResult typeIsInstance(const TypingRequest &R) {
   if (isInstanceAnswer(V, R.args[1].type) < 0)
     R.fail("isinstance() takes a class kernels know as its second argument "
            "(int, float, bool, complex, a NumPy scalar type, or a tuple of "
-           "those), not " + R.args[1].type->str());
+           "those), not " +
+           R.args[1].type->str());
   TypingResult Out{boolTy(), false};
   Out.argTypes = {nullptr, nullptr};
   return Out;
@@ -239,9 +240,11 @@ TypingResult typePrint(const TypingRequest &R) {
     Slots += N;
   }
   if (Slots > 32)
-    R.fail("print() in kernels prints at most 32 values per call (CUDA's vprintf "
-           "takes 32 arguments); this one has " + std::to_string(Slots),
-           "split it into several print() calls");
+    R.fail(
+        "print() in kernels prints at most 32 values per call (CUDA's vprintf "
+        "takes 32 arguments); this one has " +
+            std::to_string(Slots),
+        "split it into several print() calls");
   return {noneTy()};
 }
 
@@ -296,7 +299,8 @@ TypingResult typePow(const TypingRequest &R) {
   noKeywords(R);
   // pow(a, b) is a ** b, complex numbers included.
   TypeRef T = numericArg(R, 0)->isComplex() || numericArg(R, 1)->isComplex()
-                  ? promote({R.args[0].type, R.args[0].weak}, {R.args[1].type, R.args[1].weak}, &W)
+                  ? promote({R.args[0].type, R.args[0].weak},
+                            {R.args[1].type, R.args[1].weak}, &W)
                   : promoteTwo(R, &W);
   TypingResult Out{T, W};
   Out.argTypes = {T, T};

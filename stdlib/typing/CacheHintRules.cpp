@@ -25,8 +25,9 @@ TypeRef hintArray(const TypingRequest &R) {
                A->str(),
            "cache hints load and store one integer or float element");
   if (A->addrSpace() != AddrSpace::Global)
-    R.fail(name(R) + "() works on global memory (a kernel's array "
-                     "arguments), not on a " +
+    R.fail(name(R) +
+               "() works on global memory (a kernel's array "
+               "arguments), not on a " +
                A->str(),
            "index shared, local and constant arrays directly");
   return A;

@@ -98,7 +98,8 @@ TypingResult typeCmathRect(const TypingRequest &R) {
       R.fail("cmath.rect() takes real arguments");
   bool Single = true;
   for (size_t K = 0; K < 2; ++K)
-    if (R.args[K].weak || !(R.args[K].type->isFloat() && R.args[K].type->bits() <= 32))
+    if (R.args[K].weak ||
+        !(R.args[K].type->isFloat() && R.args[K].type->bits() <= 32))
       Single = false;
   TypeRef F = Single ? float32Ty() : float64Ty();
   TypingResult Out{complexTy(2 * F->bits())};

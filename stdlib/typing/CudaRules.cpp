@@ -20,8 +20,7 @@ TypingResult typeGrid(const TypingRequest &R) {
   expectArgs(R, 1, 1);
   noKeywords(R);
   bc::ConstValue V;
-  if (!R.args[0].constant(V) || !V.isSmallInt() ||
-      V.i < 1 || V.i > 3)
+  if (!R.args[0].constant(V) || !V.isSmallInt() || V.i < 1 || V.i > 3)
     R.fail(name(R) + "() takes a constant number of dimensions: 1, 2 or 3");
   if (V.i == 1)
     return {int64Ty()};
@@ -35,8 +34,8 @@ static int64_t arrayAlignmentArg(const TypingRequest &R, int K) {
   bc::ConstValue V;
   if (K < 0)
     return 0;
-  if (!R.args[K].constant(V) ||
-      (V.kind != bc::ConstValue::Kind::None && V.kind != bc::ConstValue::Kind::Int))
+  if (!R.args[K].constant(V) || (V.kind != bc::ConstValue::Kind::None &&
+                                 V.kind != bc::ConstValue::Kind::Int))
     R.fail(name(R) + "() alignment must be a constant integer, not " +
            R.args[K].type->str());
   if (V.kind == bc::ConstValue::Kind::None)
@@ -45,7 +44,8 @@ static int64_t arrayAlignmentArg(const TypingRequest &R, int K) {
       V.i > (int64_t(1) << 16))
     throw CompileError(ErrorKind::Value, R.instr.loc,
                        "Alignment must be a power of two and a multiple of "
-                       "the pointer size (8), at most 65536; got " + V.repr());
+                       "the pointer size (8), at most 65536; got " +
+                           V.repr());
   return V.i;
 }
 
@@ -55,7 +55,8 @@ static int64_t arrayAlignmentArg(const TypingRequest &R, int K) {
 // cuda.shared.array(0, dtype) is the launch's dynamic shared memory (1-D,
 // sized by the launch's shared-memory bytes).
 TypingResult typeLocalArray(const TypingRequest &R) {
-  int S = R.find(0, "shape"), D = R.find(1, "dtype"), A = R.find(2, "alignment");
+  int S = R.find(0, "shape"), D = R.find(1, "dtype"),
+      A = R.find(2, "alignment");
   if (S < 0 || D < 0 || R.args.size() != 2u + (A >= 0))
     R.fail(name(R) + "(shape, dtype, alignment=None) takes a shape, a dtype "
                      "and an optional alignment");
@@ -88,8 +89,9 @@ TypingResult typeConstArrayLike(const TypingRequest &R) {
   noKeywords(R);
   const ir::Instr *A = R.args[0].instr;
   if (!A || A->ct.kind != ir::CTValue::Kind::ConstArray)
-    R.fail(name(R) + "() takes a NumPy array that is a module global or a "
-                     "closure variable, not a value of type " +
+    R.fail(name(R) +
+               "() takes a NumPy array that is a module global or a "
+               "closure variable, not a value of type " +
                R.args[0].type->str(),
            "the array's contents are copied into constant memory when the "
            "kernel compiles; kernel arguments cannot be made constant");

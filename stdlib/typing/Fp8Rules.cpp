@@ -49,7 +49,9 @@ TypingResult typeFp8(const TypingRequest &R) {
   bool Scalar = Arg->isNumeric();
   if (Scalar ? !(Got->isIntegral() || Got->isFloat()) : Got != Arg)
     R.fail(name(R) + "() converts a " + Arg->str() + ", not a " + Got->str(),
-           From == "bf16raw" ? "make one with cuda.fp8.cvt_e8m0_to_bf16raw(code)" : "");
+           From == "bf16raw"
+               ? "make one with cuda.fp8.cvt_e8m0_to_bf16raw(code)"
+               : "");
   TypingResult Out;
   Out.argTypes = {Arg};
   if (To == "bf16raw") {
@@ -65,8 +67,9 @@ TypingResult typeFp8(const TypingRequest &R) {
     return Out;
   }
   if (fp8RoundingConstant(R.args[2]) < 0)
-    R.fail(name(R) + "() rounds toward zero or up: its rounding must be the constant "
-                     "cudaRoundMode.cudaRoundZero or cudaRoundMode.cudaRoundPosInf",
+    R.fail(name(R) +
+               "() rounds toward zero or up: its rounding must be the constant "
+               "cudaRoundMode.cudaRoundZero or cudaRoundMode.cudaRoundPosInf",
            "cuda_fp8.h implements only these two");
   Out.argTypes.push_back(nullptr);
   return Out;

@@ -38,7 +38,8 @@ TypeRef floatFor(const TypingRequest &R, size_t N, bool *Weak) {
 const IntrinsicInfo *bf16MathVariant(const TypingRequest &R);
 
 // The row a math call of these arguments is: R's own, or the cuda.bf16 row.
-static TypingResult typeVariant(const IntrinsicInfo &V, const TypingRequest &R) {
+static TypingResult typeVariant(const IntrinsicInfo &V,
+                                const TypingRequest &R) {
   return V.typing(TypingRequest{V, R.instr, R.args, R.kwnames});
 }
 

@@ -10,7 +10,7 @@
 namespace pcj::stdlib {
 
 static const IntrinsicInfo Table[] = {
-#define PCJ_INTRINSIC(Id, Key, Kind, Typing, Lowering, IData, SData, ...)           \
+#define PCJ_INTRINSIC(Id, Key, Kind, Typing, Lowering, IData, SData, ...)      \
   {IntrinsicId::Id, Key, IntrinsicKind::Kind, &rules::Typing, IData, SData},
 #include "stdlib/Registry.def"
 #undef PCJ_INTRINSIC
@@ -29,9 +29,7 @@ const IntrinsicInfo *lookupIntrinsic(std::string_view Key) {
   return It == ByKey.end() ? nullptr : It->second;
 }
 
-const IntrinsicInfo &intrinsicInfo(IntrinsicId Id) {
-  return Table[size_t(Id)];
-}
+const IntrinsicInfo &intrinsicInfo(IntrinsicId Id) { return Table[size_t(Id)]; }
 
 static const char *const ExceptionNames[] = {
 #define PCJ_EXCEPTION(Name) #Name,
@@ -70,7 +68,8 @@ bool ArgInfo::constant(bc::ConstValue &Out) const {
   case ir::Op::Global:
   case ir::Op::Deref:
   case ir::Op::GetAttr:
-  case ir::Op::Arg: // a device function's parameter its caller passed a constant for
+  case ir::Op::Arg: // a device function's parameter its caller passed a
+                    // constant for
     if (instr->ct.kind != ir::CTValue::Kind::Const)
       return false;
     Out = instr->ct.value;
@@ -102,7 +101,8 @@ int TypingRequest::find(size_t Pos, const std::string &Name) const {
   return -1;
 }
 
-void TypingRequest::fail(const std::string &Msg, const std::string &Hint) const {
+void TypingRequest::fail(const std::string &Msg,
+                         const std::string &Hint) const {
   throw CompileError(ErrorKind::Typing, instr.loc, Msg, Hint);
 }
 

@@ -17,8 +17,9 @@ inline void expectArgs(const TypingRequest &R, size_t Min, size_t Max) {
   size_t N = R.args.size();
   if (N >= Min && N <= Max)
     return;
-  std::string Want = Min == Max ? std::to_string(Min)
-                                : std::to_string(Min) + " to " + std::to_string(Max);
+  std::string Want = Min == Max
+                         ? std::to_string(Min)
+                         : std::to_string(Min) + " to " + std::to_string(Max);
   R.fail(name(R) + "() takes " + Want + " argument" + (Max == 1 ? "" : "s") +
          ", got " + std::to_string(N));
 }
@@ -41,8 +42,9 @@ inline TypeRef numericArg(const TypingRequest &R, size_t K) {
 inline std::vector<int64_t> constShape(const TypingRequest &R, int Idx) {
   bc::ConstValue V;
   if (Idx < 0 || !R.args[Idx].constant(V))
-    R.fail(name(R) + "() needs a shape known at compile time",
-           "use an integer literal, a module-level constant, or a tuple of them");
+    R.fail(
+        name(R) + "() needs a shape known at compile time",
+        "use an integer literal, a module-level constant, or a tuple of them");
   std::vector<int64_t> Dims;
   auto Add = [&](const bc::ConstValue &D) {
     if (!D.isSmallInt() || D.i < 0)
@@ -64,6 +66,5 @@ inline std::vector<int64_t> constShape(const TypingRequest &R, int Idx) {
 } // namespace detail
 
 using namespace detail;
-
 
 } // namespace pcj::stdlib::rules

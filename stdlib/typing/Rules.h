@@ -5,7 +5,7 @@
 
 namespace pcj::stdlib::rules {
 
-#define PCJ_INTRINSIC(Id, Key, Kind, Typing, Lowering, IData, SData, ...)           \
+#define PCJ_INTRINSIC(Id, Key, Kind, Typing, Lowering, IData, SData, ...)      \
   TypingResult Typing(const TypingRequest &R);
 #include "stdlib/Registry.def"
 #undef PCJ_INTRINSIC

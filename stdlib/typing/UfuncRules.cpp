@@ -16,19 +16,21 @@ namespace {
 
 size_t ufuncInputs(std::string_view Key) {
   static const std::set<std::string_view> Binary = {
-      "np.arctan2",     "np.hypot",     "np.power",         "np.copysign",
-      "np.fmod",        "np.nextafter", "np.minimum",       "np.maximum",
-      "np.fmin",        "np.fmax",      "np.less",          "np.less_equal",
-      "np.equal",       "np.not_equal", "np.greater",       "np.greater_equal",
-      "np.logical_and", "np.logical_or", "np.logical_xor",  "np.bitwise_and",
+      "np.arctan2",     "np.hypot",      "np.power",       "np.copysign",
+      "np.fmod",        "np.nextafter",  "np.minimum",     "np.maximum",
+      "np.fmin",        "np.fmax",       "np.less",        "np.less_equal",
+      "np.equal",       "np.not_equal",  "np.greater",     "np.greater_equal",
+      "np.logical_and", "np.logical_or", "np.logical_xor", "np.bitwise_and",
       "np.bitwise_or",  "np.bitwise_xor"};
   return Binary.count(Key) ? 2 : 1;
 }
 
 } // namespace
 
-bool isArrayUfuncCall(const IntrinsicInfo &Info, const std::vector<ArgInfo> &Args) {
-  if (std::string_view(Info.key).rfind("np.", 0) != 0 || Info.kind != IntrinsicKind::Func)
+bool isArrayUfuncCall(const IntrinsicInfo &Info,
+                      const std::vector<ArgInfo> &Args) {
+  if (std::string_view(Info.key).rfind("np.", 0) != 0 ||
+      Info.kind != IntrinsicKind::Func)
     return false;
   for (const ArgInfo &A : Args)
     if (A.type && A.type->isArray())
@@ -43,8 +45,8 @@ UfuncCall ufuncCall(const TypingRequest &R) {
   int Out = R.find(C.inputs, "out");
   for (const std::string &K : R.kwnames)
     if (K != "out")
-      R.fail(std::string(R.info.key) + "() in kernels takes only out= as a keyword, not " +
-             K + "=");
+      R.fail(std::string(R.info.key) +
+             "() in kernels takes only out= as a keyword, not " + K + "=");
   if (Positional < C.inputs)
     R.fail(std::string(R.info.key) + "() takes " + std::to_string(C.inputs) +
            " input(s), got " + std::to_string(Positional));
@@ -53,8 +55,9 @@ UfuncCall ufuncCall(const TypingRequest &R) {
            " input(s) and an output array, got " + std::to_string(Positional) +
            " arguments");
   if (Out < 0)
-    R.fail(std::string(R.info.key) + "() of an array in a kernel needs an output "
-           "array (kernels cannot allocate one)",
+    R.fail(std::string(R.info.key) +
+               "() of an array in a kernel needs an output "
+               "array (kernels cannot allocate one)",
            "pass it: " + std::string(R.info.key) + "(x, out) or out=...");
   if (!R.args[Out].type->isArray())
     R.fail(std::string(R.info.key) + "(): the output must be an array, not " +
@@ -62,10 +65,11 @@ UfuncCall ufuncCall(const TypingRequest &R) {
   for (size_t K = 0; K < C.inputs; ++K) {
     TypeRef T = R.args[K].type;
     if (!T->isArray() && !T->isNumeric())
-      R.fail(std::string(R.info.key) + "() takes arrays and numbers, not " + T->str());
+      R.fail(std::string(R.info.key) + "() takes arrays and numbers, not " +
+             T->str());
     if (T->isArray() && T->ndim() > R.args[Out].type->ndim())
-      R.fail(std::string(R.info.key) + "(): input " + std::to_string(K + 1) + " has " +
-             std::to_string(T->ndim()) + " dimensions, the output " +
+      R.fail(std::string(R.info.key) + "(): input " + std::to_string(K + 1) +
+             " has " + std::to_string(T->ndim()) + " dimensions, the output " +
              std::to_string(R.args[Out].type->ndim()));
   }
   C.out = size_t(Out);
@@ -79,7 +83,8 @@ TypingResult typeUfuncElement(const IntrinsicInfo &Info, const ir::Instr &At,
   for (size_t K = 0; K < InputTypes.size(); ++K) {
     TypeRef T = InputTypes[K];
     // array elements are strong; a Python literal stays weak (NEP 50)
-    Elem.args.push_back({T->isArray() ? T->dtype() : T, !T->isArray() && Weak[K], nullptr});
+    Elem.args.push_back(
+        {T->isArray() ? T->dtype() : T, !T->isArray() && Weak[K], nullptr});
   }
   return Info.typing(Elem);
 }
@@ -95,18 +100,21 @@ TypingResult typeArrayUfunc(const TypingRequest &R) {
   TypingResult E = typeUfuncElement(R.info, R.instr, Inputs, Weak);
   TypeRef OutT = R.args[C.out].type;
   if (OutT->addrSpace() == AddrSpace::Const)
-    R.fail(std::string(R.info.key) + "(): the output is a read-only constant array "
-           "(a global NumPy array or cuda.const.array_like)",
+    R.fail(std::string(R.info.key) +
+               "(): the output is a read-only constant array "
+               "(a global NumPy array or cuda.const.array_like)",
            "write into an array argument");
   if (!E.type->isNumeric() || !OutT->dtype()->isNumeric())
     R.fail(std::string(R.info.key) + "() gives " + E.type->str() +
            ", which cannot be stored into an array of " + OutT->dtype()->str());
   // NumPy's out= casting ("same_kind"): never to a lower kind.
-  auto Kind = [](TypeRef T) { return T->isBool() ? 0 : T->isInt() ? 1 : T->isFloat() ? 2 : 3; };
+  auto Kind = [](TypeRef T) {
+    return T->isBool() ? 0 : T->isInt() ? 1 : T->isFloat() ? 2 : 3;
+  };
   if (Kind(E.type) > Kind(OutT->dtype()))
     R.fail(std::string(R.info.key) + "() gives " + E.type->str() +
-           ", which NumPy does not cast to the output's " + OutT->dtype()->str() +
-           " (casting='same_kind')");
+           ", which NumPy does not cast to the output's " +
+           OutT->dtype()->str() + " (casting='same_kind')");
   return {OutT, false};
 }
 

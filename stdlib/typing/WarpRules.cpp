@@ -42,9 +42,10 @@ TypingResult typeShfl(const TypingRequest &R) {
   noKeywords(R);
   intArg(R, 0, "mask");
   TypeRef T = warpValue(R, 1, "shuffle");
-  intArg(R, 2, R.info.idata == 0 ? "source lane" : R.info.idata == 3
-                                                       ? "lane mask"
-                                                       : "delta");
+  intArg(R, 2,
+         R.info.idata == 0   ? "source lane"
+         : R.info.idata == 3 ? "lane mask"
+                             : "delta");
   TypingResult Out{T};
   Out.argTypes = {intTy(32, false), T, int32Ty()};
   return Out;

@@ -16,7 +16,8 @@ using namespace pcj;
 namespace {
 
 bool isHex(const std::string &S) {
-  return !S.empty() && S.find_first_not_of("0123456789abcdef") == std::string::npos;
+  return !S.empty() &&
+         S.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
 
 std::string selfPath() {
@@ -30,7 +31,8 @@ std::string selfPath() {
 // This test binary is linked with --build-id=sha1 like every binary of the
 // project: the id read from the loaded image is the one in the file.
 TEST(BuildId, LoadedImageAndFileAgree) {
-  std::string Mem = buildIdOfLoadedImage(reinterpret_cast<const void *>(&selfPath));
+  std::string Mem =
+      buildIdOfLoadedImage(reinterpret_cast<const void *>(&selfPath));
   EXPECT_TRUE(isHex(Mem)) << Mem;
   EXPECT_EQ(Mem.size(), 40u); // SHA-1
   EXPECT_EQ(buildIdOfFile(selfPath()), Mem);
@@ -42,7 +44,8 @@ TEST(BuildId, UnreadableFilesHaveNone) {
   char Path[] = "/tmp/pcj-buildid-XXXXXX";
   int Fd = mkstemp(Path);
   ASSERT_GE(Fd, 0);
-  std::string Junk = "\x7f" "ELF but not really an ELF file, only its magic";
+  std::string Junk = "\x7f"
+                     "ELF but not really an ELF file, only its magic";
   ASSERT_EQ(write(Fd, Junk.data(), Junk.size()), ssize_t(Junk.size()));
   close(Fd);
   EXPECT_EQ(buildIdOfFile(Path), "");

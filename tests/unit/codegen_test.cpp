@@ -21,6 +21,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/ScopedEnv.h"
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -29,7 +30,6 @@
 #include <random>
 #include <sstream>
 #include <thread>
-#include "support/ScopedEnv.h"
 
 using namespace pcj;
 using namespace pcj::codegen;
@@ -610,7 +610,8 @@ TEST(CodegenHost, CancelPointsPollInEveryLoopAfterOptimization) {
             std::string::npos)
       << IR;
   EXPECT_NE(IR.find("call void @pcj_cpu_poll()"), std::string::npos) << IR;
-  auto *F = reinterpret_cast<void (*)(float *, const float *, int)>(R->entry("f"));
+  auto *F =
+      reinterpret_cast<void (*)(float *, const float *, int)>(R->entry("f"));
   std::vector<float> In(100, 1.0f), Out(100, 0.0f);
   TestPolls = 0;
   F(Out.data(), In.data(), 100);

@@ -17,8 +17,8 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
-#include <chrono>
 #include <cfenv>
+#include <chrono>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -59,8 +59,7 @@ KernelInfo kernel(KernelEntry E, const char *Name, bool Barriers, bool Warps,
 }
 
 std::optional<KernelFault> launchExpectingFault(const KernelInfo &K, Dims G,
-                                                Dims B, size_t Dyn,
-                                                void **Args,
+                                                Dims B, size_t Dyn, void **Args,
                                                 const LaunchControl &C = {}) {
   try {
     launch(K, G, B, Dyn, Args, C);
@@ -1133,8 +1132,8 @@ const pcj_error_site kZeroDivSite = {"k", "file.py", "float division by zero",
                                      7, PCJ_ERROR_ZERO_DIVISION};
 const pcj_error_site kTupleSite = {"k", "file.py", "tuple index out of range",
                                    9, PCJ_ERROR_INDEX};
-const pcj_error_site kValueSite = {"k", "file.py", "range() arg 3 must not be zero",
-                                   11, PCJ_ERROR_VALUE};
+const pcj_error_site kValueSite = {
+    "k", "file.py", "range() arg 3 must not be zero", 11, PCJ_ERROR_VALUE};
 const pcj_error_site kUnboundSite = {
     "k", "file.py", "local variable 'total' is read before it is assigned", 13,
     PCJ_ERROR_UNBOUND_LOCAL};

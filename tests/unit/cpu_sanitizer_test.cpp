@@ -23,7 +23,8 @@ template <typename T> T &arg(void **Args, int I) {
   return *static_cast<T *>(Args[I]);
 }
 
-std::optional<KernelFault> run(const KernelInfo &K, Dims G, Dims B, void **Args) {
+std::optional<KernelFault> run(const KernelInfo &K, Dims G, Dims B,
+                               void **Args) {
   try {
     launch(K, G, B, 0, Args);
   } catch (const KernelFault &F) {

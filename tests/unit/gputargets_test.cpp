@@ -67,8 +67,7 @@ TEST(GpuTargets, OlderDriverLimitsThePtxIsa) {
 }
 
 TEST(GpuTargets, VoltaNeedsCuda12) {
-  EXPECT_FALSE(
-      chooseGpuTarget(GpuArch{7, 0, 0}, cuda(12080, 12080)).jit);
+  EXPECT_FALSE(chooseGpuTarget(GpuArch{7, 0, 0}, cuda(12080, 12080)).jit);
   try {
     chooseGpuTarget(GpuArch{7, 0, 0}, cuda(13000, 13000));
     FAIL() << "sm_70 with CUDA 13";

@@ -23,7 +23,9 @@ void change(unsigned &V) { V ^= 1u; }
 void change(uint8_t &V) { V ^= 1u; }
 void change(char &V) { V = V == 'a' ? 'f' : 'a'; }
 void change(std::string &V) { V += "x"; }
-void change(Backend &V) { V = V == Backend::CUDA ? Backend::CPU : Backend::CUDA; }
+void change(Backend &V) {
+  V = V == Backend::CUDA ? Backend::CPU : Backend::CUDA;
+}
 
 // A name per row and the options with that row changed.
 struct Changed {
@@ -45,8 +47,12 @@ std::vector<Changed> eachRowChanged(const CompileOptions &Base) {
 
 class NoGlobals : public ir::Resolver {
 public:
-  ir::CTValue global(const std::string &) override { return ir::CTValue::invalid(); }
-  ir::CTValue deref(const std::string &) override { return ir::CTValue::invalid(); }
+  ir::CTValue global(const std::string &) override {
+    return ir::CTValue::invalid();
+  }
+  ir::CTValue deref(const std::string &) override {
+    return ir::CTValue::invalid();
+  }
   ir::CTValue attribute(const ir::CTValue &, const std::string &) override {
     return ir::CTValue::invalid();
   }
@@ -95,7 +101,8 @@ TEST(CompileOptions, EveryRowChangesTheCacheKey) {
       EXPECT_THROW(Key(C.options), CompileError) << C.field;
       continue;
     }
-    EXPECT_NE(Key(C.options), BaseKey) << C.field << " is missing from the cache key";
+    EXPECT_NE(Key(C.options), BaseKey)
+        << C.field << " is missing from the cache key";
   }
 }
 

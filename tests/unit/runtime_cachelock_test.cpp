@@ -68,10 +68,12 @@ TEST(CacheLock, OneHolderAtATimeAndReleaseRemovesTheFile) {
   EXPECT_EQ(A.tryAcquire(quick()), CacheLock::Try::Acquired);
   EXPECT_TRUE(exists(Path));
   std::string Text = slurp(Path);
-  EXPECT_EQ(Text.rfind(std::to_string(getpid()) + " " + lockHostName() + " ", 0), 0u)
+  EXPECT_EQ(
+      Text.rfind(std::to_string(getpid()) + " " + lockHostName() + " ", 0), 0u)
       << Text;
   EXPECT_EQ(B.tryAcquire(quick()), CacheLock::Try::Busy);
-  EXPECT_NE(B.holder().find("pid " + std::to_string(getpid())), std::string::npos)
+  EXPECT_NE(B.holder().find("pid " + std::to_string(getpid())),
+            std::string::npos)
       << B.holder();
   A.release();
   EXPECT_FALSE(exists(Path));
@@ -150,7 +152,9 @@ TEST(CacheLock, WaiterTakesTheLockWhenTheHolderLeavesWithoutAnEntry) {
   });
   CacheLock Waiter(Path);
   WaitHooks H{[] { return false; },
-              [](double S) { std::this_thread::sleep_for(std::chrono::duration<double>(S)); }};
+              [](double S) {
+                std::this_thread::sleep_for(std::chrono::duration<double>(S));
+              }};
   EXPECT_EQ(waitForEntryOrLock(Waiter, H, quick()), LockWait::Held);
   EXPECT_TRUE(Waiter.held());
   Quitter.join();
@@ -163,7 +167,8 @@ TEST(CacheLock, WaiterTimesOutOnALockThatStays) {
   LockPolicy P = quick();
   P.waitSeconds = 0.05;
   double Slept = 0;
-  WaitHooks H{[] { return false; }, [&](double S) {
+  WaitHooks H{[] { return false; },
+              [&](double S) {
                 Slept += S;
                 std::this_thread::sleep_for(std::chrono::duration<double>(S));
               }};

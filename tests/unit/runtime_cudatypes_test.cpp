@@ -169,7 +169,8 @@ TEST(RuntimeCudaTypes, ExportedSymbolsMatchCudaH) {
 }
 
 TEST(RuntimeCudaTypes, SpecialStreamHandles) {
-  EXPECT_EQ(pcj::rt::kStreamLegacy, reinterpret_cast<pcj::rt::CUstream>(CU_STREAM_LEGACY));
+  EXPECT_EQ(pcj::rt::kStreamLegacy,
+            reinterpret_cast<pcj::rt::CUstream>(CU_STREAM_LEGACY));
   EXPECT_EQ(pcj::rt::kStreamPerThread,
             reinterpret_cast<pcj::rt::CUstream>(CU_STREAM_PER_THREAD));
 }

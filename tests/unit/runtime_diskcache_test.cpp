@@ -29,7 +29,9 @@ std::string keyOf(char C) { return std::string(64, C); }
 CacheEntry sample(const std::string &Key) {
   CacheEntry E;
   E.key = Key;
-  E.sections["cubin"] = std::string("\x7f" "ELF binary\0data", 16);
+  E.sections["cubin"] = std::string("\x7f"
+                                    "ELF binary\0data",
+                                    16);
   E.sections["meta"] = "kernel=k_1234\nsignature=(int64) -> none\n";
   return E;
 }
@@ -148,13 +150,15 @@ TEST(RuntimeDiskCache, FifoIsRefusedWithoutBlocking) {
   ASSERT_GE(Child, 0);
   if (Child == 0) {
     std::string Problem;
-    bool Refused = !C.load(keyOf('1'), &Problem) && Problem == "not a regular file";
+    bool Refused =
+        !C.load(keyOf('1'), &Problem) && Problem == "not a regular file";
     bool Listed = C.list().size() == 1;
     _exit(Refused && Listed ? 0 : 1);
   }
   int Status = 0;
   pid_t Done = 0;
-  for (int Tries = 0; Tries < 600 && Done == 0; ++Tries) { // a hang guard (60 s)
+  for (int Tries = 0; Tries < 600 && Done == 0;
+       ++Tries) { // a hang guard (60 s)
     Done = waitpid(Child, &Status, WNOHANG);
     if (Done == 0)
       usleep(100 * 1000);
@@ -177,7 +181,8 @@ TEST(RuntimeDiskCache, ChecksumCoversHeaderAndKey) {
   std::string Forged = slurp(C.pathFor(keyOf('a')));
   ASSERT_GT(Forged.size(), 44u);
   for (int K = 0; K < 32; ++K)
-    Forged[12 + K] = char(0xbb); // the key field: 32 bytes after magic + version
+    Forged[12 + K] =
+        char(0xbb); // the key field: 32 bytes after magic + version
   spit(C.pathFor(keyOf('b')), Forged);
   std::string Problem;
   EXPECT_FALSE(C.load(keyOf('b'), &Problem));
@@ -191,7 +196,8 @@ TEST(RuntimeDiskCache, OversizedEntriesAreRefusedUnread) {
   DiskCache C(tempDir());
   ASSERT_TRUE(C.store(sample(keyOf('c'))));
   std::string Path = C.pathFor(keyOf('c'));
-  ASSERT_EQ(truncate(Path.c_str(), off_t(DiskCache::kMaxEntryBytes) + 1), 0); // sparse
+  ASSERT_EQ(truncate(Path.c_str(), off_t(DiskCache::kMaxEntryBytes) + 1),
+            0); // sparse
   std::string Problem;
   EXPECT_FALSE(C.load(keyOf('c'), &Problem));
   EXPECT_NE(Problem.find("larger than"), std::string::npos) << Problem;

@@ -34,7 +34,8 @@ ErrorRecord record(uint32_t Site, std::initializer_list<int64_t> Values = {}) {
 }
 
 const std::string Table =
-    site({"", "AssertionError", "negative input", "k", "/x/k.py", "12", "-1", "0"}) +
+    site({"", "AssertionError", "negative input", "k", "/x/k.py", "12", "-1",
+          "0"}) +
     site({"", "OverflowError", "", "k", "/x/k.py", "14", "-1", "0"}) +
     site({"KernelZeroDivisionError", "", "division by zero", "outer.<locals>.k",
           "/x/k.py", "20", "-1", "0"}) +
@@ -58,21 +59,24 @@ TEST(ErrorRecord, RefusesMalformedTables) {
   std::vector<ErrorSite> Sites;
   EXPECT_FALSE(parseErrorSites(Table.substr(0, Table.size() - 1), Sites));
   Sites.clear();
-  EXPECT_FALSE(parseErrorSites(site({"", "E", "", "k", "f", "1", "-1"}), Sites));
+  EXPECT_FALSE(
+      parseErrorSites(site({"", "E", "", "k", "f", "1", "-1"}), Sites));
   Sites.clear();
-  EXPECT_FALSE(parseErrorSites(site({"", "E", "", "k", "f", "x", "-1", "0"}), Sites));
+  EXPECT_FALSE(
+      parseErrorSites(site({"", "E", "", "k", "f", "x", "-1", "0"}), Sites));
   Sites.clear();
   // An axis beyond the recorded rank.
-  EXPECT_FALSE(parseErrorSites(site({"KernelIndexError", "", "", "k", "f", "1", "2", "2"}),
-                               Sites));
+  EXPECT_FALSE(parseErrorSites(
+      site({"KernelIndexError", "", "", "k", "f", "1", "2", "2"}), Sites));
 }
 
 TEST(ErrorRecord, RaiseAndAssertMessages) {
   std::vector<ErrorSite> Sites;
   ASSERT_TRUE(parseErrorSites(Table, Sites));
   KernelRaised A = errorOfRecord(record(0), &Sites);
-  EXPECT_STREQ(A.what(), "negative input in kernel 'k' (/x/k.py:12), thread (44, 1, 0) "
-                         "block (2, 0, 3)");
+  EXPECT_STREQ(A.what(),
+               "negative input in kernel 'k' (/x/k.py:12), thread (44, 1, 0) "
+               "block (2, 0, 3)");
   EXPECT_EQ(A.errorClass(), "");
   EXPECT_EQ(A.exception(), "AssertionError");
   EXPECT_EQ(A.file(), "/x/k.py");
@@ -81,11 +85,13 @@ TEST(ErrorRecord, RaiseAndAssertMessages) {
   EXPECT_EQ(A.block()[2], 3u);
   // No message: the class name, as the CPU executor words it.
   EXPECT_STREQ(errorOfRecord(record(1), &Sites).what(),
-               "OverflowError in kernel 'k' (/x/k.py:14), thread (44, 1, 0) block (2, 0, 3)");
+               "OverflowError in kernel 'k' (/x/k.py:14), thread (44, 1, 0) "
+               "block (2, 0, 3)");
   KernelRaised Z = errorOfRecord(record(2), &Sites);
   EXPECT_EQ(Z.errorClass(), "KernelZeroDivisionError");
-  EXPECT_STREQ(Z.what(), "division by zero in kernel 'outer.<locals>.k' (/x/k.py:20), "
-                         "thread (44, 1, 0) block (2, 0, 3)");
+  EXPECT_STREQ(Z.what(),
+               "division by zero in kernel 'outer.<locals>.k' (/x/k.py:20), "
+               "thread (44, 1, 0) block (2, 0, 3)");
 }
 
 TEST(ErrorRecord, IndexErrorsShowTheIndexAndShape) {
@@ -94,13 +100,17 @@ TEST(ErrorRecord, IndexErrorsShowTheIndexAndShape) {
   // Rank 2: index (3, 5) into shape (4, 5), axis 1.
   KernelRaised I = errorOfRecord(record(3, {3, 5, 0, 0, 4, 5, 0, 0}), &Sites);
   EXPECT_EQ(I.errorClass(), "KernelIndexError");
-  EXPECT_STREQ(I.what(), "index 5 is out of bounds for axis 1 with size 5 (index (3, 5) "
-                         "into shape (4, 5)) in kernel 'k2' (/x/k.py:30), thread (44, 1, 0) "
-                         "block (2, 0, 3)");
+  EXPECT_STREQ(
+      I.what(),
+      "index 5 is out of bounds for axis 1 with size 5 (index (3, 5) "
+      "into shape (4, 5)) in kernel 'k2' (/x/k.py:30), thread (44, 1, 0) "
+      "block (2, 0, 3)");
   // More dimensions than the record holds: the axis' index and extent.
   KernelRaised J = errorOfRecord(record(4, {-9, 0, 0, 0, 8}), &Sites);
-  EXPECT_STREQ(J.what(), "index -9 is out of bounds for axis 3 with size 8 in kernel 'k5' "
-                         "(/x/k.py:31), thread (44, 1, 0) block (2, 0, 3)");
+  EXPECT_STREQ(
+      J.what(),
+      "index -9 is out of bounds for axis 3 with size 8 in kernel 'k5' "
+      "(/x/k.py:31), thread (44, 1, 0) block (2, 0, 3)");
 }
 
 TEST(ErrorRecord, UnknownSite) {
@@ -108,8 +118,10 @@ TEST(ErrorRecord, UnknownSite) {
   ASSERT_TRUE(parseErrorSites(Table, Sites));
   KernelRaised U = errorOfRecord(record(99), &Sites);
   EXPECT_EQ(U.errorClass(), "KernelError");
-  EXPECT_NE(std::string(U.what()).find("unknown error site"), std::string::npos);
-  EXPECT_NE(std::string(errorOfRecord(record(0), nullptr).what()).find("unknown error site"),
+  EXPECT_NE(std::string(U.what()).find("unknown error site"),
+            std::string::npos);
+  EXPECT_NE(std::string(errorOfRecord(record(0), nullptr).what())
+                .find("unknown error site"),
             std::string::npos);
 }
 

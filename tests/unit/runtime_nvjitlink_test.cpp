@@ -9,13 +9,13 @@
 
 #include <gtest/gtest.h>
 
+#include "support/ScopedEnv.h"
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <unistd.h>
-#include "support/ScopedEnv.h"
 
 using namespace pcj::rt;
 
@@ -343,13 +343,15 @@ TEST(RuntimeNvJitLink, LinksCudaSourceCompiledByNvrtc) {
   if (!L)
     GTEST_SKIP() << "no nvJitLink on this machine";
   LinkOptions O;
-  O.Inputs.push_back({"cu", "twice.cu",
-                      "extern \"C\" __device__ int twice(int a) { return 2 * a; }"});
+  O.Inputs.push_back(
+      {"cu", "twice.cu",
+       "extern \"C\" __device__ int twice(int a) { return 2 * a; }"});
   try {
     LoadableImage Img = ptxToLoadable(*L, kCallsTwicePtx, 9, 0, O);
     EXPECT_TRUE(Img.isCubin());
     ASSERT_GE(Img.Bytes.size(), 4u);
-    EXPECT_EQ(Img.Bytes.substr(0, 4), std::string("\x7f" "ELF"));
+    EXPECT_EQ(Img.Bytes.substr(0, 4), std::string("\x7f"
+                                                  "ELF"));
   } catch (const NvrtcError &E) {
     if (foreign::nvrtcMissing(E))
       GTEST_SKIP() << E.what();
@@ -357,14 +359,16 @@ TEST(RuntimeNvJitLink, LinksCudaSourceCompiledByNvrtc) {
   }
   // Without the definition: a ForeignLinkError naming the symbol.
   LinkOptions Wrong;
-  Wrong.Inputs.push_back({"ptx", "empty.ptx", ".version 7.8\n.target sm_80\n"
-                                              ".address_size 64\n"});
+  Wrong.Inputs.push_back({"ptx", "empty.ptx",
+                          ".version 7.8\n.target sm_80\n"
+                          ".address_size 64\n"});
   try {
     ptxToLoadable(*L, kCallsTwicePtx, 9, 0, Wrong);
     FAIL() << "an undefined function linked";
   } catch (const ForeignLinkError &E) {
     EXPECT_NE(E.log().find("twice"), std::string::npos) << E.log();
-    EXPECT_NE(std::string(E.what()).find("(linking with empty.ptx)"), std::string::npos)
+    EXPECT_NE(std::string(E.what()).find("(linking with empty.ptx)"),
+              std::string::npos)
         << E.what();
   }
 }
@@ -374,8 +378,9 @@ TEST(RuntimeNvJitLink, BadCudaSourceRaisesNvrtcErrorWithLog) {
   if (!L)
     GTEST_SKIP() << "no nvJitLink on this machine";
   LinkOptions O;
-  O.Inputs.push_back({"cu", "bad.cu", "extern \"C\" __device__ int twice(int a)\n"
-                                      "{ return a +; }\n"});
+  O.Inputs.push_back({"cu", "bad.cu",
+                      "extern \"C\" __device__ int twice(int a)\n"
+                      "{ return a +; }\n"});
   try {
     ptxToLoadable(*L, kCallsTwicePtx, 9, 0, O);
     FAIL() << "bad CUDA C++ compiled";
@@ -383,7 +388,8 @@ TEST(RuntimeNvJitLink, BadCudaSourceRaisesNvrtcErrorWithLog) {
     if (foreign::nvrtcMissing(E))
       GTEST_SKIP() << E.what();
     EXPECT_NE(E.log().find("bad.cu(2)"), std::string::npos) << E.log();
-    EXPECT_NE(std::string(E.what()).find("NVRTC failed to compile 'bad.cu' for compute_90"),
+    EXPECT_NE(std::string(E.what()).find(
+                  "NVRTC failed to compile 'bad.cu' for compute_90"),
               std::string::npos)
         << E.what();
   }

@@ -168,7 +168,8 @@ View packed(const std::vector<int64_t> &Shape, size_t Item) {
 }
 
 StridedRegion region(std::vector<char> &Buf, const View &V, bool OnDevice) {
-  return {uint64_t(reinterpret_cast<uintptr_t>(Buf.data())) + uint64_t(V.Offset),
+  return {uint64_t(reinterpret_cast<uintptr_t>(Buf.data())) +
+              uint64_t(V.Offset),
           int(V.Shape.size()), V.Shape.data(), V.Strides.data(), OnDevice};
 }
 
@@ -240,7 +241,8 @@ TEST(RuntimeStridedCopy, DeviceToDeviceAcrossLayouts) {
     View SV = randomView(R, Base, Item, true);
     std::vector<char> Dst;
     View DV = Trial % 3 ? viewWithShape(R, SV.Shape, Item, Dst)
-                        : (Dst.resize(bytesOf(SV.Shape, Item)), packed(SV.Shape, Item));
+                        : (Dst.resize(bytesOf(SV.Shape, Item)),
+                           packed(SV.Shape, Item));
     std::vector<char> Want = Dst;
     reference(Want.data(), DV, Src.data(), SV, Item);
     copyStrided(region(Dst, DV, true), region(Src, SV, true), Item, nullptr,
@@ -301,7 +303,8 @@ TEST(RuntimeStridedCopy, OverlappingDeviceDestinationIsRejected) {
                   Zero, true};
   StridedRegion H{uint64_t(reinterpret_cast<uintptr_t>(Host.data())), 2, Shape,
                   Packed, false};
-  EXPECT_THROW(copyStrided(D, H, 4, nullptr, false, Ops), std::invalid_argument);
+  EXPECT_THROW(copyStrided(D, H, 4, nullptr, false, Ops),
+               std::invalid_argument);
   // Reading a broadcast (zero-stride) device view is fine.
   for (int I = 0; I < 16; ++I)
     Dev[I] = char(I);

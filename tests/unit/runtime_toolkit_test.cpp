@@ -6,12 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include "support/ScopedEnv.h"
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include "support/ScopedEnv.h"
 
 using namespace pcj;
 namespace fs = std::filesystem;
@@ -24,7 +24,8 @@ using pcj::test::ScopedEnv;
 struct TempDir {
   fs::path Path;
   TempDir() {
-    std::string Tmpl = (fs::temp_directory_path() / "pcj-toolkit-XXXXXX").string();
+    std::string Tmpl =
+        (fs::temp_directory_path() / "pcj-toolkit-XXXXXX").string();
     Path = mkdtemp(Tmpl.data());
   }
   ~TempDir() {
@@ -72,15 +73,17 @@ TEST(Toolkit, PipWheelLayoutOfCuda13IsFoundThroughPythonSitePackages) {
   EXPECT_EQ(findToolkitFile(ToolkitPiece::Nvdisasm, nullptr, &Origin), Dis);
   EXPECT_EQ(Origin, "pip nvidia-cuda-nvdisasm");
   std::vector<std::string> Jl = paths(searchToolkit(ToolkitPiece::NvJitLink));
-  EXPECT_NE(std::find(Jl.begin(), Jl.end(),
-                      Site.Path.string() + "/nvidia/cu13/lib/libnvJitLink.so.13"),
-            Jl.end());
+  EXPECT_NE(
+      std::find(Jl.begin(), Jl.end(),
+                Site.Path.string() + "/nvidia/cu13/lib/libnvJitLink.so.13"),
+      Jl.end());
 }
 
 TEST(Toolkit, Cuda12WheelLayoutIsFoundToo) {
   CleanEnv Env;
   TempDir Site;
-  std::string Bc = Site.touch("nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc");
+  std::string Bc =
+      Site.touch("nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc");
   ScopedEnv Sites("PYCUDA_JIT_SITE_PACKAGES", Site.Path.c_str());
   std::string Origin;
   EXPECT_EQ(findToolkitFile(ToolkitPiece::Libdevice, nullptr, &Origin), Bc);
@@ -99,8 +102,10 @@ TEST(Toolkit, CudaHomeComesBeforePipWheelsAndTheSystem) {
   EXPECT_EQ(Origin, "CUDA_HOME");
   ToolkitSearch S = searchToolkit(ToolkitPiece::NvJitLink);
   ASSERT_GE(S.Candidates.size(), 2u);
-  EXPECT_EQ(S.Candidates[0].Path, Home.Path.string() + "/lib64/libnvJitLink.so.13");
-  EXPECT_EQ(S.Candidates[1].Path, Home.Path.string() + "/lib64/libnvJitLink.so");
+  EXPECT_EQ(S.Candidates[0].Path,
+            Home.Path.string() + "/lib64/libnvJitLink.so.13");
+  EXPECT_EQ(S.Candidates[1].Path,
+            Home.Path.string() + "/lib64/libnvJitLink.so");
 }
 
 TEST(Toolkit, OverrideIsTheOnlyPlaceTried) {
@@ -124,7 +129,8 @@ TEST(Toolkit, SystemSearchCanBeTurnedOff) {
     }
   ScopedEnv On("PYCUDA_JIT_SYSTEM_CUDA", nullptr);
   std::vector<std::string> Jl = paths(searchToolkit(ToolkitPiece::NvJitLink));
-  EXPECT_NE(std::find(Jl.begin(), Jl.end(), "/usr/local/cuda/lib64/libnvJitLink.so.13"),
+  EXPECT_NE(std::find(Jl.begin(), Jl.end(),
+                      "/usr/local/cuda/lib64/libnvJitLink.so.13"),
             Jl.end());
   EXPECT_NE(std::find(Jl.begin(), Jl.end(), "libnvJitLink.so.13"), Jl.end());
 }
@@ -144,6 +150,7 @@ TEST(Toolkit, ProbeReportsEveryFailedCandidate) {
   ScopedEnv O("PYCUDA_JIT_NVRTC", "/nonexistent/libnvrtc.so.13");
   ToolkitProbe P = probeToolkitLibrary(ToolkitPiece::Nvrtc);
   EXPECT_EQ(P.Path, "");
-  EXPECT_NE(P.Error.find("/nonexistent/libnvrtc.so.13: no such file"), std::string::npos)
+  EXPECT_NE(P.Error.find("/nonexistent/libnvrtc.so.13: no such file"),
+            std::string::npos)
       << P.Error;
 }

@@ -10,10 +10,11 @@ TEST(Sha256, NistVectors) {
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   EXPECT_EQ(Sha256().update("abc").hexDigest(),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-  EXPECT_EQ(Sha256()
-                .update("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
-                .hexDigest(),
-            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(
+      Sha256()
+          .update("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+          .hexDigest(),
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
   Sha256 Million;
   std::string A(1000, 'a');
   for (int I = 0; I < 1000; ++I)
@@ -27,8 +28,9 @@ TEST(Sha256, SplitUpdatesEqualOneUpdate) {
   for (int I = 0; I < 300; ++I)
     S += char(I * 7);
   for (size_t Cut = 0; Cut <= S.size(); Cut += 13)
-    EXPECT_EQ(Sha256().update(S.substr(0, Cut)).update(S.substr(Cut)).hexDigest(),
-              Sha256().update(S).hexDigest());
+    EXPECT_EQ(
+        Sha256().update(S.substr(0, Cut)).update(S.substr(Cut)).hexDigest(),
+        Sha256().update(S).hexDigest());
 }
 
 TEST(Sha256, FieldsAreUnambiguous) {

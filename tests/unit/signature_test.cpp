@@ -25,7 +25,8 @@ TEST(Signature, ArraysAndLayouts) {
 }
 
 TEST(Signature, ArgumentListsMayEndInAComma) {
-  // numba reads "void(int64,)" (a one-element tuple's spelling) as "void(int64)".
+  // numba reads "void(int64,)" (a one-element tuple's spelling) as
+  // "void(int64)".
   Signature S = parseSignature("void(int64,)");
   ASSERT_EQ(S.args.size(), 1u);
   EXPECT_EQ(S.args[0], intTy(64));
@@ -53,10 +54,12 @@ TEST(Signature, NestedArraysAndRecordsInRecords) {
   EXPECT_EQ(V->byteSize(), 24u);
   EXPECT_EQ(nestedArrayTy(intTy(8), {5})->str(), "nestedarray(int8, (5,))");
   TypeRef Inner = sampleRecord();
-  TypeRef R = recordTy({"n", "v", "in"}, {int32Ty(), V, Inner}, {0, 4, 32}, 56, 8);
+  TypeRef R =
+      recordTy({"n", "v", "in"}, {int32Ty(), V, Inner}, {0, 4, 32}, 56, 8);
   EXPECT_EQ(parseType(R->str()), R);
   EXPECT_EQ(parseType(R->str() + "[::1]"), arrayTy(R, 1, Layout::C));
-  EXPECT_EQ(nestedArrayView(V), arrayTy(float32Ty(), 2, Layout::C, AddrSpace::Generic));
+  EXPECT_EQ(nestedArrayView(V),
+            arrayTy(float32Ty(), 2, Layout::C, AddrSpace::Generic));
   EXPECT_EQ(nestedArrayView(V)->str(), "array(float32, 2d, C, generic)");
   EXPECT_EQ(fieldAddressAlign(R, 1), 4u);
   EXPECT_EQ(fieldAddressAlign(R, 2), 8u);
@@ -68,8 +71,7 @@ void expectError(const std::string &Text, const std::string &Part) {
     ADD_FAILURE() << Text << " parsed";
   } catch (const CompileError &E) {
     EXPECT_EQ(E.kind(), ErrorKind::Signature);
-    EXPECT_NE(std::string(E.what()).find(Part), std::string::npos)
-        << E.what();
+    EXPECT_NE(std::string(E.what()).find(Part), std::string::npos) << E.what();
   }
 }
 
@@ -84,12 +86,14 @@ TEST(Signature, MalformedRecordsAreErrors) {
               "does not fit");
   expectError("Record(x: float64 @0; 8 bites, align 8)", "expected 'bytes'");
   expectError("Record(x float64 @0; 8 bytes, align 8)", "expected ':'");
-  expectError("Record(: float64 @0; 8 bytes, align 8)", "expected a field name");
+  expectError("Record(: float64 @0; 8 bytes, align 8)",
+              "expected a field name");
   expectError("Record(x: float64 @; 8 bytes, align 8)", "expected a number");
 }
 
 TEST(Signature, PointersForForeignFunctions) {
-  Signature S = parseSignature("int32(CPointer(float32), voidptr, CPointer(CPointer(int8)))");
+  Signature S = parseSignature(
+      "int32(CPointer(float32), voidptr, CPointer(CPointer(int8)))");
   ASSERT_EQ(S.args.size(), 3u);
   EXPECT_EQ(S.args[0], pointerTy(float32Ty()));
   EXPECT_EQ(S.args[0]->str(), "float32*");

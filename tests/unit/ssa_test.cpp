@@ -44,7 +44,8 @@ const std::vector<std::string> kVersions = {"3.10", "3.11", "3.12", "3.13"};
 // it reports carries a `# <ssa` mark in the generator.
 const std::map<std::string, ErrorKind> kSsaRejects = {
     {"assert_raise", ErrorKind::Unsupported}, // raise ... from (line 297)
-    // attr_chain (a.x = i) builds: setattr is rejected by typing unless a is a record
+    // attr_chain (a.x = i) builds: setattr is rejected by typing unless a is a
+    // record
 };
 
 // Samples that build but that the interpreter cannot run, and why.
@@ -52,7 +53,8 @@ const std::map<std::string, std::string> kNotRun = {
     {"subscripts", "needs arrays"},
     {"slices", "needs arrays"},
     {"attr_chain", "needs cuda intrinsics and a record argument"},
-    {"lambda_capture", "calls a nested function (compiled as a device function)"},
+    {"lambda_capture",
+     "calls a nested function (compiled as a device function)"},
     {"nested_def", "calls a nested function (compiled as a device function)"},
     {"constants", "holds bytes and frozenset constants (typing rejects them)"},
     {"is_in_none", "calls operator.contains (`in`), a registry intrinsic"},

@@ -612,12 +612,16 @@ TEST(TypeTable, TypestrsAndRecordLayouts) {
   }
   EXPECT_EQ(scalarFromTypestr(">f4"), nullptr);
   EXPECT_EQ(scalarFromTypestr("|V8"), nullptr);
-  TypeRef Aligned = recordTy({"x", "n"}, {float64Ty(), intTy(8)}, {0, 8}, 16, 8);
+  TypeRef Aligned =
+      recordTy({"x", "n"}, {float64Ty(), intTy(8)}, {0, 8}, 16, 8);
   TypeRef Packed = recordTy({"x", "n"}, {float64Ty(), intTy(8)}, {0, 8}, 9, 1);
   EXPECT_NE(Aligned, Packed);
-  EXPECT_EQ(Aligned, recordTy({"x", "n"}, {float64Ty(), intTy(8)}, {0, 8}, 16, 8));
-  EXPECT_EQ(Aligned->str(), "Record(x: float64 @0, n: int8 @8; 16 bytes, align 8)");
-  EXPECT_EQ(Packed->str(), "Record(x: float64 @0, n: int8 @8; 9 bytes, align 1)");
+  EXPECT_EQ(Aligned,
+            recordTy({"x", "n"}, {float64Ty(), intTy(8)}, {0, 8}, 16, 8));
+  EXPECT_EQ(Aligned->str(),
+            "Record(x: float64 @0, n: int8 @8; 16 bytes, align 8)");
+  EXPECT_EQ(Packed->str(),
+            "Record(x: float64 @0, n: int8 @8; 9 bytes, align 1)");
   EXPECT_EQ(Aligned->fieldIndex("n"), 1);
   EXPECT_EQ(Aligned->fieldIndex("q"), -1);
   TypeRef P = namedTupleTy("Point", {"x", "y"}, {float64Ty(), int64Ty()});
@@ -655,15 +659,15 @@ TEST(TypeTable, BFloat16IsItsOwnFloatAndPromotes) {
     return promote({A, WeakA}, {B, WeakB});
   };
   EXPECT_EQ(P(BF, false, BF, false), BF);
-  EXPECT_EQ(P(BF, false, intTy(8), false), BF);      // int8 fits exactly
+  EXPECT_EQ(P(BF, false, intTy(8), false), BF); // int8 fits exactly
   EXPECT_EQ(P(BF, false, intTy(8, false), false), BF);
   EXPECT_EQ(P(BF, false, boolTy(), false), BF);
   EXPECT_EQ(P(BF, false, intTy(16), false), float32Ty());
   EXPECT_EQ(P(BF, false, int32Ty(), false), float64Ty());
-  EXPECT_EQ(P(BF, false, H, false), float32Ty());    // neither holds the other
+  EXPECT_EQ(P(BF, false, H, false), float32Ty()); // neither holds the other
   EXPECT_EQ(P(H, false, BF, false), float32Ty());
   EXPECT_EQ(P(BF, false, float32Ty(), false), float32Ty());
-  EXPECT_EQ(P(BF, false, float64Ty(), true), BF);    // Python literals stay weak
+  EXPECT_EQ(P(BF, false, float64Ty(), true), BF); // Python literals stay weak
   EXPECT_EQ(P(int64Ty(), true, BF, false), BF);
   EXPECT_EQ(P(BF, false, complexTy(128), true), complexTy(64));
   EXPECT_TRUE(canCastSafely(BF, float32Ty()));

@@ -1061,7 +1061,8 @@ Value Interp::run(const std::vector<Value> &Args) {
           fail("unpacking a " + std::string(kindName(T.kind)));
         if (I->unpackCount && T.elems.size() != I->unpackCount)
           raise("ValueError", "unpacking " + std::to_string(T.elems.size()) +
-                                  " values into " + std::to_string(I->unpackCount));
+                                  " values into " +
+                                  std::to_string(I->unpackCount));
         if (I->index < 0 || size_t(I->index) >= T.elems.size())
           fail("tupleget index out of range");
         set(I, T.elems[I->index]);
