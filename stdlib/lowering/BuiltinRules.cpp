@@ -76,8 +76,16 @@ llvm::Value *lowerContains(const LoweringRequest &R) {
   }
   TypeRef Ctr = CT->inner();
   TypeRef P = promote({VT, false}, {Ctr, false});
-  if (!P->isInt())
-    P = int64Ty();
+  // uint64 against a signed type (NumPy promotes them to float64): compare
+  // in the 64-bit type of the range's signedness; a value it cannot hold (a
+  // uint64 >= 2**63 against signed fields, a negative one against unsigned
+  // fields) is not in the range.
+  llvm::Value *Fits = B.getTrue();
+  if (!P->isInt()) {
+    P = intTy(64, Ctr->isSigned());
+    llvm::Value *VV = Cx.cast(V, VT, int64Ty());
+    Fits = B.CreateICmpSGE(VV, B.getInt64(0));
+  }
   auto Field = [&](unsigned K) {
     return Cx.cast(B.CreateExtractValue(C, {K}), Ctr, P);
   };
@@ -98,8 +106,8 @@ llvm::Value *lowerContains(const LoweringRequest &R) {
   llvm::Value *NonZero = B.CreateICmpNE(Step, Zero);
   Stride = B.CreateSelect(NonZero, Stride, Cx.intConst(P, 1));
   llvm::Value *OnStep = B.CreateICmpEQ(B.CreateURem(Dist, Stride), Zero);
-  return B.CreateAnd(B.CreateAnd(NonZero, OnStep),
-                     B.CreateSelect(Up, InUp, InDown));
+  return B.CreateAnd(Fits, B.CreateAnd(B.CreateAnd(NonZero, OnStep),
+                                       B.CreateSelect(Up, InUp, InDown)));
 }
 
 llvm::Value *lowerScalarCtor(const LoweringRequest &R) {

@@ -28,11 +28,19 @@ TypingResult typeRange(const TypingRequest &R) {
        (Step.kind == bc::ConstValue::Kind::Bool && !Step.b)))
     throw CompileError(ErrorKind::Value, R.instr.loc,
                        "range() arg 3 must not be zero");
+  // uint64 with a signed type promotes to float64 (NumPy): no 64-bit
+  // integer holds every value such a range produces (its loop variable
+  // wrapped values >= 2**63 to negative int64s), so the user converts.
   TypeRef C = Acc.type;
-  if (!C->isInt())
-    C = int64Ty();
-  if (!C->isInt())
-    R.fail("range() arguments do not have a common integer type");
+  if (!C->isInt()) {
+    std::string Types;
+    for (const auto &A : R.args)
+      Types += (Types.empty() ? "" : ", ") + A.type->str();
+    R.fail("range() arguments mix uint64 with a signed integer type (" + Types +
+               "); no 64-bit integer type holds every value",
+           "convert them to one type: np.int64(n), or np.uint64(i) when "
+           "every value is non-negative");
+  }
   TypingResult Out{rangeTy(C), Weak};
   Out.argTypes.assign(R.args.size(), C);
   return Out;
