@@ -17,6 +17,7 @@
 #include "Nvtx.h"
 #include "Resolver.h"
 #include "Specializations.h"
+#include "Staging.h"
 #include "Streams.h"
 
 #include "CodegenPlugin.h"
@@ -676,43 +677,6 @@ int launcherClear(PyObject *O) {
   Py_CLEAR(L->streamObj);
   L->ours = nullptr;
   return 0;
-}
-
-// Host arrays staged through device memory for one launch (CUDA backend).
-struct Staging {
-  std::vector<ArgValue *> vals;
-  ~Staging() {
-    for (ArgValue *V : vals)
-      if (V->ptr) {
-        try {
-          deviceFree(V->ptr);
-        } catch (...) {
-        }
-      }
-  }
-};
-
-// Tuples are searched: their NumPy arrays are staged too.
-void stageIn(std::vector<ArgValue> &Vals, Staging &S) {
-  for (ArgValue &V : Vals) {
-    if (!V.elems.empty())
-      stageIn(V.elems, S);
-    if (!V.host || backend() != Backend::CUDA)
-      continue;
-    V.ptr = deviceAlloc(V.nbytes);
-    S.vals.push_back(&V);
-    noteStagedArgument();
-    copyToDevice(V.ptr, reinterpret_cast<const void *>(V.hostPtr), V.nbytes);
-  }
-}
-
-void stageOut(Staging &S) {
-  if (S.vals.empty())
-    return;
-  deviceSynchronize();
-  for (ArgValue *V : S.vals)
-    if (!V->readonly)
-      copyToHost(reinterpret_cast<void *>(V->hostPtr), V->ptr, V->nbytes);
 }
 
 // The process's main thread (Python's, where SIGINT is handled).
