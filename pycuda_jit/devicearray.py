@@ -71,15 +71,19 @@ class DeviceNDArray(_core.DeviceArray):
     @property
     def gpu_data(self):
         """The array's device memory as a MemoryPointer (numba-cuda's
-        ``gpu_data``): from the array's first byte, ``alloc_size`` long;
-        it keeps the memory alive."""
+        ``gpu_data``): from the array's lowest byte (its first element's,
+        unless a stride is negative), ``alloc_size`` long; it keeps the
+        memory alive."""
         from .memory_manager import MemoryPointer
+        low = self.device_ctypes_pointer_value
+        if self.size:
+            low += sum(s * (n - 1) for n, s in zip(self.shape, self.strides) if s < 0)
         if isinstance(self._owner, MemoryPointer) and \
-                self._owner.device_pointer_value == self.device_ctypes_pointer_value:
+                self._owner.device_pointer_value == low and \
+                self._owner.size == self.alloc_size:
             return self._owner
         from .devices import current_context
-        return MemoryPointer(current_context(), self.device_ctypes_pointer_value,
-                             self.alloc_size, owner=self._owner)
+        return MemoryPointer(current_context(), low, self.alloc_size, owner=self._owner)
 
     @property
     def flags(self):

@@ -203,3 +203,23 @@ def test_is_float16_supported_computes_in_float16():
     out = poisoned(8, np.float16)
     halve[1, 8](out, x)
     np.testing.assert_array_equal(out, x * np.float16(0.5))
+
+
+@pytest.mark.parametrize("index", [np.s_[::-1], np.s_[::-3, 1:], np.s_[7:1:-2, ::-1]])
+def test_gpu_data_of_a_negative_stride_view_covers_its_bytes(rng, index):
+    # gpu_data once started at the view's first element, which for a
+    # negative stride is not its lowest address: the memory it described
+    # ran past the view's end and missed its low elements (found by review).
+    host = rng.standard_normal((9, 4))
+    d = cuda.to_device(host)
+    v = d[index]
+    first = v.device_ctypes_pointer_value
+    lowest = first + sum((n - 1) * s for n, s in zip(v.shape, v.strides) if s < 0)
+    highest = first + sum((n - 1) * s for n, s in zip(v.shape, v.strides) if s > 0)
+    mem = v.gpu_data
+    assert mem.device_pointer_value == lowest
+    assert mem.device_pointer_value + mem.size == highest + v.dtype.itemsize
+    assert mem.size == v.alloc_size
+    # the whole extent lies inside the parent's memory
+    base = d.device_ctypes_pointer_value
+    assert base <= lowest and highest + 8 <= base + host.nbytes
