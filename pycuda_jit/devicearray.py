@@ -33,6 +33,29 @@ class ArrayFlags(dict):
             raise AttributeError(name) from None
 
 
+def _is_bfloat16(dtype):
+    # NumPy has no bfloat16; ml_dtypes' is a 2-byte 'V' dtype named so
+    return dtype.name == "bfloat16" and dtype.kind == "V" and dtype.itemsize == 2
+
+
+def _core_typestr(dtype):
+    """The element type as _core reads it: NumPy's typestr, or "bfloat16"
+    (kBfloat16Typestr in _core) for ml_dtypes' bfloat16."""
+    return "bfloat16" if _is_bfloat16(dtype) else dtype.str
+
+
+def _numpy_dtype(typestr):
+    """The NumPy dtype of a typestr _core gives back ("bfloat16": ml_dtypes')."""
+    if typestr != "bfloat16":
+        return np.dtype(typestr)
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise TypeError("a bfloat16 array needs the ml_dtypes package for its "
+                        "NumPy dtype (pip install ml_dtypes)") from None
+    return np.dtype(ml_dtypes.bfloat16)
+
+
 class DeviceNDArray(_core.DeviceArray):
     """An array in device memory (the numba-cuda DeviceNDArray API).
 
@@ -49,7 +72,7 @@ class DeviceNDArray(_core.DeviceArray):
                 stream, owner = owner, None
             _s, _d, _st, nbytes = _prepare(shape, dtype, strides, "C")
             owner, ptr = memory_manager.device_memory(nbytes)
-        super().__init__(owner, ptr, shape, strides, dtype.str, stream,
+        super().__init__(owner, ptr, shape, strides, _core_typestr(dtype), stream,
                          dtype.descr if dtype.fields is not None else None)
         self.dtype = dtype
 
@@ -546,7 +569,7 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
         raise NotImplementedError("Masked arrays are not supported (a "
                                   "__cuda_array_interface__ with a 'mask')")
     ptr, shape, strides, typestr, stream = _core.cai_import(desc, sync)
-    return DeviceNDArray(shape, strides, np.dtype(typestr), owner, ptr,
+    return DeviceNDArray(shape, strides, _numpy_dtype(typestr), owner, ptr,
                          _stream_for_handle(stream))
 
 
@@ -554,10 +577,10 @@ def as_cuda_array(obj, sync=True):
     if isinstance(obj, DeviceNDArray):
         return obj
     ptr, shape, strides, typestr, stream = _core.cai_import(obj, sync)
-    return DeviceNDArray(shape, strides, np.dtype(typestr), obj, ptr,
+    return DeviceNDArray(shape, strides, _numpy_dtype(typestr), obj, ptr,
                          _stream_for_handle(stream))
 
 
 def from_dlpack(obj):
     owner, ptr, shape, strides, typestr = _core.from_dlpack(obj)
-    return DeviceNDArray(shape, strides, np.dtype(typestr), owner, ptr)
+    return DeviceNDArray(shape, strides, _numpy_dtype(typestr), owner, ptr)

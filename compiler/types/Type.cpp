@@ -475,8 +475,8 @@ TypeRef scalarFromTypestr(const std::string &T) {
   if (T.size() < 3)
     return nullptr;
   char Order = T[0];
-  if (Order == '>')
-    return nullptr; // big-endian data is not supported
+  if (Order != '<' && Order != '|' && Order != '=')
+    return nullptr; // big-endian data is not supported; not a typestr
   std::string Rest = T.substr(1);
   if (Rest == "b1")
     return boolTy();

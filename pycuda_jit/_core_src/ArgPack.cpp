@@ -31,7 +31,7 @@ namespace {
 void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda,
                    PyObject *Owner) {
   InterfaceView V;
-  readInterface(Dict, V, "kernel argument " + std::to_string(Index + 1));
+  readInterface(Dict, V, "kernel argument " + std::to_string(Index + 1), Owner);
   int N = V.ndim;
   Out.ndim = N;
   std::memcpy(Out.shape, V.shape, sizeof(int64_t) * N);
@@ -551,7 +551,8 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
     std::memcpy(Out.strides, V.strides, sizeof(int64_t) * V.ndim);
     Out.ptr = V.ptr;
     Out.readonly = V.readonly;
-    Out.type = arrayTy(scalarFromTypestr(V.typestr), unsigned(V.ndim),
+    std::string Why;
+    Out.type = arrayTy(elementTypeOf(V.typestr, nullptr, Why), unsigned(V.ndim),
                        layoutOf(V.ndim, V.shape, V.strides, V.itemsize));
     Out.keep = std::move(T.owner);
     return;

@@ -3,6 +3,8 @@
 // __cuda_array_interface__ / __array_interface__ dict.
 #include "DeviceArray.h"
 
+#include "types/BFloat16.h"
+
 #include "runtime/Memory.h"
 #include "support/Diagnostics.h"
 
@@ -100,6 +102,8 @@ types::TypeRef recordOfDescr(PyObject *Descr, uint64_t Size, std::string &Why) {
 
 types::TypeRef elementTypeOf(const std::string &Typestr, PyObject *Descr,
                              std::string &Why) {
+  if (Typestr == kBfloat16Typestr)
+    return types::bfloat16Ty();
   if (types::TypeRef T = types::scalarFromTypestr(Typestr))
     return T;
   Why = "arrays of dtype '" + Typestr + "' are not supported";
@@ -174,8 +178,18 @@ types::Layout layoutOf(int NDim, const int64_t *Shape, const int64_t *Strides,
   return types::Layout::A;
 }
 
-void readInterface(PyObject *Dict, InterfaceView &Out,
-                   const std::string &What) {
+bool isBfloat16Dtype(PyObject *Dtype) {
+  Ref Name(PyObject_GetAttrString(Dtype, "name"));
+  Ref Size(Name ? PyObject_GetAttrString(Dtype, "itemsize") : nullptr);
+  if (!Size) {
+    PyErr_Clear();
+    return false;
+  }
+  return utf8(Name.get()) == "bfloat16" && PyLong_AsLong(Size.get()) == 2;
+}
+
+void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What,
+                   PyObject *Owner) {
   auto Fail = [&](PyObject *Exc, const std::string &Msg) {
     PyErr_SetString(Exc, (What + ": " + Msg).c_str());
     throw PythonError{};
@@ -198,6 +212,14 @@ void readInterface(PyObject *Dict, InterfaceView &Out,
                         ? PyDict_GetItemString(Dict, "descr") // borrowed
                         : nullptr;
   types::TypeRef DT = elementTypeOf(Out.typestr, Descr, Why);
+  if (!DT && Owner && Out.typestr.compare(1, 2, "V2") == 0) {
+    // NumPy has no bfloat16: ml_dtypes' arrays say '<V2'; their dtype tells
+    Ref Dtype(PyObject_GetAttrString(Owner, "dtype"));
+    if (!Dtype)
+      PyErr_Clear();
+    else if (isBfloat16Dtype(Dtype.get()))
+      DT = types::bfloat16Ty();
+  }
   if (!DT)
     Fail(PyExc_TypeError, Why);
   Out.dtype = DT;

@@ -245,6 +245,10 @@ std::string typestrOf(const DLDataType &T, const std::string &What) {
   case kDLComplex:
     Kind = 'c';
     break;
+  case kDLBfloat:
+    if (Bytes == 2)
+      return kBfloat16Typestr;
+    [[fallthrough]];
   default:
     typeError(What + ": DLPack dtype code " + std::to_string(T.code) +
               (T.code == kDLBfloat ? " (bfloat16)" : "") + " is not supported");

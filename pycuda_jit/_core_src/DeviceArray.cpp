@@ -2,6 +2,8 @@
 // DeviceArray.h).
 #include "DeviceArray.h"
 
+#include "types/BFloat16.h"
+
 #include "Backend.h"
 #include "DLPack.h"
 #include "Streams.h"
@@ -283,7 +285,9 @@ int deviceArrayInit(PyObject *Self, PyObject *Args, PyObject *Kw) {
   D->ptr = Ptr;
   D->ndim = int(N);
   std::memset(D->typestr, 0, sizeof D->typestr);
-  std::strncpy(D->typestr, Typestr, sizeof D->typestr - 1);
+  // bfloat16 shows as ml_dtypes' NumPy arrays do (a 2-byte void)
+  std::strncpy(D->typestr, DT == types::bfloat16Ty() ? "<V2" : Typestr,
+               sizeof D->typestr - 1);
   D->itemsize = DT->byteSize();
   if (PyObject_TypeCheck(Owner, AllocationType)) {
     auto *A = reinterpret_cast<AllocationObject *>(Owner);
@@ -643,7 +647,7 @@ void hostRegion(DeviceArrayObject *D, PyObject *Host, bool Writable,
                  typeName(Host).c_str());
     throw PythonError{};
   }
-  readInterface(AI.get(), V, What);
+  readInterface(AI.get(), V, What, Host);
   requireSameLayout(D, V, What);
   if (Writable && V.readonly) {
     PyErr_Format(PyExc_ValueError, "%s: the target array is read-only", What);

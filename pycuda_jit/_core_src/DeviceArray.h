@@ -81,7 +81,10 @@ struct InterfaceView {
 // The element type of an array interface: a scalar typestr ("<f4"), or a
 // structured dtype ("|V<n>") that `Descr` describes (numpy's dtype.descr: a
 // list of (name, typestr) pairs, '' names for padding).  nullptr with Why
-// set when kernels cannot use it.
+// set when kernels cannot use it.  kBfloat16Typestr (not a NumPy typestr:
+// NumPy has no bfloat16) names bfloat16 between our Python and C++ parts
+// (DeviceNDArray of an ml_dtypes dtype, DLPack bfloat16 tensors).
+inline constexpr const char *kBfloat16Typestr = "bfloat16";
 types::TypeRef elementTypeOf(const std::string &Typestr, PyObject *Descr,
                              std::string &Why);
 // numpy's dtype.descr for a record type (new reference; nullptr on error).
@@ -89,7 +92,10 @@ PyObject *descrOf(types::TypeRef Record);
 
 // Reads an interface dict; throws PythonError (TypeError / ValueError) with
 // What naming the value in messages.
-void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What);
+// Owner: the object the interface came from; an ml_dtypes bfloat16 array
+// (typestr '<V2', its dtype named "bfloat16") is read as bfloat16.
+void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What,
+                   PyObject *Owner = nullptr);
 // On the CPU executor, where "device" memory is host memory: raises
 // ValueError naming What unless V's whole range is host memory the CPU can
 // use in place (not GPU memory, not null, mapped).

@@ -294,7 +294,7 @@ void hostSpan(PyObject *Ary, uint64_t &Low, uint64_t &Bytes, const char *What) {
     throw PythonError{};
   }
   InterfaceView V;
-  readInterface(AI.get(), V, What);
+  readInterface(AI.get(), V, What, Ary);
   rt::StridedRegion R{V.ptr, V.ndim, V.shape, V.strides, false};
   Low = rt::regionLowest(R);
   Bytes = rt::regionSpan(R, size_t(V.itemsize));
