@@ -253,8 +253,9 @@ def _kernel_class():
             # same text the first compile gave.
 
             def inspect_llvm(self, signature=None):
-                """Optimized LLVM IR (dict signature -> text without a signature)."""
-                return self._per_signature("llvm-opt", signature)
+                """LLVM IR before LLVM's optimization (dict signature -> text
+                without a signature)."""
+                return self._per_signature("llvm", signature)
 
             def inspect_asm(self, signature=None, cc=None):
                 """PTX (dict signature -> text without a signature): for the

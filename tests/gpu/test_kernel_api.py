@@ -2,6 +2,7 @@
 overloads, specialize / specializations, and the function's name and
 docstring on the kernel -- checked by the values the launches compute."""
 import math
+import re
 
 import os
 
@@ -326,3 +327,24 @@ def test_inspect_dicts_take_argument_type_tuples(rng):
         assert texts[(f64, cuda.double, cuda.types.int64)] == texts[poly.signatures[1]]
         with pytest.raises(KeyError):
             texts[(f64, int32, int32)]
+
+
+def test_inspect_llvm_is_the_ir_before_optimization(backend):
+    # numba-cuda's inspect_llvm is the IR it hands to NVVM, where a device
+    # function's call is still a call (its inline= tests look for it); ours
+    # showed the optimized IR on the GPU, where LLVM had inlined it.
+    @cuda.jit(inline="never")
+    def set_first(a, v):
+        a[0] = v
+
+    @cuda.jit("void(int32[::1])")
+    def caller(a):
+        set_first(a, 7)
+
+    a = np.zeros(2, np.int32)
+    caller[1, 1](a)
+    assert a.tolist() == [7, 0]
+    ir = caller.inspect_llvm(caller.signatures[0])
+    assert re.search(r"call [a-zA-Z0-9]* @", ir), ir
+    assert "alwaysinline" not in ir
+    assert caller.inspect_stage("llvm-opt", caller.signatures[0]) != ir
