@@ -163,7 +163,10 @@ TypeRef vectorTy(TypeRef Base, unsigned Count) {
   return factory().get(
       Kind::Vector, 0, false, Base, 0, Layout::A, AddrSpace::Global,
       std::vector<TypeRef>(Count, Base),
-      Base->str() + "x" + std::to_string(Count),
+      // numba-cuda's names: float32x4, and fp8x4_e4m3 for fp8 lanes
+      Base->kind() == Kind::Fp8
+          ? "fp8x" + std::to_string(Count) + Base->str().substr(3)
+          : Base->str() + "x" + std::to_string(Count),
       std::vector<std::string>(Names.begin(), Names.begin() + Count));
 }
 int Type::fieldIndex(const std::string &Field) const {

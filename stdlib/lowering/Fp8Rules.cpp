@@ -57,5 +57,34 @@ llvm::Value *lowerFp8(const LoweringRequest &R) {
   return Convert(A[0]);
 }
 
+llvm::Value *lowerFp8Vector(const LoweringRequest &R) {
+  auto &B = R.cx.b;
+  types::TypeRef V = R.instr.type;
+  llvm::Value *Out = llvm::Constant::getNullValue(R.cx.valueType(V));
+  if (R.args.empty())
+    return Out;
+  types::TypeRef From = R.argTypes[0];
+  for (unsigned K = 0; K < V->elems().size(); ++K)
+    Out = B.CreateInsertValue(Out,
+                              R.cx.cast(B.CreateExtractValue(R.args[0], {K}),
+                                        From->inner(), V->inner()),
+                              {K});
+  return Out;
+}
+
+llvm::Value *lowerVectorStorage(const LoweringRequest &R) {
+  auto &B = R.cx.b;
+  types::TypeRef V = R.argTypes[0];
+  unsigned Lanes = unsigned(V->elems().size());
+  llvm::Type *Packed = B.getIntNTy(8 * Lanes);
+  llvm::Value *Out = llvm::ConstantInt::get(Packed, 0);
+  for (unsigned K = 0; K < Lanes; ++K) {
+    llvm::Value *Code =
+        B.CreateZExt(B.CreateExtractValue(R.args[0], {K}), Packed);
+    Out = B.CreateOr(Out, B.CreateShl(Code, 8 * K));
+  }
+  return Out;
+}
+
 } // namespace lowering
 } // namespace pcj::stdlib

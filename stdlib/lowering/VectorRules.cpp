@@ -24,8 +24,10 @@ llvm::Value *lowerVectorCtor(const LoweringRequest &R) {
       continue;
     }
     for (unsigned E = 0; E < T->elems().size(); ++E)
-      Out = B.CreateInsertValue(Out, B.CreateExtractValue(R.args[K], {E}),
-                                {At++});
+      Out = B.CreateInsertValue(
+          Out,
+          Cx.cast(B.CreateExtractValue(R.args[K], {E}), T->inner(), V->inner()),
+          {At++});
   }
   return Out;
 }

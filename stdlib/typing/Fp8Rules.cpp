@@ -11,6 +11,7 @@
 //   cvt_float_to_fp8(x, saturation_t.NOSAT, fp8_interpretation_t.E5M2)
 //     x: float64 -> float32 (converted), result uint8
 #include "stdlib/typing/CudaHelpers.h"
+#include "types/Fp8.h"
 
 #include <sstream>
 
@@ -73,6 +74,43 @@ TypingResult typeFp8(const TypingRequest &R) {
            "cuda_fp8.h implements only these two");
   Out.argTypes.push_back(nullptr);
   return Out;
+}
+
+// cuda.fp8.fp8x2_e4m3() ... fp8x4_e8m0(v): every code 0, or a
+// float32/float64 vector of as many lanes, each converted as
+// fp8_e4m3(x) converts a float (round to nearest even, saturate; e8m0:
+// up to a power of two), which is what cuda_fp8.h's constructors do.
+TypingResult typeFp8Vector(const TypingRequest &R) {
+  noKeywords(R);
+  expectArgs(R, 0, 1);
+  unsigned Lanes = unsigned(R.info.idata);
+  std::string Elem = R.info.sdata;
+  TypeRef E = fp8Ty(Elem == "fp8_e4m3"   ? Fp8Format::E4M3
+                    : Elem == "fp8_e5m2" ? Fp8Format::E5M2
+                                         : Fp8Format::E8M0);
+  TypingResult Out{vectorTy(E, Lanes)};
+  if (R.args.empty())
+    return Out;
+  TypeRef T = R.args[0].type;
+  std::string N = std::to_string(Lanes);
+  if (T->kind() != Kind::Vector || T->elems().size() != Lanes ||
+      !T->inner()->isFloat() ||
+      (T->inner()->bits() != 32 && T->inner()->bits() != 64))
+    R.fail(name(R) + "() takes a float32x" + N + " or float64x" + N +
+               " (or nothing), not " + T->str(),
+           "build one with cuda.float32x" + N + "(...)");
+  Out.argTypes = {nullptr};
+  return Out;
+}
+
+// v.__x of an fp8 vector: its codes packed into a uint16 (x2) or uint32
+// (x4), .x in the low byte, as cuda_fp8.h's __nv_fp8x2_storage_t holds them.
+TypingResult typeVectorStorage(const TypingRequest &R) {
+  TypeRef V = R.args[0].type;
+  if (!isFp8(V->inner()))
+    R.fail("'" + V->str() + "' has no attribute '__x'",
+           "__x is the packed storage of the fp8x2/fp8x4 types");
+  return TypingResult{intTy(unsigned(8 * V->elems().size()), false)};
 }
 
 } // namespace pcj::stdlib::rules

@@ -7,6 +7,7 @@
 // A constructor takes scalars and vectors of the same element type whose
 // elements add up to its count, in order (numba-cuda's combinations).
 #include "stdlib/typing/CudaHelpers.h"
+#include "types/Fp8.h"
 
 namespace pcj::stdlib::rules {
 
@@ -27,7 +28,8 @@ TypingResult typeVectorCtor(const TypingRequest &R) {
   for (size_t K = 0; K < R.args.size(); ++K) {
     TypeRef T = R.args[K].type;
     if (T->kind() == Kind::Vector) {
-      if (T->inner() != Base)
+      // an fp8 vector converts lane by lane (numba-cuda's fp8x2 -> float2)
+      if (T->inner() != Base && !(isFp8(T->inner()) && Base->isFloat()))
         R.fail(name(R) + "() argument " + std::to_string(K + 1) + " is a " +
                    T->str() + ", whose elements are not " + Base->str(),
                "build it from a " + Base->str() +
