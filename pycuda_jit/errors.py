@@ -122,6 +122,11 @@ class InternalCompilerError(CompileError):
 class CudaSupportError(RuntimeError):
     """No usable CUDA driver or device."""
 
+    @property
+    def msg(self):
+        """The message (numba-cuda's attribute)."""
+        return str(self)
+
 
 class ToolNotFoundError(CudaSupportError, FileNotFoundError):
     """A CUDA toolkit program pycuda_jit runs (nvdisasm or cuobjdump for
