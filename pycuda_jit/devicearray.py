@@ -55,6 +55,24 @@ def _numpy_dtype(typestr):
                         "NumPy dtype (pip install ml_dtypes)") from None
     return np.dtype(ml_dtypes.bfloat16)
 
+def _shape_text(shape):
+    return "(" + ",".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _broadcast_source(src, shape):
+    """``src`` broadcast to ``shape`` as NumPy's assignment does (leading
+    length-1 axes beyond the target's dimensions dropped), else ValueError
+    in NumPy's words for the same host assignment."""
+    while src.ndim > len(shape) and src.shape[0] == 1:
+        src = src.reshape(src.shape[1:])
+    if src.ndim <= len(shape):
+        try:
+            return np.broadcast_to(src, shape)
+        except ValueError:
+            pass
+    raise ValueError(f"could not broadcast input array from shape {_shape_text(src.shape)} "
+                     f"into shape {_shape_text(shape)}")
+
 
 class DeviceNDArray(_core.DeviceArray):
     """An array in device memory (the numba-cuda DeviceNDArray API).
@@ -183,6 +201,16 @@ class DeviceNDArray(_core.DeviceArray):
 
     # ---- copies ----------------------------------------------------------------------------
 
+    def __array__(self, dtype=None, copy=None):
+        """np.array(d) / np.asarray(d): a host copy (NumPy 2 passes copy=;
+        False cannot be honoured, the data being in device memory)."""
+        if copy is False:
+            raise ValueError("`copy=False` is not possible for a device array: its data is "
+                             "in device memory, so NumPy can only get a host copy "
+                             "(np.array(d) or d.copy_to_host())")
+        host = self.copy_to_host()
+        return host if dtype is None else host.astype(dtype, copy=False)
+
     def copy_to_host(self, ary=None, stream=0):
         """Copy to a new (or the given) numpy array and return it.  With a
         stream, a contiguous copy into pinned memory is asynchronous."""
@@ -218,7 +246,7 @@ class DeviceNDArray(_core.DeviceArray):
             src = src.astype(self.dtype)
         if src.shape != self.shape:
             if _broadcast:
-                src = np.broadcast_to(src, self.shape)
+                src = _broadcast_source(src, self.shape)
             elif [d for d in src.shape if d != 1] == [d for d in self.shape if d != 1]:
                 src = src.reshape(self.shape)
             else:

@@ -294,8 +294,10 @@ def synchronize():
 
 
 def is_available():
-    """True when a CUDA GPU can be used."""
+    """True when a CUDA GPU can be used (False when the backend cannot come
+    up, e.g. with PYCUDA_JIT_DISABLE_CUDA=1)."""
     try:
+        core().backend()
         return core().cuda_device_count() > 0
     except Exception:
         return False

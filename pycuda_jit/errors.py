@@ -8,6 +8,7 @@ caret under the offending expression; they are raised from C++
 import builtins
 import linecache
 import pickle
+import sys
 
 __all__ = [
     "CompileError", "UnsupportedError", "TypingError", "NameResolutionError",
@@ -121,6 +122,11 @@ class InternalCompilerError(CompileError):
 class CudaSupportError(RuntimeError):
     """No usable CUDA driver or device."""
 
+    @property
+    def msg(self):
+        """The message (numba-cuda's attribute)."""
+        return str(self)
+
 
 class ToolNotFoundError(CudaSupportError, FileNotFoundError):
     """A CUDA toolkit program pycuda_jit runs (nvdisasm or cuobjdump for
@@ -128,14 +134,44 @@ class ToolNotFoundError(CudaSupportError, FileNotFoundError):
     A RuntimeError, as numba-cuda raises, and a FileNotFoundError."""
 
 
+# cuda-python's driver-error class, which numba-cuda raises: a driver error
+# is also an instance of it once the process has imported it (never imported
+# here).
+_CUDA_CORE_ERRORS = "cuda.core._utils.cuda_utils"
+_with_cuda_core = {}
+
+
+def _cuda_core_class(cls):
+    """``cls``, or a subclass of it and cuda.core's CUDAError when that
+    module is loaded (one per class, made once)."""
+    other = getattr(sys.modules.get(_CUDA_CORE_ERRORS), "CUDAError", None)
+    if not isinstance(other, type) or not issubclass(other, Exception) or issubclass(cls, other):
+        return cls
+    key = (cls, other)
+    if key not in _with_cuda_core:
+        _with_cuda_core[key] = type(cls.__name__, (cls, other), {
+            "__module__": cls.__module__, "__qualname__": cls.__qualname__,
+            "__doc__": cls.__doc__, "_pcj_class": cls})
+    return _with_cuda_core[key]
+
+
 class CudaDriverError(RuntimeError):
-    """A CUDA driver API call failed: ``code``, ``name`` (``CUDA_ERROR_...``), ``call``."""
+    """A CUDA driver API call failed: ``code``, ``name`` (``CUDA_ERROR_...``), ``call``.
+    When the process has imported cuda-python's ``cuda.core``, it is also an
+    instance of its ``CUDAError`` (the class numba-cuda raises)."""
+
+    def __new__(cls, *args, **kwargs):
+        return super().__new__(_cuda_core_class(cls), *args, **kwargs)
 
     def __init__(self, message, code=0, name="", call=""):
         self.code = code
         self.name = name
         self.call = call
         super().__init__(message)
+
+    def __reduce__(self):
+        cls = getattr(type(self), "_pcj_class", type(self))
+        return (cls, (self.args[0] if self.args else "", self.code, self.name, self.call))
 
 
 class CudaOutOfMemoryError(CudaDriverError, MemoryError):

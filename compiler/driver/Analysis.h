@@ -70,6 +70,8 @@ public:
     Typed typed;
     types::TypeRef provisional = nullptr;
     bool done = false, inlineAlways = false;
+    // It called itself (saw its provisional return type) while typed.
+    bool recursed = false;
   };
   std::vector<Spec *> order; // completed specializations, callees first
   // The device functions' resolvers, needed by the analysis only.
@@ -174,6 +176,7 @@ public:
                 chain(Fn.name) + ")",
             "only a function calling itself with the same "
             "argument types can recurse");
+      S.recursed = S.recursed || !S.done;
       return {S.done ? S.typed.fn->returnType : S.provisional, S.symbol, Args};
     }
     // Recursion with the same types but other values (`f(x, 3)` calling
@@ -206,6 +209,7 @@ public:
     TO.isKernel = false;
     TO.callees = this;
     TO.provisionalReturn = &Ref.provisional;
+    TO.recursed = &Ref.recursed;
     if (Sig.ret)
       TO.declaredReturn =
           Sig.ret == types::voidTy() ? types::noneTy() : Sig.ret;

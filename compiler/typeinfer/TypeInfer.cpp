@@ -644,7 +644,7 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
     if (!O.isKernel && !T->isRuntime())
       fail(I, "a device function cannot return a " + T->str());
     if (O.isKernel && T != noneTy())
-      fail(I, "a kernel cannot return a value (it returns " + T->str() + ")",
+      fail(I, "a kernel must have void return type: it returns " + T->str(),
            "write results into an array argument");
     // A returned literal stays weak, so that `return 1` on one path and an
     // int32 on another join like a phi would (CPython duplicates small
@@ -680,6 +680,16 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
   return false;
 }
 
+// Whether In is Outer or one of its members (tuple elements, deeply).
+static bool containsType(TypeRef Outer, TypeRef In) {
+  if (Outer == In)
+    return true;
+  for (TypeRef E : Outer->elems())
+    if (containsType(E, In))
+      return true;
+  return false;
+}
+
 // The unified type of every return typed so far (null if none is).
 TypeRef Inferrer::returnTypeSoFar() {
   TypeRef Ret = nullptr;
@@ -695,6 +705,15 @@ TypeRef Inferrer::returnTypeSoFar() {
       }
       bool W = false;
       TypeRef U = unify({Ret, RetWeak}, {I->type, I->weak}, &W);
+      if (!U && O.recursed && *O.recursed &&
+          (containsType(I->type, Ret) || containsType(Ret, I->type)))
+        fail(I,
+             "Return type of recursive function does not converge: it "
+             "returns " +
+                 Ret->str() + " on one path and " + I->type->str() +
+                 " here (one type nests the other)",
+             "return one type on every path (a recursive call's result "
+             "cannot be part of the value returned)");
       if (!U)
         fail(I,
              "the function returns " + Ret->str() + " on one path and " +
@@ -820,8 +839,9 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
   for (ir::Block *B : F.blocks)
     for (Instr *I : B->instrs) {
       if (I->op == Op::Return && !I->type)
-        fail(I, "could not infer the type of the returned value (a recursive "
-                "call without a non-recursive return path?)");
+        fail(I, "cannot type infer runaway recursion: the function has no "
+                "return path that does not call the function itself, so "
+                "nothing gives this value a type");
       if (!I->type && I->op == Op::CheckBound)
         fail(I,
              "local variable '" + I->str +

@@ -63,6 +63,9 @@ struct Options {
   // Updated after every inference round with the return type known so far
   // (lets a self-recursive call see its own provisional return type).
   types::TypeRef *provisionalReturn = nullptr;
+  // Set (by the callee typer) once the function called itself while being
+  // typed: return types that do not unify then name the recursion.
+  const bool *recursed = nullptr;
   // A device function's declared return type (explicit signature): every
   // return converts to it.  Null: inferred.
   types::TypeRef declaredReturn = nullptr;

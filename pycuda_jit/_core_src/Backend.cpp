@@ -70,8 +70,24 @@ const char *backendName(Backend K) {
 
 const std::string &backendFallbackReason() { return FallbackReason; }
 
+// The variable that turns the device side off (PYCUDA_JIT_DISABLE_CUDA,
+// else numba's NUMBA_DISABLE_CUDA), or null.
+static const char *disabledBy() {
+  if (env::isSet(env::Var::DisableCuda))
+    return env::flag(env::Var::DisableCuda) ? env::name(env::Var::DisableCuda)
+                                            : nullptr;
+  return env::flag(env::Var::NumbaDisableCuda)
+             ? env::name(env::Var::NumbaDisableCuda)
+             : nullptr;
+}
+
 Backend backend() {
   std::call_once(Once, [] {
+    if (const char *Var = disabledBy()) {
+      Failure = std::string("CUDA is disabled due to setting ") + Var +
+                "=1 in the environment";
+      return;
+    }
     const char *Env = env::raw(env::Var::Backend);
     std::string Want = Env && *Env ? Env : "auto";
     if (Want == "cpu") {

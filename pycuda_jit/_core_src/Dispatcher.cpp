@@ -599,6 +599,7 @@ PyObject *dispatcherGetItem(PyObject *Self, PyObject *Key) {
   LO->stream = Stream;
   Py_XINCREF(StreamObj);
   LO->streamObj = StreamObj;
+  LO->callbacks = nullptr;
   LO->ours = Ours;
   // A bounded cache of configurations; a key that cannot be hashed (a
   // stream object without __hash__) is simply not cached.
@@ -658,6 +659,7 @@ void launcherDealloc(PyObject *O) {
   PyObject_GC_UnTrack(O);
   Py_CLEAR(L->disp);
   Py_CLEAR(L->streamObj);
+  Py_CLEAR(L->callbacks);
   auto *Free = reinterpret_cast<freefunc>(PyType_GetSlot(T, Py_tp_free));
   Free(O);
   Py_DECREF(T);
@@ -667,6 +669,7 @@ int launcherTraverse(PyObject *O, visitproc visit, void *arg) {
   Py_VISIT(reinterpret_cast<PyObject *>(
       reinterpret_cast<LauncherObject *>(O)->disp));
   Py_VISIT(reinterpret_cast<LauncherObject *>(O)->streamObj);
+  Py_VISIT(reinterpret_cast<LauncherObject *>(O)->callbacks);
   Py_VISIT(Py_TYPE(O));
   return 0;
 }
@@ -675,6 +678,7 @@ int launcherClear(PyObject *O) {
   auto *L = reinterpret_cast<LauncherObject *>(O);
   Py_CLEAR(L->disp);
   Py_CLEAR(L->streamObj);
+  Py_CLEAR(L->callbacks);
   L->ours = nullptr;
   return 0;
 }
@@ -740,6 +744,8 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
     refuseReadOnlyWrites(*S, Vals);
     if (!S->roArrays.empty()) [[unlikely]]
       S = aliasSafe(L->disp, S, Vals);
+    if (L->callbacks) [[unlikely]]
+      runPreLaunchCallbacks(L, S->result.signature);
     Staging Stage;
     stageIn(Vals, Stage);
     alignas(16) char Small[512];

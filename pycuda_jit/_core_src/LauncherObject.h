@@ -1,7 +1,7 @@
 // The object kernel[grid, block, stream, shared] returns (_core.Launcher):
 // a kernel with a launch configuration.  Dispatcher.cpp creates and launches
 // it; LauncherApi.cpp gives it numba-cuda's attributes (griddim, blockdim,
-// stream, sharedmem, dispatcher) and pickling.
+// stream, sharedmem, dispatcher, pre_launch_callbacks) and pickling.
 #pragma once
 
 #include "DispatcherObject.h"
@@ -26,10 +26,16 @@ struct LauncherObject {
   rt::CUstream stream;
   PyObject *streamObj; // the stream argument, kept alive (may be null)
   StreamObject *ours;  // == streamObj when it is one of our Streams
+  // pre_launch_callbacks: a list, made on first use (null: none).
+  PyObject *callbacks;
 };
 
 // Launcher attributes and methods (LauncherApi.cpp).
 extern PyGetSetDef LauncherGetSet[];
 extern PyMethodDef LauncherMethods[];
+
+// Calls each of L's pre_launch_callbacks with (the Overload of Signature,
+// L); throws PythonError when one raises.
+void runPreLaunchCallbacks(LauncherObject *L, const std::string &Signature);
 
 } // namespace pcj::py

@@ -543,13 +543,13 @@ def shfl_down_sync(mask: int, value: Any, delta: int) -> Any:
     """``value`` from lane ``laneid + delta`` (own value past the warp)."""
 def shfl_xor_sync(mask: int, value: Any, lane_mask: int) -> Any:
     """``value`` from lane ``laneid ^ lane_mask`` (butterfly)."""
-def all_sync(mask: int, predicate: Any) -> bool:
+def all_sync(mask: int, predicate: int | bool) -> bool:
     """True if the predicate is true in every lane of ``mask``."""
-def any_sync(mask: int, predicate: Any) -> bool:
+def any_sync(mask: int, predicate: int | bool) -> bool:
     """True if the predicate is true in any lane of ``mask``."""
-def eq_sync(mask: int, predicate: Any) -> bool:
+def eq_sync(mask: int, predicate: int | bool) -> bool:
     """True if the predicate has the same value in every lane of ``mask``."""
-def ballot_sync(mask: int, predicate: Any) -> int:
+def ballot_sync(mask: int, predicate: int | bool) -> int:
     """The mask of lanes whose predicate is true."""
 def match_any_sync(mask: int, value: Any) -> int:
     """The mask of lanes holding the same ``value``."""

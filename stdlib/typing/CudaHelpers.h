@@ -4,6 +4,7 @@
 
 #include "stdlib/typing/RuleHelpers.h"
 
+#include <cctype>
 #include <initializer_list>
 
 namespace pcj::stdlib::rules::cudahelp {
@@ -39,19 +40,40 @@ inline TypeRef concrete(const TypingRequest &R, size_t K) {
   return T;
 }
 
-// An integer argument (a mask, a lane, a count).
-inline void intArg(const TypingRequest &R, size_t K, const char *What) {
+// An integer argument (a mask, a lane, a count).  The message leads with
+// numba-cuda's phrase ("Mask type must be an integer").
+inline void intArg(const TypingRequest &R, size_t K, const char *What,
+                   bool AllowBool = true) {
   TypeRef T = R.args[K].type;
-  if (!T->isIntegral())
-    R.fail(name(R) + "() " + What + " must be an integer, not " + T->str());
+  if (T->isIntegral() && (AllowBool || T->kind() != Kind::Bool))
+    return;
+  std::string Noun = What;
+  Noun[0] =
+      static_cast<char>(std::toupper(static_cast<unsigned char>(Noun[0])));
+  R.fail(name(R) + "(): " + Noun + " type must be an integer, not " + T->str());
 }
 
-// A number or bool used as a predicate.
+// A lane mask: an integer, not a bool (numba-cuda refuses one too).
+inline void maskArg(const TypingRequest &R, size_t K) {
+  intArg(R, K, "mask", false);
+}
+
+// A number or bool used as a predicate (syncthreads_count, selp).
 inline void predicateArg(const TypingRequest &R, size_t K) {
   TypeRef T = R.args[K].type;
   if (!T->isNumeric() || T->isComplex())
     R.fail(name(R) + "() predicate must be a bool or a number, not " +
            T->str());
+}
+
+// A warp vote's predicate: an integer or bool, as numba-cuda types it (a
+// float is refused there too).
+inline void votePredicateArg(const TypingRequest &R, size_t K) {
+  TypeRef T = R.args[K].type;
+  if (!T->isIntegral())
+    R.fail(name(R) + "(): Predicate must be an integer or boolean, not " +
+               T->str(),
+           "compare a float with 0 first (x != 0)");
 }
 
 // A dtype argument: np.float32, a package type name, or a string constant

@@ -23,7 +23,7 @@ TypingResult typeSyncwarp(const TypingRequest &R) {
   if (R.args.size() == 1 && R.find(0, "mask") != 0)
     R.fail(name(R) + "() takes one argument, the lane mask");
   if (!R.args.empty())
-    intArg(R, 0, "mask");
+    maskArg(R, 0);
   TypingResult Out{noneTy()};
   Out.argTypes.assign(R.args.size(), intTy(32, false));
   return Out;

@@ -40,7 +40,7 @@ TypingResult typeLaneMask(const TypingRequest &R) {
 TypingResult typeShfl(const TypingRequest &R) {
   expectArgs(R, 3, 3);
   noKeywords(R);
-  intArg(R, 0, "mask");
+  maskArg(R, 0);
   TypeRef T = warpValue(R, 1, "shuffle");
   intArg(R, 2,
          R.info.idata == 0   ? "source lane"
@@ -55,8 +55,8 @@ TypingResult typeShfl(const TypingRequest &R) {
 TypingResult typeVote(const TypingRequest &R) {
   expectArgs(R, 2, 2);
   noKeywords(R);
-  intArg(R, 0, "mask");
-  predicateArg(R, 1);
+  maskArg(R, 0);
+  votePredicateArg(R, 1);
   TypingResult Out{R.info.idata == 3 ? int32Ty() : boolTy()};
   Out.argTypes = {intTy(32, false), nullptr};
   return Out;
@@ -66,7 +66,7 @@ TypingResult typeVote(const TypingRequest &R) {
 TypingResult typeMatch(const TypingRequest &R) {
   expectArgs(R, 2, 2);
   noKeywords(R);
-  intArg(R, 0, "mask");
+  maskArg(R, 0);
   TypeRef T = warpValue(R, 1, "match");
   TypingResult Out{R.info.idata == 0 ? int32Ty()
                                      : tupleTy({int32Ty(), boolTy()})};

@@ -136,7 +136,7 @@ CASES = [
     (k_unknown_call, errors.UnsupportedError, "numpy.linalg.norm", "np.linalg.norm(x)", None),
     (k_type_mismatch, errors.TypingError, "unsupported operand types for +: array(float32, 1d, A) (argument 'x') and float64 (the literal 1.0)", "x + 1.0", "element by element"),
     (k_unknown_name, errors.NameResolutionError, "name 'not_defined_anywhere' is not defined", "not_defined_anywhere", None),
-    (k_return_value, errors.TypingError, "a kernel cannot return a value", "return x[0]", "array argument"),
+    (k_return_value, errors.TypingError, "a kernel must have void return type: it returns float32", "return x[0]", "array argument"),
     (k_bad_index, errors.TypingError, "array indices must be integers, slices, None or ..., not float64", "x[1.5] = 2.0", None),
     (k_attr_store, errors.UnsupportedError, "assigning to attributes", "x.shape = 3", None),
     (k_phi_conflict, errors.TypingError, "incompatible types on different paths: array(float32, 1d, A) (argument 'x') and float64 (the literal 1.0)", "x[0] = v", None),

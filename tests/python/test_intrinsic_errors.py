@@ -117,6 +117,22 @@ def k_vote_array(x):
     x[0] = cuda.all_sync(FULL, x)
 
 
+def k_vote_float_mask(m, x):
+    x[0] = cuda.all_sync(m[0], x[0])
+
+
+def k_vote_bool_mask(m, x):
+    x[0] = cuda.any_sync(m[0], x[0])
+
+
+def k_vote_float_predicate(x):
+    x[0] = cuda.ballot_sync(FULL, x[0])
+
+
+def k_shfl_float_lane(x):
+    x[0] = cuda.shfl_sync(FULL, x[0], x[1])
+
+
 CASES = [
     (k_shape_not_constant, "void(float32[:])", "needs a shape known at compile time",
      "cuda.shared.array(x.size", "module-level constant"),
@@ -152,7 +168,21 @@ CASES = [
     (k_popc_float, "void(float32[:])", "cuda.popc() takes an integer, not float32", "cuda.popc(", None),
     (k_grid_sync_args, "void(int32[:])", "cuda.cg.grid_group.sync() takes 0 arguments, got 1",
      ".sync(1)", None),
-    (k_vote_array, "void(int32[:])", "predicate must be a bool or a number", "cuda.all_sync(", None),
+    # numba-cuda's phrases ("Mask type must be an integer", "Predicate must
+    # be an integer or boolean") lead ours: a float mask or predicate is
+    # refused, as numba-cuda refuses it.
+    (k_vote_array, "void(int32[:])",
+     "cuda.all_sync(): Predicate must be an integer or boolean, not array(int32, 1d, A)",
+     "cuda.all_sync(", None),
+    (k_vote_float_mask, "void(float32[:], int32[:])",
+     "cuda.all_sync(): Mask type must be an integer, not float32", "cuda.all_sync(", None),
+    (k_vote_bool_mask, "void(boolean[:], int32[:])",
+     "cuda.any_sync(): Mask type must be an integer, not bool", "cuda.any_sync(", None),
+    (k_vote_float_predicate, "void(float64[:])",
+     "cuda.ballot_sync(): Predicate must be an integer or boolean, not float64",
+     "cuda.ballot_sync(", None),
+    (k_shfl_float_lane, "void(float32[:])",
+     "cuda.shfl_sync(): Source lane type must be an integer, not float32", "cuda.shfl_sync(", None),
 ]
 
 
