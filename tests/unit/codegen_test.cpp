@@ -295,6 +295,77 @@ TEST(CodegenNvptx, LibdeviceIsReadOncePerProcess) {
   EXPECT_GE(B.fileReads, 1u);
 }
 
+// A kernel Name that calls each float function of Fns (float -> float) on
+// p[0], summing the results into p[0].
+std::string nvCallsIR(const std::string &Name,
+                      const std::vector<std::string> &Fns) {
+  std::string IR;
+  for (const std::string &F : Fns)
+    IR += "declare float @" + F + "(float)\n";
+  IR += "define ptx_kernel void @" + Name + "(ptr %p) {\n";
+  IR += "  %a = load float, ptr %p, align 4\n  %s0 = fadd float %a, 1.0\n";
+  for (size_t I = 0; I < Fns.size(); ++I) {
+    std::string K = std::to_string(I);
+    IR += "  %c" + K + " = call float @" + Fns[I] + "(float %a)\n";
+    IR += "  %s" + std::to_string(I + 1) + " = fadd float %s" + K + ", %c" + K +
+          "\n";
+  }
+  IR += "  store float %s" + std::to_string(Fns.size()) +
+        ", ptr %p, align 4\n  ret void\n}\n";
+  return IR;
+}
+
+// Threads compiling modules that need distinct sets of libdevice functions
+// at once: each set is extracted once, by whichever thread comes first,
+// and every thread's PTX is what a compile on its own gives, with every
+// libdevice function linked in.
+TEST(CodegenNvptx, LibdeviceExtractsAreSharedByThreads) {
+  const std::vector<std::vector<std::string>> Sets = {
+      {"__nv_sinf"},
+      {"__nv_cosf"},
+      {"__nv_expf", "__nv_logf"},
+      {"__nv_tanhf"},
+      {"__nv_sinf", "__nv_cosf"},
+      {"__nv_atanf", "__nv_erff"},
+      {"__nv_log1pf", "__nv_expm1f"},
+      {"__nv_cbrtf", "__nv_asinhf", "__nv_sinf"}};
+  constexpr size_t kRounds = 3;
+  std::vector<std::string> Ptx(Sets.size() * kRounds), Errors(Ptx.size());
+  LibdeviceStats Before = libdeviceStats();
+  {
+    std::vector<std::thread> Threads;
+    for (size_t I = 0; I < Ptx.size(); ++I)
+      Threads.emplace_back([&, I] {
+        try {
+          Ptx[I] = compilePtx(nvCallsIR("k", Sets[I % Sets.size()]),
+                              optsFor(9, 0, {"k"}))
+                       .ptx;
+        } catch (const std::exception &E) {
+          Errors[I] = E.what();
+        }
+      });
+    for (std::thread &T : Threads)
+      T.join();
+  }
+  LibdeviceStats Mid = libdeviceStats();
+  EXPECT_LE(Mid.extracts - Before.extracts, Sets.size());
+  EXPECT_EQ(Mid.links - Before.links, Ptx.size());
+  std::string Ptxas = findPtxas();
+  for (size_t I = 0; I < Ptx.size(); ++I) {
+    const std::vector<std::string> &Set = Sets[I % Sets.size()];
+    SCOPED_TRACE(Set.front() + " (" + std::to_string(Set.size()) + ")");
+    ASSERT_EQ(Errors[I], "");
+    EXPECT_EQ(Ptx[I].find(".extern .func"), std::string::npos) << Ptx[I];
+    std::string Alone =
+        compilePtx(nvCallsIR("k", Set), optsFor(9, 0, {"k"})).ptx;
+    EXPECT_EQ(Ptx[I], Alone);
+    if (I < Sets.size() && !Ptxas.empty())
+      EXPECT_EQ(runPtxas(Ptxas, Ptx[I], "sm_90"), "");
+  }
+  // The compiles on their own found every set extracted already.
+  EXPECT_EQ(libdeviceStats().extracts, Mid.extracts);
+}
+
 TEST(CodegenNvptx, MissingLibdeviceIsBackendError) {
   ScopedEnv Env(kLibdeviceEnv, "/nonexistent/pcj/libdevice.10.bc");
   try {
