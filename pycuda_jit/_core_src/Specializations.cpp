@@ -373,14 +373,6 @@ struct PendingCompile {
   }
 };
 
-namespace {
-// Releases the GIL for its lifetime (also when an exception passes).
-struct WithoutGil {
-  PyThreadState *saved = PyEval_SaveThread();
-  ~WithoutGil() { PyEval_RestoreThread(saved); }
-};
-} // namespace
-
 // The generated code into S.
 static void adoptGenerated(Spec &S, PendingCompile &P) {
   S.result = std::move(P.result);
