@@ -16,6 +16,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 
 namespace pcj::py {
 
@@ -70,6 +71,17 @@ const char *backendName(Backend K) {
 
 const std::string &backendFallbackReason() { return FallbackReason; }
 
+namespace {
+// Set once backend() has resolved (chosen or failed).
+std::atomic<bool> Resolved{false};
+} // namespace
+
+std::optional<Backend> backendIfChosen() {
+  if (!Resolved.load(std::memory_order_acquire) || !Failure.empty())
+    return std::nullopt;
+  return Chosen;
+}
+
 Backend backend() {
   std::call_once(Once, [] {
     const char *Env = env::raw(env::Var::Backend);
@@ -107,6 +119,7 @@ Backend backend() {
     FallbackReason = Why;
     armSanitizerFromEnvironment();
   });
+  Resolved.store(true, std::memory_order_release);
   if (!Failure.empty())
     throw BackendUnavailable(Failure);
   return Chosen;

@@ -14,6 +14,7 @@
 #include "KernelCache.h"
 #include "Log.h"
 #include "Nvtx.h"
+#include "Prefetch.h"
 #include "Resolver.h"
 
 #include "codegen/HostBackend.h"
@@ -481,6 +482,7 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D,
     S->cache = (Hit ? "hit" : "miss") + Note;
   }
   if (!Hit) {
+    prefetchCompiler(); // nvJitLink loads beside this code generation
     auto P = std::make_shared<PendingCompile>();
     P->codegen = &codegenPlugin(); // loaded here, with the GIL
     driver::dropResolvers(*A);     // their Python objects stay on this thread
