@@ -7,9 +7,9 @@
 //
 //   before: every compile parsed libdevice's ~350 function headers lazily
 //           and linked sinf from it (~1.2 ms)
-//   after:  the first compile needing {__nv_sinf} does that once, into a
-//           private context, and keeps the result as bitcode; later ones
-//           parse only that bitcode (sinf and what it calls)
+//   after:  the second compile needing {__nv_sinf} links it once more,
+//           into a private context, and keeps the result as bitcode; later
+//           ones parse only that bitcode (sinf and what it calls)
 #include "codegen/Libdevice.h"
 
 #include "codegen/Pipeline.h"
@@ -51,6 +51,8 @@ struct LibdeviceState {
   // Extracting runs under its own lock (loading takes Mu).
   std::mutex ExtractMu;
   std::map<std::string, std::unique_ptr<const std::string>> Extracts;
+  // The keys of sets linked once from libdevice itself.
+  std::set<std::string> Seen;
   // The functions each libdevice file defines, by path.
   std::map<std::string, std::set<std::string>> Defined;
   std::atomic<uint64_t> FileReads{0};
@@ -191,56 +193,75 @@ void linkNeeded(llvm::Module &M, std::unique_ptr<llvm::Module> Src) {
   Diags.throwIfErrors("linking libdevice failed");
 }
 
-// The bitcode of the libdevice functions M's declarations name (with all
-// they use), extracted once per process per set of names, triple and data
-// layout; nullptr once kMaxExtracts sets are kept.  Linking it into M
-// gives M what linking libdevice itself would: the same functions, pulled
-// by the same linker rule (LinkOnlyNeeded) from the same bytes.
-const std::string *extractFor(const std::string &Path,
-                              const llvm::MemoryBuffer &Bytes,
-                              const llvm::Module &M) {
-  LibdeviceState &S = state();
-  std::lock_guard<std::mutex> Lock(S.ExtractMu);
-  // A private context (destroyed here: only bitcode stays), made only when
-  // libdevice is parsed: once to learn its names, once per new set.
-  std::unique_ptr<llvm::LLVMContext> Ctx;
-  std::unique_ptr<llvm::Module> Lib;
-  auto parse = [&] {
-    Ctx = std::make_unique<llvm::LLVMContext>();
-    Lib = lazyLibdevice(Bytes, *Ctx, M);
-  };
-  auto Defined = S.Defined.find(Path);
-  if (Defined == S.Defined.end()) {
-    parse();
-    std::set<std::string> Names;
-    for (const llvm::Function &F : *Lib)
-      if (!F.isDeclaration()) // a body not read yet counts as defined
-        Names.insert(F.getName().str());
-    Defined = S.Defined.emplace(Path, std::move(Names)).first;
-  }
-  // The key: file, target, and the declared names libdevice defines
-  // (sorted: a std::set).
-  std::set<std::string> Needed;
+// The declared names of M that libdevice (whose defined names are
+// Defined) defines: what LinkOnlyNeeded pulls, so the extract's identity
+// with the file, triple and data layout.
+std::string extractKey(const std::string &Path,
+                       const std::set<std::string> &Defined,
+                       const llvm::Module &M) {
+  std::set<std::string> Needed; // sorted
   for (const llvm::Function &F : M)
-    if (F.isDeclaration() && Defined->second.count(F.getName().str()))
+    if (F.isDeclaration() && Defined.count(F.getName().str()))
       Needed.insert(F.getName().str());
   std::string Key = Path + "\n" + M.getTargetTriple().str() + "\n" +
                     M.getDataLayoutStr() + "\n";
   for (const std::string &N : Needed)
     Key += N + ",";
+  return Key;
+}
+
+// Records, from Lib (libdevice parsed lazily to link it into M directly),
+// the names libdevice defines, and that M's set of functions was linked
+// once: its next use makes the extract.
+void noteDirectLink(const std::string &Path, const llvm::Module &Lib,
+                    const llvm::Module &M) {
+  LibdeviceState &S = state();
+  std::lock_guard<std::mutex> Lock(S.ExtractMu);
+  auto Defined = S.Defined.find(Path);
+  if (Defined == S.Defined.end()) {
+    std::set<std::string> Names;
+    for (const llvm::Function &F : Lib)
+      if (!F.isDeclaration()) // a body not read yet counts as defined
+        Names.insert(F.getName().str());
+    Defined = S.Defined.emplace(Path, std::move(Names)).first;
+  }
+  if (S.Seen.size() < kMaxExtracts)
+    S.Seen.insert(extractKey(Path, Defined->second, M));
+}
+
+// The bitcode of the libdevice functions M's declarations name (with all
+// they use), extracted once per process per set of names, triple and data
+// layout, at the set's second use (the first links from libdevice itself:
+// a single compile would only pay for the extract); nullptr when M links
+// from libdevice itself: the first use, or once kMaxExtracts sets are kept.
+// Linking the extract into M gives M what linking libdevice itself would:
+// the same functions, pulled by the same linker rule (LinkOnlyNeeded) from
+// the same bytes.
+const std::string *extractFor(const std::string &Path,
+                              const llvm::MemoryBuffer &Bytes,
+                              const llvm::Module &M) {
+  LibdeviceState &S = state();
+  std::lock_guard<std::mutex> Lock(S.ExtractMu);
+  auto Defined = S.Defined.find(Path);
+  if (Defined == S.Defined.end())
+    return nullptr; // not linked yet: noteDirectLink learns the names
+  std::string Key = extractKey(Path, Defined->second, M);
   if (auto It = S.Extracts.find(Key); It != S.Extracts.end())
     return It->second.get();
-  if (S.Extracts.size() >= kMaxExtracts)
+  if (!S.Seen.count(Key) || S.Extracts.size() >= kMaxExtracts)
     return nullptr;
 
-  // A module declaring the names, linked from libdevice.
-  if (!Lib)
-    parse();
-  auto Dest = std::make_unique<llvm::Module>("libdevice-extract", *Ctx);
+  // A module declaring the names, linked from libdevice in a private
+  // context (destroyed here: only the bitcode stays).
+  llvm::LLVMContext Ctx;
+  std::unique_ptr<llvm::Module> Lib = lazyLibdevice(Bytes, Ctx, M);
+  auto Dest = std::make_unique<llvm::Module>("libdevice-extract", Ctx);
   Dest->setDataLayout(M.getDataLayout());
   Dest->setTargetTriple(M.getTargetTriple());
-  for (const std::string &N : Needed)
-    Dest->getOrInsertFunction(N, Lib->getFunction(N)->getFunctionType());
+  for (const llvm::Function &F : M)
+    if (F.isDeclaration() && Defined->second.count(F.getName().str()))
+      Dest->getOrInsertFunction(
+          F.getName(), Lib->getFunction(F.getName())->getFunctionType());
   linkNeeded(*Dest, std::move(Lib));
   std::string Blob;
   llvm::raw_string_ostream OS(Blob);
@@ -282,6 +303,7 @@ bool linkLibdeviceIfNeeded(llvm::Module &M) {
     Src = std::move(*Lib);
   } else {
     Src = lazyLibdevice(Bytes, M.getContext(), M);
+    noteDirectLink(Found.path, *Src, M);
   }
 
   bool HadVersionMD = M.getNamedMetadata("nvvmir.version") != nullptr;

@@ -8,11 +8,12 @@
 // then /usr/local/cuda* and the toolkit of the nvcc on $PATH).
 //
 // The file is read at most once per process (per path) and kept in memory.
-// The functions a module uses (llvm::Linker::LinkOnlyNeeded: the declared
-// names and everything they call) are extracted once per process per set of
-// names, from a lazy parse in a private LLVMContext, and kept as a small
-// bitcode module (immutable, shared by every thread); each compile that
-// needs the same set parses and links only that.  Modules that declare no
+// The first compile that needs a set of functions parses libdevice LAZILY
+// and links what it uses (llvm::Linker::LinkOnlyNeeded: the declared names
+// and everything they call); the second extracts them once per process, from
+// a lazy parse in a private LLVMContext, into a small bitcode module
+// (immutable, shared by every thread); each later compile that needs the
+// same set parses and links only that.  Modules that declare no
 // `__nv_*` function never touch libdevice at all.
 #pragma once
 
