@@ -220,5 +220,7 @@ def test_distinct_libdevice_sets_compile_concurrently(backend, rng, monkeypatch)
         kernel[3, 128](x, out)
         fa = _NUMPY.get(a, getattr(np, a, None))
         fb = _NUMPY.get(b, getattr(np, b, None))
-        np.testing.assert_allclose(out, fa(x) + fb(x) * k, rtol=1e-13, err_msg=f"{a}, {b}")
+        # atol: erfc(x) + 16 log(x) crosses zero near x = 0.99.
+        np.testing.assert_allclose(out, fa(x) + fb(x) * k, rtol=1e-13, atol=1e-13,
+                                   err_msg=f"{a}, {b}")
         assert kernel.stats["background"] is True
