@@ -12,10 +12,28 @@ Columns, wall milliseconds after context creation (medians of --repeat runs):
 Rows: the whole module (decorate + launch all 32), the decoration alone, and
 the first call: import of a module with one eager kernel plus its launch.
 
-    PYTHONPATH=. python3 benchmarks/compile_concurrency.py [--repeat 5] [--backend cpu|cuda]
+    PYTHONPATH=. python3 benchmarks/compile_concurrency.py [--repeat 5] [--backend cpu|cuda] [--stages]
+
+--stages sets PYCUDA_JIT_TIMING=1 in the children and prints each mode's
+per-kernel stage medians (codegen.libdevice/optimize/emit, load.link: ptxas
+in nvJitLink, load.module: cuModuleLoadData).
 
 Targets (H200 machine, 16 cores): whole module <= 150 ms, first call <= 30 ms.
 On the CPU executor the figures only show the overlap the cores allow.
+
+--cubin: the GPU compile path up to the cubin, no GPU needed: the same 32
+kernels through cuda.compile_ptx (sm_90) and nvJitLink (_core.link_ptx), in
+a fresh process per run, first one kernel alone (cold: the code generator,
+LLVM and nvJitLink load), then the other 31 on one thread ("serial") or on
+--threads Python threads (compile_ptx and link_ptx release the GIL).
+Printed: wall ms of the cold kernel and of the 31, each kernel's thread CPU
+ms (compile_ptx, link; robust to a loaded machine), and the median of each
+stage of PYCUDA_JIT_TIMING over the warm kernels.  --pythonpath runs another
+tree (a baseline build) the same way.
+
+    PYTHONPATH=. python3 benchmarks/compile_concurrency.py --cubin [--repeat 3]
+
+Where a kernel's time goes (docs/compiler.md, "Compile latency").
 """
 import argparse
 import json
@@ -81,6 +99,102 @@ CHILD = textwrap.dedent(r'''
 ''')
 
 
+# --cubin: compile_ptx + link_ptx of the module's kernels (undecorated).
+CUBIN_CHILD = textwrap.dedent(r'''
+    import json, math, sys, time
+    from concurrent.futures import ThreadPoolExecutor
+    from pycuda_jit import cuda
+    from pycuda_jit._lazy import core
+    threads = int(sys.argv[1])
+    ns = {}
+    exec(compile(sys.stdin.read(), "<cc_cubin>", "exec"), ns)
+    fns = [ns[k] for k in sorted(ns) if k.startswith("k")]
+
+    def one(f):
+        c0, w0 = time.thread_time(), time.perf_counter()
+        ptx, _ = cuda.compile_ptx(f, "void(float32[:], float32[:])", cc=(9, 0))
+        c1, w1 = time.thread_time(), time.perf_counter()
+        cubin = core().link_ptx(ptx, 9, 0)
+        c2, w2 = time.thread_time(), time.perf_counter()
+        assert cubin[:4] == b"\x7fELF", "nvJitLink gave no cubin"
+        return {"ptx_cpu": (c1 - c0) * 1e3, "link_cpu": (c2 - c1) * 1e3,
+                "ptx_wall": (w1 - w0) * 1e3, "link_wall": (w2 - w1) * 1e3}
+
+    t0 = time.perf_counter()
+    first = one(fns[0])
+    t1 = time.perf_counter()
+    if threads <= 1:
+        rest = [one(f) for f in fns[1:]]
+    else:
+        with ThreadPoolExecutor(threads) as ex:
+            rest = list(ex.map(one, fns[1:]))
+    t2 = time.perf_counter()
+    print(json.dumps({"first_ms": (t1 - t0) * 1e3, "rest_ms": (t2 - t1) * 1e3,
+                      "first": first, "rest": rest}))
+''')
+
+
+def stage_times(stderr):
+    """PYCUDA_JIT_TIMING lines -> [{stage: ms}] in the order printed."""
+    out = []
+    for line in stderr.splitlines():
+        if not line.startswith("pycuda_jit timing") or "]:" not in line:
+            continue
+        stages = {}
+        for item in line.split("]:", 1)[1].split():
+            name, _, ms = item.partition("=")
+            if ms.endswith("ms"):
+                stages[name] = float(ms[:-2])
+        out.append(stages)
+    return out
+
+
+def run_cubin(python, pythonpath, salt, count, threads):
+    src = "import math\nfrom pycuda_jit import cuda\n" + "".join(
+        KERNEL.format(j=j, salt=salt).replace(
+            '@cuda.jit("void(float32[:], float32[:])")\n', "")
+        for j in range(count))
+    env = {**os.environ, "PYTHONPATH": pythonpath, "PYCUDA_JIT_TIMING": "1",
+           "PYCUDA_JIT_BACKEND": "cpu"}
+    p = subprocess.run([python, "-c", CUBIN_CHILD, str(threads)], input=src,
+                       capture_output=True, text=True, cwd=pythonpath, env=env)
+    if p.returncode != 0:
+        raise RuntimeError(f"--cubin child failed:\n{p.stderr[-3000:]}")
+    res = json.loads(p.stdout.strip().splitlines()[-1])
+    res["stages"] = stage_times(p.stderr)
+    return res
+
+
+def cubin_main(args):
+    threads = args.threads or min(os.cpu_count() or 1, 8)
+    salt0 = time.time_ns() % 10_000_000
+    runs = {"serial": [], f"{threads} threads": []}
+    for r in range(args.repeat):
+        for m, label in enumerate(runs):
+            runs[label].append(run_cubin(sys.executable, args.pythonpath, salt0 + r * 10 + m,
+                                         args.count, 1 if label == "serial" else threads))
+    med = statistics.median
+    print(f"--cubin: {args.count} kernels, compile_ptx(sm_90) + nvJitLink, tree "
+          f"{args.pythonpath}, {os.cpu_count()} CPUs, medians of {args.repeat} fresh processes")
+    for label, rs in runs.items():
+        print(f"  {label:12s} cold kernel {med(x['first_ms'] for x in rs):7.1f} ms wall, "
+              f"other {args.count - 1}: {med(x['rest_ms'] for x in rs):7.1f} ms wall")
+    rs = runs["serial"]
+    for key, title in (("ptx_cpu", "compile_ptx"), ("link_cpu", "link (nvJitLink)")):
+        cold = med(x["first"][key] for x in rs)
+        warm = med(med(k[key] for k in x["rest"]) for x in rs)
+        print(f"  CPU per kernel, {title:17s} cold {cold:6.2f} ms, warm {warm:6.2f} ms")
+    names = []
+    for x in rs:
+        for st in x["stages"]:
+            names += [n for n in st if n not in names]
+    print("  stages (serial, ms wall): " + ", ".join(
+        f"{n} {med(med(st.get(n, 0.0) for st in x['stages'][1:]) for x in rs):.2f}"
+        for n in names) + " (warm); cold total " +
+        f"{med(x['stages'][0].get('total', 0.0) for x in rs):.2f}")
+    return 0
+
+
 def module_source(salt, count):
     body = "".join(KERNEL.format(j=j, salt=salt) for j in range(count))
     return "import math\nfrom CUDA_IMPORT import cuda\n" + body
@@ -108,6 +222,7 @@ def run_once(python, impl, salt, count, env):
     if p.returncode != 0:
         raise RuntimeError(f"{impl} failed:\n{p.stderr[-3000:]}")
     res = json.loads(p.stdout.strip().splitlines()[-1])
+    res["stages"] = stage_times(p.stderr)
     # The last kernel launched is the last in sorted name order.
     last = sorted(range(count), key=lambda j: f"k{j}_{salt}")[-1]
     want = reference_sum(salt, last)
@@ -122,8 +237,20 @@ def main():
     ap.add_argument("--backend", default=os.environ.get("PYCUDA_JIT_BACKEND", "auto"))
     ap.add_argument("--numba-python", default=sys.executable)
     ap.add_argument("--count", type=int, default=COUNT)
+    ap.add_argument("--stages", action="store_true",
+                    help="PYCUDA_JIT_TIMING in the children: per-stage medians")
+    ap.add_argument("--cubin", action="store_true",
+                    help="stop at the cubin: compile_ptx + nvJitLink, no GPU")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="--cubin: Python threads (default min(cores, 8))")
+    ap.add_argument("--pythonpath", default=ROOT,
+                    help="--cubin: the tree to import pycuda_jit from")
     args = ap.parse_args()
+    if args.cubin:
+        return cubin_main(args)
     base = {"PYTHONPATH": ROOT, "PYCUDA_JIT_BACKEND": args.backend}
+    if args.stages:
+        base["PYCUDA_JIT_TIMING"] = "1"
     base_env = {k: v for k, v in os.environ.items() if k != "PYCUDA_JIT_COMPILE_THREADS"}
     os.environ.clear()
     os.environ.update(base_env)
@@ -166,6 +293,15 @@ def main():
         print(f"{title:34s}" + "".join(f"{v:14.1f}" if v is not None else f"{'-':>14s}" for v in row))
     print(f"{'first call (1 kernel module)':34s}" +
           "".join(f"{one[l]:14.1f}" if one.get(l) is not None else f"{'-':>14s}" for l in labels))
+    for label in labels if args.stages else ():
+        runs = [x["stages"] for x in results.get(label, []) if x["stages"]]
+        names = []
+        for st in (st for r in runs for st in r):
+            names += [n for n in st if n not in names]
+        if runs:
+            print(f"  {label} stages (ms, median per kernel): " + ", ".join(
+                f"{n} {statistics.median(statistics.median(st.get(n, 0.0) for st in r) for r in runs):.2f}"
+                for n in names))
     t, s = med("ours", "total_ms"), med("ours serial", "total_ms")
     if t and s:
         print(f"serial / pool = {s / t:.2f}x")

@@ -7,9 +7,13 @@
 // nvidia/cu13/nvvm/libdevice; CUDA 12: nvidia/cuda_nvcc/nvvm/libdevice),
 // then /usr/local/cuda* and the toolkit of the nvcc on $PATH).
 //
-// The file is read at most once per process (per path) and kept in memory;
-// each compile that needs it parses it LAZILY and links only the functions
-// the module uses (llvm::Linker::LinkOnlyNeeded).  Modules that declare no
+// The file is read at most once per process (per path) and kept in memory.
+// The first compile that needs a set of functions parses libdevice LAZILY
+// and links what it uses (llvm::Linker::LinkOnlyNeeded: the declared names
+// and everything they call); the second extracts them once per process, from
+// a lazy parse in a private LLVMContext, into a small bitcode module
+// (immutable, shared by every thread); each later compile that needs the
+// same set parses and links only that.  Modules that declare no
 // `__nv_*` function never touch libdevice at all.
 #pragma once
 
@@ -50,6 +54,7 @@ bool linkLibdeviceIfNeeded(llvm::Module &M);
 struct LibdeviceStats {
   uint64_t fileReads = 0; // files read from disk
   uint64_t links = 0;     // modules libdevice was linked into
+  uint64_t extracts = 0;  // sets of functions extracted (once per set)
 };
 LibdeviceStats libdeviceStats();
 

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 
 namespace pcj::py {
 
@@ -81,6 +82,17 @@ static const char *disabledBy() {
              : nullptr;
 }
 
+namespace {
+// Set once backend() has resolved (chosen or failed).
+std::atomic<bool> Resolved{false};
+} // namespace
+
+std::optional<Backend> backendIfChosen() {
+  if (!Resolved.load(std::memory_order_acquire) || !Failure.empty())
+    return std::nullopt;
+  return Chosen;
+}
+
 Backend backend() {
   std::call_once(Once, [] {
     if (const char *Var = disabledBy()) {
@@ -123,6 +135,7 @@ Backend backend() {
     FallbackReason = Why;
     armSanitizerFromEnvironment();
   });
+  Resolved.store(true, std::memory_order_release);
   if (!Failure.empty())
     throw BackendUnavailable(Failure);
   return Chosen;

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -34,6 +35,8 @@ public:
 
 // Resolves the backend on first call; throws BackendUnavailable.
 Backend backend();
+// The backend if backend() has chosen one already (never resolves it).
+std::optional<Backend> backendIfChosen();
 const char *backendName(Backend K);
 // Why auto chose the CPU ("" if it did not).
 const std::string &backendFallbackReason();

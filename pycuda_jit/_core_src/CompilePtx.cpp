@@ -64,7 +64,16 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
     }
     bc::RawCode Raw = readCode(Func);
     PyResolver R(Func);
-    driver::CompileResult Res = compileWithPlugin(Raw, Sig.args, R, CO);
+    // Analysis with the GIL (it reads Python objects); code generation
+    // without it, so that threads compile in parallel.
+    driver::AnalysisPtr A = driver::analyzeKernel(Raw, Sig.args, R, CO);
+    const driver::CodegenApi &Codegen = codegenPlugin();
+    driver::dropResolvers(*A);
+    driver::CompileResult Res;
+    {
+      WithoutGil Released;
+      Res = Codegen.generateKernel(std::move(A), CO);
+    }
     printDumps(Res);
     printTimings(Res, "compile_ptx");
     Ref Dumps(PyDict_New());

@@ -15,6 +15,7 @@
 #include "LauncherObject.h"
 #include "Log.h"
 #include "Nvtx.h"
+#include "Prefetch.h"
 #include "Resolver.h"
 #include "Specializations.h"
 #include "Staging.h"
@@ -165,6 +166,8 @@ PyObject *dispatcherNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
     D->st = new DispatcherState();
     D->st->opts = O;
     describeParams(Func, *D->st);
+    if (!O.cache) // a disk-cache hit needs neither
+      prefetchCompiler();
     return Self;
   });
 }

@@ -43,6 +43,16 @@ private:
 // Thrown when a Python exception is already set (propagate it as is).
 struct PythonError {};
 
+// Releases the GIL for its lifetime (also when an exception passes): C++
+// work that touches no Python object (code generation, linking).
+struct WithoutGil {
+  PyThreadState *saved = PyEval_SaveThread();
+  WithoutGil() = default;
+  WithoutGil(const WithoutGil &) = delete;
+  WithoutGil &operator=(const WithoutGil &) = delete;
+  ~WithoutGil() { PyEval_RestoreThread(saved); }
+};
+
 // Ref or throw PythonError if null.
 inline Ref check(PyObject *O) {
   if (!O)

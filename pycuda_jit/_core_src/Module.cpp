@@ -151,8 +151,12 @@ PyObject *pyLinkPtx(PyObject *, PyObject *Args) {
         return nullptr;
       LO.Inputs.push_back({Kind, Name, std::string(Data, size_t(Len))});
     }
-    rt::LoadableImage Img =
-        rt::ptxToLoadable(std::string(Ptx, N), Major, Minor, LO);
+    std::string PtxText(Ptx, size_t(N));
+    rt::LoadableImage Img;
+    {
+      WithoutGil Released; // ptxas runs in nvJitLink: other threads may run
+      Img = rt::ptxToLoadable(PtxText, Major, Minor, LO);
+    }
     if (!Img.isCubin()) {
       PyErr_Format(PyExc_RuntimeError, "nvJitLink is not available: %s",
                    Img.FallbackReason.c_str());

@@ -14,6 +14,7 @@
 #include "KernelCache.h"
 #include "Log.h"
 #include "Nvtx.h"
+#include "Prefetch.h"
 #include "Resolver.h"
 
 #include "codegen/HostBackend.h"
@@ -373,14 +374,6 @@ struct PendingCompile {
   }
 };
 
-namespace {
-// Releases the GIL for its lifetime (also when an exception passes).
-struct WithoutGil {
-  PyThreadState *saved = PyEval_SaveThread();
-  ~WithoutGil() { PyEval_RestoreThread(saved); }
-};
-} // namespace
-
 // The generated code into S.
 static void adoptGenerated(Spec &S, PendingCompile &P) {
   S.result = std::move(P.result);
@@ -489,6 +482,7 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D,
     S->cache = (Hit ? "hit" : "miss") + Note;
   }
   if (!Hit) {
+    prefetchCompiler(); // nvJitLink loads beside this code generation
     auto P = std::make_shared<PendingCompile>();
     P->codegen = &codegenPlugin(); // loaded here, with the GIL
     driver::dropResolvers(*A);     // their Python objects stay on this thread

@@ -4,6 +4,7 @@ on the compile pool; the first launch or inspection waits for its own
 kernel; an error of the background compile is raised there once, naming the
 user's line; PYCUDA_JIT_COMPILE_THREADS=0 compiles in the foreground."""
 import inspect
+import math
 import os
 import threading
 
@@ -187,3 +188,39 @@ def test_exit_while_compiling(backend, tmp_path, monkeypatch):
     r = subprocess.run([sys.executable, "-c", EXIT_SCRIPT], env=env, cwd=str(tmp_path),
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 3, r.stderr[-2000:]
+
+
+# Pairs of math functions (libdevice on the GPU, libm on the CPU executor):
+# each kernel needs its own set of libdevice functions, so the compile pool
+# extracts several sets at once (compiler/codegen/Libdevice.cpp).
+_MATH_PAIRS = [("sin", "cos"), ("exp", "log1p"), ("tanh", "atan"), ("expm1", "asinh"),
+               ("sin", "exp"), ("cos", "tanh"), ("log1p", "atan"), ("asinh", "sin"),
+               ("sqrt", "cos"), ("atan", "exp"), ("tanh", "expm1"), ("log1p", "sqrt"),
+               ("sin", "sinh"), ("cosh", "exp"), ("erf", "atan"), ("erfc", "log")]
+_NUMPY = {"erf": np.vectorize(math.erf), "erfc": np.vectorize(math.erfc),
+          "asinh": np.arcsinh, "atan": np.arctan}
+
+
+def _math_kernel(first, second, k):
+    src = (f"def mathpair(x, out):\n"
+           f"    i = cuda.grid(1)\n"
+           f"    if i < x.size:\n"
+           f"        out[i] = math.{first}(x[i]) + math.{second}(x[i]) * {k}.0\n")
+    ns = {"cuda": cuda, "math": math}
+    exec(compile(src, f"<mathpair {first} {second}>", "exec"), ns)
+    return cuda.jit("void(float64[:], float64[:])")(ns["mathpair"])
+
+
+def test_distinct_libdevice_sets_compile_concurrently(backend, rng, monkeypatch):
+    monkeypatch.delenv("PYCUDA_JIT_COMPILE_THREADS", raising=False)
+    kernels = [_math_kernel(a, b, k) for k, (a, b) in enumerate(_MATH_PAIRS, start=1)]
+    x = rng.uniform(0.1, 1.5, 257)
+    for k, ((a, b), kernel) in enumerate(zip(_MATH_PAIRS, kernels), start=1):
+        out = poisoned(x.size, np.float64)
+        kernel[3, 128](x, out)
+        fa = _NUMPY.get(a, getattr(np, a, None))
+        fb = _NUMPY.get(b, getattr(np, b, None))
+        # atol: erfc(x) + 16 log(x) crosses zero near x = 0.99.
+        np.testing.assert_allclose(out, fa(x) + fb(x) * k, rtol=1e-13, atol=1e-13,
+                                   err_msg=f"{a}, {b}")
+        assert kernel.stats["background"] is True

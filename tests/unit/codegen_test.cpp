@@ -295,6 +295,105 @@ TEST(CodegenNvptx, LibdeviceIsReadOncePerProcess) {
   EXPECT_GE(B.fileReads, 1u);
 }
 
+// A kernel Name that calls each float function of Fns (float -> float) on
+// p[0], summing the results into p[0].
+std::string nvCallsIR(const std::string &Name,
+                      const std::vector<std::string> &Fns) {
+  std::string IR;
+  for (const std::string &F : Fns)
+    IR += "declare float @" + F + "(float)\n";
+  IR += "define ptx_kernel void @" + Name + "(ptr %p) {\n";
+  IR += "  %a = load float, ptr %p, align 4\n  %s0 = fadd float %a, 1.0\n";
+  for (size_t I = 0; I < Fns.size(); ++I) {
+    std::string K = std::to_string(I);
+    IR += "  %c" + K + " = call float @" + Fns[I] + "(float %a)\n";
+    IR += "  %s" + std::to_string(I + 1) + " = fadd float %s" + K + ", %c" + K +
+          "\n";
+  }
+  IR += "  store float %s" + std::to_string(Fns.size()) +
+        ", ptr %p, align 4\n  ret void\n}\n";
+  return IR;
+}
+
+// Threads compiling modules that need distinct sets of libdevice functions
+// at once.  A set's first compiles link from libdevice itself, the next
+// one extracts the set once (whichever thread comes first), and the later
+// ones link the extract: every PTX is the same, with every libdevice
+// function linked in.
+TEST(CodegenNvptx, LibdeviceExtractsAreSharedByThreads) {
+  const std::vector<std::vector<std::string>> Sets = {
+      {"__nv_sinf"},
+      {"__nv_cosf"},
+      {"__nv_expf", "__nv_logf"},
+      {"__nv_tanhf"},
+      {"__nv_sinf", "__nv_cosf"},
+      {"__nv_atanf", "__nv_erff"},
+      {"__nv_log1pf", "__nv_expm1f"},
+      {"__nv_cbrtf", "__nv_asinhf", "__nv_sinf"}};
+  constexpr size_t kRounds = 3;
+  auto onThreads = [&] {
+    std::vector<std::string> Ptx(Sets.size() * kRounds), Errors(Ptx.size());
+    std::vector<std::thread> Threads;
+    for (size_t I = 0; I < Ptx.size(); ++I)
+      Threads.emplace_back([&, I] {
+        try {
+          Ptx[I] = compilePtx(nvCallsIR("k", Sets[I % Sets.size()]),
+                              optsFor(9, 0, {"k"}))
+                       .ptx;
+        } catch (const std::exception &E) {
+          Errors[I] = E.what();
+        }
+      });
+    for (std::thread &T : Threads)
+      T.join();
+    for (size_t I = 0; I < Ptx.size(); ++I)
+      EXPECT_EQ(Errors[I], "");
+    return Ptx;
+  };
+  LibdeviceStats Before = libdeviceStats();
+  std::vector<std::string> First = onThreads();
+  // One more use of each set: by now each has an extract.
+  std::vector<std::string> Alone;
+  for (const std::vector<std::string> &Set : Sets)
+    Alone.push_back(compilePtx(nvCallsIR("k", Set), optsFor(9, 0, {"k"})).ptx);
+  LibdeviceStats Mid = libdeviceStats();
+  std::vector<std::string> Later = onThreads();
+  LibdeviceStats After = libdeviceStats();
+  EXPECT_LE(Mid.extracts - Before.extracts, Sets.size());
+  EXPECT_EQ(After.extracts, Mid.extracts) << "a set was extracted twice";
+  EXPECT_EQ(After.links - Before.links, 2 * First.size() + Sets.size());
+  std::string Ptxas = findPtxas();
+  for (size_t I = 0; I < First.size(); ++I) {
+    const std::vector<std::string> &Set = Sets[I % Sets.size()];
+    SCOPED_TRACE(Set.front() + " (" + std::to_string(Set.size()) + ")");
+    EXPECT_EQ(First[I].find(".extern .func"), std::string::npos) << First[I];
+    EXPECT_EQ(First[I], Alone[I % Sets.size()]);
+    EXPECT_EQ(Later[I], Alone[I % Sets.size()]);
+    if (I < Sets.size() && !Ptxas.empty())
+      EXPECT_EQ(runPtxas(Ptxas, First[I], "sm_90"), "");
+  }
+}
+
+// A set of libdevice functions links from libdevice itself at its first
+// use, is extracted at its second, and links from the extract after: the
+// same PTX each time.
+TEST(CodegenNvptx, LibdeviceSetIsExtractedAtItsSecondUse) {
+  // A set no other test uses.
+  std::string IR = nvCallsIR("k", {"__nv_j0f", "__nv_y1f"});
+  std::vector<std::string> Ptx;
+  std::vector<uint64_t> Extracts{libdeviceStats().extracts};
+  for (int I = 0; I < 3; ++I) {
+    Ptx.push_back(compilePtx(IR, optsFor(9, 0, {"k"})).ptx);
+    Extracts.push_back(libdeviceStats().extracts);
+  }
+  EXPECT_EQ(Extracts[1], Extracts[0]);
+  EXPECT_EQ(Extracts[2], Extracts[1] + 1);
+  EXPECT_EQ(Extracts[3], Extracts[2]);
+  EXPECT_EQ(Ptx[0].find(".extern .func"), std::string::npos) << Ptx[0];
+  EXPECT_EQ(Ptx[1], Ptx[0]);
+  EXPECT_EQ(Ptx[2], Ptx[0]);
+}
+
 TEST(CodegenNvptx, MissingLibdeviceIsBackendError) {
   ScopedEnv Env(kLibdeviceEnv, "/nonexistent/pcj/libdevice.10.bc");
   try {
