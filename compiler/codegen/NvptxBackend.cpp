@@ -15,6 +15,7 @@
 #include "codegen/Libdevice.h"
 #include "codegen/Pipeline.h"
 #include "codegen/Targets.h"
+#include "codegen/WidenNarrowInts.h"
 #include "runtime/ErrorRecordAbi.h" // the error record's global names
 #include "support/Diagnostics.h"
 
@@ -377,6 +378,8 @@ NvptxResult emitPtx(llvm::Module &M, const NvptxOptions &O) {
     internalError("__nvvm_reflect calls survived optimisation: the NVPTX "
                   "NVVMReflect pass did not run");
   detail::dropDeadGlobals(M);
+  // After the optimiser, which would narrow the 32-bit forms back.
+  widenNarrowInts(M, O.widenNarrowArithmetic);
   R.msOptimize = detail::msSince(T1);
 #ifndef NDEBUG
   detail::verifyOrThrow(M, "after optimisation");
