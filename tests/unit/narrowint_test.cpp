@@ -4,6 +4,7 @@
 // a multiply-add lose their .rn).  Inputs are hand-written LLVM IR; the PTX
 // comes from emitPtx, as the driver calls it.
 #include "codegen/Codegen.h"
+#include "codegen/LoneHalfOps.h"
 #include "codegen/WidenNarrowInts.h"
 
 #include "llvm/AsmParser/Parser.h"
@@ -87,6 +88,35 @@ TEST(WidenNarrowInts, AllArithmeticIn32BitsReSignExtended) {
   EXPECT_EQ(count(Ptx, R"(\b(abs|add|sub|mul\.lo|shl)\.[sb](8|16)\b)"), 0u)
       << Ptx;
   EXPECT_EQ(count(Ptx, R"(cvt\.s32\.s16 %r)"), 3u) << Ptx;
+}
+
+// A lone sum and a lone product lose .rn; a product feeding a sum keeps it
+// on both (ptxas fuses a mul and an add only when neither has it).
+TEST(LoneHalfOps, OnlyOperationsThatCannotPairLoseRn) {
+  const char *IR = R"(
+define void @k(ptr addrspace(1) %p) {
+  %a = load half, ptr addrspace(1) %p
+  %q = getelementptr half, ptr addrspace(1) %p, i64 1
+  %b = load half, ptr addrspace(1) %q
+  %s = fadd half %a, %b
+  %m = fmul half %a, %b
+  %n = fmul half %b, %b
+  %t = fsub half %n, %a
+  store half %s, ptr addrspace(1) %p
+  store half %m, ptr addrspace(1) %q
+  %r = getelementptr half, ptr addrspace(1) %p, i64 2
+  store half %t, ptr addrspace(1) %r
+  ret void
+}
+)";
+  llvm::LLVMContext Ctx;
+  auto M = parse(Ctx, IR);
+  EXPECT_EQ(markLoneHalfOps(*M), 2u); // %s and %m
+  std::string Ptx = ptxOf(IR, false);
+  EXPECT_EQ(count(Ptx, R"(add\.f16)"), 1u) << Ptx;
+  EXPECT_EQ(count(Ptx, R"(mul\.f16)"), 1u) << Ptx;
+  EXPECT_EQ(count(Ptx, R"(mul\.rn\.f16)"), 1u) << Ptx;
+  EXPECT_EQ(count(Ptx, R"(sub\.rn\.f16)"), 1u) << Ptx;
 }
 
 } // namespace
