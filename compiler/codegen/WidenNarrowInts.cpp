@@ -43,10 +43,22 @@ llvm::Value *asm32(llvm::IRBuilder<> &B, const char *Text, llvm::Value *V) {
   return B.CreateCall(FT, Asm, {V});
 }
 
-llvm::Value *widenAbs(llvm::IRBuilder<> &B, llvm::IntrinsicInst *Abs) {
-  llvm::Value *X = Abs->getArgOperand(0);
+llvm::Value *abs16(llvm::IRBuilder<> &B, llvm::Value *X) {
   llvm::Value *Wide = B.CreateSExt(X, B.getInt32Ty());
   return B.CreateTrunc(asm32(B, "abs.s32 $0, $1;", Wide), X->getType());
+}
+
+// A vector abs (from the SLP vectorizer) one element at a time: NVPTX
+// would split it into abs.s16 anyway.
+llvm::Value *widenAbs(llvm::IRBuilder<> &B, llvm::IntrinsicInst *Abs) {
+  llvm::Value *X = Abs->getArgOperand(0);
+  auto *VT = llvm::dyn_cast<llvm::FixedVectorType>(X->getType());
+  if (!VT)
+    return abs16(B, X);
+  llvm::Value *R = llvm::PoisonValue::get(VT);
+  for (unsigned K = 0; K < VT->getNumElements(); ++K)
+    R = B.CreateInsertElement(R, abs16(B, B.CreateExtractElement(X, K)), K);
+  return R;
 }
 
 // add/sub/mul/shl of Op's narrow operands in i32, re-sign-extended.
@@ -64,11 +76,10 @@ llvm::Value *widenArithmetic(llvm::IRBuilder<> &B, llvm::BinaryOperator *Op) {
 }
 
 bool widened(llvm::Instruction &I, bool AllArithmetic) {
-  if (!isNarrow(I.getType()))
-    return false;
   if (auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(&I))
-    return II->getIntrinsicID() == llvm::Intrinsic::abs;
-  if (!AllArithmetic)
+    return II->getIntrinsicID() == llvm::Intrinsic::abs &&
+           isNarrow(I.getType()->getScalarType());
+  if (!AllArithmetic || !isNarrow(I.getType()))
     return false;
   switch (I.getOpcode()) {
   case llvm::Instruction::Add:

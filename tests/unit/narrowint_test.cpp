@@ -90,6 +90,21 @@ TEST(WidenNarrowInts, AllArithmeticIn32BitsReSignExtended) {
   EXPECT_EQ(count(Ptx, R"(cvt\.s32\.s16 %r)"), 3u) << Ptx;
 }
 
+TEST(WidenNarrowInts, VectorAbsOneElementAtATime) {
+  const char *IR = R"(
+define void @k(ptr addrspace(1) %p) {
+  %v = load <2 x i16>, ptr addrspace(1) %p
+  %a = call <2 x i16> @llvm.abs.v2i16(<2 x i16> %v, i1 false)
+  store <2 x i16> %a, ptr addrspace(1) %p
+  ret void
+}
+declare <2 x i16> @llvm.abs.v2i16(<2 x i16>, i1)
+)";
+  std::string Ptx = ptxOf(IR, false);
+  EXPECT_EQ(count(Ptx, R"(abs\.s(8|16))"), 0u) << Ptx;
+  EXPECT_EQ(count(Ptx, R"(abs\.s32)"), 2u) << Ptx;
+}
+
 // A lone sum and a lone product lose .rn; a product feeding a sum keeps it
 // on both (ptxas fuses a mul and an add only when neither has it).
 TEST(LoneHalfOps, OnlyOperationsThatCannotPairLoseRn) {
