@@ -59,7 +59,8 @@ struct NvptxOptions {
   std::vector<std::string> exportedSymbols;
   bool keepOptimizedIR = false; // NvptxResult::optimizedIR as text (a dump)
   // i8/i16 add, sub, mul and shl done in 32 bits and re-sign-extended
-  // (WidenNarrowInts.cpp; abs always is).  Off: only abs.s16 has been seen
+  // (WidenNarrowInts.cpp; abs always is).  Off unless
+  // PYCUDA_JIT_NVPTX_WIDEN_NARROW=1: only abs.s16 has been seen
   // miscompiled by ptxas.
   bool widenNarrowArithmetic = false;
 };

@@ -15,11 +15,12 @@
 //   %a = call i32 asm "abs.s32 $0, $1;", "=r,r"(i32 %w)
 //   %r = trunc i32 %a to i16          ; cvt.u16.u32: the low half, -32768
 //
-// With `AllArithmetic` (NvptxOptions::widenNarrowArithmetic, off: the H200
-// has shown only abs wrong) add, sub, mul and shl of i8/i16 are also done in
-// i32 and their result re-sign-extended from the narrow width by an asm
-// `cvt.s32.s16` / `cvt.s32.s8`, so each 16-bit register ptxas sees holds
-// its value sign-extended to 32 bits.
+// With `AllArithmetic` (NvptxOptions::widenNarrowArithmetic,
+// PYCUDA_JIT_NVPTX_WIDEN_NARROW=1; off: the H200 has shown only abs wrong) add,
+// sub, mul and shl of i8/i16 are also done in i32 and their result
+// re-sign-extended from the narrow width by an asm `cvt.s32.s16` /
+// `cvt.s32.s8`, so each 16-bit register ptxas sees holds its value
+// sign-extended to 32 bits.
 #include "codegen/WidenNarrowInts.h"
 
 #include "llvm/IR/IRBuilder.h"
