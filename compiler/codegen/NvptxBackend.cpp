@@ -12,9 +12,12 @@
 // make PTX differ between identical compiles; renumberCallSites() fixes that.
 #include "codegen/NvptxBackend.h"
 
+#include "codegen/Int8ToHalf.h"
 #include "codegen/Libdevice.h"
+#include "codegen/LoneHalfOps.h"
 #include "codegen/Pipeline.h"
 #include "codegen/Targets.h"
+#include "codegen/WidenNarrowInts.h"
 #include "runtime/ErrorRecordAbi.h" // the error record's global names
 #include "support/Diagnostics.h"
 
@@ -377,6 +380,11 @@ NvptxResult emitPtx(llvm::Module &M, const NvptxOptions &O) {
     internalError("__nvvm_reflect calls survived optimisation: the NVPTX "
                   "NVVMReflect pass did not run");
   detail::dropDeadGlobals(M);
+  // After the optimiser, which would undo them: i8/i16 abs in 32 bits,
+  // NVVM's spellings of float16 operations and int8 -> float16.
+  widenNarrowInts(M, O.widenNarrowArithmetic);
+  markLoneHalfOps(M);
+  convertInt8ToHalf(M);
   R.msOptimize = detail::msSince(T1);
 #ifndef NDEBUG
   detail::verifyOrThrow(M, "after optimisation");

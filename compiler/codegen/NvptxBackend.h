@@ -58,6 +58,11 @@ struct NvptxOptions {
   // globals the runtime looks up with cuModuleGetGlobal).
   std::vector<std::string> exportedSymbols;
   bool keepOptimizedIR = false; // NvptxResult::optimizedIR as text (a dump)
+  // i8/i16 add, sub, mul and shl done in 32 bits and re-sign-extended
+  // (WidenNarrowInts.cpp; abs always is).  Off unless
+  // PYCUDA_JIT_NVPTX_WIDEN_NARROW=1: only abs.s16 has been seen
+  // miscompiled by ptxas.
+  bool widenNarrowArithmetic = false;
 };
 
 struct NvptxResult {

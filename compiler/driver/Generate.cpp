@@ -95,6 +95,7 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
     NO.optLevel = O.optLevel;
     NO.fastMath = O.fastMath;
     NO.fmad = O.fmad;
+    NO.widenNarrowArithmetic = O.widenNarrowInts;
     NO.lineInfo = LO.lineInfo || LO.debugInfo; // keeps the debug info
     NO.maxRegisters = O.maxRegisters;
     NO.maxThreadsPerBlock = O.maxThreadsPerBlock;

@@ -258,17 +258,25 @@ public:
       return B.CreateIntrinsic(Signed ? llvm::Intrinsic::fptosi_sat
                                       : llvm::Intrinsic::fptoui_sat,
                                {IntTy, V->getType()}, {V});
-    if (V->getType()->isHalfTy() || V->getType()->isBFloatTy())
-      V = B.CreateFPExt(V, B.getFloatTy()); // exact
+    // float16 converts itself (cvt.rzi.s32.f16, as CUDA's __half2int_rz);
+    // bfloat16 through float32, exactly.
+    if (V->getType()->isBFloatTy())
+      V = B.CreateFPExt(V, B.getFloatTy());
     bool Double = V->getType()->isDoubleTy();
+    bool Half = V->getType()->isHalfTy();
     unsigned Bits = IntTy->getIntegerBitWidth();
     bool Narrow = Bits < 32;
     llvm::Type *CvtTy = Bits == 64 ? B.getInt64Ty() : B.getInt32Ty();
     std::string Asm = std::string("cvt.rzi.") + (Signed || Narrow ? "s" : "u") +
-                      (Bits == 64 ? "64" : "32") + (Double ? ".f64" : ".f32") +
+                      (Bits == 64 ? "64" : "32") +
+                      (Double ? ".f64"
+                       : Half ? ".f16"
+                              : ".f32") +
                       " $0, $1;";
     std::string Constraints =
-        std::string(Bits == 64 ? "=l," : "=r,") + (Double ? "d" : "f");
+        std::string(Bits == 64 ? "=l," : "=r,") + (Double ? "d"
+                                                   : Half ? "h"
+                                                          : "f");
     auto *FT = llvm::FunctionType::get(CvtTy, {V->getType()}, false);
     llvm::Value *R = B.CreateCall(
         FT,

@@ -291,6 +291,7 @@ driver::CompileOptions toCompileOptions(const JitOptions &O,
   CO.fastMath = O.fastmath.all;
   CO.fastMathFlags = O.fastmath.flags;
   CO.fmad = O.fmad;
+  CO.widenNarrowInts = envBit(env::Var::NvptxWidenNarrow) == 1; // NVPTX only
   CO.boundsCheck = boundsChecked(O, B);
   CO.zeroDivisionCheck = O.debug;
   CO.unboundLocalCheck = O.debug;
