@@ -378,3 +378,26 @@ def test_axis_none_is_the_whole_array(rng):
     out = poisoned(2, np.float64)
     k[1, 1](a, out)
     assert out[0] == left_fold(a, np.dtype(np.float64)) and out[1] == a.max()
+
+
+def test_local_shared_and_0d_arrays(rng):
+    @cuda.jit
+    def k(z, out):
+        t = cuda.threadIdx.x
+        loc = cuda.local.array((3, 4), np.int32)
+        for i in range(3):
+            for j in range(4):
+                loc[i, j] = (t + 1) * (i * 4 + j)
+        sh = cuda.shared.array(16, np.float32)
+        sh[t] = z[()] * t
+        cuda.syncthreads()
+        out[t, 0] = np.sum(loc)
+        out[t, 1] = np.max(sh)
+        out[t, 2] = np.mean(z) + z.min() + np.count_nonzero(z)
+
+    z = np.array(rng.uniform(1, 2))
+    out = poisoned((16, 3), np.float64)
+    k[1, 16](z, out)
+    np.testing.assert_array_equal(out[:, 0], (np.arange(16) + 1) * 66)
+    assert (out[:, 1] == np.float32(float(z) * 15)).all()  # rounded when stored
+    np.testing.assert_array_equal(out[:, 2], 2 * z + 1)
