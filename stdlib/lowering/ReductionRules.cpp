@@ -34,8 +34,9 @@ namespace {
 class Reducer {
 public:
   Reducer(const LoweringRequest &R)
-      : Cx(R.cx), B(R.cx.b), At(&R.instr), ArrT(R.argTypes[0]), A(R.args[0]),
-        Elem(ArrT->dtype()), Res(R.instr.type), Op(ReduceOp(R.info.idata)) {}
+      : Cx(R.cx), B(R.cx.b), At(&R.instr), ArrInstr(R.argInstrs[0]),
+        ArrT(R.argTypes[0]), A(R.args[0]), Elem(ArrT->dtype()),
+        Res(R.instr.type), Op(ReduceOp(R.info.idata)) {}
 
   llvm::Value *lower();
 
@@ -43,6 +44,8 @@ private:
   LowerContext &Cx;
   llvm::IRBuilder<> &B;
   const ir::Instr *At;
+  // The array's instruction (the sanitizer names it in reports).
+  const ir::Instr *ArrInstr;
   TypeRef ArrT;
   llvm::Value *A;
   TypeRef Elem, Res;
@@ -80,6 +83,7 @@ llvm::Value *Reducer::load(const std::vector<llvm::Value *> &Idx) {
   for (llvm::Value *I : Idx)
     In.push_back({I, int64Ty(), true});
   llvm::Value *P = Cx.elementPtr(At, ArrT, A, In);
+  Cx.sanitizeAccess(At, lower::TargetHooks::Access::Read, ArrT, A, ArrInstr, P);
   llvm::Type *MT = Cx.memoryType(Elem);
   auto *L =
       B.CreateAlignedLoad(MT, P, Cx.module.getDataLayout().getABITypeAlign(MT));
