@@ -34,6 +34,9 @@ enum : uint32_t {
   // Reads, never writes, memory its arguments refer to (it may return a
   // view of them: ArrayEffects follows results back to their roots).
   ReadsArgsOnly = 1u << 3,
+  // Takes arrays whole (a reduction, np.sum): an np. row that is not a
+  // ufunc, so a call with an array argument is never lifted element-wise.
+  WholeArray = 1u << 4,
 };
 } // namespace props
 

@@ -79,9 +79,9 @@ const IntrinsicInfo &intrinsicInfo(IntrinsicId Id);
 std::vector<std::string> intrinsicKeys();
 
 // NumPy ufuncs called on arrays in kernels (numba-cuda's `np.sin(x, out)`):
-// every "np." row is a ufunc; a call with an array argument is computed
-// element by element into the output array `out` (the argument after the
-// inputs, or out=), which the call returns.
+// every "np." row but the WholeArray ones (reductions) is a ufunc; a call with
+// an array argument is computed element by element into the output array `out`
+// (the argument after the inputs, or out=), which the call returns.
 bool isArrayUfuncCall(const IntrinsicInfo &Info,
                       const std::vector<ArgInfo> &Args);
 struct UfuncCall {

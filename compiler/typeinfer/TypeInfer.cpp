@@ -131,7 +131,9 @@ bool Inferrer::inferGetAttr(Instr *I, Typed &Out) {
   if (!Info)
     fail(I, "'" + T->str() + "' has no attribute '" + Attr + "' in kernels",
          T->isArray() ? "available: shape, strides, size, ndim, dtype, real, "
-                        "imag, reshape(), view() and a record array's fields"
+                        "imag, reshape(), view(), the reductions sum(), "
+                        "prod(), min(), max(), mean(), var(), std(), all(), "
+                        "any(), and a record array's fields"
                       : "",
          ErrorKind::Name);
   if (Info->kind == stdlib::IntrinsicKind::Func) {

@@ -76,10 +76,11 @@ CTValue unsupportedLibraryName(const std::string &Library,
                     "cuda.shared.array, or pass them in as arguments, and loop "
                     "over their elements");
   return CTValue::unsupported(
-      What,
-      Full + " and the other NumPy array functions (np.sum, np.dot, ...) are "
-             "not supported in kernels: loop over the elements instead; "
-             "NumPy's scalar math functions (np.sqrt, np.sin, ...) work");
+      What, Full + " and the other NumPy array functions (np.dot, np.cumsum, "
+                   "np.sort, ...) are not supported in kernels: loop over the "
+                   "elements instead; NumPy's scalar math functions (np.sqrt, "
+                   "np.sin, ...) and whole-array reductions (np.sum, np.max, "
+                   "np.mean, ...) work");
 }
 
 // numba's @jit / @njit functions (numba.core.registry.CPUDispatcher).

@@ -30,7 +30,7 @@ size_t ufuncInputs(std::string_view Key) {
 bool isArrayUfuncCall(const IntrinsicInfo &Info,
                       const std::vector<ArgInfo> &Args) {
   if (std::string_view(Info.key).rfind("np.", 0) != 0 ||
-      Info.kind != IntrinsicKind::Func)
+      Info.kind != IntrinsicKind::Func || hasProp(Info.id, props::WholeArray))
     return false;
   for (const ArgInfo &A : Args)
     if (A.type && A.type->isArray())

@@ -13,8 +13,47 @@ OBJECTS = np.array([object(), object()])
 STRINGS = np.array(["a", "bc"])
 
 
-@lang(ANY, match="numpy.sum|np.sum")
-def np_sum(x):
+@lang(ANY, match="numpy.cumsum|np.cumsum")
+def np_cumsum(x):
+    x[0] = np.cumsum(x)[0]  # <- error
+
+
+# ---- reductions (np.sum, a.max(), ...) in forms kernels do not take -------------
+
+@lang(TypingError, match="along an axis")
+def np_sum_along_an_axis(x):
+    x[0] = np.sum(x, axis=0)  # <- error
+
+
+@lang(TypingError, match="along an axis")
+def array_max_along_an_axis(x):
+    x[0] = x.max(0)  # <- error
+
+
+@lang(TypingError, match="takes only the array .* not dtype=")
+def array_sum_with_dtype(x):
+    x[0] = x.sum(dtype=np.float64)  # <- error
+
+
+@lang(TypingError, match="takes only the array .* not ddof=")
+def np_var_with_ddof(x):
+    x[0] = np.var(x, ddof=1)  # <- error
+
+
+@lang(TypingError, match="takes an array, not float32")
+def np_mean_of_a_scalar(x):
+    x[0] = np.mean(x[0])  # <- error
+
+
+@lang(TypingError, match="np.max.. of an array of complex64",
+      args=lambda: (np.zeros(4, np.complex64),))
+def np_max_of_complex(x):
+    x[0] = np.max(x)  # <- error
+
+
+@lang(TypingError, match="of an array of float16",
+      args=lambda: (np.zeros(4, np.float16),))
+def np_sum_of_float16(x):
     x[0] = np.sum(x)  # <- error
 
 
@@ -135,9 +174,9 @@ def local_array_negative(x):
 
 # ---- messages W5 fixed (they were misleading) ---------------------------------------------
 
-@lang(ANY, match=r"^(?![\s\S]*device=True)[\s\S]*sum")
-def np_sum_message_does_not_suggest_device_function(x):
-    x[0] = np.sum(x)  # <- error
+@lang(ANY, match=r"^(?![\s\S]*device=True)[\s\S]*cumsum")
+def np_cumsum_message_does_not_suggest_device_function(x):
+    x[0] = np.cumsum(x)[0]  # <- error
 
 
 @lang(ANY, match=r"^(?![\s\S]*'np\.empty' is 'np\.empty')")

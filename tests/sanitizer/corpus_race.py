@@ -68,6 +68,31 @@ def _(rng, fixed):
     return launch(4, 128, (x, out), check=allclose(out, x.reshape(4, 128).sum(1), rtol=1e-5))
 
 
+def npsum_bug(x, out):
+    sm = cuda.shared.array(128, f32)
+    t = cuda.threadIdx.x
+    sm[t] = x[t]  # !race
+    if t == 0:
+        out[0] = np.sum(sm)  # !race
+
+
+def npsum_fix(x, out):
+    sm = cuda.shared.array(128, f32)
+    t = cuda.threadIdx.x
+    sm[t] = x[t]
+    cuda.syncthreads()
+    if t == 0:
+        out[0] = np.sum(sm)
+
+
+@case("race_np_sum_of_shared_without_sync", "race", npsum_bug, npsum_fix,
+      "one thread sums a shared array (np.sum) the others are still filling")
+def _(rng, fixed):
+    x = rng.random(128, dtype=f32)
+    out = poisoned(1)
+    return launch(1, 128, (x, out), check=allclose(out, [np.cumsum(x)[-1]]))
+
+
 def warpsum_bug(x, out):
     sm = cuda.shared.array(32, f32)
     lane = cuda.threadIdx.x
