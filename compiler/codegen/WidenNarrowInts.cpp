@@ -15,8 +15,10 @@
 //   %a = call i32 asm "abs.s32 $0, $1;", "=r,r"(i32 %w)
 //   %r = trunc i32 %a to i16          ; cvt.u16.u32: the low half, -32768
 //
-// With `AllArithmetic` (NvptxOptions::widenNarrowArithmetic,
-// PYCUDA_JIT_NVPTX_WIDEN_NARROW=1; off: the H200 has shown only abs wrong) add,
+// A negation (`sub 0, x`, neg.s16) has the same fault on the H200 and is
+// always widened like the arithmetic below.  With `AllArithmetic`
+// (NvptxOptions::widenNarrowArithmetic, PYCUDA_JIT_NVPTX_WIDEN_NARROW=1;
+// off: the H200 has shown only abs and neg wrong, add/sub/mul/shl right) add,
 // sub, mul and shl of i8/i16 are also done in i32 and their result
 // re-sign-extended from the narrow width by an asm `cvt.s32.s16` /
 // `cvt.s32.s8`, so each 16-bit register ptxas sees holds its value
@@ -80,7 +82,15 @@ bool widened(llvm::Instruction &I, bool AllArithmetic) {
   if (auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(&I))
     return II->getIntrinsicID() == llvm::Intrinsic::abs &&
            isNarrow(I.getType()->getScalarType());
-  if (!AllArithmetic || !isNarrow(I.getType()))
+  if (!isNarrow(I.getType()))
+    return false;
+  // A negation (neg.s16) has abs's fault: -int16(-32768) widened to int64
+  // gave +32768 on the H200 (session 5's probe); always widened.
+  if (I.getOpcode() == llvm::Instruction::Sub)
+    if (auto *C = llvm::dyn_cast<llvm::ConstantInt>(I.getOperand(0)))
+      if (C->isZero())
+        return true;
+  if (!AllArithmetic)
     return false;
   switch (I.getOpcode()) {
   case llvm::Instruction::Add:

@@ -105,6 +105,30 @@ declare <2 x i16> @llvm.abs.v2i16(<2 x i16>, i1)
   EXPECT_EQ(count(Ptx, R"(abs\.s32)"), 2u) << Ptx;
 }
 
+TEST(WidenNarrowInts, NegationIsNever16Bit) {
+  // -x of an int16 (neg.s16 widened by cvt.s64.s16 gave +32768 for -32768
+  // on the H200, as abs.s16 did): always done in 32 bits; a subtraction of
+  // two values stays 16-bit unless asked.
+  const char *IR = R"(
+define void @k(ptr addrspace(1) %p, ptr addrspace(1) %w) {
+  %x = load i16, ptr addrspace(1) %p
+  %q = getelementptr i16, ptr addrspace(1) %p, i64 1
+  %y = load i16, ptr addrspace(1) %q
+  %n = sub i16 0, %x
+  %d = sub i16 %x, %y
+  %nw = sext i16 %n to i64
+  %dw = sext i16 %d to i64
+  %t = add i64 %nw, %dw
+  store i64 %t, ptr addrspace(1) %w
+  ret void
+}
+)";
+  std::string Ptx = ptxOf(IR, false);
+  EXPECT_EQ(count(Ptx, R"(neg\.s(8|16))"), 0u) << Ptx;
+  EXPECT_EQ(count(Ptx, R"(cvt\.s32\.s16 %r)"), 1u) << Ptx;
+  EXPECT_EQ(count(Ptx, R"(\bsub\.s16)"), 1u) << Ptx;
+}
+
 // A lone sum and a lone product lose .rn; a product feeding a sum keeps it
 // on both (ptxas fuses a mul and an add only when neither has it).
 TEST(LoneHalfOps, OnlyOperationsThatCannotPairLoseRn) {
