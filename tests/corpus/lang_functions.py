@@ -344,7 +344,7 @@ def recursion_other_types(x):
     x[0] = rec_retyped(4)
 
 
-@lang(TypingError, match="cannot return")
+@lang(TypingError, match="must have void return type")
 def kernel_returns_value(x):
     x[0] = 1
     return x[0]  # <- error
