@@ -81,9 +81,8 @@ TypingResult typeReduction(const TypingRequest &R) {
   for (size_t K = 1; K < R.args.size(); ++K) {
     bool IsAxis = K < Positional ? K == 1 : R.kwnames[K - Positional] == "axis";
     if (!IsAxis) {
-      std::string What = K < Positional
-                             ? "a " + std::to_string(K + 1) + ". argument"
-                             : R.kwnames[K - Positional] + "=";
+      std::string What = K < Positional ? "argument " + std::to_string(K + 1)
+                                        : R.kwnames[K - Positional] + "=";
       R.fail(Name + " in kernels takes only the array (and axis=None), not " +
                  What,
              "dtype=, out=, keepdims=, ddof= and the like are not supported "

@@ -275,8 +275,8 @@ def array_unknown_attribute(x):
 
 
 @lang((TypingError, UnsupportedError, NameResolutionError))
-def array_method_sum(x):
-    x[0] = x.sum()  # <- error
+def array_method_cumsum(x):
+    x[0] = x.cumsum()[0]  # <- error
 
 
 @lang((TypingError, UnsupportedError, NameResolutionError))
