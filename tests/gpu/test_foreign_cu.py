@@ -240,3 +240,32 @@ def test_cached_kernel_links_the_foreign_code_again(tmp_path, monkeypatch, rng):
     r, status = run()
     assert status == "miss"
     np.testing.assert_array_equal(r, -3 * idx + 1)
+
+
+HALF = cuda.CUSource("""
+#include <cuda_fp16.h>
+extern "C" __device__ __half half_fma(__half a, __half b, __half c) { return __hfma(a, b, c); }
+extern "C" __device__ int half_square(__half *o, __half a) { *o = __hmul(a, a); return 0; }
+""", name="half.cu")
+half_fma = cuda.declare_device("half_fma", "float16(float16, float16, float16)", link=HALF,
+                               abi="c")
+half_square = cuda.declare_device("half_square", "float16(float16)", link=HALF)
+
+
+def test_cuda_fp16_values_in_and_out(rng):
+    # float16 arguments and results by value (C ABI) and through the result
+    # pointer (numba ABI); __hfma rounds once, __hmul once.
+    @cuda.jit
+    def k(r, s, a, b, c):
+        i = cuda.grid(1)
+        if i < r.size:
+            r[i] = half_fma(a[i], b[i], c[i])
+            s[i] = half_square(a[i])
+
+    n = 512
+    a, b, c = (rng.standard_normal(n).astype(np.float16) for _ in range(3))
+    r = poisoned(n, np.float16)
+    s = poisoned(n, np.float16)
+    k[2, 256](r, s, a, b, c)
+    np.testing.assert_array_equal(r, (a.astype(np.float64) * b + c).astype(np.float16))
+    np.testing.assert_array_equal(s, (a.astype(np.float32) * a).astype(np.float16))
