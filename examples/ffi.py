@@ -4,14 +4,15 @@ examples/ffi_polyval.cu defines `polyval3(double *result, double x, const
 double *c)` with numba's foreign-function ABI; `cuda.declare_device` tells
 the compiler its name and signature and which file defines it.  When a
 kernel that calls it is first launched, NVRTC compiles the .cu file for the
-GPU and nvJitLink links it with the kernel.  The coefficient array is passed
+GPU and nvJitLink links it with the kernel; on the CPU executor (no GPU) the
+system's C++ compiler builds it for the host instead.  The coefficient array is passed
 where the declaration says CPointer(float64): the C function gets its data
 pointer.
 
-Foreign code runs on the GPU only.  Without a GPU, the launch raises
-UnsupportedError, which this program prints before running the same kernel
-with a Python device function in place of the C one, so the rest of the
-program (and its check against NumPy) still runs on the CPU executor.
+Without a GPU and without a C++ compiler, the launch raises BackendError,
+which this program prints before running the same kernel with a Python
+device function in place of the C one, so the rest of the program (and its
+check against NumPy) still runs.
 
     python examples/ffi.py [n]
 """
@@ -58,8 +59,8 @@ def main():
     try:
         eval_c[blocks, 128](out, x, coeffs)
         which = "CUDA C++ polyval3 (ffi_polyval.cu)"
-    except errors.UnsupportedError as e:
-        print("foreign code needs a GPU:", str(e).splitlines()[0])
+    except (errors.UnsupportedError, errors.BackendError) as e:
+        print("the foreign code cannot run here:", str(e).splitlines()[0])
         print("running the Python device function instead")
         eval_py[blocks, 128](out, x, coeffs)
         which = "Python polyval3_py"

@@ -479,7 +479,8 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     operation separately (docs/language.md, "Floating-point contraction").
     ``link``: CUDA C/C++, PTX, LTO-IR, cubin, fatbin, object or library
     code (paths, or ``cuda.CUSource(...)`` objects) linked with the kernel,
-    defining the functions of ``cuda.declare_device`` (GPU only; ffi.py).
+    defining the functions of ``cuda.declare_device`` (ffi.py; on the CPU
+    executor only CUDA C, compiled for the host).
     ``forceinline=True`` is ``inline="always"`` (both mark the function
     LLVM ``alwaysinline``).  ``shared_memory_carveout`` (-1..100 percent,
     "MaxL1", "MaxShared" or "default") is the GPU's preferred split of L1

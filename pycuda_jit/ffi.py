@@ -14,9 +14,10 @@ ABIs (as numba-cuda's): ``abi="numba"`` (default) calls
 the pointer, the int a status that is ignored; ``abi="c"`` calls
 ``extern "C" __device__ T name(args...)``.
 
-Foreign code runs on the GPU only: on the CPU executor a kernel that calls
-a foreign function raises ``UnsupportedError`` naming the call and the
-linked files.
+On the CPU executor, CUDA C sources are compiled for the host by the
+system's C++ compiler with a header of ours (compiler/support/HostCuda.h);
+GPU code (PTX, cubin, ...) there raises ``UnsupportedError`` naming the call
+and the linked files.
 """
 import os
 
@@ -50,7 +51,8 @@ class LinkableCode:
 
 
 class CUSource(LinkableCode):
-    """CUDA C/C++ source text, compiled with NVRTC when linked."""
+    """CUDA C/C++ source text, compiled with NVRTC when linked (for the
+    host by the C++ compiler on the CPU executor)."""
     kind, default_name = "cu", "<CUSource>"
 
 

@@ -169,14 +169,7 @@ std::optional<CacheEntry> parseCacheEntry(const std::string &Bytes,
   return E;
 }
 
-std::string DiskCache::defaultDir() {
-  if (const char *D = env::raw(env::Var::CacheDir); D && *D)
-    return D;
-  if (const char *X = env::raw(env::Var::XdgCacheHome); X && *X)
-    return std::string(X) + "/pycuda_jit";
-  const char *Home = env::raw(env::Var::Home);
-  return std::string(Home && *Home ? Home : "/tmp") + "/.cache/pycuda_jit";
-}
+std::string DiskCache::defaultDir() { return env::cacheDir(); }
 
 bool DiskCache::ensureDir(std::string *Why) {
   // mkdir -p, the last component private.

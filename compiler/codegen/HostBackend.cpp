@@ -323,7 +323,8 @@ void registerHostSymbol(const std::string &name, void *addr) {
 // Links a host object file into a fresh JITDylib of the process-wide JIT
 // and resolves the entries.
 void linkObject(HostResult &Res, const std::string &ObjectBytes,
-                const std::vector<std::string> &entryNames) {
+                const std::vector<std::string> &entryNames,
+                const HostSymbols &Symbols) {
   HostJit &H = hostJit();
   HostResult *Result = &Res;
   llvm::SmallVector<char, 0> Object(ObjectBytes.begin(), ObjectBytes.end());
@@ -353,6 +354,15 @@ void linkObject(HostResult &Res, const std::string &ObjectBytes,
            llvm::orc::JITDylibLookupFlags::MatchExportedSymbolsOnly});
   }
   I.JD->setLinkOrder(std::move(Order), /*LinkAgainstThisJITDylibFirst=*/true);
+  // This module's own names (foreign functions), searched first.
+  if (!Symbols.empty()) {
+    llvm::orc::SymbolMap Map;
+    for (const auto &[Name, Addr] : Symbols)
+      Map[H.J->mangleAndIntern(Name)] = absolute(Addr);
+    if (llvm::Error E = I.JD->define(llvm::orc::absoluteSymbols(Map)))
+      backendError("cannot define the foreign functions: " +
+                   llvm::toString(std::move(E)));
+  }
 
   auto Buffer = std::make_unique<llvm::SmallVectorMemoryBuffer>(
       std::move(Object), I.Name, /*RequiresNullTerminator=*/false);
@@ -442,16 +452,17 @@ jitForHost(std::unique_ptr<llvm::Module> M,
   M.reset();
   C.reset();
   Result->object.assign(Object.begin(), Object.end());
-  linkObject(*Result, Result->object, entryNames);
+  linkObject(*Result, Result->object, entryNames, O.symbols);
   return Result;
 }
 
 std::shared_ptr<HostResult>
 loadHostObject(const std::string &Object,
-               const std::vector<std::string> &entryNames) {
+               const std::vector<std::string> &entryNames,
+               const HostSymbols &Symbols) {
   std::shared_ptr<HostResult> Result(new HostResult());
   Result->object = Object;
-  linkObject(*Result, Object, entryNames);
+  linkObject(*Result, Object, entryNames, Symbols);
   return Result;
 }
 

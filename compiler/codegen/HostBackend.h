@@ -15,6 +15,9 @@
 //   2. a few compiler-runtime helpers LLVM may call (__powisf2, ...),
 //   3. the process (dlsym): libm's expf/sinf/pow/..., which is what
 //      llvm.exp.f32, llvm.sin.f32, llvm.pow.* etc. lower to.
+// Before all of them come the module's own symbols (HostOptions::symbols,
+// the `symbols` of loadHostObject): the foreign functions a kernel calls,
+// in host-compiled CUDA C, which other modules may define otherwise.
 //
 // Thread safety: jitForHost, registerHostSymbol and HostResult's members
 // may be used from any thread concurrently.
@@ -22,6 +25,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace llvm {
@@ -31,6 +35,8 @@ class Module;
 
 namespace pcj::codegen {
 
+using HostSymbols = std::vector<std::pair<std::string, void *>>;
+
 struct HostOptions {
   int optLevel = 3;      // 0..3
   bool fastMath = false; // "unsafe-fp-math" on every function
@@ -38,6 +44,8 @@ struct HostOptions {
   // code then needs pcj_cpu_stop_requests and pcj_cpu_poll registered.
   bool cancelPoints = false;
   bool keepOptimizedIR = false; // HostResult::optimizedIR as text (a dump)
+  // Names this module alone resolves to these addresses.
+  HostSymbols symbols;
 };
 
 // Code of one compiled module; keeps it alive until destroyed.
@@ -64,9 +72,10 @@ private:
   jitForHost(std::unique_ptr<llvm::Module>, std::unique_ptr<llvm::LLVMContext>,
              const HostOptions &, const std::vector<std::string> &);
   friend std::shared_ptr<HostResult>
-  loadHostObject(const std::string &, const std::vector<std::string> &);
+  loadHostObject(const std::string &, const std::vector<std::string> &,
+                 const HostSymbols &);
   friend void linkObject(HostResult &, const std::string &,
-                         const std::vector<std::string> &);
+                         const std::vector<std::string> &, const HostSymbols &);
   HostResult();
   std::unique_ptr<Impl> impl;
 };
@@ -89,7 +98,8 @@ jitForHost(std::unique_ptr<llvm::Module> M,
 // disk cache) and resolves its entries.
 std::shared_ptr<HostResult>
 loadHostObject(const std::string &Object,
-               const std::vector<std::string> &entryNames);
+               const std::vector<std::string> &entryNames,
+               const HostSymbols &symbols = {});
 
 void registerHostSymbol(const std::string &name, void *addr);
 

@@ -9,6 +9,8 @@
 #include "ssa/SSABuilder.h"
 #include "stdlib/Registry.h"
 #include "support/BuildId.h"
+#include "support/Env.h"
+#include "support/HostCuda.h"
 #include "support/Sha256.h"
 #include "transforms/ArrayEffects.h"
 #include "transforms/ConstantRanges.h"
@@ -89,9 +91,10 @@ Typed frontend(const bc::RawCode &Raw, const std::vector<types::TypeRef> &Args,
 
 void AnalysisDeleter::operator()(Analysis *A) const { delete A; }
 
-// Foreign functions (cuda.declare_device): the CPU executor cannot run
-// them; for the GPU, their link items join the result, and their ABI,
-// signature and linked bytes the cache key (as resolutions).
+// Foreign functions (cuda.declare_device): their link items join the
+// result, and their ABI, signature and linked bytes the cache key (as
+// resolutions).  The GPU links the items with the PTX; the CPU executor
+// builds the CUDA C ones for the host now (buildForeignForHost).
 static void addForeignFunctions(const Session &S, const CompileOptions &O,
                                 CompileResult &Out) {
   auto addLink = [&](const ir::LinkItem &L) {
@@ -104,15 +107,6 @@ static void addForeignFunctions(const Session &S, const CompileOptions &O,
     std::string From;
     for (const ir::LinkItem &L : U.info.links)
       From += (From.empty() ? "" : ", ") + L.name;
-    if (O.backend == Backend::CPU)
-      throw CompileError(
-          ErrorKind::Unsupported, U.at,
-          "'" + U.info.symbol + "' is a foreign function (cuda.declare_device" +
-              (From.empty() ? std::string(")") : "), linked from " + From) +
-              ": foreign code runs on the GPU only, and the CPU executor "
-              "cannot run it",
-          "run this kernel on a GPU, or write the function in Python with "
-          "@cuda.jit(device=True)");
     Sha256 H;
     for (const ir::LinkItem &L : U.info.links) {
       H.field(L.kind).field(L.name).field(L.data);
@@ -124,9 +118,8 @@ static void addForeignFunctions(const Session &S, const CompileOptions &O,
              U.info.signature.str() + " linking " + From,
          ir::CTValue::constant(bc::ConstValue::ofStr(H.hexDigest()))});
   }
-  if (O.backend == Backend::CPU || O.links.empty())
-    return; // the CPU executor never links; a kernel calling no foreign
-            // function ignores them there
+  if (O.links.empty() || (O.backend == Backend::CPU && S.foreign.empty()))
+    return; // a CPU kernel calling no foreign function ignores its link=
   Sha256 H;
   std::string Names;
   for (const ir::LinkItem &L : O.links) {
@@ -137,6 +130,56 @@ static void addForeignFunctions(const Session &S, const CompileOptions &O,
   Out.resolutions.push_back(
       {"link= " + Names,
        ir::CTValue::constant(bc::ConstValue::ofStr(H.hexDigest()))});
+}
+
+// The CPU executor: the foreign functions' CUDA C (the kernel's link items,
+// Out.links) compiled for the host and loaded (support/HostCuda.h); their
+// addresses go to Out.hostSymbols for the host JIT.  Code of other kinds
+// (PTX, cubin...) runs on the GPU only.  Errors point at the first call.
+static void buildForeignForHost(const Session &S, CompileResult &Out) {
+  if (S.foreign.empty())
+    return;
+  const Session::ForeignUse &First = S.foreign.front();
+  std::vector<hostcu::Source> Sources;
+  std::string Names;
+  for (const ir::LinkItem &L : Out.links) {
+    Names += (Names.empty() ? "" : ", ") + L.name;
+    if (L.kind != "cu")
+      throw CompileError(
+          ErrorKind::Unsupported, First.at,
+          "'" + First.info.symbol + "' is a foreign function linked with " +
+              L.name + " (" + L.kind +
+              " code), which runs on the GPU only: the CPU executor "
+              "compiles CUDA C sources (.cu files, cuda.CUSource) for the "
+              "host, nothing else",
+          "run this kernel on a GPU, link the CUDA C source instead, or "
+          "write the function in Python with @cuda.jit(device=True)");
+    Sources.push_back({L.name, L.data});
+  }
+  if (Sources.empty())
+    throw CompileError(ErrorKind::Unsupported, First.at,
+                       "'" + First.info.symbol +
+                           "' is a foreign function (cuda.declare_device) "
+                           "with no code linked (link=)",
+                       "give declare_device(..., link=[\"file.cu\"])");
+  hostcu::Library Lib = hostcu::buildForHost(Sources, env::cacheDir());
+  if (!Lib.handle)
+    throw CompileError(
+        ErrorKind::Backend, First.at,
+        "cannot compile " + Names + " for the CPU executor (" +
+            hostcu::hostCompiler() + "):\n" + Lib.error,
+        "the CPU executor compiles foreign CUDA C with the host's C++ "
+        "compiler: shared memory, barriers, warp intrinsics and inline PTX "
+        "need a GPU");
+  for (const Session::ForeignUse &U : S.foreign) {
+    void *Addr = Lib.symbol(U.info.symbol);
+    if (!Addr)
+      throw CompileError(ErrorKind::Backend, U.at,
+                         "'" + U.info.symbol + "' is not defined in " + Names +
+                             " (compiled for the CPU executor)",
+                         "define it there as extern \"C\" __device__");
+    Out.hostSymbols.push_back({U.info.symbol, Addr});
+  }
 }
 
 // One option's value in the key: unambiguous (a text carries its length).
@@ -197,6 +240,8 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
       Out.resolutions.push_back({Name + ": " + Res.what, Res.value});
   }
   addForeignFunctions(A->session, O, Out);
+  if (O.backend == Backend::CPU)
+    buildForeignForHost(A->session, Out);
   types::Signature Sig{O.deviceFunction ? F->returnType : types::noneTy(),
                        ArgTypes};
   Out.signature = Sig.str();

@@ -23,7 +23,7 @@ class HostResult;
 
 namespace pcj::driver {
 
-constexpr unsigned kCodegenApiVersion = 1;
+constexpr unsigned kCodegenApiVersion = 2;
 
 struct CodegenApi {
   unsigned version;
@@ -34,8 +34,10 @@ struct CodegenApi {
   std::string (*hostTarget)(); // for CompileOptions::hostTarget
   // CPU executor: machine code from the disk cache, its entry points, and
   // the runtime symbols host code links against.
+  // Symbols: the foreign functions' addresses (CompileResult::hostSymbols).
   std::shared_ptr<codegen::HostResult> (*loadHostObject)(
-      const std::string &Object, const std::vector<std::string> &Entries);
+      const std::string &Object, const std::vector<std::string> &Entries,
+      const std::vector<std::pair<std::string, void *>> &Symbols);
   void *(*hostEntry)(const codegen::HostResult &R, const std::string &Name);
   void (*registerHostSymbol)(const std::string &Name, void *Address);
 };

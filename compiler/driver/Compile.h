@@ -98,6 +98,9 @@ struct CompileResult {
   // cubin is linked).
   std::vector<ir::LinkItem> links;
   // CPU backend
+  // The foreign functions' addresses in their host-compiled CUDA C
+  // (support/HostCuda.h), which the host JIT links the kernel against.
+  std::vector<std::pair<std::string, void *>> hostSymbols;
   std::shared_ptr<codegen::HostResult> host;
   void *hostEntry = nullptr;
   // Stage name -> text (see CompileOptions::dumps).

@@ -128,6 +128,7 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
     HO.fastMath = O.fastMath;
     HO.cancelPoints = true; // the CPU executor can stop endless kernels
     HO.keepOptimizedIR = Want("llvm-opt");
+    HO.symbols = Out.hostSymbols; // foreign functions' host code
     Out.host =
         codegen::jitForHost(std::move(M), std::move(Ctx), HO, {LO.kernelName});
     Out.hostEntry = Out.host->entry(LO.kernelName);

@@ -17,7 +17,9 @@
 // result.  Scalars are passed in their in-memory form (bool as a byte, as
 // C's bool); a foreign function's void result is None.  An array passed
 // where the declaration says CPointer(dtype) or voidptr passes its data
-// pointer as a generic address (`float *` in CUDA C).
+// pointer as a generic address (`float *` in CUDA C).  On the CPU
+// executor the wrapper first hands the calling thread's context to the
+// host-compiled CUDA C (TargetHooks::foreignCall).
 #include "lower/LowerContext.h"
 #include "lower/TargetHooks.h"
 
@@ -55,6 +57,7 @@ void defineForeignWrapper(const ForeignFunction &FF, LowerContext &Types,
     }
     CallArgs.push_back(Types.toMemory(Args[K], FF.params[K]));
   }
+  T.foreignCall(B);
 
   llvm::Type *CRet =
       HasResult ? Types.memoryType(FF.ret) : llvm::Type::getVoidTy(C);

@@ -394,6 +394,14 @@ public:
 
   // Yields to the block's other threads (fiber mode), so spin loops that
   // sleep make progress.
+  // Foreign CUDA C compiled for the host reads threadIdx & co. through
+  // this context (compiler/support/HostCuda.h).
+  void foreignCall(llvm::IRBuilder<> &B) override {
+    B.CreateCall(
+        runtimeFn(B, "pcj_cpu_foreign_enter", B.getVoidTy(), {B.getPtrTy()}),
+        {Ctx});
+  }
+
   void nanosleep(llvm::IRBuilder<> &B, llvm::Value *Ns) override {
     B.CreateCall(runtimeFn(B, "pcj_cpu_nanosleep", B.getVoidTy(),
                            {B.getPtrTy(), B.getInt32Ty()}),

@@ -170,6 +170,9 @@ public:
   virtual void atomicDone(llvm::IRBuilder<> &B) {}
   // Before a barrier or warp operation (Site.kind unused).
   virtual void syncPoint(llvm::IRBuilder<> &B, const AccessSite &Site) {}
+  // Before a call of a foreign function (lower/Foreign.cpp): the CPU
+  // executor tells the host-compiled CUDA C whose thread calls it.
+  virtual void foreignCall(llvm::IRBuilder<> &B) {}
 
   // ---- CUDA device intrinsics (stdlib/lowering/{Sync,Atomic,Warp}Rules.cpp)
   // Memory spaces.  The dynamic shared memory of the launch (every

@@ -4,6 +4,7 @@
 #include "support/Diagnostics.h"
 
 #include <cstdlib>
+#include <unistd.h>
 
 namespace pcj::env {
 
@@ -46,6 +47,17 @@ bool isSet(Var V) {
 bool flag(Var V) {
   const char *S = raw(V);
   return S && *S && std::string_view(S) != "0";
+}
+
+char **processEnvironment() { return environ; }
+
+std::string cacheDir() {
+  if (const char *D = raw(Var::CacheDir); D && *D)
+    return D;
+  if (const char *X = raw(Var::XdgCacheHome); X && *X)
+    return std::string(X) + "/pycuda_jit";
+  const char *Home = raw(Var::Home);
+  return std::string(Home && *Home ? Home : "/tmp") + "/.cache/pycuda_jit";
 }
 
 } // namespace pcj::env

@@ -40,4 +40,11 @@ bool isSet(Var V);
 // Set, not empty and not "0".
 bool flag(Var V);
 
+// The disk cache's directory: $PYCUDA_JIT_CACHE_DIR, else
+// $XDG_CACHE_HOME/pycuda_jit, else $HOME/.cache/pycuda_jit.
+std::string cacheDir();
+
+// The whole environment (`environ`), for a child process that inherits it.
+char **processEnvironment();
+
 } // namespace pcj::env

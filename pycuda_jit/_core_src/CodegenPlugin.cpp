@@ -4,6 +4,7 @@
 #include "driver/Analysis.h"
 #include "runtime/cpu/Executor.h"
 #include "support/BuildId.h"
+#include "support/HostCuda.h"
 
 #include <atomic>
 #include <dlfcn.h>
@@ -57,6 +58,11 @@ const driver::CodegenApi *load() {
   // host.
   for (const auto &S : rt::cpu::runtimeSymbols())
     Api->registerHostSymbol(S.name, S.address);
+  // Foreign CUDA C compiled for the host reads the calling thread's context
+  // through this one (support/HostCuda.h).
+  Api->registerHostSymbol(
+      "pcj_cpu_foreign_enter",
+      reinterpret_cast<void *>(&hostcu::pcj_cpu_foreign_enter));
   return Api;
 }
 

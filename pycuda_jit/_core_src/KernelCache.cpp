@@ -62,7 +62,7 @@ std::optional<CachedKernel> loadCachedKernel(const std::string &Key,
       return std::nullopt;
     const driver::CodegenApi &Api = codegenPlugin();
     try { // a damaged or forged object is a miss (rebuilt), not an error
-      R.host = Api.loadHostObject(Obj->second, {R.kernelName});
+      R.host = Api.loadHostObject(Obj->second, {R.kernelName}, R.hostSymbols);
       R.hostEntry = Api.hostEntry(*R.host, R.kernelName);
     } catch (const CompileError &) {
       return std::nullopt;

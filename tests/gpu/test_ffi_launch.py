@@ -1,8 +1,8 @@
-"""Foreign functions on the GPU (cuda.declare_device + link=): values
-computed by CUDA C++ (NVRTC) and PTX device functions, both ABIs, calls
-through device functions, and a .cu edit between two runs of a cached
-kernel.  GPU only (`hardware`): the CPU executor refuses foreign code
-(tests/python/test_ffi.py checks that)."""
+"""Foreign functions (cuda.declare_device + link=): values computed by
+CUDA C++ and PTX device functions, both ABIs, calls through device
+functions, and a .cu edit between two runs of a cached kernel.  CUDA C runs
+on the GPU (NVRTC) and on the CPU executor (compiled for the host); PTX and
+the linker's own error are GPU only (`hardware`)."""
 import numpy as np
 import pytest
 
@@ -28,7 +28,7 @@ hyp = cuda.declare_device("hyp", "float64(float64, float64)", link=HYPOT_C, abi=
 bump = cuda.declare_device("bump", "void(int32)", link=HYPOT_C, abi="c")
 
 
-def test_numba_abi_function_from_cuda_source(hardware, rng):
+def test_numba_abi_function_from_cuda_source(rng):
     @cuda.jit
     def k(r, x):
         i = cuda.grid(1)
@@ -42,7 +42,7 @@ def test_numba_abi_function_from_cuda_source(hardware, rng):
                                rtol=1e-6)
 
 
-def test_c_abi_functions_and_void_result(hardware, rng):
+def test_c_abi_functions_and_void_result(rng):
     @cuda.jit
     def k(r, x, y):
         i = cuda.grid(1)
@@ -56,7 +56,7 @@ def test_c_abi_functions_and_void_result(hardware, rng):
     np.testing.assert_allclose(r, np.hypot(x, y), rtol=1e-15)
 
 
-def test_called_through_device_functions_and_twice(hardware, rng):
+def test_called_through_device_functions_and_twice(rng):
     @cuda.jit(device=True)
     def inner(v, i):
         return scale_add(v, 2.0, i)
@@ -104,7 +104,7 @@ def test_ptx_file_and_several_sources(hardware, rng, tmp_path):
     np.testing.assert_array_equal(r, 6 * x)
 
 
-def test_edited_cu_file_is_recompiled_with_the_cache(hardware, tmp_path, monkeypatch):
+def test_edited_cu_file_is_recompiled_with_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("PYCUDA_JIT_CACHE_DIR", str(tmp_path / "cache"))
     cu = tmp_path / "mul.cu"
     body = 'extern "C" __device__ int mul(int *o, int a) {{ *o = {} * a; return 0; }}'
@@ -153,7 +153,7 @@ def _nvrtc_ptx(src):
     return buf.value.decode()
 
 
-def test_kernel_link_option_defines_a_declared_function(hardware, rng):
+def test_kernel_link_option_defines_a_declared_function(rng):
     # numba-cuda's documented pattern: the declaration without link=, the
     # code on the kernel's cuda.jit(link=...).
     cube = cuda.declare_device("cube_f", "float32(float32)")
@@ -185,7 +185,7 @@ def test_undefined_name_at_launch_is_a_linker_error(hardware):
         k[1, 1](np.zeros(1, np.int32))
 
 
-def test_arrays_passed_as_cpointer_and_voidptr(hardware, rng):
+def test_arrays_passed_as_cpointer_and_voidptr(rng):
     from pycuda_jit import types
     src = cuda.CUSource("""
 extern "C" __device__ void axpy_at(float *y, const float *x, int i, float a)

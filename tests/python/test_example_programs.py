@@ -32,12 +32,9 @@ def test_matmul_matches_numpy(args):
     assert "max |GPU - NumPy|" in r.stdout
 
 
-def test_ffi_example_runs_or_falls_back_with_a_clear_message():
+def test_ffi_example_runs_the_cuda_cpp_function():
+    # On the GPU through NVRTC, on the CPU executor built by the host's C++
+    # compiler (which CI has: it builds the extension).
     r = run_example("ffi.py", 3000)
     assert r.returncode == 0, r.stdout + r.stderr
-    if os.environ.get("PYCUDA_JIT_BACKEND", "cpu") == "cpu":
-        assert "foreign code needs a GPU" in r.stdout
-        assert "runs on the GPU only" in r.stdout
-        assert "Python polyval3_py" in r.stdout
-    else:
-        assert "CUDA C++ polyval3" in r.stdout
+    assert "CUDA C++ polyval3" in r.stdout, r.stdout

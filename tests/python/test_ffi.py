@@ -1,8 +1,9 @@
 """Foreign functions (cuda.declare_device, link=) without a GPU: the
 declaration API, the calls in the LLVM IR and PTX for both ABIs, linking the
 kernel's PTX with NVRTC-compiled CUDA C++ and PTX into a cubin (nvJitLink),
-the errors for bad C++ and undefined names, and the CPU executor's refusal.
-The launches that check values are in tests/gpu/test_ffi_launch.py (GPU only)."""
+the errors for bad C++ and undefined names, and the CPU executor's refusal
+of GPU code (PTX...; it compiles CUDA C for the host).  The launches that
+check values are in tests/gpu/test_ffi_launch.py and test_foreign_cu.py."""
 import os
 import re
 
@@ -128,15 +129,27 @@ def test_foreign_call_with_wrong_argument_count_is_a_typing_error():
     assert e.value.line > 0 and "test_ffi.py" in e.value.file
 
 
-def test_cpu_executor_refuses_foreign_code_naming_the_call():
+TIMES2_PTX = cuda.PTXSource(".version 8.0\n.target sm_80\n.address_size 64\n",
+                           name="times2.ptx")
+
+
+def test_cpu_executor_refuses_gpu_code_naming_the_call():
+    # CUDA C runs there (compiled for the host); PTX linked on the kernel's
+    # link= for a declared function does not.
     if cuda.backend() != "cpu":
         pytest.skip("the CPU executor's behaviour")
-    k = cuda.jit(k_numba)
+    decl = cuda.declare_device("times2", "int32(int32)")
+
+    @cuda.jit(link=[TIMES2_PTX])
+    def k(r, x):
+        r[0] = decl(x[0])  # the line named
+
     r = np.zeros(4, np.int32)
     with pytest.raises(errors.UnsupportedError, match="runs on the GPU only") as e:
         k[1, 4](r, np.arange(4, dtype=np.int32))
-    assert "times2" in str(e.value) and "<CUSource>" in str(e.value)
-    assert e.value.file.endswith("test_ffi.py") and e.value.line > 0
+    assert "times2" in str(e.value) and "times2.ptx" in str(e.value)
+    assert e.value.file.endswith("test_ffi.py")
+    assert "the line named" in open(e.value.file).read().splitlines()[e.value.line - 1]
 
 
 def test_kernel_link_option_is_checked_and_read_per_compile(tmp_path):
