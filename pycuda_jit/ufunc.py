@@ -260,7 +260,7 @@ class UFunc:
 
     def _add(self, sig):
         ret, args, text = _parse_signature(sig)
-        if ret is None and args and not any(nd for _, nd in args):
+        if text.lstrip().startswith("(") and args and not any(nd for _, nd in args):
             # argument types only (numba's (datetime_t, datetime_t)): the
             # result type is the one typing infers
             self._compile_for(tuple(dt for dt, _ in args))
