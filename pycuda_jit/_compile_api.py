@@ -23,6 +23,10 @@ def _return_type(text):
     for value in vars(_types).values():
         if isinstance(value, _types.Type) and str(value) == text:
             return value
+    # datetime64[D], [char x 5]: a type object made for its unit / width
+    scalar = _types._scalar_type(text)
+    if scalar is not None:
+        return scalar
     return text  # a type with no object of its own (a tuple, a record): its text
 
 

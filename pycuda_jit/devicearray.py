@@ -166,6 +166,9 @@ class DeviceNDArray(_core.DeviceArray):
 
     def __getitem__(self, key):
         ptr, shape, strides, scalar = self._index(key)
+        if scalar and self.dtype.fields is not None:
+            # a record stays on the device (numba-cuda's DeviceRecord)
+            return DeviceRecord(self.dtype, self.stream, _owner=self._owner, _ptr=ptr)
         if scalar:
             return np.frombuffer(self._read_bytes(ptr), self.dtype)[0]
         return self._view(ptr, shape, strides)
@@ -304,12 +307,50 @@ class DeviceRecord(DeviceNDArray):
     it; ``copy_to_device(rec)`` / ``copy_to_host(rec)`` take a NumPy record
     scalar (``np.void`` or ``np.record``) or a 0-d array."""
 
-    def __init__(self, dtype, stream=0):
+    def __init__(self, dtype, stream=0, _owner=None, _ptr=None):
         dtype = np.dtype(dtype)
         if dtype.fields is None:
             raise TypeError(f"DeviceRecord needs a structured dtype, not {dtype}")
-        owner = _core.Allocation(dtype.itemsize)
-        super().__init__((), (), dtype, owner, owner.ptr, stream)
+        if _ptr is None:  # a new record; else one inside an array (a view)
+            _owner = _core.Allocation(dtype.itemsize)
+            _ptr = _owner.ptr
+        super().__init__((), (), dtype, _owner, _ptr, stream)
+
+    # ---- fields: rec["x"] reads one (a nested record or an array field
+    # stays a device view), rec["x"] = v writes it, as numba-cuda's
+
+    def _field(self, key):
+        names = self.dtype.names
+        name = names[key] if isinstance(key, int) else key
+        if name not in self.dtype.fields:
+            raise KeyError(f"the record has no field {key!r}")
+        dt, off = self.dtype.fields[name][:2]
+        ptr = self.device_ctypes_pointer_value + off
+        if dt.fields is not None:
+            return DeviceRecord(dt, self.stream, _owner=self._owner, _ptr=ptr), True
+        shape, base = ((), dt) if dt.subdtype is None else dt.subdtype[::-1]
+        strides = tuple(int(np.prod(shape[k + 1:])) * base.itemsize
+                        for k in range(len(shape)))
+        view = DeviceNDArray(shape, strides, base, self._owner, ptr, self.stream)
+        return view, bool(shape)
+
+    def __getitem__(self, key):
+        if not isinstance(key, (str, int)):
+            return super().__getitem__(key)
+        view, is_view = self._field(key)
+        return view if is_view else view.copy_to_host()[()]
+
+    def __setitem__(self, key, value):
+        if not isinstance(key, (str, int)):
+            return super().__setitem__(key, value)
+        view, _ = self._field(key)
+        view.copy_to_device(value, stream=self.stream, _broadcast=True)
+
+    def __eq__(self, other):
+        """Compares the record's current values (a host copy) with ``other``."""
+        return self.copy_to_host()[()] == other
+
+    __hash__ = None
 
     @property
     def _numba_type_(self):

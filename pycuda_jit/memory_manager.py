@@ -74,6 +74,16 @@ class MemoryPointer:
         except Exception:  # noqa: BLE001 - never raise from a finalizer
             pass
 
+    # Two pointers to the same bytes are equal (a view's gpu_data equals its
+    # base's, as numba-cuda's tests compare them).
+    def __eq__(self, other):
+        if not isinstance(other, MemoryPointer):
+            return NotImplemented
+        return (self._ptr, self.size) == (other._ptr, other.size)
+
+    def __hash__(self):
+        return hash((self._ptr, self.size))
+
     def __repr__(self):
         return f"<MemoryPointer 0x{self._ptr:x}, {self.size} bytes>"
 

@@ -32,6 +32,7 @@ __all__ = [
     "longlong", "ulonglong",
     "float16", "bfloat16", "float32", "float64", "f2", "f4", "f8", "float_", "double",
     "complex64", "complex128", "c8", "c16", "Fp8", "fp8_e4m3", "fp8_e5m2", "fp8_e8m0",
+    "NPDatetime", "NPTimedelta", "CharSeq", "UnicodeCharSeq",
     "none", "void", "CPointer", "voidptr",
     "signed_domain", "unsigned_domain", "integer_domain", "real_domain",
     "complex_domain", "number_domain",
@@ -179,6 +180,79 @@ class Fp8(Type):
 
     def sig_text(self):
         return self.name
+
+
+class _NPDateLike(Type):
+    """Base of ``NPDatetime(unit)`` / ``NPTimedelta(unit)``: NumPy's
+    datetime64[unit] / timedelta64[unit], an int64 count of the unit in
+    kernels (docs/language.md, "datetime64 and timedelta64")."""
+
+    _prefix = ""
+
+    def __init__(self, unit=""):
+        self.unit = unit
+        super().__init__(self._prefix + (f"[{unit}]" if unit else ""))
+        self._pcj_dtype_ = self.name  # read by the compiler's resolver
+        self.bitwidth = 64
+
+    def cast_python_value(self, value):
+        import numpy as np
+        return np.dtype(self.name).type(value)
+
+    def sig_text(self):
+        return self.name
+
+
+class NPDatetime(_NPDateLike):
+    _prefix = "datetime64"
+
+
+class NPTimedelta(_NPDateLike):
+    _prefix = "timedelta64"
+
+
+class _CharSeqBase(Type):
+    """Base of ``CharSeq(n)`` ('S<n>') and ``UnicodeCharSeq(n)`` ('U<n>'):
+    a fixed-width string element or record field (docs/language.md,
+    "Fixed-width strings")."""
+
+    _char = ""
+    _code = ""
+
+    def __init__(self, count):
+        self.count = int(count)
+        super().__init__(f"[{self._char} x {self.count}]")
+
+    @property
+    def dtype(self):
+        import numpy as np
+        return np.dtype(f"{self._code}{self.count}")
+
+    def sig_text(self):
+        return f"{type(self).__name__}({self.count})"
+
+
+class CharSeq(_CharSeqBase):
+    _char, _code = "char", "S"
+
+
+class UnicodeCharSeq(_CharSeqBase):
+    _char, _code = "unichr", "U"
+
+
+def _scalar_type(name):
+    """The scalar type object a name from the extension stands for (numbers,
+    datetime64[unit], timedelta64[unit], [char x n], [unichr x n])."""
+    t = _scalars.get(name)
+    if t is not None:
+        return t
+    m = re.fullmatch(r"(datetime64|timedelta64)(?:\[(\w+)\])?", name)
+    if m:
+        return (NPDatetime if m.group(1) == "datetime64" else NPTimedelta)(m.group(2) or "")
+    m = re.fullmatch(r"\[(char|unichr) x (\d+)\]", name)
+    if m:
+        return (CharSeq if m.group(1) == "char" else UnicodeCharSeq)(int(m.group(2)))
+    return None
 
 
 class Complex(Number):
@@ -499,7 +573,15 @@ def from_dtype(dtype):
     import numpy as np
     dt = np.dtype(dtype)
     if dt.fields is None:
-        t = _scalars.get(dt.name)
+        if dt.kind in "Mm":
+            unit = np.datetime_data(dt)[0]
+            unit = "" if unit == "generic" else unit
+            t = (NPDatetime if dt.kind == "M" else NPTimedelta)(unit)
+        elif dt.kind in "SU" and dt.itemsize:
+            t = (CharSeq if dt.kind == "S" else UnicodeCharSeq)(
+                dt.itemsize // (1 if dt.kind == "S" else 4))
+        else:
+            t = _scalars.get(dt.name)
         if t is None or dt.byteorder == ">":
             raise TypeError(f"the dtype {dt} has no kernel type")
         return t
@@ -519,6 +601,9 @@ def as_dtype(t):
         if t.dtype is None:
             raise TypeError(f"{t} was not made from a NumPy dtype")
         return t.dtype
+    if isinstance(t, (_NPDateLike, _CharSeqBase)):
+        import numpy as np
+        return np.dtype(t.name) if isinstance(t, _NPDateLike) else t.dtype
     if isinstance(t, BFloat16):
         import numpy as np
         return np.dtype(t._ml_dtype())
@@ -551,7 +636,7 @@ def _from_description(d, dtype=None):
     # ("record", ((name, type, offset), ...), size, align) /
     # ("nestedarray", dtype, shape) (a record field).
     if isinstance(d, str):
-        return none if d == "none" else _scalars[d]
+        return none if d == "none" else _scalar_type(d)
     tag = d[0]
     if tag == "array":
         return Array(_from_description(d[1]), d[2], d[3])

@@ -39,7 +39,8 @@ _IDENTITIES = {None: None, 0: 0, 1: 1, "reorderable": "reorderable"}
 _ALIASES = {"boolean": "bool", "bool_": "bool", "b1": "bool", "intp": "int64",
             "uintp": "uint64", "intc": "int32", "uintc": "uint32", "byte": "int8",
             "half": "float16", "single": "float32", "double": "float64"}
-_TYPE_RE = re.compile(r"^(\w+)(\[([:,\s1]*)\])?$")
+# A name (datetime64/timedelta64 with a [unit]), then [:, ::1] dims or none.
+_TYPE_RE = re.compile(r"^(\w+(?:\[[A-Za-z]+\])?)(\[([:,\s1]*)\])?$")
 
 
 def _signature_text(sig):
@@ -85,7 +86,7 @@ def _parse_type(text, sig):
         dtype = np.dtype(name)
     except TypeError:
         raise TypeError(f"unknown type '{m.group(1)}' in the signature '{sig}'") from None
-    if dtype.kind not in "biufc":
+    if dtype.kind not in "biufcMm":
         raise TypeError(f"unknown type '{m.group(1)}' in the signature '{sig}'")
     return dtype, ndim
 
@@ -259,6 +260,11 @@ class UFunc:
 
     def _add(self, sig):
         ret, args, text = _parse_signature(sig)
+        if text.lstrip().startswith("(") and args and not any(nd for _, nd in args):
+            # argument types only (numba's (datetime_t, datetime_t)): the
+            # result type is the one typing infers
+            self._compile_for(tuple(dt for dt, _ in args))
+            return
         if ret is None or ret[1] or any(nd for _, nd in args):
             raise TypeError(f"a vectorize signature takes and returns scalars: '{text}'")
         key = tuple(dt for dt, _ in args)

@@ -101,8 +101,7 @@ llvm::Value *iterElement(LowerContext &Cx, const ir::Instr *At, TypeRef T,
     if (T->ndim() == 1) {
       llvm::Value *P = Cx.elementPtr(At, T, V, {{Idx, int64Ty(), true}});
       Cx.sanitizeAccess(At, TargetHooks::Access::Read, T, V, nullptr, P);
-      unsigned Align = T->dtype()->isComplex() ? T->dtype()->byteSize() / 2
-                                               : T->dtype()->byteSize();
+      unsigned Align = types::scalarAlign(T->dtype());
       return Cx.fromMemory(
           B.CreateAlignedLoad(Cx.memoryType(T->dtype()), P, llvm::Align(Align)),
           T->dtype());

@@ -4,6 +4,7 @@
 #include "lower/Lower.h"
 
 #include "lower/Arith.h"
+#include "lower/DateTime.h"
 #include "lower/DebugInfo.h"
 #include "lower/Iterators.h"
 #include "lower/LoopHints.h"
@@ -77,11 +78,12 @@ private:
   llvm::Value *tupleAsArray(const Instr *Tup, TypeRef Elem);
 };
 
-// Alignment of an array element (numpy aligns complex to its parts).
+// Alignment of an array element (numpy aligns complex to its parts, a
+// string to its characters).
 unsigned elementAlign(TypeRef T) {
   if (T->kind() == Kind::Record)
     return T->recordAlign();
-  return T->isComplex() ? T->byteSize() / 2 : T->byteSize();
+  return types::scalarAlign(T);
 }
 
 // The value before the implicit conversions InsertCasts added.
@@ -675,6 +677,10 @@ void Lowerer::lowerInstr(const Instr *I) {
     break;
   case Op::BinOp: {
     auto K = bc::BinOpKind(I->index);
+    if (types::isDateLike(T(0)) || types::isDateLike(T(1))) {
+      R = lowerDateTimeBinOp(Cx, K, T(0), T(1), I->type, V(0), V(1));
+      break;
+    }
     if (Cx.opts.zeroDivisionCheck &&
         (K == bc::BinOpKind::TrueDiv || K == bc::BinOpKind::FloorDiv ||
          K == bc::BinOpKind::Mod))
@@ -698,7 +704,13 @@ void Lowerer::lowerInstr(const Instr *I) {
     break;
   }
   case Op::Compare:
-    R = lowerCompare(Cx, bc::CmpKind(I->index), T(0), V(0), V(1));
+    if (types::isDateLike(T(0)))
+      R = lowerDateTimeCompare(Cx, bc::CmpKind(I->index), V(0), V(1));
+    else if (types::isCharSeq(T(0)))
+      R = lowerCharSeqCompare(Cx, bc::CmpKind(I->index), T(0), T(1), V(0),
+                              V(1));
+    else
+      R = lowerCompare(Cx, bc::CmpKind(I->index), T(0), V(0), V(1));
     break;
   case Op::Is: {
     // Two bools or numbers of one type compare by value (numba's fallback
@@ -717,8 +729,13 @@ void Lowerer::lowerInstr(const Instr *I) {
   case Op::Cast:
     // A Python int converts from its exact value (a float rounds once);
     // to an fp8 type from its int64 (lower/Fp8.cpp).
-    if (const bc::ConstValue *PI = ir::pythonIntValue(I->operands[0]);
-        PI && !types::isFp8(I->type))
+    if (bc::ConstValue S;
+        types::isCharSeq(I->type) &&
+        stdlib::ArgInfo{T(0), false, I->operands[0]}.constant(S))
+      R = charSeqConstant(Cx, S.text, S.kind == bc::ConstValue::Kind::Bytes,
+                          I->type);
+    else if (const bc::ConstValue *PI = ir::pythonIntValue(I->operands[0]);
+             PI && !types::isFp8(I->type))
       R = Cx.constant(I, *PI, I->type);
     else
       R = Cx.cast(V(0), T(0), I->type);

@@ -1,6 +1,7 @@
 // LowerContext: LLVM types, constants, conversions and arrays (see
 // LowerContext.h for the value representation).
 #include "lower/BFloat16.h"
+#include "lower/DateTime.h"
 #include "lower/Fp8.h"
 #include "lower/LowerContext.h"
 
@@ -76,7 +77,11 @@ llvm::Type *LowerContext::valueType(TypeRef T) {
     return b.getInt1Ty();
   case Kind::Int:
   case Kind::Fp8: // the code's byte
+  case Kind::Datetime:
+  case Kind::Timedelta: // the int64 count
     return b.getIntNTy(T->bits());
+  case Kind::CharSeq: // the characters, zero-padded
+    return llvm::ArrayType::get(b.getIntNTy(T->bits()), types::charCount(T));
   case Kind::Float:
     return isBFloat16(T)     ? b.getBFloatTy()
            : T->bits() == 16 ? b.getHalfTy()
@@ -310,6 +315,8 @@ llvm::Value *LowerContext::cast(llvm::Value *V, TypeRef From, TypeRef To) {
     return V;
   if (types::isFp8(From) || types::isFp8(To)) // integer code on every target
     return castFp8(*this, V, From, To);
+  if (types::isDateLike(From) || types::isCharSeq(From))
+    return castDateTimeOrChars(*this, V, From, To);
   if (To->isBool())
     return truth(V, From);
   if (To->isComplex()) {

@@ -3,6 +3,7 @@
 
 #include "stdlib/Registry.h"
 #include "support/Diagnostics.h"
+#include "types/CharSeq.h"
 
 namespace pcj::typeinfer {
 
@@ -41,6 +42,8 @@ Typed typeOfConst(const Instr *I, const bc::ConstValue &V) {
     return {complexTy(128), true};
   case K::Str:
     return {strTy(), false};
+  case K::Bytes:
+    return {bytesTy(), false};
   case K::Tuple: {
     std::vector<TypeRef> Elems;
     for (const auto &E : V.elems) {

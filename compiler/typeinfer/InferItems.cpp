@@ -139,8 +139,9 @@ void Inferrer::recordStore(Instr *I, TypeRef Rec, int F, const Instr *Val,
     I->argTypes[K] = Elem;
     return;
   }
-  if (!VT->isNumeric() || !FT->isNumeric() ||
-      (VT->isComplex() && !FT->isComplex()))
+  if (!storeOpaque(I, FT, Val, Where) &&
+      (!VT->isNumeric() || !FT->isNumeric() ||
+       (VT->isComplex() && !FT->isComplex())))
     fail(I, "cannot store " + origin(Val) + " into " + Where);
   I->argTypes[K] = FT;
 }
@@ -315,6 +316,10 @@ bool Inferrer::inferSetItem(Instr *I) {
   TypeRef Target = arrayIndexResult(I, T, Idx->type);
   if (Target->isArray()) { // a[i:j] = x: lower/SliceStore.cpp
     sliceStore(I, Target, Val);
+    return true;
+  }
+  if (storeOpaque(I, T->dtype(), Val, "an array of " + T->dtype()->str())) {
+    I->argTypes = {nullptr, nullptr, T->dtype()};
     return true;
   }
   if (!Val->type->isNumeric())

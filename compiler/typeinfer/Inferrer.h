@@ -54,6 +54,14 @@ private:
   bool inferIs(Instr *I, Typed &Out);
   void spreadStarArgs(Instr *I);
   bool inferCompare(Instr *I, Typed &Out);
+  // DateTimeOps.cpp: datetime64/timedelta64 and fixed-width strings.
+  bool inferDateTimeBinOp(Instr *I, Typed &Out);
+  bool inferOpaqueCompare(Instr *I, Typed &Out);
+  // A store of Val into Dest (Where names it) when either is a datetime or
+  // a string: false when neither is; a TypingError when NumPy would not
+  // store it.  The caller casts the value to Dest.
+  bool storeOpaque(const Instr *I, TypeRef Dest, const Instr *Val,
+                   const std::string &Where);
   bool inferGetItem(Instr *I, Typed &Out);
   bool inferSetItem(Instr *I);
   void recordStore(Instr *I, TypeRef Rec, int F, const Instr *Val, size_t K);

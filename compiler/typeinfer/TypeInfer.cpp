@@ -6,6 +6,8 @@
 #include "support/Diagnostics.h"
 #include "typeinfer/ConstTypes.h"
 #include "typeinfer/FoldConstants.h"
+#include "types/CharSeq.h"
+#include "types/DateTime.h"
 #include "types/Fp8.h"
 #include "types/Overloads.h"
 #include "types/Promotion.h"
@@ -249,6 +251,8 @@ bool Inferrer::inferBinOp(Instr *I, Typed &Out) {
   Instr *A = I->operands[0], *B = I->operands[1];
   auto K = bc::BinOpKind(I->index);
   std::string Sym = bc::binOpSymbol(K);
+  if (isDateLike(A->type) || isDateLike(B->type))
+    return inferDateTimeBinOp(I, Out);
   if (!A->type->isNumeric() || !B->type->isNumeric()) {
     std::string Hint;
     if (A->type->isArray() || B->type->isArray())
@@ -298,6 +302,9 @@ bool Inferrer::inferBinOp(Instr *I, Typed &Out) {
 
 bool Inferrer::inferCompare(Instr *I, Typed &Out) {
   Instr *A = I->operands[0], *B = I->operands[1];
+  if (isDateLike(A->type) || isDateLike(B->type) || isCharSeq(A->type) ||
+      isCharSeq(B->type))
+    return inferOpaqueCompare(I, Out);
   if (!A->type->isNumeric() || !B->type->isNumeric())
     fail(I, "cannot compare " + origin(A) + " and " + origin(B) + " with " +
                 bc::cmpSymbol(bc::CmpKind(I->index)));

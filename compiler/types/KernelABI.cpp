@@ -44,8 +44,10 @@ void flattenOne(TypeRef T, unsigned Arg, std::vector<unsigned> &Path,
           Base + 8 + 8 * (T->ndim() + D));
     return;
   }
+  // A pointer: its address, 8 bytes; a datetime64/timedelta64: its count.
   if (T->isBool() || T->isInt() || T->isFloat() || T->isComplex() ||
-      T->kind() == Kind::Pointer) { // a pointer: its address, 8 bytes
+      T->kind() == Kind::Pointer || T->kind() == Kind::Datetime ||
+      T->kind() == Kind::Timedelta) {
     unsigned Size, Align;
     abiSizeAlign(T, Size, Align);
     Add({AbiSlot::Kind::Scalar, 0, {}, 0, T, Size, Align}, Base);
@@ -94,7 +96,8 @@ void abiSizeAlign(TypeRef T, unsigned &Size, unsigned &Align) {
     return;
   }
   Size = T->byteSize();
-  Align = T->isComplex() ? Size / 2 : Size; // complex: two floats
+  // complex: two floats; a string: its characters
+  Align = scalarAlign(T);
   PCJ_ASSERT(Size > 0, "type " + T->str() + " has no ABI size");
 }
 

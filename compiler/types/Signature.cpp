@@ -1,5 +1,7 @@
 // Parser for signature strings (grammar in Signature.h).
 #include "types/Signature.h"
+#include "types/CharSeq.h"
+#include "types/DateTime.h"
 
 #include "support/Diagnostics.h"
 
@@ -138,9 +140,9 @@ private:
       expect(':');
       TypeRef T = fieldType();
       if (!T->isNumeric() && T->kind() != Kind::NestedArray &&
-          T->kind() != Kind::Record)
-        fail("record fields must be numbers, bools, records or nested arrays, "
-             "not " +
+          T->kind() != Kind::Record && !isDateLike(T) && !isCharSeq(T))
+        fail("record fields must be numbers, bools, datetimes, strings, "
+             "records or nested arrays, not " +
              T->str());
       expect('@');
       uint64_t Off = number();
@@ -203,9 +205,30 @@ private:
         fail("CPointer of " + Pointee->str() + ": only scalars and pointers");
       return pointerTy(Pointee);
     }
-    TypeRef Scalar = Name == "void" || Name == "none" ? voidTy()
-                     : Name == "Record"               ? record()
-                                                      : scalarFromName(Name);
+    // datetime64[D], timedelta64[ms]: a unit in brackets, before any dims
+    if ((Name == "datetime64" || Name == "timedelta64") && peek() == '[' &&
+        Pos + 1 < Text.size() && std::isalpha((unsigned char)Text[Pos + 1])) {
+      size_t Close = Text.find(']', Pos);
+      if (Close == std::string::npos)
+        fail("expected ']' after the time unit");
+      Name += Text.substr(Pos, Close + 1 - Pos);
+      Pos = Close + 1;
+    }
+    // CharSeq(12) ('S12'), UnicodeCharSeq(5) ('U5'): numba's class names
+    TypeRef Chars = nullptr;
+    if (Name == "CharSeq" || Name == "UnicodeCharSeq") {
+      expect('(');
+      uint64_t N = number();
+      skipWs();
+      expect(')');
+      if (!N)
+        fail(Name + " of no characters");
+      Chars = charSeqTy(Name == "CharSeq" ? 8 : 32, N);
+    }
+    TypeRef Scalar = Chars                              ? Chars
+                     : Name == "void" || Name == "none" ? voidTy()
+                     : Name == "Record"                 ? record()
+                                                        : scalarFromName(Name);
     if (!Scalar)
       fail("unknown type '" + Name + "'");
     skipWs();

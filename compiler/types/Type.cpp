@@ -2,10 +2,13 @@
 #include "types/Type.h"
 
 #include "types/BFloat16.h"
+#include "types/CharSeq.h"
+#include "types/DateTime.h"
 #include "types/Fp8.h"
 #include "types/Promotion.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -85,6 +88,19 @@ Fp8Format fp8Format(TypeRef T) {
          : T->name() == "fp8_e5m2" ? Fp8Format::E5M2
                                    : Fp8Format::E8M0;
 }
+TypeRef datetimeTy(const std::string &Unit) {
+  return factory().get(Kind::Datetime, 64, true, nullptr, 0, Layout::A,
+                       AddrSpace::Global, {}, Unit);
+}
+TypeRef timedeltaTy(const std::string &Unit) {
+  return factory().get(Kind::Timedelta, 64, true, nullptr, 0, Layout::A,
+                       AddrSpace::Global, {}, Unit);
+}
+TypeRef charSeqTy(unsigned CharBits, uint64_t Count) {
+  return factory().get(Kind::CharSeq, CharBits, false, nullptr, 0, Layout::A,
+                       AddrSpace::Global, {}, "", {}, {}, {Count});
+}
+TypeRef bytesTy() { return factory().get(Kind::Str, 8); }
 TypeRef complexTy(unsigned Bits) {
   return factory().get(Kind::Complex, Bits, true);
 }
@@ -156,6 +172,8 @@ unsigned fieldAddressAlign(TypeRef Rec, int F) {
   return unsigned(A);
 }
 unsigned scalarAlign(TypeRef Scalar) {
+  if (Scalar->kind() == Kind::CharSeq)
+    return Scalar->bits() / 8;
   return Scalar->isComplex() ? Scalar->byteSize() / 2 : Scalar->byteSize();
 }
 TypeRef vectorTy(TypeRef Base, unsigned Count) {
@@ -282,6 +300,9 @@ bool Type::isRuntime() const {
   case Kind::Ellipsis:
   case Kind::Pointer:
   case Kind::Fp8:
+  case Kind::Datetime:
+  case Kind::Timedelta:
+  case Kind::CharSeq:
     return true;
   case Kind::Iterable:
   case Kind::Tuple:
@@ -311,7 +332,11 @@ unsigned Type::byteSize() const {
   case Kind::Float:
   case Kind::Complex:
   case Kind::Pointer:
+  case Kind::Datetime:
+  case Kind::Timedelta:
     return Bits / 8;
+  case Kind::CharSeq:
+    return unsigned(Shape[0] * (Bits / 8));
   default:
     return 0;
   }
@@ -333,6 +358,13 @@ std::string Type::str() const {
   switch (K) {
   case Kind::Fp8:
     return Name;
+  case Kind::Datetime:
+  case Kind::Timedelta: // numba's spelling
+    return std::string(K == Kind::Datetime ? "datetime64" : "timedelta64") +
+           (Name.empty() ? "" : "[" + Name + "]");
+  case Kind::CharSeq:
+    return std::string(Bits == 8 ? "[char x " : "[unichr x ") +
+           std::to_string(Shape[0]) + "]";
   case Kind::Void:
     return "void";
   case Kind::None:
@@ -394,7 +426,7 @@ std::string Type::str() const {
     return S + ")";
   }
   case Kind::Str:
-    return "str";
+    return Bits == 8 ? "bytes" : "str";
   case Kind::Module:
     return "module(" + Name + ")";
   case Kind::Intrinsic:
@@ -453,6 +485,19 @@ TypeRef scalarFromName(const std::string &N) {
   };
   if (N == "bfloat16")
     return bfloat16Ty();
+  // datetime64[D], timedelta64[ms], datetime64 (generic)
+  for (bool Dt : {true, false}) {
+    std::string P = Dt ? "datetime64" : "timedelta64";
+    if (N.compare(0, P.size(), P) != 0)
+      continue;
+    std::string U = N.substr(P.size());
+    if (!U.empty() && (U.size() < 3 || U[0] != '[' || U.back() != ']'))
+      return nullptr;
+    U = U.empty() ? U : U.substr(1, U.size() - 2);
+    if (!isTimeUnit(U))
+      return nullptr;
+    return Dt ? datetimeTy(U) : timedeltaTy(U);
+  }
   if (N == "fp8_e4m3" || N == "fp8_e5m2" || N == "fp8_e8m0")
     return fp8Ty(N == "fp8_e4m3"   ? Fp8Format::E4M3
                  : N == "fp8_e5m2" ? Fp8Format::E5M2
@@ -484,6 +529,24 @@ TypeRef scalarFromTypestr(const std::string &T) {
   std::string Rest = T.substr(1);
   if (Rest == "b1")
     return boolTy();
+  // "<M8[D]", "<m8[ms]", "<M8" (generic)
+  if ((Rest[0] == 'M' || Rest[0] == 'm') && Rest[1] == '8') {
+    std::string U = Rest.substr(2);
+    if (!U.empty() && (U.size() < 3 || U[0] != '[' || U.back() != ']'))
+      return nullptr;
+    U = U.empty() ? U : U.substr(1, U.size() - 2);
+    if (!isTimeUnit(U))
+      return nullptr;
+    return Rest[0] == 'M' ? datetimeTy(U) : timedeltaTy(U);
+  }
+  // "|S12", "<U5"
+  if (Rest[0] == 'S' || Rest[0] == 'U') {
+    char *End = nullptr;
+    unsigned long long N = std::strtoull(Rest.c_str() + 1, &End, 10);
+    if (!N || *End)
+      return nullptr;
+    return charSeqTy(Rest[0] == 'S' ? 8 : 32, N);
+  }
   if (Rest[0] != 'i' && Rest[0] != 'u' && Rest[0] != 'f' && Rest[0] != 'c')
     return nullptr;
   return scalarFromName(Rest);
@@ -492,6 +555,11 @@ TypeRef scalarFromTypestr(const std::string &T) {
 std::string typestrOf(TypeRef T) {
   if (T->isBool())
     return "|b1";
+  if (isDateLike(T))
+    return std::string(isDatetime(T) ? "<M8" : "<m8") +
+           (T->name().empty() ? "" : "[" + T->name() + "]");
+  if (isCharSeq(T))
+    return (T->bits() == 8 ? "|S" : "<U") + std::to_string(charCount(T));
   char Kind = T->isComplex()  ? 'c'
               : T->isFloat()  ? 'f'
               : T->isSigned() ? 'i'

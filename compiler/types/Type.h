@@ -17,6 +17,10 @@
 //             of one type named x, y, z, w (a value, built in kernels)
 //   fp8       fp8_e4m3, fp8_e5m2, fp8_e8m0 -- one-byte storage types that
 //             only convert (types/Fp8.h); not numeric: no arithmetic
+//   datetime  datetime64[D], timedelta64[ms] -- NumPy's int64 time counts
+//             (types/DateTime.h): their own arithmetic, not numeric
+//   charseq   [char x 12], [unichr x 5] -- NumPy 'S12' / 'U5' elements and
+//             fields (types/CharSeq.h): copied and compared, nothing else
 //   pointers  CPointer(T) (`T*`), voidptr (`void*`): foreign-function
 //             parameters and results (cuda.declare_device), a generic address
 //   compile-time only: none, range, range_iter, slice, str, module(name),
@@ -60,6 +64,13 @@ enum class Kind : uint8_t {
   Pointer,     // CPointer(T) / voidptr: inner() is T (void for voidptr)
   NestedArray, // a record's subarray field: dtype() and shape()
   Fp8,         // an fp8 storage type (types/Fp8.h): one byte, name() its format
+  // NumPy datetime64[unit] / timedelta64[unit] (types/DateTime.h): an int64
+  // count of name()'s unit
+  Datetime,
+  Timedelta,
+  // A NumPy 'S<n>' (bits() 8) or 'U<n>' (bits() 32, UCS4) element or field
+  // (types/CharSeq.h): shape()[0] characters, zero-padded
+  CharSeq,
 };
 
 enum class Layout : uint8_t { C, F, A };

@@ -7,6 +7,7 @@
 #include "runtime/Device.h"
 #include "runtime/Stream.h"
 #include "types/BFloat16.h"
+#include "types/DateTime.h"
 
 #include <algorithm>
 #include <cmath>
@@ -153,6 +154,10 @@ void readNumpyScalar(PyObject *O, TypeRef T, ArgValue &Out) {
     Out.fi = PyComplex_ImagAsDouble(C.get());
   } else if (T->isFloat()) {
     Out.f = PyFloat_AsDouble(O);
+  } else if (types::isDateLike(T)) { // its int64 count: x.view("i8")
+    Ref I = check(PyObject_CallMethod(O, "view", "s", "i8"));
+    Ref N = check(PyNumber_Index(I.get()));
+    Out.i = PyLong_AsLongLong(N.get());
   } else if (T->isBool()) {
     int B = PyObject_IsTrue(O);
     if (B < 0)

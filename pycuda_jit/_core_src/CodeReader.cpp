@@ -151,9 +151,9 @@ bc::ConstValue readConst(PyObject *O) {
   }
   if (PyUnicode_Check(O))
     return bc::ConstValue::ofStr(utf8(O));
-  if (PyBytes_Check(O)) {
+  if (PyBytes_Check(O)) { // its bytes (ConstValue::repr quotes them)
     C.kind = K::Bytes;
-    C.text = str(O);
+    C.text.assign(PyBytes_AsString(O), size_t(PyBytes_Size(O)));
     return C;
   }
   if (PyTuple_Check(O)) {

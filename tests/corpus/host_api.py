@@ -33,13 +33,13 @@ def device_array_object_dtype():
 
 
 @host(TypeError)
-def device_array_datetime_dtype():
-    cuda.device_array(8, dtype="datetime64[s]")  # <- error
+def device_array_big_endian_datetime_dtype():
+    cuda.device_array(8, dtype=">M8[s]")  # <- error
 
 
 @host(TypeError)
-def device_array_string_dtype():
-    cuda.device_array(8, dtype="U4")  # <- error
+def device_array_big_endian_string_dtype():
+    cuda.device_array(8, dtype=">U4")  # <- error
 
 
 @host(TypeError)
@@ -68,8 +68,8 @@ def to_device_object_array():
 
 
 @host(TypeError)
-def to_device_string():
-    cuda.to_device("text")  # <- error
+def to_device_big_endian_strings():
+    cuda.to_device(np.array(["text"], ">U4"))  # <- error
 
 
 @host(TypeError)
@@ -78,8 +78,8 @@ def to_device_none():
 
 
 @host(TypeError)
-def to_device_datetime_array():
-    cuda.to_device(np.zeros(4, "datetime64[D]"))  # <- error
+def to_device_big_endian_datetime_array():
+    cuda.to_device(np.zeros(4, ">M8[D]"))  # <- error
 
 
 @host(TypeError)

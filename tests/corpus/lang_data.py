@@ -178,9 +178,9 @@ def string_into_array(x):
 
 
 @lang((TypingError, UnsupportedError))
-def bytes_literal(x):
-    b = b"ab"  # <- error
-    x[0] = b[0]
+def bytes_literal_indexed(x):
+    b = b"ab"
+    x[0] = b[0]  # <- error
 
 
 @lang((TypingError, UnsupportedError))

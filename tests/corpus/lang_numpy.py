@@ -148,8 +148,7 @@ def global_object_array(x):
 
 @lang(ANY)
 def global_string_array(x):
-    y = STRINGS[0]  # <- error
-    x[0] = 1
+    x[0] = STRINGS[0]  # <- error
 
 
 @lang(ANY)
@@ -183,3 +182,39 @@ def np_cumsum_message_does_not_suggest_device_function(x):
 def np_empty_message_says_what_is_wrong(x):
     y = np.empty(4)  # <- error
     x[0] = y[0]
+
+
+def _months_and_days():
+    return np.zeros(2, "m8[M]"), np.zeros(2, "m8[D]")
+
+
+@lang(TypingError, args=_months_and_days, match=r"time units \[M\] and \[D\]")
+def timedelta_months_plus_days(a, b):
+    a[0] = a[1] + b[0]  # <- error
+
+
+@lang(TypingError, args=lambda: (np.zeros(2, "M8[s]"),), match="unsupported operand")
+def datetime_plus_datetime(a):
+    a[0] = a[0] + a[1]  # <- error
+
+
+@lang(TypingError, args=lambda: (np.zeros(2, "M8[s]"), np.zeros(2, np.int64)),
+      match="cannot store")
+def datetime_into_int_array(a, b):
+    b[0] = a[0]  # <- error
+
+
+@lang(TypingError, args=lambda: (np.zeros(2, "U4"),), match="unsupported operand")
+def string_concatenation(a):
+    a[0] = a[0] + a[1]  # <- error
+
+
+@lang(TypingError, args=lambda: (np.zeros(2, "U4"), np.zeros(2, np.bool_)),
+      match="== and !=")
+def string_ordering(a, out):
+    out[0] = a[0] < a[1]  # <- error
+
+
+@lang(TypingError, args=lambda: (np.zeros(2, "S4"),), match="bytes constant")
+def str_into_bytes_array(a):
+    a[0] = "abc"  # <- error

@@ -111,7 +111,7 @@ def test_empty_and_bad_interfaces(backend):
     k_axpy[1, 32](1.0, foreign(d), foreign(d), foreign(d))  # nothing to do
     x = cuda.device_array(8)
     with pytest.raises(TypeError, match="typestr|not supported|dtype"):
-        k_axpy[1, 32](1.0, foreign(x, typestr="<U4"), x, x)
+        k_axpy[1, 32](1.0, foreign(x, typestr=">U4"), x, x)
     with pytest.raises(TypeError, match="shape"):
         k_axpy[1, 32](1.0, foreign(x, strides=(8, 8)), x, x)
 

@@ -2,6 +2,8 @@
 // a signature can name reads back from the spelling Type::str() or numba's
 // shorthand gives, and malformed text is a Signature error at a position.
 #include "support/Diagnostics.h"
+#include "types/CharSeq.h"
+#include "types/DateTime.h"
 #include "types/Signature.h"
 
 #include <gtest/gtest.h>
@@ -79,7 +81,7 @@ TEST(Signature, MalformedRecordsAreErrors) {
   expectError("Record(x: float64 @0; 8 bytes, align 3)", "power of two");
   expectError("Record(x: float64 @4; 8 bytes, align 8)", "does not fit");
   expectError("Record(x: float64[:] @0; 8 bytes, align 8)",
-              "numbers, bools, records or nested arrays");
+              "record fields must be numbers, bools, datetimes, strings");
   expectError("Record(x: nestedarray(float64, ()) @0; 8 bytes, align 8)",
               "1 to 8 dimensions");
   expectError("Record(x: nestedarray(float64, (2,)) @0; 8 bytes, align 8)",
@@ -89,6 +91,44 @@ TEST(Signature, MalformedRecordsAreErrors) {
   expectError("Record(: float64 @0; 8 bytes, align 8)",
               "expected a field name");
   expectError("Record(x: float64 @; 8 bytes, align 8)", "expected a number");
+}
+
+TEST(Signature, DatetimesAndStrings) {
+  TypeRef D = datetimeTy("D"), Ms = timedeltaTy("ms");
+  EXPECT_EQ(parseType("datetime64[D]"), D);
+  EXPECT_EQ(parseType("timedelta64[ms][::1]"), arrayTy(Ms, 1, Layout::C));
+  EXPECT_EQ(parseType("timedelta64"), timedeltaTy(""));
+  EXPECT_EQ(parseType("CharSeq(12)[:]"),
+            arrayTy(charSeqTy(8, 12), 1, Layout::A));
+  EXPECT_EQ(parseType("UnicodeCharSeq(5)"), charSeqTy(32, 5));
+  EXPECT_EQ(D->str(), "datetime64[D]");
+  EXPECT_EQ(charSeqTy(32, 5)->str(), "[unichr x 5]");
+  EXPECT_EQ(charSeqTy(32, 5)->byteSize(), 20u);
+  EXPECT_EQ(scalarAlign(charSeqTy(8, 7)), 1u);
+  EXPECT_EQ(scalarFromTypestr("<M8[D]"), D);
+  EXPECT_EQ(scalarFromTypestr("|S7"), charSeqTy(8, 7));
+  EXPECT_EQ(typestrOf(Ms), "<m8[ms]");
+  EXPECT_EQ(typestrOf(charSeqTy(32, 5)), "<U5");
+  EXPECT_EQ(scalarFromTypestr("<M8[fortnight]"), nullptr);
+  TypeRef R = parseType("Record(t: datetime64[s] @0, n: UnicodeCharSeq(3) @8; "
+                        "24 bytes, align 8)");
+  ASSERT_EQ(R->kind(), Kind::Record);
+  EXPECT_EQ(R->elems()[0], datetimeTy("s"));
+  EXPECT_EQ(R->elems()[1], charSeqTy(32, 3));
+  expectError("CharSeq(0)", "no characters");
+}
+
+TEST(Signature, TimeUnits) {
+  std::string U;
+  EXPECT_TRUE(commonTimeUnit("s", "ms", U) && U == "ms");
+  EXPECT_TRUE(commonTimeUnit("D", "h", U) && U == "h");
+  EXPECT_TRUE(commonTimeUnit("Y", "M", U) && U == "M");
+  EXPECT_TRUE(commonTimeUnit("", "W", U) && U == "W");
+  EXPECT_FALSE(commonTimeUnit("M", "D", U));
+  EXPECT_EQ(timeUnitFactor("D", "h"), 24);
+  EXPECT_EQ(timeUnitFactor("W", "s"), 7 * 86400);
+  EXPECT_EQ(timeUnitFactor("Y", "M"), 12);
+  EXPECT_EQ(timeUnitFactor("s", "ns"), 1000000000);
 }
 
 TEST(Signature, PointersForForeignFunctions) {
