@@ -1381,6 +1381,18 @@ class _Fp8Namespace:
     """The e5m2 type: ``fp8_e5m2(x)`` rounds to nearest even and saturates."""
     fp8_e8m0: Any
     """The e8m0 type: ``fp8_e8m0(x)`` rounds |x| up to a power of two."""
+    fp8x2_e4m3: Any
+    """numba-cuda's fp8x2_e4m3: ``fp8x2_e4m3()`` (codes 0) or ``fp8x2_e4m3(float32x2 / float64x2)``, lanes converted as ``fp8_e4m3(x)``; ``.__x`` the packed codes."""
+    fp8x2_e5m2: Any
+    """numba-cuda's fp8x2_e5m2: ``fp8x2_e5m2()`` (codes 0) or ``fp8x2_e5m2(float32x2 / float64x2)``, lanes converted as ``fp8_e5m2(x)``; ``.__x`` the packed codes."""
+    fp8x2_e8m0: Any
+    """numba-cuda's fp8x2_e8m0: ``fp8x2_e8m0()`` (codes 0) or ``fp8x2_e8m0(float32x2 / float64x2)``, lanes converted as ``fp8_e8m0(x)``; ``.__x`` the packed codes."""
+    fp8x4_e4m3: Any
+    """numba-cuda's fp8x4_e4m3: ``fp8x4_e4m3()`` (codes 0) or ``fp8x4_e4m3(float32x4 / float64x4)``, lanes converted as ``fp8_e4m3(x)``; ``.__x`` the packed codes."""
+    fp8x4_e5m2: Any
+    """numba-cuda's fp8x4_e5m2: ``fp8x4_e5m2()`` (codes 0) or ``fp8x4_e5m2(float32x4 / float64x4)``, lanes converted as ``fp8_e5m2(x)``; ``.__x`` the packed codes."""
+    fp8x4_e8m0: Any
+    """numba-cuda's fp8x4_e8m0: ``fp8x4_e8m0()`` (codes 0) or ``fp8x4_e8m0(float32x4 / float64x4)``, lanes converted as ``fp8_e8m0(x)``; ``.__x`` the packed codes."""
 
     @staticmethod
     def cvt_float_to_fp8(x: float, saturate: int, interpretation: int) -> int:
