@@ -21,6 +21,7 @@
 #include "runtime/CacheLock.h"
 #include "runtime/Device.h"
 #include "runtime/Errors.h"
+#include "runtime/jit/CachePolicy.h"
 #include "runtime/jit/CompilePool.h"
 #include "support/Diagnostics.h"
 #include "support/Toolkit.h"
@@ -74,17 +75,10 @@ std::vector<ir::LinkItem> readLinkItems(PyObject *Reader) {
 // ones.
 static const std::string &toolkitFingerprint() {
   static const std::string Id = [] {
-    std::string S;
-    for (ToolkitPiece P : {ToolkitPiece::Libdevice, ToolkitPiece::NvJitLink}) {
-      std::string Path = findToolkitFile(P);
-      struct stat St;
-      S += std::string(toolkitPieceName(P)) + "=" + Path;
-      if (!Path.empty() && ::stat(Path.c_str(), &St) == 0)
-        S += ":" + std::to_string((long long)St.st_size) + ":" +
-             std::to_string((long long)St.st_mtime);
-      S += ";";
-    }
-    return S;
+    std::vector<std::pair<std::string, std::string>> Files;
+    for (ToolkitPiece P : {ToolkitPiece::Libdevice, ToolkitPiece::NvJitLink})
+      Files.emplace_back(toolkitPieceName(P), findToolkitFile(P));
+    return jit::toolchainFingerprint(Files);
   }();
   return Id;
 }
