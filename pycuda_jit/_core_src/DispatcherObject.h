@@ -8,7 +8,7 @@
 #include "JitOptions.h"
 
 #include "driver/Compile.h"
-#include "runtime/Compile.h"
+#include "runtime/LoadImage.h"
 #include "runtime/Module.h"
 #include "runtime/cpu/Executor.h"
 #include "runtime/jit/SpecializationTable.h"
