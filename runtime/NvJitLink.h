@@ -3,7 +3,7 @@
 // Linking PTX to a cubin ahead of the module load needs no GPU, lets us
 // cache the cubin on disk, and reports ptxas errors with a log. nvJitLink is
 // optional: without it, the driver JIT-compiles the PTX at load time (see
-// Compile.h).
+// LoadImage.h).
 //
 // The process-wide library (NvJitLink::process()) is found on first use by
 // trying the candidates of support/Toolkit.h (PYCUDA_JIT_NVJITLINK alone if

@@ -38,8 +38,14 @@ namespace pcj::codegen {
 using HostSymbols = std::vector<std::pair<std::string, void *>>;
 
 struct HostOptions {
-  int optLevel = 3;      // 0..3
-  bool fastMath = false; // "unsafe-fp-math" on every function
+  // The rows of driver/CompileOptions.def the host backend reads, with
+  // their names, types and defaults: optLevel (0..3), fastMath
+  // ("unsafe-fp-math" on every function).
+#define PCJ_COMPILE_OPTION(Type, Field, Default, Doc)
+#define PCJ_CODEGEN_OPTION(Type, Field, Default, Doc) Type Field = Default;
+#define PCJ_ALL_STAGES_OPTION PCJ_CODEGEN_OPTION
+#include "driver/CompileOptions.def"
+
   // Every loop polls the CPU executor's stop word (CancelPoints.h); the
   // code then needs pcj_cpu_stop_requests and pcj_cpu_poll registered.
   bool cancelPoints = false;

@@ -41,19 +41,23 @@ class Module;
 namespace pcj::codegen {
 
 struct NvptxOptions {
-  int ccMajor = 9, ccMinor = 0;
-  char ccSuffix = 0;     // 'a' / 'f': arch- / family-specific PTX (sm_90a)
-  int optLevel = 3;      // 0..3
-  bool fastMath = false; // ftz, approximate div/sqrt, free fusion
-  // Contraction allowed (fmad=True): libdevice's own multiply-adds may be
-  // fused, as NVVM compiles libdevice by default (-fma=1).
-  bool fmad = true;
+  // The rows of driver/CompileOptions.def the NVPTX backend reads, with
+  // their names, types and defaults: ccMajor / ccMinor / ccSuffix ('a' /
+  // 'f': arch- / family-specific PTX, sm_90a), optLevel (0..3), fastMath
+  // (ftz, approximate div/sqrt, free fusion), fmad (contraction allowed:
+  // libdevice's own multiply-adds may be fused, as NVVM compiles libdevice
+  // by default, -fma=1), maxRegisters (> 0: .maxnreg on every kernel), the
+  // launch bounds maxThreadsPerBlock / minBlocksPerSM (> 0: .maxntid and
+  // .minnctapersm) and maxClusterRank (> 0: .maxclusterrank, sm_90+).
+#define PCJ_COMPILE_OPTION(Type, Field, Default, Doc)
+#define PCJ_NVPTX_OPTION(Type, Field, Default, Doc) Type Field = Default;
+#define PCJ_LOWER_NVPTX_OPTION PCJ_NVPTX_OPTION
+#define PCJ_CODEGEN_OPTION PCJ_NVPTX_OPTION
+#define PCJ_ALL_STAGES_OPTION PCJ_NVPTX_OPTION
+#include "driver/CompileOptions.def"
+
   bool lineInfo = false; // keep debug locations as .loc
   std::vector<std::string> kernelNames;
-  int maxRegisters = 0; // > 0: .maxnreg on every kernel
-  // Launch bounds (> 0): .maxntid and .minnctapersm on every kernel.
-  int maxThreadsPerBlock = 0, minBlocksPerSM = 0;
-  int maxClusterRank = 0; // > 0: .maxclusterrank on every kernel (sm_90+)
   // Non-kernel symbols to keep externally visible (e.g. __device__
   // globals the runtime looks up with cuModuleGetGlobal).
   std::vector<std::string> exportedSymbols;

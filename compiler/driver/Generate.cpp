@@ -1,6 +1,7 @@
 // The code-generation half of the pipeline (see Compile.h): lowering to
 // LLVM IR, then PTX (CUDA) or host machine code (CPU executor).
 #include "driver/Analysis.h"
+#include "driver/StageOptions.h"
 
 #include "codegen/Codegen.h"
 
@@ -29,27 +30,7 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
     return O.dumps.count(Stage) || O.dumps.count("all");
   };
   ir::Function *F = A->kernel.fn.get();
-  lower::LowerOptions LO;
-  LO.target = O.backend;
-  LO.ccMajor = O.ccMajor;
-  LO.ccMinor = O.ccMinor;
-  LO.boundsCheck = O.boundsCheck;
-  LO.zeroDivisionCheck = O.zeroDivisionCheck;
-  LO.unboundLocalCheck = O.unboundLocalCheck;
-  // Line tables where the GPU tools read them.
-  LO.lineInfo = O.lineInfo && O.backend == Backend::CUDA;
-  // Variables too (DWARF): for cuda-gdb, and in the CPU executor's
-  // inspect_llvm(); its JIT ignores them.
-  LO.debugInfo = O.debugInfo;
-  LO.sanitize = sanitizesAccesses(O);
-  LO.sanitizeSync = O.backend == Backend::CPU && O.sanitize != 0;
-  LO.fastMath = O.fastMath;
-  LO.fastMathFlags = O.fastMathFlags;
-  LO.fmad = O.fmad;
-  if (O.noAliasReadOnly)
-    LO.noAliasReadOnly = Out.readOnlyArgs;
-  LO.kernelName = Out.kernelName;
-  LO.deviceEntry = O.deviceFunction;
+  lower::LowerOptions LO = lowerOptions(O, Out.readOnlyArgs, Out.kernelName);
 
   auto Ctx = std::make_unique<llvm::LLVMContext>();
   auto M = std::make_unique<llvm::Module>(LO.kernelName, *Ctx);
@@ -88,18 +69,7 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
   Clock.lap("contract");
 
   if (O.backend == Backend::CUDA) {
-    codegen::NvptxOptions NO;
-    NO.ccMajor = O.ccMajor;
-    NO.ccMinor = O.ccMinor;
-    NO.ccSuffix = O.ccSuffix;
-    NO.optLevel = O.optLevel;
-    NO.fastMath = O.fastMath;
-    NO.fmad = O.fmad;
-    NO.widenNarrowArithmetic = O.widenNarrowInts;
-    NO.lineInfo = LO.lineInfo || LO.debugInfo; // keeps the debug info
-    NO.maxRegisters = O.maxRegisters;
-    NO.maxThreadsPerBlock = O.maxThreadsPerBlock;
-    NO.minBlocksPerSM = O.minBlocksPerSM;
+    codegen::NvptxOptions NO = nvptxOptions(O, Want("llvm-opt"));
     if (O.maxClusterRank && O.ccMajor < 9)
       throw CompileError(
           ErrorKind::Unsupported, SourceLoc{F->file, F->firstLine, -1, -1},
@@ -107,8 +77,6 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
           "thread block clusters: compute capability 9.0 or later, not " +
               std::to_string(O.ccMajor) + "." + std::to_string(O.ccMinor),
           "give launch_bounds=(max_threads, min_blocks) for this GPU");
-    NO.maxClusterRank = O.maxClusterRank;
-    NO.keepOptimizedIR = Want("llvm-opt");
     if (O.deviceFunction)
       NO.exportedSymbols = {LO.kernelName};
     else
@@ -123,11 +91,7 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
     Out.timings.push_back({"codegen.emit", P.msEmit});
     Clock.lap("codegen");
   } else {
-    codegen::HostOptions HO;
-    HO.optLevel = O.optLevel;
-    HO.fastMath = O.fastMath;
-    HO.cancelPoints = true; // the CPU executor can stop endless kernels
-    HO.keepOptimizedIR = Want("llvm-opt");
+    codegen::HostOptions HO = hostOptions(O, Want("llvm-opt"));
     HO.symbols = Out.hostSymbols; // foreign functions' host code
     Out.host =
         codegen::jitForHost(std::move(M), std::move(Ctx), HO, {LO.kernelName});

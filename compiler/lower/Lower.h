@@ -34,23 +34,27 @@ unsigned flagNamed(const std::string &Name);
 } // namespace fastmath
 
 struct LowerOptions {
+  // The rows of driver/CompileOptions.def lowering reads, with their
+  // names, types and defaults: ccMajor / ccMinor (NVPTX), fastMath,
+  // fastMathFlags (fastmath:: bits), fmad (contraction allowed: float
+  // operations carry LLVM's `contract`, which codegen's FuseMultiplyAdd
+  // turns into llvm.fma calls), the checked mode's boundsCheck /
+  // zeroDivisionCheck / unboundLocalCheck, debugInfo (full DWARF: variables
+  // and their types, DebugInfo.h).
+#define PCJ_COMPILE_OPTION(Type, Field, Default, Doc)
+#define PCJ_LOWER_OPTION(Type, Field, Default, Doc) Type Field = Default;
+#define PCJ_LOWER_NVPTX_OPTION PCJ_LOWER_OPTION
+#define PCJ_ALL_STAGES_OPTION PCJ_LOWER_OPTION
+#include "driver/CompileOptions.def"
+
+  // Derived from the rows (driver/StageOptions.h):
   Backend target = Backend::CUDA; // the target hooks: NVPTX or the host
-  int ccMajor = 9, ccMinor = 0;   // NVPTX
-  bool boundsCheck = false;       // checked mode: every array and tuple index
-  bool zeroDivisionCheck = false; // checked mode: ZeroDivisionError
-  bool unboundLocalCheck = false; // checked mode: UnboundLocalError
-  bool lineInfo = false;  // line tables for the Python source (DebugInfo.h)
-  bool debugInfo = false; // full DWARF: variables and their types (DebugInfo.h)
+  bool lineInfo = false; // line tables for the Python source (DebugInfo.h)
   // Host target: announce every array element access to the CPU
   // executor's sanitizer (TargetHooks::memoryAccess), and every barrier and
   // warp operation (TargetHooks::syncPoint).
   bool sanitize = false;
   bool sanitizeSync = false;
-  bool fastMath = false;      // all relaxations
-  unsigned fastMathFlags = 0; // fastmath:: bits
-  // Contraction allowed (fmad=True): float operations carry LLVM's
-  // `contract`, which codegen's FuseMultiplyAdd turns into llvm.fma calls.
-  bool fmad = true;
   // Kernel parameters whose data pointer may be marked noalias + readonly
   // (read-only arrays the runtime checked do not overlap written ones).
   std::vector<bool> noAliasReadOnly;

@@ -1,17 +1,18 @@
-// Which executor runs kernels: the CUDA driver or the CPU executor, chosen
-// once per process from PYCUDA_JIT_BACKEND (cuda | cpu | auto; auto = the
-// GPU when a CUDA device is present, else the CPU with one warning).  Device
-// memory operations go through here so device arrays behave the same on
-// both (on the CPU "device memory" is host memory, pinned/mapped/managed
-// memory is ordinary host memory, and copies are memcpy).
+// Which executor runs kernels (runtime/Executor.h: the CUDA driver or the
+// CPU executor, chosen once per process from PYCUDA_JIT_BACKEND) and the
+// device memory operations of the Python objects, as calls on it, so that
+// device arrays behave the same on both.  What stays here is the glue's
+// part: Python exceptions for bad ordinals and settings, and the counters
+// of live allocations (memoryStats) that make leaks visible on both
+// backends, and the mapped / managed host ranges.
 //
 // Device memory owned by Python objects (Allocation) is released through
 // releaseDevice(): on CUDA it joins the runtime's deferred-free queue
-// (runtime/Memory.h), on the CPU it is freed at once.  Counters of live
-// allocations (memoryStats) make leaks visible on both backends.
+// (runtime/Memory.h), on the CPU it is freed at once.
 #pragma once
 
 #include "runtime/CudaTypes.h"
+#include "runtime/Executor.h"
 #include "runtime/StridedCopy.h"
 #include "support/Backend.h"
 
@@ -28,15 +29,16 @@ namespace pcj::py {
 
 // PYCUDA_JIT_BACKEND=cuda without a usable GPU, or a bad value
 // (pycuda_jit.CudaSupportError).
-class BackendUnavailable : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
+using rt::BackendUnavailable;
 
 // Resolves the backend on first call; throws BackendUnavailable.
-Backend backend();
+inline rt::Executor &executor() { return rt::executor(); }
+inline Backend backend() { return rt::executor().backend(); }
 // The backend if backend() has chosen one already (never resolves it).
-std::optional<Backend> backendIfChosen();
+inline std::optional<Backend> backendIfChosen() {
+  rt::Executor *E = rt::executorIfChosen();
+  return E ? std::optional<Backend>(E->backend()) : std::nullopt;
+}
 const char *backendName(Backend K);
 // Why auto chose the CPU ("" if it did not).
 const std::string &backendFallbackReason();
@@ -66,14 +68,7 @@ void backendSelectDevice(long Ordinal);
 // ---- device memory
 // -------------------------------------------------------------
 
-// An allocation and the context it belongs to (device: the GPU, or the CPU
-// executor's virtual device; generation: the context's, cpuGeneration() on
-// the CPU executor).
-struct DeviceBlock {
-  uint64_t ptr = 0;
-  int device = 0;
-  uint64_t gen = 0;
-};
+using rt::DeviceBlock;
 
 // Device memory for an array (Managed: cuMemAllocManaged).  At least one
 // byte is allocated, so that every array has a distinct address.
@@ -89,19 +84,11 @@ bool blockAlive(int Device, uint64_t Gen);
 // arrays, streams and events made before are refused afterwards, as they
 // are on a GPU.
 uint64_t cpuGeneration();
-void closeCpuContext();
 // Throws a CudaDriverError (CUDA_ERROR_CONTEXT_IS_DESTROYED) naming What
 // unless blockAlive(Device, Gen).
 void requireAlive(int Device, uint64_t Gen, const char *What);
 
-// The CPU executor's allocation failure (a MemoryError naming the size).
-struct HostOutOfMemory : std::bad_alloc {
-  std::string message;
-  explicit HostOutOfMemory(size_t Bytes)
-      : message("out of memory: requested " + std::to_string(Bytes) +
-                " bytes of host memory (CPU executor)") {}
-  const char *what() const noexcept override { return message.c_str(); }
-};
+using rt::HostOutOfMemory;
 
 // Immediate allocation and free (staging buffers of one launch).
 uint64_t deviceAlloc(size_t Bytes);
@@ -122,16 +109,8 @@ void copyRegion(const rt::StridedRegion &Dst, const rt::StridedRegion &Src,
 // ---- host memory
 // -------------------------------------------------------------------
 
-enum class HostKind : uint8_t { Pinned, Mapped, Managed };
-
-struct HostBlock {
-  uint64_t ptr = 0;    // host address
-  uint64_t devPtr = 0; // device address (Mapped, Managed), else 0
-  HostKind kind = HostKind::Pinned;
-  int device = 0;
-  uint64_t gen = 0;
-  size_t bytes = 0;
-};
+using rt::HostBlock;
+using rt::HostKind;
 
 // Pinned: page-locked (portable); Mapped: page-locked and mapped into the
 // device address space (Portable / WriteCombined flags); Managed: unified

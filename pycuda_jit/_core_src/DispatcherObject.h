@@ -8,9 +8,10 @@
 #include "JitOptions.h"
 
 #include "driver/Compile.h"
-#include "runtime/Compile.h"
+#include "runtime/LoadImage.h"
 #include "runtime/Module.h"
 #include "runtime/cpu/Executor.h"
+#include "runtime/jit/SpecializationTable.h"
 #include "support/GpuTargets.h"
 #include "types/Type.h"
 
@@ -19,7 +20,6 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace pcj::py {
@@ -83,33 +83,13 @@ struct Spec {
   std::vector<Ref> captured;
 };
 
-struct KeyHash {
-  size_t operator()(const std::vector<TypeRef> &K) const {
-    size_t H = 0;
-    for (TypeRef T : K)
-      H = H * 1000003u ^ std::hash<const void *>()(T);
-    return H;
-  }
-};
-
-struct DispatcherState {
-  std::mutex mu; // guards the maps (compiles happen with the GIL held)
+// The specialization table (runtime/jit/SpecializationTable.h: mu, ordered,
+// failed, byArgs, lastKey / lastSpec) and the kernel's options.
+struct DispatcherState : jit::SpecializationTable<TypeRef, Spec> {
   JitOptions opts;
   bool explicitSigs = false;
   int nargs = -1;     // positional parameters; -1: not checked (defaults)
   std::string params; // "name(a, b, c)" for messages
-  std::vector<std::shared_ptr<Spec>> ordered; // in compile order
-  // Specializations whose background compile failed (the error was raised
-  // at their first use): out of the maps, kept so that no pointer to them
-  // dangles.
-  std::vector<std::shared_ptr<Spec>> failed;
-  std::unordered_map<std::vector<TypeRef>, std::shared_ptr<Spec>, KeyHash>
-      byArgs;
-  // The argument types of the last launch and their specialization (kept
-  // alive by byArgs), checked before the map; launches hold the GIL, which
-  // serializes them.
-  std::vector<TypeRef> lastKey;
-  Spec *lastSpec = nullptr;
 };
 
 struct DispatcherObject {

@@ -180,10 +180,7 @@ PyObject *pyCurrentDevice(PyObject *, PyObject *) {
 // old contexts are invalid afterwards and reported as such.
 PyObject *pyClose(PyObject *, PyObject *) {
   return guard([&]() -> PyObject * {
-    if (cuda())
-      rt::resetAllDevices();
-    else
-      closeCpuContext();
+    executor().closeContexts();
     Py_RETURN_NONE;
   });
 }
@@ -192,16 +189,14 @@ PyObject *pyClose(PyObject *, PyObject *) {
 // device; nothing on the CPU executor (there is no CUDA profiler to tell).
 PyObject *pyProfileStart(PyObject *, PyObject *) {
   return guard([&]() -> PyObject * {
-    if (cuda())
-      rt::profilerStart();
+    executor().profilerStart();
     Py_RETURN_NONE;
   });
 }
 
 PyObject *pyProfileStop(PyObject *, PyObject *) {
   return guard([&]() -> PyObject * {
-    if (cuda())
-      rt::profilerStop();
+    executor().profilerStop();
     Py_RETURN_NONE;
   });
 }
@@ -213,22 +208,16 @@ PyObject *pyResetDevice(PyObject *, PyObject *Arg) {
     long Ordinal = PyLong_AsLong(Arg);
     if (Ordinal == -1 && PyErr_Occurred())
       return nullptr;
-    if (cuda())
-      rt::resetDevice(int(Ordinal));
+    executor().resetDevice(int(Ordinal));
     Py_RETURN_NONE;
   });
 }
 
 PyObject *pyMemInfo(PyObject *, PyObject *) {
   return guard([&]() -> PyObject * {
-    if (!cuda()) {
-      long Page = sysconf(_SC_PAGESIZE);
-      long long Free = (long long)sysconf(_SC_AVPHYS_PAGES) * Page;
-      long long Total = (long long)sysconf(_SC_PHYS_PAGES) * Page;
-      return Py_BuildValue("(LL)", Free, Total);
-    }
-    rt::MemInfo M = rt::memInfo();
-    return Py_BuildValue("(nn)", Py_ssize_t(M.Free), Py_ssize_t(M.Total));
+    rt::Executor::MemoryInfo M = executor().memoryInfo();
+    return Py_BuildValue("(KK)", (unsigned long long)M.free,
+                         (unsigned long long)M.total);
   });
 }
 

@@ -8,6 +8,7 @@
 #include "codegen/HostBackend.h" // HostResult::object
 #include "runtime/CacheLock.h"
 #include "runtime/DiskCache.h"
+#include "runtime/jit/CachePolicy.h"
 #include "support/Diagnostics.h"
 
 #include <chrono>
@@ -36,33 +37,24 @@ std::optional<CachedKernel> loadCachedKernel(const std::string &Key,
   driver::CompileResult &R = K.result;
   R = driver::analysisResult(A);
   R.timings = driver::analysisTimings(A);
-  auto Meta = E->sections.find("meta");
-  if (Meta == E->sections.end() || !driver::restoreFromCache(Meta->second, R))
+  std::optional<jit::CachedCode> Code =
+      jit::readCacheEntry(*E, Cuda ? Backend::CUDA : Backend::CPU);
+  if (!Code || !driver::restoreFromCache(*Code->meta, R))
     return std::nullopt;
   if (Cuda) {
-    auto Cubin = E->sections.find("cubin");
-    auto Ptx = E->sections.find("ptx");
-    if (Ptx == E->sections.end())
-      return std::nullopt;
     K.image.CcMajor = CcMajor;
     K.image.CcMinor = CcMinor;
-    if (Cubin != E->sections.end()) {
-      K.image.Path = rt::LoadPath::NvJitLinkCubin;
-      K.image.Bytes = Cubin->second;
-    } else {
-      K.image.Path = rt::LoadPath::DriverJitPtx;
-      K.image.Bytes = Ptx->second;
-    }
-    R.ptx = Ptx->second;
+    K.image.Path = Code->kind == jit::CachedCode::Cubin
+                       ? rt::LoadPath::NvJitLinkCubin
+                       : rt::LoadPath::DriverJitPtx;
+    K.image.Bytes = *Code->code;
+    R.ptx = *Code->ptx;
     R.dumps["ptx"] =
         R.ptx; // the other stages are compiled again on demand (inspect_*)
   } else {
-    auto Obj = E->sections.find("hostobj");
-    if (Obj == E->sections.end())
-      return std::nullopt;
     const driver::CodegenApi &Api = codegenPlugin();
     try { // a damaged or forged object is a miss (rebuilt), not an error
-      R.host = Api.loadHostObject(Obj->second, {R.kernelName}, R.hostSymbols);
+      R.host = Api.loadHostObject(*Code->code, {R.kernelName}, R.hostSymbols);
       R.hostEntry = Api.hostEntry(*R.host, R.kernelName);
     } catch (const CompileError &) {
       return std::nullopt;
@@ -80,16 +72,11 @@ std::optional<CachedKernel> loadCachedKernel(const std::string &Key,
 std::string storeCachedKernel(const std::string &Key,
                               const driver::CompileResult &R, bool Cuda,
                               const rt::LoadableImage *Image) {
-  rt::CacheEntry E;
-  E.key = Key;
-  E.sections["meta"] = driver::describeForCache(R);
-  if (Cuda) {
-    E.sections["ptx"] = R.ptx;
-    if (Image && Image->isCubin())
-      E.sections["cubin"] = Image->Bytes;
-  } else {
-    E.sections["hostobj"] = R.host->object;
-  }
+  const std::string *Cubin =
+      Image && Image->isCubin() ? &Image->Bytes : nullptr;
+  rt::CacheEntry E = jit::makeCacheEntry(Key, driver::describeForCache(R),
+                                         Cuda ? Backend::CUDA : Backend::CPU,
+                                         Cuda ? R.ptx : R.host->object, Cubin);
   rt::DiskCache C(rt::DiskCache::defaultDir());
   std::string Why;
   return C.store(E, &Why) ? "" : Why;
@@ -97,21 +84,18 @@ std::string storeCachedKernel(const std::string &Key,
 
 namespace {
 
-// PYCUDA_JIT_CACHE_LOCK_TIMEOUT (seconds > 0), else 600.
-double lockTimeout() {
+// PYCUDA_JIT_CACHE_LOCK_TIMEOUT's policy (jit::cacheLockPolicy).
+rt::LockPolicy lockPolicy() {
   const char *Env = env::raw(env::Var::CacheLockTimeout);
-  if (!Env || !*Env)
-    return 600;
-  char *End = nullptr;
-  double T = std::strtod(Env, &End);
-  if (*End != '\0' || !(T > 0)) {
+  std::optional<rt::LockPolicy> P = jit::cacheLockPolicy(Env);
+  if (!P) {
     PyErr_Format(PyExc_ValueError,
                  "PYCUDA_JIT_CACHE_LOCK_TIMEOUT must be a positive number of "
                  "seconds, not '%s'",
                  Env);
     throw PythonError{};
   }
-  return T;
+  return *P;
 }
 
 } // namespace
@@ -119,9 +103,7 @@ double lockTimeout() {
 bool awaitCacheEntry(const std::string &Key,
                      std::unique_ptr<rt::CacheLock> &Lock, std::string &Note) {
   rt::DiskCache C(rt::DiskCache::defaultDir());
-  rt::LockPolicy P;
-  P.staleSeconds = lockTimeout();
-  P.waitSeconds = 2 * P.staleSeconds;
+  rt::LockPolicy P = lockPolicy();
   std::string Entry = C.pathFor(Key);
   auto L = std::make_unique<rt::CacheLock>(Entry.substr(0, Entry.size() - 5) +
                                            ".lock");

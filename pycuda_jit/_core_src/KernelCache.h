@@ -8,7 +8,7 @@
 #pragma once
 
 #include "driver/Compile.h"
-#include "runtime/Compile.h"
+#include "runtime/LoadImage.h"
 
 #include <memory>
 #include <optional>

@@ -16,9 +16,9 @@
 
 #include "CodegenPlugin.h"
 #include "driver/Compile.h"
-#include "runtime/Compile.h"
 #include "runtime/Device.h"
 #include "runtime/DiskCache.h"
+#include "runtime/LoadImage.h"
 #include "runtime/NvJitLink.h"
 #include "runtime/cpu/Sanitizer.h"
 #include "stdlib/Registry.h"

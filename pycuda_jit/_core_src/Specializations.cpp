@@ -21,6 +21,7 @@
 #include "runtime/CacheLock.h"
 #include "runtime/Device.h"
 #include "runtime/Errors.h"
+#include "runtime/jit/CachePolicy.h"
 #include "runtime/jit/CompilePool.h"
 #include "support/Diagnostics.h"
 #include "support/Toolkit.h"
@@ -74,17 +75,10 @@ std::vector<ir::LinkItem> readLinkItems(PyObject *Reader) {
 // ones.
 static const std::string &toolkitFingerprint() {
   static const std::string Id = [] {
-    std::string S;
-    for (ToolkitPiece P : {ToolkitPiece::Libdevice, ToolkitPiece::NvJitLink}) {
-      std::string Path = findToolkitFile(P);
-      struct stat St;
-      S += std::string(toolkitPieceName(P)) + "=" + Path;
-      if (!Path.empty() && ::stat(Path.c_str(), &St) == 0)
-        S += ":" + std::to_string((long long)St.st_size) + ":" +
-             std::to_string((long long)St.st_mtime);
-      S += ";";
-    }
-    return S;
+    std::vector<std::pair<std::string, std::string>> Files;
+    for (ToolkitPiece P : {ToolkitPiece::Libdevice, ToolkitPiece::NvJitLink})
+      Files.emplace_back(toolkitPieceName(P), findToolkitFile(P));
+    return jit::toolchainFingerprint(Files);
   }();
   return Id;
 }
@@ -113,10 +107,9 @@ static rt::LinkOptions linkOptions(const driver::CompileOptions &CO) {
 // or a new compile for another architecture (multi-GPU machines).
 static const ArchImage &imageFor(DispatcherObject *D, Spec &S,
                                  const rt::DeviceInfo &Info) {
-  for (auto &I : S.images)
-    if (I->ccMajor == Info.ComputeCapabilityMajor &&
-        I->ccMinor == Info.ComputeCapabilityMinor)
-      return *I;
+  if (ArchImage *I = jit::imageForArch(S.images, Info.ComputeCapabilityMajor,
+                                       Info.ComputeCapabilityMinor))
+    return *I;
   driver::CompileOptions CO = compileOptions(D);
   applyGpuTarget(CO, gpuTargetFor(Info.ComputeCapabilityMajor,
                                   Info.ComputeCapabilityMinor));
@@ -183,9 +176,7 @@ void checkCapturedArrays(const Spec &S, int Device) {
 // device not seen before, and after cuda.close() reset the context.
 DeviceFn &loadForDevice(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
   std::lock_guard<std::mutex> L(D->st->mu);
-  if (S.devices.size() <= size_t(Ctx.device()))
-    S.devices.resize(Ctx.device() + 1);
-  DeviceFn &F = S.devices[Ctx.device()];
+  DeviceFn &F = jit::slotOf(S.devices, Ctx.device());
   if (F.gen == Ctx.generation())
     return F;
   checkCapturedArrays(S, Ctx.device());
@@ -211,9 +202,7 @@ DeviceFn &loadForDevice(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
 // host code; S.devices records where they ran (kernel.stats["devices"]).
 void noteCpuDevice(DispatcherObject *D, Spec &S, int Device) {
   std::lock_guard<std::mutex> L(D->st->mu);
-  if (S.devices.size() <= size_t(Device))
-    S.devices.resize(Device + 1);
-  S.devices[Device].gen = 1;
+  jit::slotOf(S.devices, Device).gen = 1;
 }
 
 // Which array arguments a noalias specialization must check at launch.
@@ -534,8 +523,7 @@ Spec *readySpec(DispatcherObject *D, const std::shared_ptr<Spec> &S) {
     P->job->wait();
   }
   if (S->pending != P) { // another thread finished it while this one waited
-    if (S->pending || std::find(D->st->failed.begin(), D->st->failed.end(),
-                                S) == D->st->failed.end())
+    if (S->pending || !D->st->retired(S))
       return S.get();
     PyErr_Format(
         PyExc_RuntimeError,
@@ -545,17 +533,7 @@ Spec *readySpec(DispatcherObject *D, const std::shared_ptr<Spec> &S) {
   }
   S->pending = nullptr;
   if (std::exception_ptr Error = P->job->takeError()) {
-    DispatcherState *St = D->st;
-    {
-      std::lock_guard<std::mutex> L(St->mu);
-      for (auto It = St->byArgs.begin(); It != St->byArgs.end();)
-        It = It->second == S ? St->byArgs.erase(It) : std::next(It);
-      St->ordered.erase(std::remove(St->ordered.begin(), St->ordered.end(), S),
-                        St->ordered.end());
-      St->failed.push_back(S);
-      if (St->lastSpec == S.get())
-        St->lastSpec = nullptr;
-    }
+    D->st->retire(S);
     std::rethrow_exception(Error); // the user's file and line, as compiled
   }
   adoptGenerated(*S, *P);
@@ -624,16 +602,9 @@ Spec *aliasSafe(DispatcherObject *D, Spec *S,
     for (int J : S->otherArrays) {
       if (!anyArray(Vals[J], Overlaps))
         continue;
-      std::unique_lock<std::mutex> L(D->st->mu);
-      if (!S->aliased) {
-        L.unlock(); // not held while compiling; a failed compile leaves it
-                    // unlocked
-        std::shared_ptr<Spec> Plain = compileSpec(D, S->key, /*NoAlias=*/false);
-        L.lock();
-        if (!S->aliased)
-          S->aliased = std::move(Plain);
-      }
-      return S->aliased.get();
+      return jit::variantOnce<Spec>(D->st->mu, S->aliased, [&] {
+        return compileSpec(D, S->key, /*NoAlias=*/false);
+      });
     }
   }
   return S;
@@ -646,18 +617,15 @@ static std::shared_ptr<Spec> findSpec(DispatcherObject *D,
 // Finds or compiles the specialization for these arguments.
 Spec *specialize(DispatcherObject *D, std::vector<ArgValue> &Vals) {
   DispatcherState *St = D->st;
-  if (St->lastSpec && St->lastKey.size() == Vals.size()) {
-    size_t K = 0;
-    while (K < Vals.size() && Vals[K].type == St->lastKey[K])
-      ++K;
-    if (K == Vals.size())
-      return St->lastSpec;
-  }
+  if (Spec *Last =
+          St->lastMatch(Vals.size(), [&](size_t K) { return Vals[K].type; }))
+    return Last;
   Spec *S = findOrCompile(D, Vals);
-  St->lastKey.clear();
+  std::vector<TypeRef> Key;
+  Key.reserve(Vals.size());
   for (const ArgValue &V : Vals)
-    St->lastKey.push_back(V.type);
-  St->lastSpec = S;
+    Key.push_back(V.type);
+  St->remember(std::move(Key), S);
   return S;
 }
 
@@ -669,12 +637,16 @@ static Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals) {
   Key.reserve(Vals.size());
   for (const ArgValue &V : Vals)
     Key.push_back(V.type);
-  std::shared_ptr<Spec> S = compileSpec(D, Key);
-  std::lock_guard<std::mutex> L(D->st->mu);
-  auto [It, New] = D->st->byArgs.emplace(Key, S);
-  if (New)
-    D->st->ordered.push_back(S);
-  return It->second.get();
+  // One compile per signature: a thread asking while another compiles it
+  // waits (the GIL released) and takes that one.
+  return D->st
+      ->obtain(
+          Key, [&] { return compileSpec(D, Key); },
+          [](const std::function<void()> &Wait) {
+            WithoutGil Released;
+            Wait();
+          })
+      .get();
 }
 
 // The specialization the arguments select, or null when one must be
@@ -686,47 +658,43 @@ static std::shared_ptr<Spec> findSpec(DispatcherObject *D,
   for (const ArgValue &V : Vals)
     Key.push_back(V.type);
   DispatcherState *St = D->st;
-  {
-    std::lock_guard<std::mutex> L(St->mu);
-    auto It = St->byArgs.find(Key);
-    if (It != St->byArgs.end())
-      return It->second;
-    if (St->explicitSigs) {
-      // numba's choice among explicit signatures (types/Overloads.h).
-      // A CPointer(T) parameter takes an address: a Python int (int64).
-      std::vector<std::vector<TypeRef>> Params;
-      for (auto &S : St->ordered) {
-        Params.push_back(S->result.argTypes);
-        for (TypeRef &P : Params.back())
-          if (P->kind() == types::Kind::Pointer)
-            P = types::int64Ty();
-      }
-      types::OverloadChoice C = types::chooseOverload(Key, Params);
-      if (C.best.size() == 1) {
-        std::shared_ptr<Spec> S = St->ordered[C.best[0]];
-        St->byArgs.emplace(Key, S);
-        return S;
-      }
-      std::string Args;
-      for (size_t K = 0; K < Key.size(); ++K)
-        Args += (K ? ", " : "") + Key[K]->str();
-      std::string Msg = "kernel " + St->params;
-      if (C.best.empty()) {
-        Msg += ": No matching definition for argument types (" + Args +
-               "); the kernel was compiled for:";
-        for (auto &S : St->ordered)
-          Msg += "\n  " + S->result.signature;
-      } else {
-        Msg += ": ambiguous call: argument types (" + Args +
-               ") convert equally well to the signatures:";
-        for (size_t K : C.best)
-          Msg += "\n  " + St->ordered[K]->result.signature;
-      }
-      PyErr_SetString(PyExc_TypeError, Msg.c_str());
-      throw PythonError{};
-    }
-  }
-  return nullptr;
+  // With explicit signatures, numba's choice among them (types/Overloads.h),
+  // under the table's lock.  A CPointer(T) parameter takes an address: a
+  // Python int (int64).
+  return St->find(Key,
+                  [&](const std::vector<std::shared_ptr<Spec>> &Ordered)
+                      -> std::optional<size_t> {
+                    if (!St->explicitSigs)
+                      return std::nullopt;
+                    std::vector<std::vector<TypeRef>> Params;
+                    for (auto &S : Ordered) {
+                      Params.push_back(S->result.argTypes);
+                      for (TypeRef &P : Params.back())
+                        if (P->kind() == types::Kind::Pointer)
+                          P = types::int64Ty();
+                    }
+                    types::OverloadChoice C =
+                        types::chooseOverload(Key, Params);
+                    if (C.best.size() == 1)
+                      return C.best[0];
+                    std::string Args;
+                    for (size_t K = 0; K < Key.size(); ++K)
+                      Args += (K ? ", " : "") + Key[K]->str();
+                    std::string Msg = "kernel " + St->params;
+                    if (C.best.empty()) {
+                      Msg += ": No matching definition for argument types (" +
+                             Args + "); the kernel was compiled for:";
+                      for (auto &S : Ordered)
+                        Msg += "\n  " + S->result.signature;
+                    } else {
+                      Msg += ": ambiguous call: argument types (" + Args +
+                             ") convert equally well to the signatures:";
+                      for (size_t K : C.best)
+                        Msg += "\n  " + Ordered[K]->result.signature;
+                    }
+                    PyErr_SetString(PyExc_TypeError, Msg.c_str());
+                    throw PythonError{};
+                  });
 }
 
 } // namespace pcj::py

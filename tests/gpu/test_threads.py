@@ -1,6 +1,7 @@
 """Compiling and launching from many Python threads at once: results stay
 right, specializations are not mixed up, and one thread's launch does not
 wait for another's kernel to finish."""
+import logging
 import textwrap
 import threading
 import time
@@ -141,3 +142,47 @@ def test_launch_configurations_alternate(backend):
             cuda.synchronize()
             assert (out.copy_to_host() == g * 1000 + b).all(), (rep, g, b)
     assert record_grid[1, 64] is record_grid[1, 64]
+
+
+class _CompileRecords(logging.Handler):
+    """The compile events of the "pycuda_jit" logger (one per compile)."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.records = []
+
+    def emit(self, record):
+        self.records.append(record.getMessage())
+
+
+def test_threads_launching_one_new_signature_compile_it_once(backend, rng):
+    # Eight threads launch one kernel for the first time at the same moment:
+    # the first compiles, the others wait for that compile (the GIL released
+    # meanwhile) instead of compiling the signature again.
+    kern = distinct_kernel(3)
+    x = rng.standard_normal(1000)
+    start = threading.Barrier(8)
+    log = logging.getLogger("pycuda_jit")
+    handler = _CompileRecords()
+    old_level = log.level
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+
+    def work(_):
+        d = cuda.to_device(x)
+        out = cuda.to_device(np.full(1000, np.nan))
+        start.wait()
+        kern[8, 128](d, out)
+        return out.copy_to_host()
+
+    try:
+        with ThreadPoolExecutor(8) as ex:
+            results = list(ex.map(work, range(8)))
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(old_level)
+    for r in results:
+        np.testing.assert_allclose(r, x * 3 + 3, rtol=1e-12)
+    compiles = [m for m in handler.records if "kern" in m]
+    assert len(compiles) == 1, compiles
+    assert len(kern.overloads) == 1

@@ -3,6 +3,7 @@
 // checks that the key changes, first the options' key text, then the whole
 // key of an analysis (a device function, compiled for the GPU on its own).
 #include "driver/Compile.h"
+#include "driver/StageOptions.h"
 #include "support/Diagnostics.h"
 #include "support/RawCodeFixture.h"
 #include "types/Type.h"
@@ -11,6 +12,7 @@
 
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace pcj::driver {
@@ -104,6 +106,87 @@ TEST(CompileOptions, EveryRowChangesTheCacheKey) {
     EXPECT_NE(Key(C.options), BaseKey)
         << C.field << " is missing from the cache key";
   }
+}
+
+// The stages' structs take their rows from the table: each row a stage
+// reads, changed in the compile options, arrives changed in that stage's
+// options (driver/StageOptions.h), with the table's name and type.
+TEST(CompileOptions, StageStructsTakeTheirRowsFromTheTable) {
+  const CompileOptions Base;
+  int Lower = 0, Nvptx = 0, Host = 0;
+#define PCJ_COMPILE_OPTION(Type, Field, Default, Doc)
+#define PCJ_LOWER_OPTION(Type, Field, Default, Doc)                            \
+  {                                                                            \
+    CompileOptions O = Base;                                                   \
+    change(O.Field);                                                           \
+    lower::LowerOptions S = lowerOptions(O);                                   \
+    static_assert(std::is_same_v<decltype(S.Field), Type>);                    \
+    EXPECT_EQ(S.Field, O.Field) << #Field " (lowering)";                       \
+    EXPECT_EQ(lower::LowerOptions().Field, Base.Field) << #Field;              \
+    ++Lower;                                                                   \
+  }
+#define PCJ_NVPTX_OPTION(Type, Field, Default, Doc)                            \
+  {                                                                            \
+    CompileOptions O = Base;                                                   \
+    change(O.Field);                                                           \
+    codegen::NvptxOptions S = nvptxOptions(O);                                 \
+    static_assert(std::is_same_v<decltype(S.Field), Type>);                    \
+    EXPECT_EQ(S.Field, O.Field) << #Field " (NVPTX)";                          \
+    EXPECT_EQ(codegen::NvptxOptions().Field, Base.Field) << #Field;            \
+    ++Nvptx;                                                                   \
+  }
+#define PCJ_HOST_ROW(Type, Field, Default, Doc)                                \
+  {                                                                            \
+    CompileOptions O = Base;                                                   \
+    change(O.Field);                                                           \
+    codegen::HostOptions S = hostOptions(O);                                   \
+    static_assert(std::is_same_v<decltype(S.Field), Type>);                    \
+    EXPECT_EQ(S.Field, O.Field) << #Field " (host)";                           \
+    EXPECT_EQ(codegen::HostOptions().Field, Base.Field) << #Field;             \
+    ++Host;                                                                    \
+  }
+#define PCJ_LOWER_NVPTX_OPTION(Type, Field, Default, Doc)                      \
+  PCJ_LOWER_OPTION(Type, Field, Default, Doc)                                  \
+  PCJ_NVPTX_OPTION(Type, Field, Default, Doc)
+#define PCJ_CODEGEN_OPTION(Type, Field, Default, Doc)                          \
+  PCJ_NVPTX_OPTION(Type, Field, Default, Doc)                                  \
+  PCJ_HOST_ROW(Type, Field, Default, Doc)
+#define PCJ_ALL_STAGES_OPTION(Type, Field, Default, Doc)                       \
+  PCJ_LOWER_OPTION(Type, Field, Default, Doc)                                  \
+  PCJ_NVPTX_OPTION(Type, Field, Default, Doc)                                  \
+  PCJ_HOST_ROW(Type, Field, Default, Doc)
+#include "driver/CompileOptions.def"
+#undef PCJ_HOST_ROW
+  EXPECT_GE(Lower, 9);
+  EXPECT_GE(Nvptx, 10);
+  EXPECT_GE(Host, 2);
+}
+
+// What the stages derive from several rows.
+TEST(CompileOptions, StageStructsDeriveTheRest) {
+  CompileOptions O;
+  O.backend = Backend::CPU;
+  O.lineInfo = true;
+  O.sanitize = 1;
+  O.noAliasReadOnly = true;
+  O.deviceFunction = true;
+  lower::LowerOptions L = lowerOptions(O, {true, false}, "k");
+  EXPECT_EQ(L.target, Backend::CPU);
+  EXPECT_FALSE(L.lineInfo); // line tables are for the GPU tools
+  EXPECT_TRUE(L.sanitize);
+  EXPECT_TRUE(L.sanitizeSync);
+  EXPECT_EQ(L.noAliasReadOnly, (std::vector<bool>{true, false}));
+  EXPECT_EQ(L.kernelName, "k");
+  EXPECT_TRUE(L.deviceEntry);
+  O.backend = Backend::CUDA;
+  O.noAliasReadOnly = false;
+  EXPECT_TRUE(lowerOptions(O).lineInfo);
+  EXPECT_TRUE(lowerOptions(O, {true}).noAliasReadOnly.empty());
+  O.lineInfo = false;
+  O.debugInfo = true;
+  EXPECT_TRUE(nvptxOptions(O).lineInfo); // kept for the debug info
+  EXPECT_TRUE(nvptxOptions(O, true).keepOptimizedIR);
+  EXPECT_TRUE(hostOptions(O).cancelPoints);
 }
 
 } // namespace

@@ -3,10 +3,10 @@
 // (bad PTX log, missing kernel, out of memory, a sticky illegal address).
 // Each test is skipped when the process has no usable CUDA driver, so the
 // binary also runs on machines without a GPU.
-#include "runtime/Compile.h"
 #include "runtime/Device.h"
 #include "runtime/Errors.h"
 #include "runtime/Launch.h"
+#include "runtime/LoadImage.h"
 #include "runtime/Memory.h"
 #include "runtime/Module.h"
 #include "runtime/Stream.h"

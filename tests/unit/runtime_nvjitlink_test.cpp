@@ -3,7 +3,7 @@
 // the right architecture); bad PTX raises LinkError carrying ptxas's log;
 // a missing nvJitLink (bogus override) makes ptxToLoadable fall back to
 // handing the PTX to the driver JIT.
-#include "runtime/Compile.h"
+#include "runtime/LoadImage.h"
 #include "runtime/NvJitLink.h"
 #include "runtime/Nvrtc.h"
 

@@ -1,4 +1,5 @@
-// Compile: PTX -> something the driver can load, and loading it.
+// LoadImage: PTX -> an image the driver can load, and loading it (not
+// to be confused with driver/Compile.h, the compiler pipeline).
 //
 // The last step of the compiler's output path. With nvJitLink available we
 // link the PTX to a cubin for the exact device (no GPU needed, cacheable,

@@ -1,6 +1,6 @@
-// Compile: choosing between nvJitLink and the driver's PTX JIT.
-// See Compile.h.
-#include "runtime/Compile.h"
+// LoadImage: choosing between nvJitLink and the driver's PTX JIT.
+// See LoadImage.h.
+#include "runtime/LoadImage.h"
 
 #include "runtime/ErrorRecord.h"
 #include "runtime/Nvrtc.h"

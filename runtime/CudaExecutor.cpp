@@ -1,0 +1,141 @@
+// The GPUs' executor (Executor.h): every operation is the CUDA driver's,
+// through runtime/Device.h, Memory.h and StridedCopy.h.
+#include "runtime/CudaDriver.h"
+#include "runtime/Device.h"
+#include "runtime/ErrorRecord.h"
+#include "runtime/Errors.h"
+#include "runtime/Executor.h"
+#include "runtime/Memory.h"
+
+namespace pcj::rt {
+
+namespace {
+
+class CudaExecutor final : public Executor {
+public:
+  Backend backend() const override { return Backend::CUDA; }
+  LaunchLimits launchLimits() override { return currentContext().limits(); }
+
+  int deviceCount() override { return rt::deviceCount(); }
+  int currentDevice() override { return rt::currentDevice(); }
+  void selectDevice(long Ordinal) override {
+    int N = deviceCount();
+    if (Ordinal < 0 || Ordinal >= N)
+      throw NoSuchDevice("CUDA device " + std::to_string(Ordinal) +
+                         " does not exist; this machine has " +
+                         std::to_string(N) + " device(s)");
+    setCurrentDevice(int(Ordinal));
+    currentContext(); // make it current now
+  }
+  uint64_t contextGeneration(int Device) override {
+    return rt::contextGeneration(Device);
+  }
+  void closeContexts() override { resetAllDevices(); }
+  void resetDevice(int Device) override { rt::resetDevice(Device); }
+  MemoryInfo memoryInfo() override {
+    MemInfo M = memInfo();
+    return {uint64_t(M.Free), uint64_t(M.Total)};
+  }
+  void profilerStart() override { rt::profilerStart(); }
+  void profilerStop() override { rt::profilerStop(); }
+
+  DeviceBlock allocDevice(size_t Bytes, bool Managed,
+                          bool AttachGlobal) override {
+    size_t N = Bytes ? Bytes : 1;
+    Context &C = currentContext();
+    DeviceBlock B;
+    B.ptr = Managed ? managedAlloc(N, AttachGlobal) : rt::deviceAlloc(N);
+    B.device = C.device();
+    B.gen = C.generation();
+    return B;
+  }
+  void releaseDevice(const DeviceBlock &B, size_t Bytes) override {
+    deferDeviceFree(B.device, B.gen, B.ptr, Bytes ? Bytes : 1);
+  }
+  uint64_t alloc(size_t Bytes) override {
+    return rt::deviceAlloc(Bytes ? Bytes : 1);
+  }
+  void free(uint64_t Ptr) override { rt::deviceFree(Ptr); }
+  void copyToDevice(uint64_t Dst, const void *Src, size_t Bytes) override {
+    copyHostToDevice(Dst, Src, Bytes);
+  }
+  void copyToHost(void *Dst, uint64_t Src, size_t Bytes) override {
+    copyDeviceToHost(Dst, Src, Bytes);
+  }
+  void copyDeviceToDevice(uint64_t Dst, uint64_t Src, size_t Bytes) override {
+    rt::copyDeviceToDevice(Dst, Src, Bytes);
+  }
+  void memset(uint64_t Dst, unsigned char Value, size_t Bytes) override {
+    memsetD8(Dst, Value, Bytes);
+  }
+  void synchronize() override {
+    try {
+      rt::synchronize();
+    } catch (const KernelRaised &) {
+      // A kernel's raise: the work is done, its memory may go.
+      flushDeferredFrees();
+      throw;
+    }
+    flushDeferredFrees();
+  }
+  void copyStrided(const StridedRegion &Dst, const StridedRegion &Src,
+                   size_t Item, CUstream Stream, bool Async) override {
+    rt::copyStrided(Dst, Src, Item, Stream, Async);
+  }
+
+  HostBlock allocHost(size_t Bytes, HostKind Kind, bool Portable,
+                      bool WriteCombined, bool AttachGlobal) override {
+    HostBlock B;
+    B.kind = Kind;
+    B.bytes = Bytes ? Bytes : 1;
+    Context &C = currentContext();
+    B.device = C.device();
+    B.gen = C.generation();
+    switch (Kind) {
+    case HostKind::Pinned:
+      B.ptr = uint64_t(pinnedAlloc(B.bytes, kMemHostAllocPortable));
+      break;
+    case HostKind::Mapped: {
+      unsigned Flags = kMemHostAllocDeviceMap;
+      if (Portable)
+        Flags |= kMemHostAllocPortable;
+      if (WriteCombined)
+        Flags |= kMemHostAllocWriteCombined;
+      B.ptr = uint64_t(pinnedAlloc(B.bytes, Flags));
+      try {
+        B.devPtr = hostDevicePointer(reinterpret_cast<void *>(B.ptr));
+      } catch (...) {
+        pinnedFree(reinterpret_cast<void *>(B.ptr));
+        throw;
+      }
+      break;
+    }
+    case HostKind::Managed:
+      B.ptr = managedAlloc(B.bytes, AttachGlobal);
+      B.devPtr = B.ptr;
+      break;
+    }
+    return B;
+  }
+  void releaseHost(const HostBlock &B) override {
+    if (B.gen && rt::contextGeneration(B.device) != B.gen)
+      return; // gone with its context
+    if (B.kind == HostKind::Managed)
+      deferDeviceFree(B.device, B.gen, B.ptr, B.bytes);
+    else
+      pinnedFree(reinterpret_cast<void *>(B.ptr));
+  }
+  void pinHost(void *Ptr, size_t Bytes) override {
+    hostRegister(Ptr, Bytes, kMemHostRegisterPortable);
+  }
+  void unpinHost(void *Ptr) override { hostUnregister(Ptr); }
+};
+
+} // namespace
+
+Executor &cudaExecutor() {
+  static auto *E = new CudaExecutor(); // outlives static destructors
+  return *E;
+}
+
+} // namespace pcj::rt
