@@ -10,6 +10,7 @@ current device is per thread (`with cuda.gpus[i]:`, select_device).
 import collections
 import threading
 
+from . import _module_callbacks
 from ._lazy import core
 
 __all__ = [
@@ -78,6 +79,7 @@ class Device:
 
     def reset(self):
         """Destroy this device's context (like cuda.close() for one device)."""
+        _module_callbacks.unload(self.id)
         core().reset_device(self.id)
         for hook in _close_hooks:
             hook()
@@ -282,6 +284,7 @@ def close():
     before are invalid afterwards and say so when used.  A sticky error (e.g.
     an illegal address) is not cleared by this: the driver keeps it for the
     rest of the process."""
+    _module_callbacks.unload()
     _core().close()
     for hook in _close_hooks:
         hook()

@@ -30,17 +30,32 @@ __all__ = ["declare_device", "LinkableCode", "CUSource", "PTXSource", "LTOIRSour
 
 class LinkableCode:
     """Code held in memory, to link with kernels (``link=``).  ``data`` is
-    the text or bytes; ``name`` what error messages call it."""
+    the text or bytes; ``name`` what error messages call it.
+
+    ``setup_callback(module)`` runs once for each module that a kernel linked
+    with this code is loaded as (per specialization and device context),
+    before its first launch; ``teardown_callback(module)`` when that module
+    is unloaded (the context reset by ``cuda.close()`` / ``Context.reset()``,
+    or the interpreter exits).  ``module`` is a
+    :class:`pycuda_jit._module_callbacks.LoadedModule` (see its doc for what
+    ``module.handle`` is on a GPU and on the CPU executor)."""
 
     kind = None          # how the linker takes it (see ffi module doc)
     default_name = None
 
-    def __init__(self, data, name=None):
+    def __init__(self, data, name=None, setup_callback=None, teardown_callback=None):
         if not isinstance(data, (str, bytes, bytearray)):
             raise TypeError(f"{type(self).__name__} takes str or bytes, not "
                             f"{type(data).__name__}")
+        for what, fn in (("setup_callback", setup_callback),
+                         ("teardown_callback", teardown_callback)):
+            if fn is not None and not callable(fn):
+                raise TypeError(f"{type(self).__name__}({what}=...) takes a callable "
+                                f"or None, not {fn!r}")
         self.data = data
         self.name = name or self.default_name
+        self.setup_callback = setup_callback
+        self.teardown_callback = teardown_callback
 
     def _item(self):
         data = self.data.encode() if isinstance(self.data, str) else bytes(self.data)
@@ -137,6 +152,12 @@ class LinkList:
 
     def __call__(self):
         return read_link_items(self.items)
+
+    def callbacks(self):
+        """(setup, teardown) of each in-memory item that has either."""
+        return [(x.setup_callback, x.teardown_callback) for x in self.items
+                if isinstance(x, LinkableCode)
+                and (x.setup_callback or x.teardown_callback)]
 
     def __eq__(self, other):
         return isinstance(other, LinkList) and self.items == other.items

@@ -14,6 +14,7 @@
 #include "KernelCache.h"
 #include "LauncherObject.h"
 #include "Log.h"
+#include "ModuleCallbacks.h"
 #include "Nvtx.h"
 #include "Prefetch.h"
 #include "Resolver.h"
@@ -770,6 +771,8 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
           Dev < S->devices.size() && S->devices[Dev].gen == Ctx->generation()
               ? S->devices[Dev].fn
               : loadForDevice(L->disp, *S, *Ctx).fn;
+      if (!S->devices[Dev].setUp) [[unlikely]]
+        runModuleSetup(L->disp, *S, int(Dev));
       syncArgStreams(Vals, L->stream);
       if (S->result.usesGridSync)
         rt::launchCooperativeKernel(Fn, L->grid, L->block, L->shared, L->stream,
@@ -780,9 +783,11 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
       if (St->opts.debug) [[unlikely]]
         rt::synchronizeStream(L->stream);
     } else {
-      if (size_t(Device) >= S->devices.size() || !S->devices[Device].gen)
-          [[unlikely]]
+      if (size_t(Device) >= S->devices.size() ||
+          S->devices[Device].gen != cpuGeneration()) [[unlikely]]
         noteCpuDevice(L->disp, *S, Device);
+      if (!S->devices[Device].setUp) [[unlikely]]
+        runModuleSetup(L->disp, *S, Device);
       if (!S->captured.empty()) [[unlikely]]
         checkCapturedArrays(*S, Device);
       rt::cpu::Dims G{L->grid.x, L->grid.y, L->grid.z};

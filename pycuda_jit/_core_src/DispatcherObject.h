@@ -40,6 +40,10 @@ struct DeviceFn {
   uint64_t gen = 0;
   std::shared_ptr<rt::Module> module;
   rt::CUfunction fn = nullptr;
+  // This load's number (unique in the process) and whether the link=
+  // code's setup callbacks ran for it (ModuleCallbacks.h).
+  uint64_t moduleId = 0;
+  bool setUp = false;
 };
 
 // Code generation of a Spec running on the compile pool (Specializations.cpp).

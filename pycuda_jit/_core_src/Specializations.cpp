@@ -13,6 +13,7 @@
 #include "GpuTarget.h"
 #include "KernelCache.h"
 #include "Log.h"
+#include "ModuleCallbacks.h"
 #include "Nvtx.h"
 #include "Prefetch.h"
 #include "Resolver.h"
@@ -194,15 +195,23 @@ DeviceFn &loadForDevice(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
                           std::chrono::steady_clock::now() - T0)
                           .count()});
   New.gen = Ctx.generation();
+  New.moduleId = nextModuleId();
   F = std::move(New);
   return F;
 }
 
 // The CPU executor's kernels run on every virtual device from the same
-// host code; S.devices records where they ran (kernel.stats["devices"]).
+// host code; S.devices records where they ran (kernel.stats["devices"]),
+// and, per CPU context generation, a module number for the link= code's
+// callbacks (ModuleCallbacks.h).
 void noteCpuDevice(DispatcherObject *D, Spec &S, int Device) {
   std::lock_guard<std::mutex> L(D->st->mu);
-  jit::slotOf(S.devices, Device).gen = 1;
+  DeviceFn &F = jit::slotOf(S.devices, Device);
+  if (F.gen == cpuGeneration())
+    return;
+  F.gen = cpuGeneration();
+  F.moduleId = nextModuleId();
+  F.setUp = false;
 }
 
 // Which array arguments a noalias specialization must check at launch.

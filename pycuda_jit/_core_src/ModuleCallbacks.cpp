@@ -1,0 +1,40 @@
+// Module-load callbacks of link= code: see ModuleCallbacks.h.
+#include "ModuleCallbacks.h"
+
+#include <atomic>
+
+namespace pcj::py {
+
+uint64_t nextModuleId() {
+  static std::atomic<uint64_t> Next{1};
+  return Next.fetch_add(1, std::memory_order_relaxed);
+}
+
+void runModuleSetup(DispatcherObject *D, Spec &S, int Device) {
+  uint64_t Id, Handle;
+  {
+    std::lock_guard<std::mutex> L(D->st->mu);
+    const DeviceFn &F = S.devices[size_t(Device)];
+    if (F.setUp)
+      return;
+    Id = F.moduleId;
+    // The CUmodule on a GPU; the load's number on the CPU executor.
+    Handle = F.module ? uint64_t(uintptr_t(F.module->handle())) : Id;
+  }
+  if (PyObject *Link = D->st->opts.link.get()) {
+    // The Python call may let other threads run: S.devices is read again
+    // below, under the lock.
+    Ref Mod(check(PyImport_ImportModule("pycuda_jit._module_callbacks")));
+    Ref Fn = getAttr(Mod.get(), "module_loaded");
+    Ref Name(check(PyUnicode_FromString(S.result.kernelName.c_str())));
+    check(PyObject_CallFunction(Fn.get(), "OiKKO", Link, Device,
+                                (unsigned long long)Id,
+                                (unsigned long long)Handle, Name.get()));
+  }
+  std::lock_guard<std::mutex> L(D->st->mu);
+  DeviceFn &F = S.devices[size_t(Device)];
+  if (F.moduleId == Id)
+    F.setUp = true;
+}
+
+} // namespace pcj::py

@@ -1,0 +1,217 @@
+"""Module-load callbacks of link= code: LinkableCode(setup_callback=...,
+teardown_callback=...).  A setup runs once per loaded module (one per
+specialization and device context) before the module's first launch, also
+when threads launch it concurrently; the teardowns run when the context is
+reset.  The kernels read what a setup wrote, so a setup that ran late (or
+not at all) gives a wrong value.  On the CPU executor the module is a
+number per load; on a GPU it is the CUmodule (the hardware test reads a
+__device__ global of the linked CUDA C through cuModuleGetGlobal)."""
+import ctypes
+import threading
+
+import numpy as np
+import pytest
+
+from gpu_util import poisoned
+from pycuda_jit import _module_callbacks, cuda
+
+
+class Recorder:
+    """Callbacks that log (event, handle) and, at setup, write `value` into
+    the device array that the kernels read."""
+
+    def __init__(self, cell=None, value=0):
+        self.events = []
+        self.cell = cell
+        self.value = value
+        self.lock = threading.Lock()
+
+    def setup(self, mod):
+        assert isinstance(mod, _module_callbacks.LoadedModule)
+        with self.lock:
+            self.events.append(("setup", mod.handle))
+        if self.cell is not None:
+            self.cell.copy_to_device(np.array([self.value], self.cell.dtype))
+
+    def teardown(self, mod):
+        with self.lock:
+            self.events.append(("teardown", mod.handle))
+
+    def handles(self, event):
+        return [h for e, h in self.events if e == event]
+
+
+def empty_source(rec):
+    return cuda.CUSource("", name="empty.cu", setup_callback=rec.setup,
+                         teardown_callback=rec.teardown)
+
+
+@pytest.fixture(autouse=True)
+def fresh_context():
+    cuda.close()  # no module of another test's kernels is torn down here
+    yield
+    cuda.close()
+
+
+def test_setup_runs_before_the_first_launch_once(rng):
+    cell = cuda.to_device(np.zeros(1, np.int64))
+    value = int(rng.integers(1, 1 << 40))
+    rec = Recorder(cell, value)
+
+    @cuda.jit(link=[empty_source(rec)])
+    def k(out, c):
+        out[0] = c[0]
+
+    out = poisoned(1, np.int64)
+    k[1, 1](out, cell)
+    assert out[0] == value  # the setup wrote before the launch read
+    k[1, 1](out, cell)
+    assert len(rec.handles("setup")) == 1
+    assert rec.handles("teardown") == []
+
+
+def test_one_module_per_specialization_and_teardown_at_reset():
+    rec = Recorder()
+
+    @cuda.jit(link=[empty_source(rec)])
+    def k(out, x):
+        out[0] = x * 2
+
+    out = poisoned(1, np.float64)
+    k[1, 1](out, 21)
+    k[1, 1](out, 4)
+    k[1, 1](out, 1.25)
+    assert out[0] == 2.5
+    setups = rec.handles("setup")
+    assert len(setups) == 2 and len(set(setups)) == 2
+    cuda.close()
+    assert sorted(rec.handles("teardown")) == sorted(setups)
+    # The next launch loads (and sets up) a new module.
+    k[1, 1](out, 3)
+    assert out[0] == 6
+    again = rec.handles("setup")[2:]
+    assert len(again) == 1 and again[0] not in setups
+
+
+def test_two_kernels_sharing_the_code_get_a_setup_each():
+    rec = Recorder()
+    lib = empty_source(rec)
+
+    @cuda.jit(link=[lib])
+    def k1(out):
+        out[0] = 1
+
+    @cuda.jit(link=[lib])
+    def k2(out):
+        out[0] = 2
+
+    out = poisoned(1, np.int32)
+    k1[1, 1](out)
+    k2[1, 1](out)
+    assert out[0] == 2
+    assert len(set(rec.handles("setup"))) == 2
+    cuda.current_context().reset()
+    assert sorted(rec.handles("teardown")) == sorted(rec.handles("setup"))
+
+
+def test_concurrent_first_launches_run_one_setup(rng):
+    cell = cuda.to_device(np.zeros(1, np.int32))
+    value = int(rng.integers(1, 1 << 30))
+    rec = Recorder(cell, value)
+
+    @cuda.jit(link=[empty_source(rec)])
+    def k(out, c):
+        out[cuda.grid(1)] = c[0]
+
+    outs = [poisoned(32, np.int32) for _ in range(6)]
+    errors = []
+
+    def run(out):
+        try:
+            k[1, 32](out, cell)
+        except BaseException as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(o,)) for o in outs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(rec.handles("setup")) == 1
+    for o in outs:
+        assert (o == value).all()
+
+
+def test_only_setup_or_only_teardown_or_neither():
+    rec = Recorder()
+    libs = [cuda.CUSource("", setup_callback=rec.setup),
+            cuda.CUSource("", teardown_callback=rec.teardown),
+            cuda.CUSource("")]
+    for lib in libs:
+        @cuda.jit(link=[lib])
+        def k(out):
+            out[0] = 7
+
+        out = poisoned(1, np.int32)
+        k[1, 1](out)
+        assert out[0] == 7
+    cuda.close()
+    assert [e for e, _ in rec.events] == ["setup", "teardown"]
+
+
+def test_a_failing_setup_stops_the_launch_and_runs_again_next_time():
+    calls = []
+
+    def setup(mod):
+        calls.append(mod.handle)
+        if len(calls) == 1:
+            raise RuntimeError("setup failed once")
+
+    @cuda.jit(link=[cuda.CUSource("", setup_callback=setup)])
+    def k(out):
+        out[0] = 5
+
+    out = poisoned(1, np.int32)
+    with pytest.raises(RuntimeError, match="setup failed once"):
+        k[1, 1](out)
+    assert out[0] != 5  # the kernel did not run
+    k[1, 1](out)
+    assert out[0] == 5 and len(calls) == 2 and calls[0] == calls[1]
+
+
+def test_callbacks_must_be_callable():
+    with pytest.raises(TypeError, match="setup_callback"):
+        cuda.CUSource("", setup_callback=3)
+    with pytest.raises(TypeError, match="teardown_callback"):
+        cuda.PTXSource("", teardown_callback="x")
+
+
+NUM_SOURCE = """
+__device__ int num = 0;
+extern "C" __device__ int get_num(int *retval) { *retval = num; return 0; }
+"""
+
+
+def test_setup_writes_a_device_global_of_the_module(hardware, rng):
+    # On a GPU the handle is the CUmodule: the setup writes the linked CUDA
+    # C's global through the driver API, and the kernel reads it back.
+    libcuda = ctypes.CDLL("libcuda.so.1")
+    value = int(rng.integers(1, 1 << 30))
+
+    def setup(mod):
+        ptr, size = ctypes.c_uint64(), ctypes.c_size_t()
+        assert libcuda.cuModuleGetGlobal_v2(ctypes.byref(ptr), ctypes.byref(size),
+                                            ctypes.c_void_p(mod.handle), b"num") == 0
+        src = np.array([value], np.int32)
+        assert libcuda.cuMemcpyHtoD_v2(ptr, src.ctypes.data, size) == 0
+
+    get_num = cuda.declare_device("get_num", "int32()")
+
+    @cuda.jit(link=[cuda.CUSource(NUM_SOURCE, setup_callback=setup)])
+    def k(out):
+        out[0] = get_num()
+
+    out = poisoned(1, np.int32)
+    k[1, 1](out)
+    assert out[0] == value
