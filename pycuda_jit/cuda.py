@@ -42,6 +42,8 @@ __all__ = [
     "FatbinSource", "ObjectSource", "ArchiveSource",
     # launch-argument hints (args.py), toolkit checks (_versions.py)
     "In", "Out", "InOut", "wrap_arg", "is_supported_version", "cuda_error",
+    # run-time switches (config.py)
+    "config",
 ]
 
 
@@ -181,6 +183,7 @@ from .ffi import (  # noqa: E402
     declare_device, ForeignFunction, LinkableCode, CUSource, PTXSource, LTOIRSource,
     CubinSource, FatbinSource, ObjectSource, ArchiveSource)
 from .args import In, Out, InOut, wrap_arg  # noqa: E402
+from .config import config  # noqa: E402
 from ._versions import is_supported_version, cuda_error  # noqa: E402
 from .memory import (  # noqa: E402
     to_device, device_array, device_array_like, pinned_array, pinned_array_like,

@@ -54,6 +54,7 @@ void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda,
   // A host array.
   if (backend() == Backend::CPU) {
     Out.ptr = V.ptr;
+    Out.hostInPlace = true;
     return;
   }
   // Extent in bytes of the strided region (non-negative strides only).

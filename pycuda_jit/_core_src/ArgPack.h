@@ -46,6 +46,9 @@ struct ArgValue {
   PyObject *host = nullptr; // borrowed: the argument tuple keeps it alive
   uint64_t hostPtr = 0;
   size_t nbytes = 0;
+  // a host array the CPU executor uses in place (a GPU launch would stage
+  // it unless it is mapped or managed memory: PerfWarnings.h)
+  bool hostInPlace = false;
   // a CUDA array interface's stream field (synchronized before the launch)
   bool hasStream = false;
   uint64_t stream = 0;

@@ -16,6 +16,7 @@
 #include "Log.h"
 #include "ModuleCallbacks.h"
 #include "Nvtx.h"
+#include "PerfWarnings.h"
 #include "Prefetch.h"
 #include "Resolver.h"
 #include "Specializations.h"
@@ -549,18 +550,27 @@ void rememberLauncher(DispatcherObject *D, PyObject *Key, PyObject *L) {
   Py_XDECREF(OldL);
 }
 
+// L (a new reference), after the small-grid warning of each configuration
+// (PerfWarnings.h); null when the warning was an error.
+static PyObject *configured(PyObject *L) {
+  if (warnSmallGrid(reinterpret_cast<LauncherObject *>(L)->grid))
+    return L;
+  Py_DECREF(L);
+  return nullptr;
+}
+
 // kernel[grid, block] / kernel[grid, block, stream] / kernel[grid, block,
 // stream, shared]
 PyObject *dispatcherGetItem(PyObject *Self, PyObject *Key) {
   auto *D = reinterpret_cast<DispatcherObject *>(Self);
   if (Key == D->lastKey && D->lastLauncher) {
     Py_INCREF(D->lastLauncher);
-    return D->lastLauncher;
+    return configured(D->lastLauncher);
   }
   if (PyObject *Cached = PyDict_GetItem(D->launchers, Key)) {
     rememberLauncher(D, Key, Cached);
     Py_INCREF(Cached);
-    return Cached;
+    return configured(Cached);
   }
   PyErr_Clear();
   if (!PyTuple_Check(Key) || PyTuple_Size(Key) < 2 || PyTuple_Size(Key) > 4) {
@@ -611,7 +621,7 @@ PyObject *dispatcherGetItem(PyObject *Self, PyObject *Key) {
       PyDict_SetItem(D->launchers, Key, L) < 0)
     PyErr_Clear();
   rememberLauncher(D, Key, L);
-  return L;
+  return configured(L);
 }
 
 PyObject *dispatcherCall(PyObject *Self, PyObject *Args, PyObject *Kw) {
@@ -730,6 +740,7 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
       addSignatures(St);
       throw;
     }
+    warnHostArrays(Vals);
     Backend BK = backend();
     if (L->ours && !streamAlive(L->ours)) [[unlikely]]
       streamHandle(L->streamObj); // raises: the stream's context was closed

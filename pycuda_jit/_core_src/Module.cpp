@@ -10,6 +10,7 @@
 #include "GpuTarget.h"
 #include "HostApi.h"
 #include "JitOptions.h"
+#include "PerfWarnings.h"
 #include "Streams.h"
 #include "ToolkitApi.h"
 #include "TypeOf.h"
@@ -232,6 +233,10 @@ PyMethodDef Methods[] = {
      "Whether the code generator (LLVM, libpcj_codegen.so) is loaded."},
     {"cache_list", pyCacheList, METH_VARARGS, "Entries of a cache directory."},
     {"cache_clear", pyCacheClear, METH_VARARGS, "Remove every cache entry."},
+    {"performance_warnings", pyPerformanceWarnings, METH_NOARGS,
+     "(low_occupancy, implicit_copy): the PerformanceWarning switches."},
+    {"set_performance_warnings", pySetPerformanceWarnings, METH_VARARGS,
+     "Set the PerformanceWarning switches (low_occupancy, implicit_copy)."},
     {"backend", pyBackend, METH_NOARGS,
      "(name, reason): the executor in use and why auto fell back to the CPU."},
     {"intrinsic_keys", pyIntrinsicKeys, METH_NOARGS, "Registry keys."},

@@ -108,6 +108,7 @@ from ..args import (
     Out as Out,
     wrap_arg as wrap_arg,
 )
+from ..config import config as config
 from .._versions import (
     cuda_error as cuda_error,
     is_supported_version as is_supported_version,

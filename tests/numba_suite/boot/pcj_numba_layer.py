@@ -386,8 +386,28 @@ def _patch_libdevicefuncs(module):
     module.create_signature = create_signature
 
 
+# numba-cuda's config switches that pycuda_jit has (cuda.config): a test's
+# override_config (and CUDATestCase.setUp, which turns the warnings off) sets
+# them on numba-cuda's config module; they are passed on to ours.
+_FORWARDED_CONFIG = ("CUDA_LOW_OCCUPANCY_WARNINGS", "CUDA_WARN_ON_IMPLICIT_COPY")
+
+
+class _ForwardingConfig(pytypes.ModuleType):
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+        if name in _FORWARDED_CONFIG:
+            from pycuda_jit import cuda
+            setattr(cuda.config, name, value)
+
+
+def _patch_config(module):
+    module.__class__ = _ForwardingConfig
+
+
 _PATCHES = {"numba.cuda.testing": _patch_testing, "numba.cuda.tests.support": _patch_support,
-            "numba.cuda.libdevicefuncs": _patch_libdevicefuncs}
+            "numba.cuda.libdevicefuncs": _patch_libdevicefuncs,
+            # numba.cuda.core.config is numba's own config module here
+            "numba.core.config": _patch_config, "numba.cuda.core.config": _patch_config}
 
 
 class _PatchFinder(importlib.abc.MetaPathFinder):
