@@ -78,15 +78,19 @@ def compile(pyfunc, sig, debug=False, lineinfo=False, device=True, fastmath=Fals
             cc=None, opt=True, abi="c", abi_info=None, output="ptx", forceinline=False,
             launch_bounds=None):
     """compile_ptx with numba-cuda's ``compile`` defaults (a device function
-    with the C ABI).  ``output="ptx"`` only: LTO-IR needs the LTO linking
-    path, which pycuda_jit does not have yet."""
+    with the C ABI).  ``output="ptx"`` only: LTO-IR is libNVVM's output, and
+    libNVVM cannot read the LLVM IR pycuda_jit generates (NotImplementedError
+    saying so)."""
     if output not in _OUTPUTS:
         raise NotImplementedError(f"Unsupported output type: {output}")
     if forceinline and output != "ltoir":
         raise ValueError("Can only designate forced inlining in LTO-IR")
     if output == "ltoir":
-        raise NotImplementedError("Unsupported output type: ltoir (pycuda_jit compiles "
-                                  "to PTX; LTO-IR output is not supported yet)")
+        raise NotImplementedError(
+            "Unsupported output type: ltoir. LTO-IR is made by the toolkit's libNVVM "
+            "from NVVM IR, and pycuda_jit's code is LLVM 22 IR, which libNVVM cannot "
+            "read; use output='ptx' (nvJitLink links PTX with LTO-IR and other "
+            "inputs, e.g. cuda.PTXSource or link=)")
     return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
                        fastmath=fastmath, cc=cc, opt=opt, abi=abi, abi_info=abi_info,
                        launch_bounds=launch_bounds)

@@ -184,6 +184,7 @@ from .ffi import (  # noqa: E402
     CubinSource, FatbinSource, ObjectSource, ArchiveSource)
 from .args import In, Out, InOut, wrap_arg  # noqa: E402
 from .config import config  # noqa: E402
+from . import cudadrv as driver  # noqa: E402,F401  numba's cuda.driver memory functions
 from ._versions import is_supported_version, cuda_error  # noqa: E402
 from .memory import (  # noqa: E402
     to_device, device_array, device_array_like, pinned_array, pinned_array_like,
@@ -384,9 +385,16 @@ def _options(debug, fastmath, opt, lineinfo, cache=False, max_registers=None,
         raise ValueError(f"Got {len(launch_bounds)} launch bounds: {tuple(launch_bounds)}; "
                          "launch_bounds is max_threads or (max_threads, min_blocks"
                          "[, max_cluster_rank])")
+    opt = 3 if opt is True else (0 if opt is False else int(opt))
+    # opt=False (0) also turns contraction off unless fmad= or fastmath
+    # allows it: numba-cuda's unoptimized code has no fused multiply-adds.
+    contracting = fastmath is True or (isinstance(fastmath, frozenset)
+                                       and "contract" in fastmath)
+    if fmad is None and opt == 0 and not contracting:
+        fmad = False
     return {"debug": bool(debug), "fastmath": fastmath if fastmath is not None else False,
             "fmad": None if fmad is None else bool(fmad),
-            "opt": 3 if opt is True else (0 if opt is False else int(opt)),
+            "opt": opt,
             "lineinfo": bool(lineinfo), "cache": bool(cache),
             "max_registers": max_registers, "launch_bounds": launch_bounds,
             "boundscheck": None if boundscheck is None else bool(boundscheck),

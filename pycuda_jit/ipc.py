@@ -68,6 +68,29 @@ class IpcMemoryHandle:
         return MemoryPointer(context, self._mapping.ptr + self.offset, self.size,
                              owner=self._mapping)
 
+    def open_staged(self, context=None):
+        """numba-cuda's staged open: a copy of the memory in new device
+        memory of ``context`` (or the current context), for a handle used on
+        another device than the exporting one.  The IPC mapping is open only
+        during the copy; the returned MemoryPointer owns the copy."""
+        if self.source_info == os.getpid():
+            raise ValueError("an IPC handle is opened by another process; this one "
+                             "exported the memory and can use it directly")
+        if self._mapping is not None:
+            raise ValueError("IpcHandle is already opened; close it first")
+        if context is None:
+            from .devices import current_context
+            context = current_context()
+        src = self.open(context)
+        try:
+            dst = context.memalloc(self.size)
+            with context.device:
+                core().memcpy_dtod(dst.device_pointer_value, src.device_pointer_value,
+                                   self.size)
+        finally:
+            self.close()
+        return dst
+
     def open_array(self, context, shape, dtype, strides=None):
         """The memory as a DeviceNDArray of ``shape`` and ``dtype`` (C order
         unless ``strides``)."""

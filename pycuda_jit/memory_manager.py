@@ -54,6 +54,12 @@ class MemoryPointer:
         return self._ptr
 
     @property
+    def device_pointer(self):
+        """The device address, an int (numba-cuda gives a ``CUdeviceptr``,
+        which ``int()`` also converts)."""
+        return self._ptr
+
+    @property
     def device_ctypes_pointer(self):
         return ctypes.c_void_p(self._ptr or None)
 

@@ -56,3 +56,25 @@ def event(timing=True):
 def event_elapsed_time(evtstart, evtend):
     """Milliseconds between two recorded, completed events."""
     return evtstart.elapsed_time(evtend)
+
+
+def async_done(stream):
+    """``stream.async_done()``: an asyncio future, of the running event loop
+    (else the current one), that completes with ``stream`` once the work
+    queued on it so far has completed (``await stream.async_done()``)."""
+    import asyncio
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        loop = asyncio.get_event_loop_policy().get_event_loop()
+    future = loop.create_future()
+
+    def finish():
+        if not future.done():
+            future.set_result(stream)
+
+    def on_done(_stream, _status, _arg):
+        loop.call_soon_threadsafe(finish)
+
+    stream.add_callback(on_done)
+    return future

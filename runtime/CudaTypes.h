@@ -31,6 +31,8 @@ using CUfunction = CUfunc_st *;
 using CUstream = CUstream_st *;
 using CUevent = CUevent_st *;
 using CUarray = CUarray_st *;
+// A host function queued on a stream (cuLaunchHostFunc).
+using CUhostFn = void (*)(void *);
 
 // ---- CUresult ---------------------------------------------------------------
 // X(name, value, sticky). "Sticky" errors leave the context unusable: every

@@ -86,6 +86,11 @@ void synchronizeStream(CUstream S) {
   checkErrorRecord(C.device());
 }
 
+void launchHostFunc(CUstream S, CUhostFn Fn, void *Data) {
+  Context &C = currentContext();
+  check(C.api().cuLaunchHostFunc(S, Fn, Data), "cuLaunchHostFunc");
+}
+
 bool queryStream(CUstream S) {
   Context &C = currentContext();
   CUresult R = C.api().cuStreamQuery(S);

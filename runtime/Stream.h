@@ -75,6 +75,10 @@ float elapsedMs(const Event &Start, const Event &End);
 /// legacy and per-thread default handles included).
 void synchronizeStream(CUstream Stream);
 bool queryStream(CUstream Stream);
+/// Queues Fn(Data) on Stream (cuLaunchHostFunc): it runs on a driver thread
+/// once the work queued before it has completed, and work queued after it
+/// waits for it.  Fn may not call the CUDA API.
+void launchHostFunc(CUstream Stream, CUhostFn Fn, void *Data);
 
 /// Orders Consumer after the work queued so far on Producer, without
 /// blocking the host: an event recorded on Producer, waited on by Consumer.

@@ -2,6 +2,7 @@
 #include "Streams.h"
 
 #include "Backend.h"
+#include "StreamCallbacks.h"
 
 #include "runtime/Device.h"
 #include "runtime/Errors.h"
@@ -240,6 +241,15 @@ PyMethodDef StreamMethods[] = {
     {"__exit__", streamExit, METH_VARARGS, nullptr},
     {"__cuda_stream__", streamCudaStream, METH_NOARGS,
      "(version, handle): the CUDA stream protocol."},
+    {"add_callback",
+     reinterpret_cast<PyCFunction>(
+         reinterpret_cast<void (*)()>(streamAddCallback)),
+     METH_VARARGS | METH_KEYWORDS,
+     "add_callback(callback, arg=None): callback(stream, status, arg) once "
+     "the work queued before it has completed (StreamCallbacks.h)."},
+    {"async_done", streamAsyncDone, METH_NOARGS,
+     "An asyncio future done (with the stream) once the work queued so far "
+     "has completed."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyGetSetDef StreamGetSet[] = {

@@ -156,6 +156,10 @@ def reference_separate(x, y, z, w):
 
 k_fused = cuda.jit(expressions)
 k_separate = cuda.jit(fmad=False)(expressions)
+# opt=False implies fmad=False (numba-cuda's unoptimized code has no fma);
+# fmad=True given with it still fuses.
+k_unoptimized = cuda.jit(opt=False)(expressions)
+k_unoptimized_fmad = cuda.jit(opt=False, fmad=True)(expressions)
 
 
 def run(kernel, arrays, rows):
@@ -185,6 +189,19 @@ def test_fmad_false_rounds_every_operation_like_numpy(backend, rng, dt):
     want = reference_separate(*args)
     for r in range(ROWS):
         assert_bits_equal(got[r], want[r], f"row {r}")
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_opt_false_implies_fmad_false(backend, rng, dt):
+    args = inputs(rng, dt, 600)
+    got = run(k_unoptimized, args, ROWS)
+    want = reference_separate(*args)
+    for r in range(ROWS):
+        assert_bits_equal(got[r], want[r], f"row {r}")
+    got = run(k_unoptimized_fmad, args, ROWS)
+    want = reference_fused(*args)
+    for r in range(ROWS):
+        assert_bits_equal(got[r], want[r], f"row {r} (fmad=True)")
 
 
 # ---- complex numbers are built from real multiplies and adds ---------------------------

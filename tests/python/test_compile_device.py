@@ -119,7 +119,7 @@ def test_compile_defaults_and_outputs():
     assert f".target sm_{cc[0]}{cc[1]}" in ptx
     with pytest.raises(NotImplementedError, match="Unsupported output type: illegal"):
         cuda.compile(add, int32(int32, int32), output="illegal")
-    with pytest.raises(NotImplementedError, match="ltoir"):
+    with pytest.raises(NotImplementedError, match="ltoir.*libNVVM cannot.*output='ptx'"):
         cuda.compile(add, int32(int32, int32), output="ltoir")
     with pytest.raises(ValueError, match="Can only designate forced inlining in LTO-IR"):
         cuda.compile(add, int32(int32, int32), forceinline=True)
@@ -137,3 +137,17 @@ def test_device_function_inspect_asm_uses_its_options():
     (text,) = prec.inspect_asm().values()  # per declared signature
     assert text == prec.inspect_asm(sig)
     assert ".target sm_80" in prec.inspect_asm(sig, cc=(8, 0))
+
+
+def test_opt_false_device_function_has_no_fma():
+    def muladd(x, y, z):
+        return x * y + z
+
+    sig = (float64, float64, float64)
+    assert "fma.rn.f64" in cuda.jit(sig, device=True)(muladd).inspect_asm(sig)
+    assert "fma.rn.f64" not in cuda.jit(sig, device=True, opt=False)(muladd).inspect_asm(sig)
+    ptx, _ = cuda.compile(muladd, float64(float64, float64, float64), opt=False)
+    assert "fma" not in ptx and "mul.rn.f64" in ptx
+    ptx, _ = cuda.compile_ptx(muladd, float64(float64, float64, float64), device=True,
+                              opt=False, fmad=True)
+    assert "fma.rn.f64" in ptx
