@@ -6,7 +6,8 @@
 //   2. reject whole functions the kernel language cannot express:
 //      generators/coroutines, exception handling, `with`;
 //   3. normalise each raw instruction into zero or more neutral ones
-//      (Normalizer::emit below);
+//      (Normalizer::emit below; long tuple displays, which CPython builds
+//      in a list, become BUILD_TUPLE: markLongTupleDisplays);
 //   4. resolve jump targets to neutral indices (a target that lands on a
 //      dropped instruction moves to the next kept one).
 //
@@ -68,9 +69,12 @@ private:
   std::unordered_map<int, int> ByStart; // byte offset -> raw index
   std::vector<int> RawTarget;           // raw index -> raw target index
   std::vector<int> FirstNeutral;        // raw index -> first neutral index
-  std::vector<bool> Dropped;            // unreachable loop-exit cleanup
-  std::vector<bool> FoldedAway;         // LOAD_CONST / KW_NAMES of a CALL
-  std::vector<bool> Targeted;           // by a jump (FOR_ITER exits aside)
+  // unreachable loop-exit cleanup; a long tuple display's list steps
+  std::vector<bool> Dropped;
+  // raw index -> elements of the long tuple display it completes (0: none)
+  std::vector<int> TupleOfList;
+  std::vector<bool> FoldedAway; // LOAD_CONST / KW_NAMES of a CALL
+  std::vector<bool> Targeted;   // by a jump (FOR_ITER exits aside)
   struct Fixup {
     size_t neutral;
     int raw;
@@ -99,6 +103,8 @@ private:
   void rejectWholeFunction();
   void resolveTargets();
   void markLoopExits();
+  void markLongTupleDisplays();
+  int longTupleDisplayAt(size_t I) const;
   void emit(size_t I);
 
   Instr &add(Op O, const RawInstr &R, int32_t Arg = 0) {
@@ -289,6 +295,62 @@ void Normalizer::markLoopExits() {
     for (int K = 0; K < Skip; ++K)
       if (!Targeted[T + K] && !FallsThrough(T + K))
         Dropped[T + K] = true;
+  }
+}
+
+// A tuple display of more than 30 elements is built in a list:
+//   BUILD_LIST 0; (<element>; LIST_APPEND 1)...; LIST_TO_TUPLE
+// (3.12+: CALL_INTRINSIC_1 INTRINSIC_LIST_TO_TUPLE).  When every element is
+// straight-line code, the list steps are dropped and the conversion becomes
+// BUILD_TUPLE n, the instruction shorter displays use:
+//   BUILD_LIST 0; LOAD_FAST a; LIST_APPEND 1; ...; LIST_TO_TUPLE
+//     -> LOAD_FAST a; ...; BUILD_TUPLE n
+// Anything else (a jump, a nested list, `*t`) stays a list display.
+int Normalizer::longTupleDisplayAt(size_t I) const {
+  if (!isName(Ins[I], "BUILD_LIST") || Ins[I].arg != 0)
+    return -1;
+  for (size_t K = I + 1; K < Ins.size(); ++K) {
+    const RawInstr &R = Ins[K];
+    if (Targeted[K] || !R.opname)
+      return -1;
+    RawKind Kind = R.spec->kind;
+    if (Kind == RawKind::Jump || Kind == RawKind::CondJump ||
+        Kind == RawKind::ForIter)
+      return -1;
+    const std::string &N = *R.opname;
+    if (N == "LIST_APPEND") {
+      if (R.arg != 1)
+        return -1;
+      continue;
+    }
+    bool Intrinsic = Kind == RawKind::CallIntrinsic1 &&
+                     R.arg < Raw.opcodes.intrinsic1.size() &&
+                     Raw.opcodes.intrinsic1[R.arg] == "INTRINSIC_LIST_TO_TUPLE";
+    if (N == "LIST_TO_TUPLE" || Intrinsic)
+      return int(K);
+    if (N == "BUILD_LIST" || N == "LIST_EXTEND" || Kind == RawKind::Unsupported)
+      return -1;
+  }
+  return -1;
+}
+
+void Normalizer::markLongTupleDisplays() {
+  TupleOfList.assign(Ins.size(), 0);
+  for (size_t I = 0; I < Ins.size(); ++I) {
+    int End = longTupleDisplayAt(I);
+    if (End < 0)
+      continue;
+    int N = 0;
+    for (int K = int(I) + 1; K < End; ++K)
+      N += isName(Ins[K], "LIST_APPEND");
+    if (N == 0)
+      continue;
+    Dropped[I] = true;
+    for (int K = int(I) + 1; K < End; ++K)
+      if (isName(Ins[K], "LIST_APPEND"))
+        Dropped[K] = true;
+    TupleOfList[End] = N;
+    I = size_t(End);
   }
 }
 
@@ -517,6 +579,10 @@ void Normalizer::emit(size_t I) {
   const uint32_t A = R.arg;
   if (Dropped[I])
     return;
+  if (TupleOfList[I]) {
+    add(Op::BUILD_TUPLE, R, TupleOfList[I]);
+    return;
+  }
   switch (S.kind) {
   case RawKind::Drop:
   case RawKind::ExtendedArg:
@@ -784,6 +850,7 @@ void Normalizer::run() {
   rejectWholeFunction();
   resolveTargets();
   markLoopExits();
+  markLongTupleDisplays();
 
   FoldedAway.assign(Ins.size(), false);
   FirstNeutral.assign(Ins.size() + 1, 0);

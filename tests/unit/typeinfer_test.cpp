@@ -176,6 +176,8 @@ const std::vector<Row> kRows = {
     {"unbound_for_else", R("int64"), FloatErr, R("int32")},
     // x = x + 1: no assignment can run before the read.
     {"unbound_never", NameErr, NameErr, NameErr},
+    // A 33-element tuple display; len(t) is an int64.
+    {"long_tuple", R("int64"), R("float64"), R("int64")},
 };
 
 // Supported samples without a row, and why.
