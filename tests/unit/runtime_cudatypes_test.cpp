@@ -165,7 +165,7 @@ TEST(RuntimeCudaTypes, ExportedSymbolsMatchCudaH) {
   }
   // cuMemAlloc_v2, cuMemFree_v2, ... : the count pins the table's shape.
   EXPECT_EQ(Versioned, 23);
-  EXPECT_EQ(std::size(kSymbols), 64u);
+  EXPECT_EQ(std::size(kSymbols), 65u);
 }
 
 TEST(RuntimeCudaTypes, SpecialStreamHandles) {
