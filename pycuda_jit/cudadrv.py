@@ -10,12 +10,15 @@ bytes and may not exceed either side's extent where it is known.  The
 functions return when the copy is done (after the work queued on ``stream``
 before it, if one is given).
 """
-import numpy as np
-
 from ._lazy import core
 
 __all__ = ["host_to_device", "device_to_host", "device_to_device", "device_memset",
            "device_pointer", "host_pointer"]
+
+
+def _np():
+    import numpy  # on first use: the package imports without NumPy
+    return numpy
 
 
 def _host_allocation(arr):
@@ -31,6 +34,7 @@ def _host_allocation(arr):
 def device_pointer(obj):
     """The device address of ``obj`` (see the module doc); TypeError for
     host memory the device cannot use in place."""
+    np = _np()
     if isinstance(obj, (int, np.integer)) and not isinstance(obj, bool):
         return int(obj)
     value = getattr(obj, "device_pointer_value", None)
@@ -60,6 +64,7 @@ def _device_extent(obj):
 
 def host_pointer(obj, writable=False):
     """The address of a host buffer (a NumPy array or any buffer)."""
+    np = _np()
     arr = obj if isinstance(obj, np.ndarray) else np.frombuffer(obj, np.uint8)
     if writable and not arr.flags.writeable:
         raise ValueError("the destination host buffer is read-only")
