@@ -185,7 +185,13 @@ bool isBfloat16Dtype(PyObject *Dtype) {
     PyErr_Clear();
     return false;
   }
-  return utf8(Name.get()) == "bfloat16" && PyLong_AsLong(Size.get()) == 2;
+  long Bytes = PyLong_AsLong(Size.get());
+  if (Bytes == -1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  return Bytes == 2 && PyUnicode_Check(Name.get()) &&
+         utf8(Name.get()) == "bfloat16";
 }
 
 void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What,
@@ -212,7 +218,8 @@ void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What,
                         ? PyDict_GetItemString(Dict, "descr") // borrowed
                         : nullptr;
   types::TypeRef DT = elementTypeOf(Out.typestr, Descr, Why);
-  if (!DT && Owner && Out.typestr.compare(1, 2, "V2") == 0) {
+  if (!DT && Owner && Out.typestr.size() == 3 &&
+      Out.typestr.compare(1, 2, "V2") == 0) {
     // NumPy has no bfloat16: ml_dtypes' arrays say '<V2'; their dtype tells
     Ref Dtype(PyObject_GetAttrString(Owner, "dtype"));
     if (!Dtype)

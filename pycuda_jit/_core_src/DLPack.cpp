@@ -4,6 +4,8 @@
 #include "Backend.h"
 #include "Streams.h"
 
+#include "types/BFloat16.h"
+
 #include "runtime/Device.h"
 #include "runtime/Stream.h"
 
@@ -129,25 +131,22 @@ void capsuleDestructor(PyObject *Cap) {
   PyErr_Restore(Type, Value, Trace);
 }
 
-DLDataType dtypeOf(const char *Typestr, int64_t Item) {
-  DLDataType T{kDLFloat, uint8_t(Item * 8), 1};
-  switch (Typestr[1]) {
-  case 'b':
+// The DLPack dtype of an element type; false for types DLPack has no code
+// for (records, strings, datetimes, fp8), which must not be exported as
+// numbers.
+bool dtypeOf(types::TypeRef E, DLDataType &T) {
+  T = DLDataType{kDLFloat, uint8_t(E->byteSize() * 8), 1};
+  if (E == types::bfloat16Ty())
+    T.code = kDLBfloat;
+  else if (E->isBool())
     T.code = kDLBool;
-    break;
-  case 'i':
-    T.code = kDLInt;
-    break;
-  case 'u':
-    T.code = kDLUInt;
-    break;
-  case 'c':
+  else if (E->kind() == types::Kind::Int)
+    T.code = E->isSigned() ? kDLInt : kDLUInt;
+  else if (E->isComplex())
     T.code = kDLComplex;
-    break;
-  default:
-    break;
-  }
-  return T;
+  else if (!E->isFloat())
+    return false;
+  return true;
 }
 
 int32_t deviceOf(const DeviceArrayObject *D) {
@@ -350,10 +349,14 @@ PyObject *deviceArrayDlpack(PyObject *Self, PyObject *Args, PyObject *Kw) {
       C->strides[K] = D->strides[K] / D->itemsize;
     }
     DLTensor T{};
+    if (!dtypeOf(D->type->dtype(), T.dtype)) {
+      delete C;
+      bufferError("__dlpack__: DLPack has no dtype for " +
+                  D->type->dtype()->str());
+    }
     T.data = reinterpret_cast<void *>(D->ptr);
     T.device = {DevType, DevId};
     T.ndim = D->ndim;
-    T.dtype = dtypeOf(D->typestr, D->itemsize);
     T.shape = C->shape;
     T.strides = C->strides;
     T.byte_offset = 0;

@@ -712,7 +712,7 @@ PyObject *deviceArrayCopyFromDevice(PyObject *O, PyObject *Args) {
       V.dtype = E->type->dtype();
     } else {
       Ref CAI = getAttr(Other, "__cuda_array_interface__");
-      readInterface(CAI.get(), V, "copy_to_device");
+      readInterface(CAI.get(), V, "copy_to_device", Other);
     }
     requireSameLayout(D, V, "copy_to_device");
     rt::CUstream S = streamHandle(Stream);

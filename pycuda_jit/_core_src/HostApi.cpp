@@ -1,6 +1,8 @@
 // Host API module functions (see HostApi.h).
 #include "HostApi.h"
 
+#include "types/BFloat16.h"
+
 #include "Backend.h"
 #include "DLPack.h"
 #include "DeviceArray.h"
@@ -330,7 +332,7 @@ PyObject *pyCaiImport(PyObject *, PyObject *Args) {
       return nullptr;
     }
     InterfaceView V;
-    readInterface(CAI.get(), V, "as_cuda_array");
+    readInterface(CAI.get(), V, "as_cuda_array", Obj);
     if (!cuda())
       requireHostAccess(V, "as_cuda_array(" + typeName(Obj) + ")");
     if (Sync && V.hasStream && cuda())
@@ -343,8 +345,11 @@ PyObject *pyCaiImport(PyObject *, PyObject *Args) {
     }
     Ref Stream = V.hasStream ? Ref(PyLong_FromUnsignedLongLong(V.stream))
                              : Ref::borrow(Py_None);
+    // bfloat16 (an ml_dtypes array's '<V2') goes back under our name for it
+    const char *Typestr =
+        V.dtype == types::bfloat16Ty() ? kBfloat16Typestr : V.typestr.c_str();
     return Py_BuildValue("(KOOsO)", (unsigned long long)V.ptr, Shape.get(),
-                         Strides.get(), V.typestr.c_str(), Stream.get());
+                         Strides.get(), Typestr, Stream.get());
   });
 }
 

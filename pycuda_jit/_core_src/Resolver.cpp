@@ -267,7 +267,7 @@ bool isEnumClass(PyObject *O) {
 CTValue capturedDeviceArray(PyObject *O, PyObject *CAI,
                             std::vector<Ref> &Captures) {
   InterfaceView V;
-  readInterface(CAI, V, "the global device array (" + typeName(O) + ")");
+  readInterface(CAI, V, "the global device array (" + typeName(O) + ")", O);
   if (backend() == Backend::CPU)
     requireHostAccess(V, "the global device array (" + typeName(O) + ")");
   Captures.push_back(Ref::borrow(O));

@@ -554,12 +554,13 @@ Spec *readySpec(DispatcherObject *D, const std::shared_ptr<Spec> &S) {
   return S.get();
 }
 
-// The bytes [lo, hi) an array argument spans (empty when it has no elements,
-// and for a host array the launch copies into a device buffer of its own,
-// which overlaps nothing: its `ptr` is not set yet).
+// The bytes [lo, hi) an array argument spans (empty when it has no
+// elements).  A host array the launch stages is not on the device yet: its
+// host bytes stand for it, since host arrays that overlap share one device
+// copy (Staging.h); a coincidental overlap with a device range only costs
+// the variant without noalias.
 static std::pair<uint64_t, uint64_t> spanOf(const ArgValue &V) {
-  if (V.hostPtr && !V.ptr)
-    return {0, 0};
+  uint64_t Base = V.hostPtr && !V.ptr ? V.hostPtr : V.ptr;
   int64_t Lo = 0, Hi = V.type->dtype()->byteSize();
   for (int K = 0; K < V.ndim; ++K) {
     if (V.shape[K] == 0)
@@ -567,7 +568,7 @@ static std::pair<uint64_t, uint64_t> spanOf(const ArgValue &V) {
     int64_t Ext = (V.shape[K] - 1) * V.strides[K];
     (Ext < 0 ? Lo : Hi) += Ext;
   }
-  return {V.ptr + Lo, V.ptr + Hi};
+  return {Base + Lo, Base + Hi};
 }
 
 // Whether F holds for an array in V (tuples searched too).

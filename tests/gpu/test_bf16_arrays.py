@@ -104,3 +104,40 @@ def test_torch_bfloat16_tensor_through_dlpack(backend, rng):
     d = cuda.from_dlpack(tout)
     assert d.dtype == bf16
     np.testing.assert_array_equal(bits(d.copy_to_host()), got)
+
+
+def test_dlpack_export_keeps_bfloat16(rng):
+    # a bfloat16 device array was exported as float16 (the dtype came from
+    # its '<V2' typestr): read back through DLPack it must stay bfloat16
+    a = rng.standard_normal(64).astype(bf16)
+    d = cuda.to_device(a)
+    back = cuda.from_dlpack(d)
+    assert back.dtype == bf16
+    np.testing.assert_array_equal(bits(back.copy_to_host()), bits(a))
+
+
+def test_dlpack_export_of_a_record_array_is_refused():
+    rec = np.dtype([("x", np.float32), ("y", np.int32)])
+    d = cuda.to_device(np.zeros(4, rec))
+    with pytest.raises(BufferError, match="DLPack has no dtype"):
+        d.__dlpack__()
+
+
+_GLOBAL = None
+
+
+def test_global_bfloat16_device_array_and_as_cuda_array(rng):
+    global _GLOBAL
+    a = rng.standard_normal(32).astype(bf16)
+    _GLOBAL = cuda.to_device(a)
+    assert cuda.as_cuda_array(_GLOBAL).dtype == bf16
+
+    @cuda.jit
+    def read_global(out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = _GLOBAL[i]
+
+    out = poisoned(32, np.float32)
+    read_global[1, 32](out)
+    np.testing.assert_array_equal(out, a.astype(np.float32))

@@ -81,3 +81,20 @@ def test_tuple_member_aliasing_a_plain_argument(rng):
     expect = a + 1.0
     k[2, 128]((a,), a)
     np.testing.assert_array_equal(a, expect)
+
+
+@cuda.jit
+def shift_serial(src, dst):
+    # one thread: dst[i] = src[i] + 1 in order; with src = a[:-1] and
+    # dst = a[1:] each step reads what the previous one wrote (no noalias
+    # may be assumed for overlapping staged arrays)
+    if cuda.grid(1) == 0:
+        for i in range(dst.size):
+            dst[i] = src[i] + 1.0
+
+
+def test_overlapping_views_read_what_the_kernel_wrote():
+    a = np.zeros(300)
+    a[0] = 5.0
+    shift_serial[1, 32](a[:-1], a[1:])
+    np.testing.assert_array_equal(a, 5.0 + np.arange(300))
