@@ -64,32 +64,51 @@ llvm::Value *widenAbs(llvm::IRBuilder<> &B, llvm::IntrinsicInst *Abs) {
   return R;
 }
 
-// add/sub/mul/shl of Op's narrow operands in i32, re-sign-extended.
-llvm::Value *widenArithmetic(llvm::IRBuilder<> &B, llvm::BinaryOperator *Op) {
-  llvm::Type *T = Op->getType();
-  llvm::Value *A = B.CreateSExt(Op->getOperand(0), B.getInt32Ty());
+// add/sub/mul/shl of narrow scalars X and Y in i32, re-sign-extended.
+llvm::Value *widenScalar(llvm::IRBuilder<> &B, unsigned Opcode, llvm::Value *X,
+                         llvm::Value *Y) {
+  llvm::Type *T = X->getType();
+  llvm::Value *A = B.CreateSExt(X, B.getInt32Ty());
   // A shift amount is unsigned (the lowering keeps it below the width).
-  llvm::Value *C = Op->getOpcode() == llvm::Instruction::Shl
-                       ? B.CreateZExt(Op->getOperand(1), B.getInt32Ty())
-                       : B.CreateSExt(Op->getOperand(1), B.getInt32Ty());
-  llvm::Value *R = B.CreateBinOp(Op->getOpcode(), A, C);
+  llvm::Value *C = Opcode == llvm::Instruction::Shl
+                       ? B.CreateZExt(Y, B.getInt32Ty())
+                       : B.CreateSExt(Y, B.getInt32Ty());
+  llvm::Value *R = B.CreateBinOp(llvm::Instruction::BinaryOps(Opcode), A, C);
   const char *Cvt =
       T->isIntegerTy(8) ? "cvt.s32.s8 $0, $1;" : "cvt.s32.s16 $0, $1;";
   return B.CreateTrunc(asm32(B, Cvt, R), T);
+}
+
+// Op in i32 (a vector one element at a time).
+llvm::Value *widenArithmetic(llvm::IRBuilder<> &B, llvm::BinaryOperator *Op) {
+  unsigned Opc = Op->getOpcode();
+  llvm::Value *X = Op->getOperand(0), *Y = Op->getOperand(1);
+  auto *VT = llvm::dyn_cast<llvm::FixedVectorType>(Op->getType());
+  if (!VT)
+    return widenScalar(B, Opc, X, Y);
+  llvm::Value *R = llvm::PoisonValue::get(VT);
+  for (unsigned K = 0; K < VT->getNumElements(); ++K)
+    R = B.CreateInsertElement(R,
+                              widenScalar(B, Opc, B.CreateExtractElement(X, K),
+                                          B.CreateExtractElement(Y, K)),
+                              K);
+  return R;
 }
 
 bool widened(llvm::Instruction &I, bool AllArithmetic) {
   if (auto *II = llvm::dyn_cast<llvm::IntrinsicInst>(&I))
     return II->getIntrinsicID() == llvm::Intrinsic::abs &&
            isNarrow(I.getType()->getScalarType());
+  // A negation (neg.s16) has abs's fault: -int16(-32768) widened to int64
+  // gave +32768 on the H200 (session 5's probe); always widened, also as a
+  // vector (from the SLP vectorizer: one element at a time).
+  if (I.getOpcode() == llvm::Instruction::Sub &&
+      isNarrow(I.getType()->getScalarType()))
+    if (auto *C = llvm::dyn_cast<llvm::Constant>(I.getOperand(0)))
+      if (C->isNullValue())
+        return true;
   if (!isNarrow(I.getType()))
     return false;
-  // A negation (neg.s16) has abs's fault: -int16(-32768) widened to int64
-  // gave +32768 on the H200 (session 5's probe); always widened.
-  if (I.getOpcode() == llvm::Instruction::Sub)
-    if (auto *C = llvm::dyn_cast<llvm::ConstantInt>(I.getOperand(0)))
-      if (C->isZero())
-        return true;
   if (!AllArithmetic)
     return false;
   switch (I.getOpcode()) {

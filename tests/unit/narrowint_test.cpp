@@ -129,6 +129,23 @@ define void @k(ptr addrspace(1) %p, ptr addrspace(1) %w) {
   EXPECT_EQ(count(Ptx, R"(\bsub\.s16)"), 1u) << Ptx;
 }
 
+TEST(WidenNarrowInts, VectorNegationOneElementAtATime) {
+  const char *IR = R"(
+define void @k(ptr addrspace(1) %p) {
+  %v = load <2 x i16>, ptr addrspace(1) %p
+  %n = sub <2 x i16> zeroinitializer, %v
+  store <2 x i16> %n, ptr addrspace(1) %p
+  ret void
+}
+)";
+  llvm::LLVMContext Ctx;
+  auto M = parse(Ctx, IR);
+  EXPECT_EQ(widenNarrowInts(*M, false), 1u);
+  std::string Ptx = ptxOf(IR, false);
+  EXPECT_EQ(count(Ptx, R"(neg\.s(8|16))"), 0u) << Ptx;
+  EXPECT_EQ(count(Ptx, R"(cvt\.s32\.s16 %r)"), 2u) << Ptx;
+}
+
 // A lone sum and a lone product lose .rn; a product feeding a sum keeps it
 // on both (ptxas fuses a mul and an add only when neither has it).
 TEST(LoneHalfOps, OnlyOperationsThatCannotPairLoseRn) {
