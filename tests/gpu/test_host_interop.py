@@ -274,3 +274,37 @@ def test_our_arrays_in_torch(torch, rng):
     assert t2.data_ptr() == d.device_ctypes_pointer_value
     e = cuda.from_dlpack(torch.arange(10, device="cuda", dtype=torch.int64))
     np.testing.assert_array_equal(e.copy_to_host(), np.arange(10))
+
+
+def test_torch_bfloat16_tensor_through_dlpack(backend, rng):
+    torch = pytest.importorskip("torch")
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    bf16 = ml_dtypes.bfloat16
+
+    def bits(x):
+        return np.asarray(x).view(np.uint16)
+
+    def reference(a, b):
+        prod = (a.astype(np.float64) * b.astype(np.float64)).astype(bf16)
+        return (prod.astype(np.float64) + a.astype(np.float64)).astype(bf16)
+
+    @cuda.jit
+    def axpy(a, b, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i] = a[i] * b[i] + a[i]
+
+    dev = "cuda" if backend == "cuda" else "cpu"
+    a = rng.standard_normal(500).astype(np.float32)
+    b = rng.standard_normal(500).astype(np.float32)
+    ta = torch.tensor(a, device=dev).to(torch.bfloat16)
+    tb = torch.tensor(b, device=dev).to(torch.bfloat16)
+    tout = torch.full((500,), float("nan"), device=dev, dtype=torch.bfloat16)
+    axpy[4, 128](ta, tb, tout)
+    got = tout.cpu().view(torch.int16).numpy().view(np.uint16)
+    ab = a.astype(bf16)
+    bb = b.astype(bf16)
+    np.testing.assert_array_equal(got, bits(reference(ab, bb)))
+    d = cuda.from_dlpack(tout)
+    assert d.dtype == bf16
+    np.testing.assert_array_equal(bits(d.copy_to_host()), got)
