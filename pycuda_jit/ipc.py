@@ -72,12 +72,8 @@ class IpcMemoryHandle:
         """numba-cuda's staged open: a copy of the memory in new device
         memory of ``context`` (or the current context), for a handle used on
         another device than the exporting one.  The IPC mapping is open only
-        during the copy; the returned MemoryPointer owns the copy."""
-        if self.source_info == os.getpid():
-            raise ValueError("an IPC handle is opened by another process; this one "
-                             "exported the memory and can use it directly")
-        if self._mapping is not None:
-            raise ValueError("IpcHandle is already opened; close it first")
+        during the copy (open() checks the handle); the returned
+        MemoryPointer owns the copy."""
         if context is None:
             from .devices import current_context
             context = current_context()

@@ -12,6 +12,7 @@
 // Every cmpxchg is syncscope("device"), the scope of CUDA's atomicCAS (PTX
 // atom.cas without a scope is .gpu); LLVM 22's NVPTX backend emits
 // system scope (atom.relaxed.sys.cas) for one without a scope.
+#include "stdlib/AtomicOp.h"
 #include "stdlib/lowering/CudaHelpers.h"
 
 namespace pcj::stdlib::lowering {
@@ -26,20 +27,7 @@ llvm::SyncScope::ID deviceScope(llvm::IRBuilder<> &B) {
   return B.getContext().getOrInsertSyncScopeID("device");
 }
 
-enum AtomicOp {
-  Add,
-  Sub,
-  And,
-  Or,
-  Xor,
-  Inc,
-  Dec,
-  Exch,
-  Max,
-  Min,
-  NanMax,
-  NanMin
-};
+using namespace atomicop;
 
 // T atomic_<op>(ptr p, T v): returns the element before the operation.
 llvm::Function *floatMinMaxHelper(llvm::Module &M, AtomicOp Op,

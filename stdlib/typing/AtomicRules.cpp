@@ -2,6 +2,7 @@
 // shared), an int or tuple index, the operand converted to the array's
 // dtype; the result is the old element.  Supported dtypes per operation are
 // numba-cuda's.
+#include "stdlib/AtomicOp.h"
 #include "stdlib/typing/CudaHelpers.h"
 
 namespace pcj::stdlib::rules {
@@ -10,20 +11,7 @@ using namespace cudahelp;
 
 namespace {
 
-enum AtomicOp {
-  Add,
-  Sub,
-  And,
-  Or,
-  Xor,
-  Inc,
-  Dec,
-  Exch,
-  Max,
-  Min,
-  NanMax,
-  NanMin
-};
+using namespace atomicop;
 
 // The array argument: global or shared memory (or a record's array field,
 // generic: PTX's generic atomics reach global and shared memory).
