@@ -196,3 +196,57 @@ def test_timing_reports_every_compile_path(tmp_path):
     hits = [ln for ln in timing_lines(second.stderr) if "[cache hit]" in ln]
     assert len(hits) == 1 and "(array(float64, 1d, C)) -> none" in hits[0], second.stderr
     assert " cache.load=" in hits[0] and " decode=" in hits[0]
+
+
+PASSES = """
+    import numpy as np
+    from pycuda_jit import cuda
+
+    def scale(out, k):
+        for i in range(out.size):
+            out[i] = out[i] * k + 1.0
+
+    @cuda.jit
+    def launched(out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = i * 3.0
+
+    cuda.compile_ptx(scale, "void(float32[:], float32)", cc=(9, 0))
+    out = np.full(8, np.nan)
+    launched[1, 8](out)
+    assert (out == np.arange(8) * 3.0).all(), out
+"""
+
+
+def test_timing_passes_reports_each_optimisation_pass(tmp_path):
+    # PYCUDA_JIT_TIMING=passes: the stage lines as with 1, and one line per
+    # code generation (the GPU's and the executor's) with each pass's self
+    # time, costliest first, summing to the line's total.
+    p = run_script(tmp_path, PASSES, PYCUDA_JIT_TIMING="passes",
+                   PYCUDA_JIT_CACHE_DIR=str(tmp_path / "cache"))
+    assert p.returncode == 0, p.stderr
+    assert len(timing_lines(p.stderr)) == 2, p.stderr
+    lines = [ln for ln in p.stderr.splitlines() if ln.startswith("pycuda_jit passes [")]
+    assert len(lines) == 2, p.stderr
+    assert lines[0].startswith("pycuda_jit passes [scale"), lines[0]
+    assert lines[1].startswith("pycuda_jit passes [launched"), lines[1]
+    for line in lines:
+        items = line.split("]: ", 1)[1].split()
+        assert items[0].startswith("total=") and items[0].endswith("ms"), line
+        total = float(items[0][len("total="):-2])
+        times = {}
+        for item in items[1:]:
+            name, _, ms = item.rpartition("=")
+            times[name] = float(ms)
+        assert "InstCombinePass" in times and "SimplifyCFGPass" in times, line
+        assert any(n.startswith("analysis:") for n in times), line
+        ordered = list(times.values())
+        assert ordered == sorted(ordered, reverse=True), line
+        assert abs(sum(ordered) - total) <= 0.01 * len(ordered) + 0.01, line
+    # PYCUDA_JIT_TIMING=1 prints no pass lines.
+    p = run_script(tmp_path, PASSES, PYCUDA_JIT_TIMING="1",
+                   PYCUDA_JIT_CACHE_DIR=str(tmp_path / "cache2"))
+    assert p.returncode == 0, p.stderr
+    assert len(timing_lines(p.stderr)) == 2, p.stderr
+    assert "pycuda_jit passes" not in p.stderr
