@@ -199,6 +199,7 @@ def test_timing_reports_every_compile_path(tmp_path):
 
 
 PASSES = """
+    import hashlib
     import numpy as np
     from pycuda_jit import cuda
 
@@ -212,10 +213,32 @@ PASSES = """
         if i < out.size:
             out[i] = i * 3.0
 
-    cuda.compile_ptx(scale, "void(float32[:], float32)", cc=(9, 0))
+    ptx, _ = cuda.compile_ptx(scale, "void(float32[:], float32)", cc=(9, 0))
     out = np.full(8, np.nan)
     launched[1, 8](out)
     assert (out == np.arange(8) * 3.0).all(), out
+    print(hashlib.sha256(ptx.encode()).hexdigest())
+"""
+
+# Eight eager kernels, each with its own closure constant, compiled at once
+# on the pool; every result checked.
+PASSES_POOL = """
+    import numpy as np
+    from pycuda_jit import cuda
+
+    def make(c):
+        @cuda.jit("void(float64[:])")
+        def k(out):
+            i = cuda.grid(1)
+            if i < out.size:
+                out[i] = i * c + 0.5
+        return k
+
+    kernels = [make(float(c)) for c in range(8)]
+    for c, k in enumerate(kernels):
+        out = np.full(16, np.nan)
+        k[1, 16](out)
+        assert (out == np.arange(16) * c + 0.5).all(), (c, out)
 """
 
 
@@ -244,9 +267,24 @@ def test_timing_passes_reports_each_optimisation_pass(tmp_path):
         ordered = list(times.values())
         assert ordered == sorted(ordered, reverse=True), line
         assert abs(sum(ordered) - total) <= 0.01 * len(ordered) + 0.01, line
-    # PYCUDA_JIT_TIMING=1 prints no pass lines.
-    p = run_script(tmp_path, PASSES, PYCUDA_JIT_TIMING="1",
+    # PYCUDA_JIT_TIMING=1 prints no pass lines; the PTX is the same.
+    q = run_script(tmp_path, PASSES, PYCUDA_JIT_TIMING="1",
                    PYCUDA_JIT_CACHE_DIR=str(tmp_path / "cache2"))
+    assert q.returncode == 0, q.stderr
+    assert len(timing_lines(q.stderr)) == 2, q.stderr
+    assert "pycuda_jit passes" not in q.stderr
+    assert q.stdout == p.stdout and len(p.stdout.strip()) == 64
+
+
+def test_timing_passes_on_the_compile_pool(tmp_path):
+    # Compiles on several pool threads each time their own passes: one
+    # whole line per kernel, none mixed into another.
+    p = run_script(tmp_path, PASSES_POOL, PYCUDA_JIT_TIMING="passes",
+                   PYCUDA_JIT_COMPILE_THREADS="4",
+                   PYCUDA_JIT_CACHE_DIR=str(tmp_path / "cache"))
     assert p.returncode == 0, p.stderr
-    assert len(timing_lines(p.stderr)) == 2, p.stderr
-    assert "pycuda_jit passes" not in p.stderr
+    lines = [ln for ln in p.stderr.splitlines() if ln.startswith("pycuda_jit passes [")]
+    assert len(lines) == 8, p.stderr
+    for line in lines:
+        assert line.count(" InstCombinePass=") == 1, line
+        assert line.count("pycuda_jit") == 1, line
