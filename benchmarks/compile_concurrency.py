@@ -29,10 +29,13 @@ On the CPU executor the figures only show the overlap the cores allow.
 kernels through cuda.compile_ptx (sm_90) and nvJitLink (_core.link_ptx), in
 a fresh process per run, first one kernel alone (cold: the code generator,
 LLVM and nvJitLink load), then the other 31 on one thread ("serial") or on
---threads Python threads (compile_ptx and link_ptx release the GIL).
+--threads Python threads (compile_ptx and link_ptx release the GIL;
+--threads 8,16 runs each count).
 Printed: wall ms of the cold kernel and of the 31, each kernel's thread CPU
-ms (compile_ptx, link; robust to a loaded machine), and the median of each
-stage of PYCUDA_JIT_TIMING over the warm kernels.  --pythonpath runs another
+ms (compile_ptx, link; robust to a loaded machine), per thread count the
+warm kernels' CPU against wall ms (CPU growing with the threads: the cores
+are contended; wall growing alone: waiting), and the median of each stage
+of PYCUDA_JIT_TIMING over the warm kernels.  --pythonpath runs another
 tree (a baseline build) the same way.
 
     PYTHONPATH=. python3 benchmarks/compile_concurrency.py --cubin [--repeat 3] [--passes]
@@ -192,14 +195,15 @@ def run_cubin(python, pythonpath, salt, count, threads, passes=False):
 
 
 def cubin_main(args):
-    threads = args.threads or min(os.cpu_count() or 1, 8)
+    counts = [int(t) for t in str(args.threads or min(os.cpu_count() or 1, 8)).split(",")]
     salt0 = time.time_ns() % 10_000_000
-    runs = {"serial": [], f"{threads} threads": []}
+    runs = {"serial": 1, **{f"{t} threads": t for t in counts}}
+    runs = {label: (t, []) for label, t in runs.items()}
     for r in range(args.repeat):
-        for m, label in enumerate(runs):
-            runs[label].append(run_cubin(sys.executable, args.pythonpath, salt0 + r * 10 + m,
-                                         args.count, 1 if label == "serial" else threads,
-                                         passes=args.passes and label == "serial"))
+        for m, (label, (t, out)) in enumerate(runs.items()):
+            out.append(run_cubin(sys.executable, args.pythonpath, salt0 + r * 100 + m,
+                                 args.count, t, passes=args.passes and label == "serial"))
+    runs = {label: out for label, (t, out) in runs.items()}
     med = statistics.median
     print(f"--cubin: {args.count} kernels, compile_ptx(sm_90) + nvJitLink, tree "
           f"{args.pythonpath}, {os.cpu_count()} CPUs, medians of {args.repeat} fresh processes")
@@ -211,6 +215,17 @@ def cubin_main(args):
         cold = med(x["first"][key] for x in rs)
         warm = med(med(k[key] for k in x["rest"]) for x in rs)
         print(f"  CPU per kernel, {title:17s} cold {cold:6.2f} ms, warm {warm:6.2f} ms")
+    # Per warm kernel on the threads: CPU (thread time) against wall.  CPU
+    # rising with the thread count is contention for the cores (shared
+    # caches, SMT siblings); wall rising with CPU flat is waiting (a lock,
+    # the GIL, too few cores).
+    for label, rs in runs.items():
+        cells = []
+        for what in ("ptx", "link"):
+            cpu = med(med(k[what + "_cpu"] for k in x["rest"]) for x in rs)
+            wall = med(med(k[what + "_wall"] for k in x["rest"]) for x in rs)
+            cells.append(f"{what} {cpu:6.2f} CPU / {wall:6.2f} wall")
+        print(f"  per warm kernel, {label:12s} " + ", ".join(cells) + " ms")
     names = []
     for x in rs:
         for st in x["stages"]:
@@ -286,8 +301,9 @@ def main():
                     help="stop at the cubin: compile_ptx + nvJitLink, no GPU")
     ap.add_argument("--passes", action="store_true",
                     help="--cubin: PYCUDA_JIT_TIMING=passes, per-pass medians of LLVM's pipeline")
-    ap.add_argument("--threads", type=int, default=0,
-                    help="--cubin: Python threads (default min(cores, 8))")
+    ap.add_argument("--threads", default="",
+                    help="--cubin: Python threads, or a comma list of counts "
+                         "(default min(cores, 8))")
     ap.add_argument("--pool-threads", default="",
                     help="comma list of pool sizes to run as extra columns "
                          "(PYCUDA_JIT_COMPILE_THREADS=N), e.g. 8,12,16")
