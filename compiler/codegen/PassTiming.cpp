@@ -62,18 +62,22 @@ std::string PassTimer::report(const std::string &Name, size_t Shown) const {
   char Buf[64];
   std::snprintf(Buf, sizeof Buf, "%.2fms", Total);
   std::string Out = "pycuda_jit passes [" + Name + "]: total=" + Buf;
+  // Names under 0.005 ms (printed as 0.00) join the rest's sum, which
+  // keeps the line short.
   double Rest = 0;
+  size_t Left = 0;
   for (size_t I = 0; I < ByCost.size(); ++I) {
-    if (I >= Shown) {
+    if (I >= Shown || -ByCost[I].first < 0.005) {
       Rest -= ByCost[I].first;
+      ++Left;
       continue;
     }
     std::snprintf(Buf, sizeof Buf, "=%.2f", -ByCost[I].first);
     Out += " " + ByCost[I].second + Buf;
   }
-  if (ByCost.size() > Shown) {
+  if (Left) {
     std::snprintf(Buf, sizeof Buf, " %.2f)", Rest);
-    Out += " (+" + std::to_string(ByCost.size() - Shown) + " more" + Buf;
+    Out += " (+" + std::to_string(Left) + " more" + Buf;
   }
   return Out;
 }

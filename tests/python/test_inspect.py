@@ -255,18 +255,22 @@ def test_timing_passes_reports_each_optimisation_pass(tmp_path):
     assert lines[0].startswith("pycuda_jit passes [scale"), lines[0]
     assert lines[1].startswith("pycuda_jit passes [launched"), lines[1]
     for line in lines:
-        items = line.split("]: ", 1)[1].split()
+        shown, _, rest = line.split("]: ", 1)[1].partition(" (+")
+        items = shown.split()
         assert items[0].startswith("total=") and items[0].endswith("ms"), line
         total = float(items[0][len("total="):-2])
         times = {}
         for item in items[1:]:
             name, _, ms = item.rpartition("=")
             times[name] = float(ms)
+        # "(+N more MS)": the names under 0.005 ms, counted and summed.
+        more = float(rest.rstrip(")").split(" more ")[1]) if rest else 0.0
         assert "InstCombinePass" in times and "SimplifyCFGPass" in times, line
         assert any(n.startswith("analysis:") for n in times), line
         ordered = list(times.values())
         assert ordered == sorted(ordered, reverse=True), line
-        assert abs(sum(ordered) - total) <= 0.01 * len(ordered) + 0.01, line
+        assert min(ordered) >= 0.005, line
+        assert abs(sum(ordered) + more - total) <= 0.005 * len(ordered) + 0.01, line
     # PYCUDA_JIT_TIMING=1 prints no pass lines; the PTX is the same.
     q = run_script(tmp_path, PASSES, PYCUDA_JIT_TIMING="1",
                    PYCUDA_JIT_CACHE_DIR=str(tmp_path / "cache2"))
