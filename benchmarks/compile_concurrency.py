@@ -13,10 +13,14 @@ Rows: the whole module (decorate + launch all 32), the decoration alone, and
 the first call: import of a module with one eager kernel plus its launch.
 
     PYTHONPATH=. python3 benchmarks/compile_concurrency.py [--repeat 5] [--backend cpu|cuda] [--stages]
+        [--pool-threads 8,16]
 
 --stages sets PYCUDA_JIT_TIMING=1 in the children and prints each mode's
 per-kernel stage medians (codegen.libdevice/optimize/emit, load.link: ptxas
-in nvJitLink, load.module: cuModuleLoadData).
+in nvJitLink, load.module: cuModuleLoadData).  --pool-threads 8,16 adds a
+column per pool size (the default pool is min(cores, 8): on the H200's 16
+cores, whether 16 threads finish the 32 kernels sooner or only slow each
+link down is this column's question).
 
 Targets (H200 machine, 16 cores): whole module <= 150 ms, first call <= 30 ms.
 On the CPU executor the figures only show the overlap the cores allow.
@@ -25,13 +29,22 @@ On the CPU executor the figures only show the overlap the cores allow.
 kernels through cuda.compile_ptx (sm_90) and nvJitLink (_core.link_ptx), in
 a fresh process per run, first one kernel alone (cold: the code generator,
 LLVM and nvJitLink load), then the other 31 on one thread ("serial") or on
---threads Python threads (compile_ptx and link_ptx release the GIL).
+--threads Python threads (compile_ptx and link_ptx release the GIL;
+--threads 8,16 runs each count).
 Printed: wall ms of the cold kernel and of the 31, each kernel's thread CPU
-ms (compile_ptx, link; robust to a loaded machine), and the median of each
-stage of PYCUDA_JIT_TIMING over the warm kernels.  --pythonpath runs another
+ms (compile_ptx, link; robust to a loaded machine), per thread count the
+warm kernels' CPU against wall ms (CPU growing with the threads: the cores
+are contended; wall growing alone: waiting), and the median of each stage
+of PYCUDA_JIT_TIMING over the warm kernels.  --pythonpath runs another
 tree (a baseline build) the same way.
 
-    PYTHONPATH=. python3 benchmarks/compile_concurrency.py --cubin [--repeat 3]
+    PYTHONPATH=. python3 benchmarks/compile_concurrency.py --cubin [--repeat 3] [--passes]
+
+--passes (with --cubin): the serial runs set PYCUDA_JIT_TIMING=passes and
+print the median self time of each pass of LLVM's optimisation pipeline per
+warm kernel (codegen/PassTiming.cpp; wall time, so only an idle machine's
+figures are worth comparing).  benchmarks/ptxas_levels.py times the link
+itself per ptxas option level.
 
 Where a kernel's time goes (docs/compiler.md, "Compile latency").
 """
@@ -149,12 +162,27 @@ def stage_times(stderr):
     return out
 
 
-def run_cubin(python, pythonpath, salt, count, threads):
+def pass_times(stderr):
+    """PYCUDA_JIT_TIMING=passes lines -> [{pass: self ms}] in the order printed."""
+    out = []
+    for line in stderr.splitlines():
+        if not line.startswith("pycuda_jit passes") or "]:" not in line:
+            continue
+        passes = {}
+        for item in line.split("]:", 1)[1].split(" (+")[0].split():
+            name, _, ms = item.partition("=")
+            passes[name] = float(ms[:-2] if ms.endswith("ms") else ms)
+        out.append(passes)
+    return out
+
+
+def run_cubin(python, pythonpath, salt, count, threads, passes=False):
     src = "import math\nfrom pycuda_jit import cuda\n" + "".join(
         KERNEL.format(j=j, salt=salt).replace(
             '@cuda.jit("void(float32[:], float32[:])")\n', "")
         for j in range(count))
-    env = {**os.environ, "PYTHONPATH": pythonpath, "PYCUDA_JIT_TIMING": "1",
+    env = {**os.environ, "PYTHONPATH": pythonpath,
+           "PYCUDA_JIT_TIMING": "passes" if passes else "1",
            "PYCUDA_JIT_BACKEND": "cpu"}
     p = subprocess.run([python, "-c", CUBIN_CHILD, str(threads)], input=src,
                        capture_output=True, text=True, cwd=pythonpath, env=env)
@@ -162,17 +190,20 @@ def run_cubin(python, pythonpath, salt, count, threads):
         raise RuntimeError(f"--cubin child failed:\n{p.stderr[-3000:]}")
     res = json.loads(p.stdout.strip().splitlines()[-1])
     res["stages"] = stage_times(p.stderr)
+    res["passes"] = pass_times(p.stderr)
     return res
 
 
 def cubin_main(args):
-    threads = args.threads or min(os.cpu_count() or 1, 8)
+    counts = [int(t) for t in str(args.threads or min(os.cpu_count() or 1, 8)).split(",")]
     salt0 = time.time_ns() % 10_000_000
-    runs = {"serial": [], f"{threads} threads": []}
+    runs = {"serial": 1, **{f"{t} threads": t for t in counts}}
+    runs = {label: (t, []) for label, t in runs.items()}
     for r in range(args.repeat):
-        for m, label in enumerate(runs):
-            runs[label].append(run_cubin(sys.executable, args.pythonpath, salt0 + r * 10 + m,
-                                         args.count, 1 if label == "serial" else threads))
+        for m, (label, (t, out)) in enumerate(runs.items()):
+            out.append(run_cubin(sys.executable, args.pythonpath, salt0 + r * 100 + m,
+                                 args.count, t, passes=args.passes and label == "serial"))
+    runs = {label: out for label, (t, out) in runs.items()}
     med = statistics.median
     print(f"--cubin: {args.count} kernels, compile_ptx(sm_90) + nvJitLink, tree "
           f"{args.pythonpath}, {os.cpu_count()} CPUs, medians of {args.repeat} fresh processes")
@@ -184,6 +215,17 @@ def cubin_main(args):
         cold = med(x["first"][key] for x in rs)
         warm = med(med(k[key] for k in x["rest"]) for x in rs)
         print(f"  CPU per kernel, {title:17s} cold {cold:6.2f} ms, warm {warm:6.2f} ms")
+    # Per warm kernel on the threads: CPU (thread time) against wall.  CPU
+    # rising with the thread count is contention for the cores (shared
+    # caches, SMT siblings); wall rising with CPU flat is waiting (a lock,
+    # the GIL, too few cores).
+    for label, rs in runs.items():
+        cells = []
+        for what in ("ptx", "link"):
+            cpu = med(med(k[what + "_cpu"] for k in x["rest"]) for x in rs)
+            wall = med(med(k[what + "_wall"] for k in x["rest"]) for x in rs)
+            cells.append(f"{what} {cpu:6.2f} CPU / {wall:6.2f} wall")
+        print(f"  per warm kernel, {label:12s} " + ", ".join(cells) + " ms")
     names = []
     for x in rs:
         for st in x["stages"]:
@@ -192,7 +234,23 @@ def cubin_main(args):
         f"{n} {med(med(st.get(n, 0.0) for st in x['stages'][1:]) for x in rs):.2f}"
         for n in names) + " (warm); cold total " +
         f"{med(x['stages'][0].get('total', 0.0) for x in rs):.2f}")
+    if args.passes:
+        print_pass_medians([x["passes"][1:] for x in rs])
     return 0
+
+
+def print_pass_medians(runs):
+    """--passes: each pass's median self ms per warm kernel (the optimisation
+    pipeline only; NVPTX emission is codegen.emit), the costliest first."""
+    med = statistics.median
+    names = {n for r in runs for k in r for n in k if n != "total"}
+    per = {n: med(med(k.get(n, 0.0) for k in r) for r in runs if r) for n in names}
+    total = med(med(k.get("total", 0.0) for k in r) for r in runs if r)
+    top = sorted(per.items(), key=lambda kv: -kv[1])[:20]
+    print(f"  optimize pipeline per pass (serial, median self ms per warm kernel; "
+          f"total {total:.2f}):")
+    for n, ms in top:
+        print(f"    {n:48s} {ms:6.2f}  {100 * ms / total if total else 0:5.1f}%")
 
 
 def module_source(salt, count):
@@ -241,8 +299,14 @@ def main():
                     help="PYCUDA_JIT_TIMING in the children: per-stage medians")
     ap.add_argument("--cubin", action="store_true",
                     help="stop at the cubin: compile_ptx + nvJitLink, no GPU")
-    ap.add_argument("--threads", type=int, default=0,
-                    help="--cubin: Python threads (default min(cores, 8))")
+    ap.add_argument("--passes", action="store_true",
+                    help="--cubin: PYCUDA_JIT_TIMING=passes, per-pass medians of LLVM's pipeline")
+    ap.add_argument("--threads", default="",
+                    help="--cubin: Python threads, or a comma list of counts "
+                         "(default min(cores, 8))")
+    ap.add_argument("--pool-threads", default="",
+                    help="comma list of pool sizes to run as extra columns "
+                         "(PYCUDA_JIT_COMPILE_THREADS=N), e.g. 8,12,16")
     ap.add_argument("--pythonpath", default=ROOT,
                     help="--cubin: the tree to import pycuda_jit from")
     args = ap.parse_args()
@@ -256,6 +320,8 @@ def main():
     os.environ.update(base_env)
     salt0 = time.time_ns() % 10_000_000
     modes = [("ours", "ours", {}), ("ours serial", "ours", {"PYCUDA_JIT_COMPILE_THREADS": "0"})]
+    for n in filter(None, args.pool_threads.split(",")):
+        modes.append((f"ours {int(n)} thr", "ours", {"PYCUDA_JIT_COMPILE_THREADS": str(int(n))}))
     if args.backend != "cpu":
         modes.append(("numba-cuda", "numba", {}))
     results = {}

@@ -3,6 +3,7 @@
 // shared by the NVPTX and host backends (see Pipeline.h).
 #include "codegen/Pipeline.h"
 
+#include "codegen/PassTiming.h"
 #include "support/Diagnostics.h"
 
 #include "llvm/Analysis/CGSCCPassManager.h"
@@ -20,6 +21,9 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/Transforms/IPO/Internalize.h"
+
+#include <cstdio>
+#include <optional>
 
 namespace pcj::codegen::detail {
 
@@ -113,7 +117,14 @@ void runOptimizationPipeline(llvm::Module &M, llvm::TargetMachine &TM,
   // The PassBuilder constructor calls TM.registerPassBuilderCallbacks(), so
   // target passes (for NVPTX: NVVMReflect, NVVMIntrRange at pipeline start)
   // join the default pipeline; TargetIRAnalysis comes from TM too.
-  llvm::PassBuilder PB(&TM, PTO);
+  // PYCUDA_JIT_TIMING=passes: each pass's self time, one line on stderr.
+  llvm::PassInstrumentationCallbacks PIC;
+  std::optional<PassTimer> Timer;
+  if (passTimingRequested()) {
+    Timer.emplace();
+    Timer->registerCallbacks(PIC);
+  }
+  llvm::PassBuilder PB(&TM, PTO, std::nullopt, Timer ? &PIC : nullptr);
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
@@ -125,6 +136,10 @@ void runOptimizationPipeline(llvm::Module &M, llvm::TargetMachine &TM,
                                     ? PB.buildO0DefaultPipeline(Level)
                                     : PB.buildPerModuleDefaultPipeline(Level);
   MPM.run(M, MAM);
+  if (Timer) {
+    std::string Line = Timer->report(M.getModuleIdentifier()) + "\n";
+    std::fwrite(Line.data(), 1, Line.size(), stderr);
+  }
 }
 
 void dropDeadGlobals(llvm::Module &M) {

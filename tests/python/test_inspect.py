@@ -196,3 +196,99 @@ def test_timing_reports_every_compile_path(tmp_path):
     hits = [ln for ln in timing_lines(second.stderr) if "[cache hit]" in ln]
     assert len(hits) == 1 and "(array(float64, 1d, C)) -> none" in hits[0], second.stderr
     assert " cache.load=" in hits[0] and " decode=" in hits[0]
+
+
+PASSES = """
+    import hashlib
+    import numpy as np
+    from pycuda_jit import cuda
+
+    def scale(out, k):
+        for i in range(out.size):
+            out[i] = out[i] * k + 1.0
+
+    @cuda.jit
+    def launched(out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = i * 3.0
+
+    ptx, _ = cuda.compile_ptx(scale, "void(float32[:], float32)", cc=(9, 0))
+    out = np.full(8, np.nan)
+    launched[1, 8](out)
+    assert (out == np.arange(8) * 3.0).all(), out
+    print(hashlib.sha256(ptx.encode()).hexdigest())
+"""
+
+# Eight eager kernels, each with its own closure constant, compiled at once
+# on the pool; every result checked.
+PASSES_POOL = """
+    import numpy as np
+    from pycuda_jit import cuda
+
+    def make(c):
+        @cuda.jit("void(float64[:])")
+        def k(out):
+            i = cuda.grid(1)
+            if i < out.size:
+                out[i] = i * c + 0.5
+        return k
+
+    kernels = [make(float(c)) for c in range(8)]
+    for c, k in enumerate(kernels):
+        out = np.full(16, np.nan)
+        k[1, 16](out)
+        assert (out == np.arange(16) * c + 0.5).all(), (c, out)
+"""
+
+
+def test_timing_passes_reports_each_optimisation_pass(tmp_path):
+    # PYCUDA_JIT_TIMING=passes: the stage lines as with 1, and one line per
+    # code generation (the GPU's and the executor's) with each pass's self
+    # time, costliest first, summing to the line's total.
+    p = run_script(tmp_path, PASSES, PYCUDA_JIT_TIMING="passes",
+                   PYCUDA_JIT_CACHE_DIR=str(tmp_path / "cache"))
+    assert p.returncode == 0, p.stderr
+    assert len(timing_lines(p.stderr)) == 2, p.stderr
+    lines = [ln for ln in p.stderr.splitlines() if ln.startswith("pycuda_jit passes [")]
+    assert len(lines) == 2, p.stderr
+    assert lines[0].startswith("pycuda_jit passes [scale"), lines[0]
+    assert lines[1].startswith("pycuda_jit passes [launched"), lines[1]
+    for line in lines:
+        shown, _, rest = line.split("]: ", 1)[1].partition(" (+")
+        items = shown.split()
+        assert items[0].startswith("total=") and items[0].endswith("ms"), line
+        total = float(items[0][len("total="):-2])
+        times = {}
+        for item in items[1:]:
+            name, _, ms = item.rpartition("=")
+            times[name] = float(ms)
+        # "(+N more MS)": the names under 0.005 ms, counted and summed.
+        more = float(rest.rstrip(")").split(" more ")[1]) if rest else 0.0
+        assert "InstCombinePass" in times and "SimplifyCFGPass" in times, line
+        assert any(n.startswith("analysis:") for n in times), line
+        ordered = list(times.values())
+        assert ordered == sorted(ordered, reverse=True), line
+        assert min(ordered) >= 0.005, line
+        assert abs(sum(ordered) + more - total) <= 0.005 * len(ordered) + 0.01, line
+    # PYCUDA_JIT_TIMING=1 prints no pass lines; the PTX is the same.
+    q = run_script(tmp_path, PASSES, PYCUDA_JIT_TIMING="1",
+                   PYCUDA_JIT_CACHE_DIR=str(tmp_path / "cache2"))
+    assert q.returncode == 0, q.stderr
+    assert len(timing_lines(q.stderr)) == 2, q.stderr
+    assert "pycuda_jit passes" not in q.stderr
+    assert q.stdout == p.stdout and len(p.stdout.strip()) == 64
+
+
+def test_timing_passes_on_the_compile_pool(tmp_path):
+    # Compiles on several pool threads each time their own passes: one
+    # whole line per kernel, none mixed into another.
+    p = run_script(tmp_path, PASSES_POOL, PYCUDA_JIT_TIMING="passes",
+                   PYCUDA_JIT_COMPILE_THREADS="4",
+                   PYCUDA_JIT_CACHE_DIR=str(tmp_path / "cache"))
+    assert p.returncode == 0, p.stderr
+    lines = [ln for ln in p.stderr.splitlines() if ln.startswith("pycuda_jit passes [")]
+    assert len(lines) == 8, p.stderr
+    for line in lines:
+        assert line.count(" InstCombinePass=") == 1, line
+        assert line.count("pycuda_jit") == 1, line
