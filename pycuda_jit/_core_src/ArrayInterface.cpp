@@ -178,7 +178,11 @@ types::Layout layoutOf(int NDim, const int64_t *Shape, const int64_t *Strides,
   return types::Layout::A;
 }
 
+// ml_dtypes' bfloat16 (a NumPy dtype named so, 2 bytes) or torch.bfloat16
+// (torch's interface says '<V2' for it, as ml_dtypes does).
 bool isBfloat16Dtype(PyObject *Dtype) {
+  if (str(Dtype) == "torch.bfloat16")
+    return true;
   Ref Name(PyObject_GetAttrString(Dtype, "name"));
   Ref Size(Name ? PyObject_GetAttrString(Dtype, "itemsize") : nullptr);
   if (!Size) {
