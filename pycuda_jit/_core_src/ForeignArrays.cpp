@@ -144,9 +144,10 @@ TypeRef elementOf(PyObject *DT, Foreign K, bool &Kept) {
     T = scalarFromTypestr(str(S.get()));
   }
   PyErr_Clear();
+  // str() above ran Python code: another thread may have added DT since.
   if (C.dtypes.size() < kMaxDtypes) {
-    C.dtypes.emplace(DT, T);
-    Py_INCREF(DT);
+    if (C.dtypes.emplace(DT, T).second)
+      Py_INCREF(DT);
     Kept = true;
   }
   return T;
