@@ -65,6 +65,8 @@ def host_classification():
     m = cuda.mapped_array(256, np.float32)
     d = cuda.device_array(256, np.float32)
     c, t = cp(m), th(m)
+    m2, m3 = cuda.mapped_array(256, np.float32), cuda.mapped_array(256, np.float32)
+    cs, ts = (cp(m), cp(m2), cp(m3)), (th(m), th(m2), th(m3))
     assert core().arg_view(c)["path"] == "foreign" and core().arg_view(t)["path"] == "foreign"
     ci, ti = ff.InterfaceOnly(c), ff.InterfaceOnly(t)
 
@@ -79,9 +81,11 @@ def host_classification():
     rows = [
         ("device arrays", (a, d, d, d)),
         ("CuPy stand-ins, attributes", (a, c, c, c)),
+        ("CuPy stand-ins, attributes, 3 distinct", (a,) + cs),
         ("CuPy stand-ins, interface built per access", (a,) + (LiveInterface(c),) * 3),
         ("CuPy stand-ins, interface dict ready", (a, ci, ci, ci)),
         ("torch stand-ins, attributes", (a, t, t, t)),
+        ("torch stand-ins, attributes, 3 distinct", (a,) + ts),
         ("torch stand-ins, interface built per access", (a,) + (LiveInterface(t),) * 3),
         ("torch stand-ins, interface dict ready", (a, ti, ti, ti)),
     ]
@@ -137,10 +141,14 @@ def gpu_launches():
         c = cupy.zeros(256, cupy.float32)
         foreign["cupy"] = c
         side.append(("ours, CuPy arrays", per_call(lambda: k(a, c, c, c), 20000)))
+        c2, c3 = cupy.zeros(256, cupy.float32), cupy.zeros(256, cupy.float32)
+        side.append(("ours, 3 distinct CuPy arrays", per_call(lambda: k(a, c, c2, c3), 20000)))
         raw = cupy.RawKernel(RAW_SAXPY, "saxpy")
         n = np.int64(256)
         side.append(("CuPy RawKernel, CuPy arrays",
                      per_call(lambda: raw((1,), (256,), (a, c, c, c, n)), 20000)))
+        side.append(("CuPy RawKernel, 3 distinct CuPy arrays",
+                     per_call(lambda: raw((1,), (256,), (a, c, c2, c3, n)), 20000)))
         gs = cupy.cuda.get_current_stream
         attrs += [
             ("cupy c.dtype", per_call(lambda: c.dtype)),
@@ -158,6 +166,8 @@ def gpu_launches():
         t = torch.zeros(256, dtype=torch.float32, device="cuda")
         foreign["torch"] = t
         side.append(("ours, torch tensors", per_call(lambda: k(a, t, t, t), 20000)))
+        t2, t3 = torch.zeros_like(t), torch.zeros_like(t)
+        side.append(("ours, 3 distinct torch tensors", per_call(lambda: k(a, t, t2, t3), 20000)))
         attrs += [
             ("torch t.is_cuda", per_call(lambda: t.is_cuda)),
             ("torch t.requires_grad", per_call(lambda: t.requires_grad)),

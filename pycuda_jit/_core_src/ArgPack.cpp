@@ -206,6 +206,8 @@ void rememberScalarType(PyObject *O, PyObject *DType, TypeRef T,
 } // namespace
 
 void classifyArg(PyObject *O, int Index, ArgValue &Out) {
+  if (Index == 0)
+    startArgumentList();
   if (isDeviceArray(O)) {
     auto *D = reinterpret_cast<DeviceArrayObject *>(O);
     if (D->gen && !blockAlive(D->device, D->gen)) [[unlikely]]

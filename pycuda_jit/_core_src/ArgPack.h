@@ -70,7 +70,9 @@ struct ArgValue {
 };
 
 // Fills Out from a Python argument; throws PythonError (TypeError) for
-// values kernels cannot take.  `Index` is the 0-based position, for messages.
+// values kernels cannot take.  `Index` is the 0-based position, for
+// messages; Index 0 starts a new argument list (a torch tensor or CuPy array
+// passed several times in one list is read once: ForeignArrays.h).
 void classifyArg(PyObject *O, int Index, ArgValue &Out);
 
 // Raises DeviceMismatchError when an array of Args (our device arrays,

@@ -330,7 +330,29 @@ CheckedArray *findChecked(PyTypeObject *T, const AttrView &V) {
   return nullptr;
 }
 
+// The last object fromForeign read in the current argument list and what
+// it read: a launch that passes one array several times (saxpy(a, x, x, x),
+// an in-place update k(a, a)) reads its attributes once.  Objects stay alive
+// for the list's launch (the caller holds the arguments); startArgumentList
+// forgets it, so nothing carries over to another launch.
+struct LastRead {
+  PyObject *obj = nullptr;
+  TypeRef type = nullptr;
+  uint64_t ptr = 0;
+  int ndim = 0;
+  int64_t shape[kMaxDims] = {};
+  int64_t strides[kMaxDims] = {};
+  bool hasStream = false;
+  uint8_t foreign = 0;
+};
+LastRead &lastRead() {
+  static LastRead L; // GIL-serialized, as the cache
+  return L;
+}
+
 } // namespace
+
+void startArgumentList() { lastRead().obj = nullptr; }
 
 bool isLastForeignType(PyObject *O) {
   const ForeignCache &C = cache();
@@ -338,6 +360,19 @@ bool isLastForeignType(PyObject *O) {
 }
 
 bool fromForeign(PyObject *O, int Index, ArgValue &Out) {
+  LastRead &L = lastRead();
+  if (O == L.obj) {
+    Out.type = L.type;
+    Out.ptr = L.ptr;
+    Out.ndim = L.ndim;
+    std::memcpy(Out.shape, L.shape, sizeof(int64_t) * L.ndim);
+    std::memcpy(Out.strides, L.strides, sizeof(int64_t) * L.ndim);
+    Out.readonly = false;
+    Out.hasStream = L.hasStream;
+    Out.foreign = L.foreign;
+    Out.object = O;
+    return true;
+  }
   ForeignType &FT = typeEntry(O);
   if (FT.kind == Foreign::None)
     return false;
@@ -387,6 +422,14 @@ bool fromForeign(PyObject *O, int Index, ArgValue &Out) {
   Out.hasStream = FT.exportsStream;
   Out.foreign = uint8_t(FT.kind);
   Out.object = O;
+  L.obj = O;
+  L.type = Type;
+  L.ptr = V.ptr;
+  L.ndim = V.ndim;
+  std::memcpy(L.shape, V.shape, sizeof(int64_t) * V.ndim);
+  std::memcpy(L.strides, V.strides, sizeof(int64_t) * V.ndim);
+  L.hasStream = Out.hasStream;
+  L.foreign = Out.foreign;
   return true;
 }
 

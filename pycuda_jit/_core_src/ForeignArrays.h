@@ -30,6 +30,11 @@ enum class Foreign : uint8_t { None, Torch, Cupy };
 // interface path: raises ValueError otherwise).
 bool fromForeign(PyObject *O, int Index, ArgValue &Out);
 
+// A new argument list begins (classifyArg's first argument): fromForeign
+// reads an object passed several times in one list once; nothing read
+// before this call is reused.
+void startArgumentList();
+
 // True when O's type is the one fromForeign read last (a pointer compare,
 // for classifyArg's check ahead of the numeric types).
 bool isLastForeignType(PyObject *O);

@@ -292,3 +292,30 @@ def test_torch_bfloat16_reads_through_its_interface_typestr():
     widen[1, 16](x, out)
     cuda.synchronize()
     np.testing.assert_array_equal(out, want * 2)
+
+
+def test_an_array_passed_twice_is_read_once_per_launch_only(cupy_module):
+    # k(x, x) reads x's attributes once; the next launch reads them again, so
+    # an object now viewing other memory is seen there.
+    rng = np.random.default_rng(1313)
+    cls = ff.cupy_type()
+    cls.cupy_module = cupy_module
+    a, b = mapped(rng, 40), mapped(rng, 40)
+    a0, b0 = a.copy(), b.copy()
+
+    @cuda.jit
+    def add_into(x, y):
+        i = cuda.grid(1)
+        if i < x.size:
+            y[i] = x[i] + 1
+
+    x = cls(a)
+    add_into[1, 40](x, x)
+    cuda.synchronize()
+    np.testing.assert_array_equal(a, a0 + 1)
+    x.__init__(b)  # the same object, now over b (as torch's set_() can do)
+    assert view_of(x)["ptr"] == ff.device_address(b)
+    add_into[1, 40](x, x)
+    cuda.synchronize()
+    np.testing.assert_array_equal(b, b0 + 1)
+    np.testing.assert_array_equal(a, a0 + 1)
