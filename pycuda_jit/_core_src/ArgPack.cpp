@@ -48,7 +48,7 @@ void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda,
                              " (a " + typeName(Owner) + ")");
   if (Cuda) {
     Out.ptr = V.ptr;
-    Out.hasStream = V.hasStream;
+    Out.hasStream = V.hasStream && interfaceStreamSync();
     Out.stream = V.stream;
     return;
   }

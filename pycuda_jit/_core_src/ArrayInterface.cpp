@@ -7,6 +7,7 @@
 
 #include "runtime/Memory.h"
 #include "support/Diagnostics.h"
+#include "support/Env.h"
 
 #include <cstring>
 
@@ -275,6 +276,14 @@ void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What,
     Out.hasStream = true;
     Out.stream = uint64_t(V);
   }
+}
+
+bool interfaceStreamSync() {
+  static const bool Sync = [] {
+    const char *S = env::raw(env::Var::CudaArrayInterfaceSync);
+    return !S || !*S || std::strcmp(S, "0") != 0;
+  }();
+  return Sync;
 }
 
 void requireHostAccess(const InterfaceView &V, const std::string &What) {

@@ -419,7 +419,7 @@ bool fromForeign(PyObject *O, int Index, ArgValue &Out) {
   std::memcpy(Out.shape, V.shape, sizeof(int64_t) * V.ndim);
   std::memcpy(Out.strides, V.strides, sizeof(int64_t) * V.ndim);
   Out.readonly = false;
-  Out.hasStream = FT.exportsStream;
+  Out.hasStream = FT.exportsStream && interfaceStreamSync();
   Out.foreign = uint8_t(FT.kind);
   Out.object = O;
   L.obj = O;

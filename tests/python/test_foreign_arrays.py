@@ -319,3 +319,41 @@ def test_an_array_passed_twice_is_read_once_per_launch_only(cupy_module):
     cuda.synchronize()
     np.testing.assert_array_equal(b, b0 + 1)
     np.testing.assert_array_equal(a, a0 + 1)
+
+
+SYNC_PROBE = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+import numpy as np
+import foreign_fakes as ff
+from pycuda_jit import cuda
+from pycuda_jit._lazy import core
+mod = ff.fake_cupy_module()
+sys.modules["cupy"] = mod
+mod.cuda.current = 0x7000
+cls = ff.cupy_type()
+cls.cupy_module = mod
+x = cls(cuda.mapped_array(8, np.float32))
+print(core().arg_view(x)["stream"], core().arg_view(ff.InterfaceOnly(x))["stream"],
+      core().arg_view(x)["path"])
+"""
+
+
+@pytest.mark.parametrize("sync", [None, "1", "0"])
+def test_interface_sync_switch(sync):
+    # PYCUDA_JIT_CUDA_ARRAY_INTERFACE_SYNC=0 (numba's
+    # NUMBA_CUDA_ARRAY_INTERFACE_SYNC): the launch waits on no interface
+    # stream, on either path; read once per process, hence a child process.
+    import os
+    import subprocess
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ)
+    env.pop("PYCUDA_JIT_CUDA_ARRAY_INTERFACE_SYNC", None)
+    if sync is not None:
+        env["PYCUDA_JIT_CUDA_ARRAY_INTERFACE_SYNC"] = sync
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(here))
+    r = subprocess.run([sys.executable, "-c", SYNC_PROBE, here], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    want = "None None foreign" if sync == "0" else f"{0x7000} {0x7000} foreign"
+    assert r.stdout.split("\n")[-2] == want
