@@ -11,6 +11,8 @@
 #include "Backend.h"
 
 #include <cstring>
+#include <map>
+#include <tuple>
 #include <unordered_map>
 
 namespace pcj::py {
@@ -82,8 +84,14 @@ struct ForeignCache {
   ForeignType *last = nullptr;
   std::unordered_map<PyTypeObject *, ForeignType> types; // keys kept alive
   std::unordered_map<PyObject *, TypeRef> dtypes; // dtype objects, kept alive
+  // The most recent checks, searched first; every check ever passed (keys
+  // bounded by the types, kMaxDtypes, ndims and layouts), so that a program
+  // cycling through more combinations than the ring holds compares each
+  // with its interface once, not again at every launch.
   CheckedArray arrays[16];
   unsigned nextArray = 0;
+  std::map<std::tuple<PyTypeObject *, PyObject *, int, Layout>, TypeRef>
+      checked;
 };
 ForeignCache &cache() {
   static auto *C = new ForeignCache(); // lives as long as the process
@@ -323,11 +331,17 @@ Verdict compareWithInterface(PyObject *O, ForeignType &FT, const AttrView &V) {
 }
 
 CheckedArray *findChecked(PyTypeObject *T, const AttrView &V) {
-  for (CheckedArray &E : cache().arrays)
+  ForeignCache &C = cache();
+  for (CheckedArray &E : C.arrays)
     if (E.pytype == T && E.dtype == V.dtype.get() && E.ndim == V.ndim &&
         E.layout == V.layout)
       return &E;
-  return nullptr;
+  auto It = C.checked.find({T, V.dtype.get(), V.ndim, V.layout});
+  if (It == C.checked.end())
+    return nullptr;
+  CheckedArray &E = C.arrays[C.nextArray++ % std::size(C.arrays)];
+  E = {T, V.dtype.get(), V.ndim, V.layout, It->second};
+  return &E;
 }
 
 // The last object fromForeign read in the current argument list and what
@@ -400,6 +414,8 @@ bool fromForeign(PyObject *O, int Index, ArgValue &Out) {
       ForeignCache &C = cache();
       C.arrays[C.nextArray++ % std::size(C.arrays)] = {
           Py_TYPE(O), V.dtype.get(), V.ndim, V.layout, Type};
+      C.checked.emplace(
+          std::make_tuple(Py_TYPE(O), V.dtype.get(), V.ndim, V.layout), Type);
     }
   }
   if (backend() == Backend::CPU) {

@@ -67,6 +67,7 @@ def cupy_type(version=3, ptds=False, lie=None):
 
     class ndarray:
         cupy_module = None
+        interface_reads = 0  # how often the extension asked for the interface
 
         def __init__(self, view):
             # Attributes are plain values here (CuPy's are C getters), so
@@ -86,6 +87,7 @@ def cupy_type(version=3, ptds=False, lie=None):
 
         @property
         def __cuda_array_interface__(self):
+            type(self).interface_reads += 1
             v = self._v
             desc = {"shape": v.shape, "typestr": v.dtype.str, "descr": v.dtype.descr,
                     "version": version}

@@ -357,3 +357,22 @@ def test_interface_sync_switch(sync):
     assert r.returncode == 0, r.stderr
     want = "None None foreign" if sync == "0" else f"{0x7000} {0x7000} foreign"
     assert r.stdout.split("\n")[-2] == want
+
+
+def test_each_combination_is_compared_once(cupy_module):
+    # 25 (dtype, ndim) combinations, more than the most-recent ring holds:
+    # the second round compares none of them with its interface again.
+    rng = np.random.default_rng(1314)
+    cls = ff.cupy_type()
+    cls.cupy_module = cupy_module
+    arrays = [mapped(rng, (2,) * nd, dt) for nd in range(1, 6)
+              for dt in (np.float32, np.float64, np.int32, np.int64, np.uint8)]
+    for a in arrays:
+        got = view_of(cls(a))
+        assert got["path"] == "foreign" and got["ptr"] == ff.device_address(a)
+    first = cls.interface_reads
+    assert first == len(arrays) + 1  # and once to recognize the type
+    for a in arrays:
+        got = view_of(cls(a))
+        assert got["path"] == "foreign" and got["shape"] == a.shape
+    assert cls.interface_reads == first
