@@ -126,13 +126,16 @@ ForeignType &typeEntry(PyObject *O) {
   if (T == C.lastType)
     return *C.last;
   auto [It, New] = C.types.try_emplace(T);
+  // A reference, not the iterator: kindOf runs Python code, during which
+  // another thread may add types (a rehash moves no node).
+  ForeignType &FT = It->second;
   if (New) {
     Py_INCREF(reinterpret_cast<PyObject *>(T));
-    It->second.kind = kindOf(O);
+    FT.kind = kindOf(O);
   }
   C.lastType = T;
-  C.last = &It->second; // map nodes do not move
-  return It->second;
+  C.last = &FT;
+  return FT;
 }
 
 // A dtype object -> element type, through its name (null: none kernels
