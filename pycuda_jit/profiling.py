@@ -8,8 +8,6 @@ CPU executor they do nothing.
 """
 import contextlib
 import os
-import subprocess
-import tempfile
 
 from ._lazy import core
 
@@ -54,6 +52,10 @@ def disassemble(cubin):
         except FileNotFoundError:
             from .errors import ToolNotFoundError
             raise ToolNotFoundError(str(nvdisasm_missing)) from None
+    # Imported here: subprocess and tempfile (with shutil, bz2, lzma) cost
+    # several milliseconds of `import pycuda_jit`.
+    import subprocess
+    import tempfile
     fd, path = tempfile.mkstemp(suffix=".cubin", prefix="pycuda_jit-")
     try:
         with os.fdopen(fd, "wb") as f:

@@ -11,7 +11,10 @@
 #include <string>
 #include <vector>
 
+#include <cstddef>
+
 #include <dlfcn.h>
+#include <link.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -388,14 +391,46 @@ bool pageMapped(uint64_t Addr) {
   return mincore(reinterpret_cast<void *>(Start), 1, &Resident) == 0;
 }
 
+// Whether someone loaded the CUDA driver into this process.  dlopen with
+// RTLD_NOLOAD searches the library path when it is not loaded (~50 us: most
+// of a CPU-executor launch's time per array argument); the answer changes
+// only when objects are loaded or unloaded, which glibc counts.
+bool driverLoaded() {
+  unsigned long long Counts[2] = {0, 0};
+  bool Counted =
+      dl_iterate_phdr(
+          [](dl_phdr_info *I, size_t Size, void *Data) {
+            if (Size < offsetof(dl_phdr_info, dlpi_subs) + sizeof(I->dlpi_subs))
+              return 0;
+            auto *C = static_cast<unsigned long long *>(Data);
+            C[0] = I->dlpi_adds;
+            C[1] = I->dlpi_subs;
+            return 1;
+          },
+          Counts) == 1;
+  static std::mutex M;
+  static unsigned long long Seen[2] = {~0ull, ~0ull};
+  static bool Loaded = false;
+  std::lock_guard<std::mutex> G(M);
+  if (Counted && Counts[0] == Seen[0] && Counts[1] == Seen[1])
+    return Loaded;
+  void *L =
+      dlopen(CudaDriver::defaultLibraryPath().c_str(), RTLD_LAZY | RTLD_NOLOAD);
+  Loaded = L != nullptr;
+  if (L)
+    dlclose(L);
+  if (Counted) {
+    Seen[0] = Counts[0];
+    Seen[1] = Counts[1];
+  }
+  return Loaded;
+}
+
 // True when the CUDA driver, loaded by someone into this process, says Ptr
 // is device memory the host cannot dereference.
 bool gpuOnlyMemory(uint64_t Ptr) {
-  void *Loaded =
-      dlopen(CudaDriver::defaultLibraryPath().c_str(), RTLD_LAZY | RTLD_NOLOAD);
-  if (!Loaded)
+  if (!driverLoaded())
     return false; // no driver in the process: no device memory either
-  dlclose(Loaded);
   if (!driverAvailable())
     return false;
   const CudaApi &A = CudaDriver::process().fns();

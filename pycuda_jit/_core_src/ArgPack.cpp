@@ -3,6 +3,7 @@
 
 #include "Backend.h"
 #include "DLPack.h"
+#include "ForeignArrays.h"
 
 #include "runtime/Device.h"
 #include "runtime/Stream.h"
@@ -47,7 +48,7 @@ void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda,
                              " (a " + typeName(Owner) + ")");
   if (Cuda) {
     Out.ptr = V.ptr;
-    Out.hasStream = V.hasStream;
+    Out.hasStream = V.hasStream && interfaceStreamSync();
     Out.stream = V.stream;
     return;
   }
@@ -202,244 +203,11 @@ void rememberScalarType(PyObject *O, PyObject *DType, TypeRef T,
     Py_INCREF(reinterpret_cast<PyObject *>(Py_TYPE(O)));
 }
 
-// ---- fast paths for torch tensors and CuPy arrays
-// ---------------------------------
-//
-// Their __cuda_array_interface__ builds a dict on every access (torch's in
-// Python, ~3 us); reading the few fields directly costs a fraction of that.
-// The semantics are the interface's: the data pointer, shape, byte strides,
-// dtype, and the producer's current stream (waited on when it is not the
-// launch stream).  Anything unusual falls back to the interface.
-//
-// Attribute names are interned str objects made once: a lookup with one
-// hits CPython's per-type attribute cache, while a name made from a C string
-// on each call misses it (measured on the H200 machine: 3x slower per
-// attribute of a torch tensor).  The caches below are only touched with the
-// GIL held, which serializes them.
-
-enum class Foreign : uint8_t { None, Torch, Cupy };
-
-struct AttrNames {
-  PyObject *dtype, *shape, *strides, *stride, *data, *ptr, *dataPtr, *getDevice,
-      *isCuda;
-};
-const AttrNames &names() {
-  static const AttrNames N = [] {
-    auto I = [](const char *S) { return PyUnicode_InternFromString(S); };
-    return AttrNames{I("dtype"),    I("shape"),      I("strides"),
-                     I("stride"),   I("data"),       I("ptr"),
-                     I("data_ptr"), I("get_device"), I("is_cuda")};
-  }();
-  return N;
-}
-
-// A call of O.<Name>() (null, error cleared, when it fails).
-Ref callMethod(PyObject *O, PyObject *Name) {
-  Ref M(PyObject_GetAttr(O, Name));
-  Ref R(M ? PyObject_CallNoArgs(M.get()) : nullptr);
-  if (!R)
-    PyErr_Clear();
-  return R;
-}
-Ref attr(PyObject *O, PyObject *Name) {
-  Ref R(PyObject_GetAttr(O, Name));
-  if (!R)
-    PyErr_Clear();
-  return R;
-}
-
-struct ForeignCache {
-  PyTypeObject *lastType = nullptr; // the last type classified, and its kind
-  Foreign lastKind = Foreign::None;
-  std::unordered_map<PyTypeObject *, Foreign> kinds; // types kept alive
-  std::unordered_map<PyObject *, TypeRef> dtypes; // dtype objects (kept alive)
-  // (dtype object, ndim, layout) -> array type, for the last few seen
-  struct ArrayEntry {
-    PyObject *dtype = nullptr;
-    int ndim = -1;
-    Layout layout = Layout::A;
-    TypeRef type = nullptr;
-  } arrays[8];
-  unsigned nextArray = 0;
-  PyObject *torchStream = nullptr; // torch._C._cuda_getCurrentRawStream
-  PyObject *cupyStream = nullptr;  // cupy.cuda.get_current_stream
-};
-ForeignCache &foreign() {
-  static auto *C = new ForeignCache(); // lives as long as the process
-  return *C;
-}
-
-Foreign foreignKind(PyObject *O) {
-  ForeignCache &C = foreign();
-  PyTypeObject *T = Py_TYPE(O);
-  if (T == C.lastType)
-    return C.lastKind;
-  Foreign K = Foreign::None;
-  auto It = C.kinds.find(T);
-  if (It != C.kinds.end()) {
-    K = It->second;
-  } else {
-    Ref Mod = getAttrOpt(reinterpret_cast<PyObject *>(T), "__module__");
-    std::string M = Mod ? str(Mod.get()) : "";
-    if (M.rfind("torch", 0) == 0 && getAttrOpt(O, "data_ptr") &&
-        getAttrOpt(O, "get_device"))
-      K = Foreign::Torch;
-    else if (M.rfind("cupy", 0) == 0 && getAttrOpt(O, "data") &&
-             getAttrOpt(O, "__cuda_array_interface__"))
-      K = Foreign::Cupy;
-    PyErr_Clear();
-    if (C.kinds.emplace(T, K).second)
-      Py_INCREF(reinterpret_cast<PyObject *>(T));
-  }
-  C.lastType = T;
-  C.lastKind = K;
-  return K;
-}
-
-// A dtype object -> scalar type, through its name (cached per object).
-TypeRef foreignDType(PyObject *DT, bool Torch) {
-  ForeignCache &C = foreign();
-  auto It = C.dtypes.find(DT);
-  if (It != C.dtypes.end())
-    return It->second;
-  TypeRef T = nullptr;
-  if (Torch) { // "torch.float32"
-    std::string N = str(DT);
-    if (N.rfind("torch.", 0) == 0)
-      T = scalarFromName(N.substr(6));
-  } else if (Ref S = getAttrOpt(DT, "str")) { // numpy typestr "<f4"
-    T = scalarFromTypestr(str(S.get()));
-  }
-  if (C.dtypes.emplace(DT, T).second)
-    Py_INCREF(DT);
-  return T;
-}
-
-// The array type of a foreign array (null: a dtype kernels cannot take).
-TypeRef foreignArrayType(PyObject *DT, bool Torch, int NDim, Layout L) {
-  ForeignCache &C = foreign();
-  for (const auto &E : C.arrays)
-    if (E.dtype == DT && E.ndim == NDim && E.layout == L)
-      return E.type;
-  TypeRef D = foreignDType(DT, Torch); // keeps DT alive
-  if (!D)
-    return nullptr;
-  auto &E = C.arrays[C.nextArray++ % std::size(C.arrays)];
-  E = {DT, NDim, L, arrayTy(D, unsigned(NDim), L)};
-  return E.type;
-}
-
-bool tupleToDims(PyObject *Tup, int64_t *Out, int &N) {
-  if (!PyTuple_Check(Tup) || PyTuple_Size(Tup) > kMaxDims)
-    return false;
-  N = int(PyTuple_Size(Tup));
-  for (int K = 0; K < N; ++K)
-    Out[K] = PyLong_AsLongLong(PyTuple_GetItem(Tup, K));
-  if (N && PyErr_Occurred()) {
-    PyErr_Clear();
-    return false;
-  }
-  return true;
-}
-
-// The stream field of O's __cuda_array_interface__ (0 if none).
-uint64_t interfaceStream(PyObject *O) {
-  Ref CAI = getAttrOpt(O, "__cuda_array_interface__");
-  PyObject *S = CAI && PyDict_Check(CAI.get())
-                    ? PyDict_GetItemString(CAI.get(), "stream")
-                    : nullptr;
-  uint64_t V = S && S != Py_None ? PyLong_AsUnsignedLongLong(S) : 0;
-  PyErr_Clear();
-  return V;
-}
-
-// The producer's current stream as a CAI stream value (1: legacy default):
-// torch's on the device of tensor O, CuPy's.
-uint64_t currentStream(Foreign K, PyObject *O) {
-  ForeignCache &C = foreign();
-  Ref S;
-  if (K == Foreign::Torch) {
-    Ref Dev = callMethod(O, names().getDevice);
-    if (!Dev)
-      return interfaceStream(O);
-    if (!C.torchStream) {
-      Ref Mod(PyImport_ImportModule("torch._C"));
-      Ref Fn = Mod ? getAttrOpt(Mod.get(), "_cuda_getCurrentRawStream") : Ref();
-      PyErr_Clear();
-      if (!Fn)
-        return interfaceStream(O);
-      C.torchStream = Fn.release();
-    }
-    S = Ref(PyObject_CallFunctionObjArgs(C.torchStream, Dev.get(), nullptr));
-  } else {
-    if (!C.cupyStream) {
-      Ref Mod(PyImport_ImportModule("cupy.cuda"));
-      Ref Fn = Mod ? getAttrOpt(Mod.get(), "get_current_stream") : Ref();
-      PyErr_Clear();
-      if (!Fn)
-        return interfaceStream(O);
-      C.cupyStream = Fn.release();
-    }
-    Ref Stream(PyObject_CallNoArgs(C.cupyStream));
-    S = Stream ? attr(Stream.get(), names().ptr) : Ref();
-  }
-  uint64_t V = S ? PyLong_AsUnsignedLongLong(S.get()) : 0;
-  PyErr_Clear();
-  return V ? V : 1;
-}
-
-// Fills Out for a CUDA torch tensor or CuPy array; false: use the interface.
-bool fromForeign(PyObject *O, ArgValue &Out) {
-  Foreign K = foreignKind(O);
-  if (K == Foreign::None || backend() != Backend::CUDA)
-    return false;
-  const AttrNames &A = names();
-  bool Torch = K == Foreign::Torch;
-  Ref Ptr, Strides;
-  if (Torch) {
-    // CUDA tensors only (is_cuda: not CPU, MPS, XPU...); the others take the
-    // interface path, which rejects them.
-    Ref IsCuda = attr(O, A.isCuda);
-    if (IsCuda.get() != Py_True)
-      return false;
-    Ptr = callMethod(O, A.dataPtr);
-    Strides = callMethod(O, A.stride);
-  } else {
-    if (Ref Mem = attr(O, A.data))
-      Ptr = attr(Mem.get(), A.ptr);
-    Strides = attr(O, A.strides);
-  }
-  Ref DT = attr(O, A.dtype);
-  Ref Shape = attr(O, A.shape);
-  int N = 0, NS = 0;
-  if (!DT || !Shape || !Strides || !Ptr ||
-      !tupleToDims(Shape.get(), Out.shape, N) ||
-      !tupleToDims(Strides.get(), Out.strides, NS) || N != NS)
-    return false;
-  TypeRef D = foreignDType(DT.get(), Torch);
-  if (!D)
-    return false;
-  int64_t Item = D->byteSize();
-  if (Torch) // torch strides count elements
-    for (int J = 0; J < N; ++J)
-      Out.strides[J] *= Item;
-  Out.ptr = PyLong_AsUnsignedLongLong(Ptr.get());
-  if (PyErr_Occurred()) {
-    PyErr_Clear();
-    return false;
-  }
-  Out.ndim = N;
-  Out.type = foreignArrayType(DT.get(), Torch, N,
-                              layoutOf(N, Out.shape, Out.strides, Item));
-  Out.hasStream = true;
-  Out.foreign = uint8_t(K);
-  Out.object = O;
-  return true;
-}
-
 } // namespace
 
 void classifyArg(PyObject *O, int Index, ArgValue &Out) {
+  if (Index == 0)
+    startArgumentList();
   if (isDeviceArray(O)) {
     auto *D = reinterpret_cast<DeviceArrayObject *>(O);
     if (D->gen && !blockAlive(D->device, D->gen)) [[unlikely]]
@@ -464,8 +232,7 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
         readNumpyScalar(O, K->type, Out);
       return;
     }
-    if (T == foreign().lastType && foreign().lastKind != Foreign::None &&
-        fromForeign(O, Out))
+    if (isLastForeignType(O) && fromForeign(O, Index, Out))
       return;
   }
   static const TypeRef Bool = boolTy(), Int64 = int64Ty(),
@@ -514,7 +281,7 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
       Out.type = tupleTy(Elems);
     return;
   }
-  if (fromForeign(O, Out))
+  if (fromForeign(O, Index, Out))
     return;
   if (Ref CAI = getAttrOpt(O, "__cuda_array_interface__")) {
     fromInterface(CAI.get(), Index, Out, true, O);
@@ -615,7 +382,7 @@ void syncStreams(const std::vector<ArgValue> &Args, rt::CUstream Stream,
       if (V.foreign) { // one query per kind and launch
         uint64_t &P = Producer[V.foreign];
         if (!P)
-          P = currentStream(Foreign(V.foreign), V.object);
+          P = foreignStream(V);
         S = P;
       }
       if (S)

@@ -7,7 +7,9 @@
 //                                 numba, any object), zero-copy; a v3
 //                                 "stream" field orders the launch after it;
 //                                 on the CPU executor the range must be host
-//                                 memory (checked: not GPU memory, mapped)
+//                                 memory (checked: not GPU memory, mapped);
+//                                 torch tensors and CuPy arrays read the same
+//                                 through their attributes (ForeignArrays.h)
 //   numpy array / __array_interface__ -> on CUDA: copied to the device for
 //                                 the launch and back afterwards (numba's
 //                                 behaviour), except mapped and managed
@@ -52,8 +54,9 @@ struct ArgValue {
   // a CUDA array interface's stream field (synchronized before the launch)
   bool hasStream = false;
   uint64_t stream = 0;
-  // A torch tensor (1) or CuPy array (2) whose producer stream is looked up
-  // once per launch, for all such arguments (`stream` is 0 until then).
+  // A torch tensor (1) or CuPy array (2) read through its attributes
+  // (ForeignArrays.h); with hasStream, its producer's current stream is
+  // looked up once per launch for all such arguments (`stream` is unused).
   uint8_t foreign = 0;
   PyObject *object = nullptr; // borrowed: the argument tuple keeps it alive
   // keeps imported (DLPack) memory alive for the launch
@@ -67,7 +70,9 @@ struct ArgValue {
 };
 
 // Fills Out from a Python argument; throws PythonError (TypeError) for
-// values kernels cannot take.  `Index` is the 0-based position, for messages.
+// values kernels cannot take.  `Index` is the 0-based position, for
+// messages; Index 0 starts a new argument list (a torch tensor or CuPy array
+// passed several times in one list is read once: ForeignArrays.h).
 void classifyArg(PyObject *O, int Index, ArgValue &Out);
 
 // Raises DeviceMismatchError when an array of Args (our device arrays,

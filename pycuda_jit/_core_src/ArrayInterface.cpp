@@ -7,6 +7,7 @@
 
 #include "runtime/Memory.h"
 #include "support/Diagnostics.h"
+#include "support/Env.h"
 
 #include <cstring>
 
@@ -178,7 +179,11 @@ types::Layout layoutOf(int NDim, const int64_t *Shape, const int64_t *Strides,
   return types::Layout::A;
 }
 
+// ml_dtypes' bfloat16 (a NumPy dtype named so, 2 bytes) or torch.bfloat16
+// (torch's interface says '<V2' for it, as ml_dtypes does).
 bool isBfloat16Dtype(PyObject *Dtype) {
+  if (str(Dtype) == "torch.bfloat16")
+    return true;
   Ref Name(PyObject_GetAttrString(Dtype, "name"));
   Ref Size(Name ? PyObject_GetAttrString(Dtype, "itemsize") : nullptr);
   if (!Size) {
@@ -271,6 +276,14 @@ void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What,
     Out.hasStream = true;
     Out.stream = uint64_t(V);
   }
+}
+
+bool interfaceStreamSync() {
+  static const bool Sync = [] {
+    const char *S = env::raw(env::Var::CudaArrayInterfaceSync);
+    return !S || !*S || std::strcmp(S, "0") != 0;
+  }();
+  return Sync;
 }
 
 void requireHostAccess(const InterfaceView &V, const std::string &What) {

@@ -101,4 +101,8 @@ void readInterface(PyObject *Dict, InterfaceView &Out, const std::string &What,
 // use in place (not GPU memory, not null, mapped).
 void requireHostAccess(const InterfaceView &V, const std::string &What);
 
+// Whether launches and as_cuda_array wait on an interface's stream field:
+// PYCUDA_JIT_CUDA_ARRAY_INTERFACE_SYNC, read once (numba's switch).
+bool interfaceStreamSync();
+
 } // namespace pcj::py

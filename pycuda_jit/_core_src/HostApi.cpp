@@ -335,7 +335,7 @@ PyObject *pyCaiImport(PyObject *, PyObject *Args) {
     readInterface(CAI.get(), V, "as_cuda_array", Obj);
     if (!cuda())
       requireHostAccess(V, "as_cuda_array(" + typeName(Obj) + ")");
-    if (Sync && V.hasStream && cuda())
+    if (Sync && V.hasStream && cuda() && interfaceStreamSync())
       rt::synchronizeStream(
           reinterpret_cast<rt::CUstream>(uintptr_t(V.stream)));
     Ref Shape(PyTuple_New(V.ndim)), Strides(PyTuple_New(V.ndim));

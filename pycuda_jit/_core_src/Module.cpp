@@ -1,6 +1,7 @@
 // PyInit__core: the extension module's functions and types.  Everything the
 // Python package needs from C++ goes through here; the compiler and the
 // runtime know nothing about Python.
+#include "ArgView.h"
 #include "Backend.h"
 #include "CodeReader.h"
 #include "DLPack.h"
@@ -250,6 +251,10 @@ PyMethodDef Methods[] = {
     {"parse_signature", pyParseSignature, METH_O, "Check a signature string."},
     {"type_of", pyTypeOf, METH_O,
      "The kernel type of a value (as an argument), described as Python data."},
+    {"arg_view", pyArgView, METH_O,
+     "What a launch reads from a value (tests): type, pointer, shape, ..."},
+    {"classify_seconds", pyClassifySeconds, METH_VARARGS,
+     "Seconds to classify a tuple of arguments `rounds` times (benchmarks)."},
     {"compile_ptx",
      reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(compilePtx)),
      METH_VARARGS | METH_KEYWORDS, "Compile a function to PTX."},

@@ -308,3 +308,81 @@ def test_torch_bfloat16_tensor_through_dlpack(backend, rng):
     d = cuda.from_dlpack(tout)
     assert d.dtype == bf16
     np.testing.assert_array_equal(bits(d.copy_to_host()), got)
+
+
+# ---- the torch / CuPy fast path reads what the interface says ------------------------------
+# (ForeignArrays.cpp; stand-ins on both executors: tests/python/test_foreign_arrays.py)
+
+
+class _InterfaceOnly:
+    """The object's interface and nothing else: what the generic path reads."""
+
+    def __init__(self, obj):
+        self.__cuda_array_interface__ = obj.__cuda_array_interface__
+
+
+def _fast_equals_interface(x):
+    got = core().arg_view(x)
+    want = core().arg_view(_InterfaceOnly(x))
+    assert got.pop("path") == "foreign", type(x)
+    assert want.pop("path") == "other"
+    assert got == want
+    return got
+
+
+def test_torch_fast_path_agrees_with_the_interface(torch, rng):
+    m = torch.from_numpy(rng.standard_normal((6, 8)).astype(np.float32)).cuda()
+    i = torch.arange(24, device="cuda", dtype=torch.int64)
+    for t in [m, m.t(), m[::2, 1::3], m[2:3], m[:, None, :], m.unsqueeze(0),
+              m[3:3], i[5], i.expand(4, 24), i.view(4, 6)[:, ::2],
+              torch.zeros(5, device="cuda", dtype=torch.bool),
+              torch.ones((2, 3), device="cuda", dtype=torch.float16),
+              torch.ones(3, device="cuda", dtype=torch.complex64),
+              torch.ones((3, 4), device="cuda", dtype=torch.uint8).t()]:
+        try:
+            t.__cuda_array_interface__
+        except (KeyError, TypeError):
+            continue  # an older torch's interface lacks the dtype (bool): DLPack takes it
+        got = _fast_equals_interface(t)
+        assert got["stream"] is None  # torch's interface (v2) has no stream
+        assert got["ptr"] == (t.data_ptr() if t.numel() else 0)
+
+
+def test_cupy_fast_path_agrees_with_the_interface(cupy, rng):
+    m = cupy.asarray(rng.standard_normal((6, 8)))
+    i = cupy.arange(24, dtype=cupy.int32)
+    views = [m, m.T, m[::-1, ::2], m[2:3], m[:, None, :], m[3:3], i[5],
+             cupy.broadcast_to(i, (4, 24)), i.reshape(4, 6)[:, ::-2],
+             cupy.zeros(5, dtype=cupy.bool_), cupy.ones((2, 3), dtype=cupy.float16)]
+    for c in views:
+        _fast_equals_interface(c)
+    s = cupy.cuda.Stream(non_blocking=True)
+    with s:
+        got = _fast_equals_interface(m)
+        assert got["stream"] == s.ptr
+    assert _fast_equals_interface(m)["stream"] in (1, 2)
+
+
+def test_torch_tensor_requiring_grad_is_refused(torch):
+    t = torch.ones(8, device="cuda", requires_grad=True)
+    with pytest.raises(RuntimeError, match="grad"):
+        axpy_strided[1, 8](np.float32(1), t, t, t)
+    u = torch.zeros(8, device="cuda")
+    axpy_strided[1, 8](np.float32(1), t.detach(), t.detach(), u)
+    cuda.synchronize()
+    np.testing.assert_array_equal(u.cpu().numpy(), 2)
+
+
+def test_cupy_negative_and_zero_strides_compute_right(cupy, rng):
+    m = rng.standard_normal((64, 96))
+    cm = cupy.asarray(m)
+    cres = cupy.full((32, 48), cupy.nan)
+    scale2d[(2, 3), (16, 16)](cm[::-2, ::-2], cres, 3.0)
+    cuda.synchronize()
+    np.testing.assert_allclose(cupy.asnumpy(cres), m[::-2, ::-2] * 3 + np.arange(48))
+    row = cupy.asarray(m[0])
+    cres2 = cupy.full((32, 96), cupy.nan)
+    scale2d[(2, 6), (16, 16)](cupy.broadcast_to(row, (32, 96)), cres2, 2.0)
+    cuda.synchronize()
+    np.testing.assert_allclose(cupy.asnumpy(cres2),
+                               np.broadcast_to(m[0], (32, 96)) * 2 + np.arange(96))
