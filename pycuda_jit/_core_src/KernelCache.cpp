@@ -39,7 +39,7 @@ std::optional<CachedKernel> loadCachedKernel(const std::string &Key,
   R.timings = driver::analysisTimings(A);
   std::optional<jit::CachedCode> Code =
       jit::readCacheEntry(*E, Cuda ? Backend::CUDA : Backend::CPU);
-  if (!Code || !driver::restoreFromCache(*Code->meta, R))
+  if (!Code || !driver::restoreFromCache(Code->meta, R))
     return std::nullopt;
   if (Cuda) {
     K.image.CcMajor = CcMajor;
@@ -74,7 +74,7 @@ std::string storeCachedKernel(const std::string &Key,
                               const rt::LoadableImage *Image) {
   const std::string *Cubin =
       Image && Image->isCubin() ? &Image->Bytes : nullptr;
-  rt::CacheEntry E = jit::makeCacheEntry(Key, driver::describeForCache(R),
+  rt::CacheEntry E = jit::makeCacheEntry(Key, driver::cacheMeta(R),
                                          Cuda ? Backend::CUDA : Backend::CPU,
                                          Cuda ? R.ptx : R.host->object, Cubin);
   rt::DiskCache C(rt::DiskCache::defaultDir());
