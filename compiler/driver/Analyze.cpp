@@ -6,6 +6,7 @@
 #include "bytecode/Decoder.h"
 #include "cfg/CFG.h"
 #include "runtime/cpu/ThreadCtx.h" // kCpuAbiVersion (a constant only)
+#include "runtime/jit/CacheKey.h"
 #include "ssa/SSABuilder.h"
 #include "stdlib/Registry.h"
 #include "support/BuildId.h"
@@ -259,15 +260,14 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
                              Writes[K] ? Writes[K]->loc : SourceLoc{}});
 
   // The cache key.
-  Sha256 H;
-  H.field("pycuda_jit-cache-key/2")
-      .field(compilerBuildId(frontendBuildId(), O.codegenBuildId));
-  H.field(optionsKeyText(O));
-  H.field(codeFingerprint(Raw, IncludeLines));
-  H.field(Out.signature);
+  jit::KernelKeyParts Key;
+  Key.compiler = compilerBuildId(frontendBuildId(), O.codegenBuildId);
+  Key.options = optionsKeyText(O);
+  Key.code = codeFingerprint(Raw, IncludeLines);
+  Key.signature = Out.signature;
   for (const auto &Res : Out.resolutions)
-    H.field(Res.what).field(Res.value.repr());
-  A->key = H.hexDigest();
+    Key.resolutions.emplace_back(Res.what, Res.value.repr());
+  A->key = jit::composeCacheKey(Key);
   return A;
 }
 
