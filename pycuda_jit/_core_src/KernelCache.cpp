@@ -21,14 +21,14 @@ namespace pcj::py {
 std::optional<CachedKernel> loadCachedKernel(const std::string &Key,
                                              const driver::Analysis &A,
                                              bool Cuda, int CcMajor,
-                                             int CcMinor, std::string &Status) {
+                                             int CcMinor, jit::CacheFind &Found,
+                                             std::string &OffWhy) {
   rt::DiskCache C(rt::DiskCache::defaultDir());
-  std::string Why;
-  if (!C.ensureDir(&Why)) {
-    Status = "off (" + Why + ")";
+  if (!C.ensureDir(&OffWhy)) {
+    Found = jit::CacheFind::Off;
     return std::nullopt;
   }
-  Status = "miss";
+  Found = jit::CacheFind::Miss;
   auto T0 = std::chrono::steady_clock::now();
   auto E = C.load(Key);
   if (!E)
@@ -65,7 +65,7 @@ std::optional<CachedKernel> loadCachedKernel(const std::string &Key,
   R.timings.push_back({"cache.load", std::chrono::duration<double, std::milli>(
                                          std::chrono::steady_clock::now() - T0)
                                          .count()});
-  Status = "hit";
+  Found = jit::CacheFind::Hit;
   return K;
 }
 

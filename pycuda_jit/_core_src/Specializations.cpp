@@ -23,6 +23,7 @@
 #include "runtime/Device.h"
 #include "runtime/Errors.h"
 #include "runtime/jit/CachePolicy.h"
+#include "runtime/jit/CachedCompile.h"
 #include "runtime/jit/CompilePool.h"
 #include "support/Diagnostics.h"
 #include "support/Toolkit.h"
@@ -231,45 +232,42 @@ static void planAliasCheck(Spec &S) {
     S.roArrays.clear(); // nothing written: no check needed
 }
 
-// The disk cache lookup; true (and S filled) on a hit.
-static bool loadFromCache(Spec &S, const driver::Analysis &A, rt::Context *Ctx,
-                          int CcMajor, int CcMinor) {
+// The disk cache lookup; Hit (and S filled) when the entry is read and,
+// on a GPU, its image loads into Ctx.  A cached image the driver refuses
+// (a damaged or forged cubin) is a Miss, which the caller rebuilds; errors
+// that a rebuild cannot help (out of memory, a dead context) propagate.
+static jit::CacheFind lookUpCached(DispatcherObject *D, Spec &S,
+                                   const driver::Analysis &A, rt::Context *Ctx,
+                                   int CcMajor, int CcMinor, std::string &Why) {
+  jit::CacheFind Found = jit::CacheFind::Miss;
   std::optional<CachedKernel> K = loadCachedKernel(
-      S.cacheKey, A, Ctx != nullptr, CcMajor, CcMinor, S.cache);
+      S.cacheKey, A, Ctx != nullptr, CcMajor, CcMinor, Found, Why);
   if (!K)
-    return false;
+    return Found;
   S.result = std::move(K->result);
-  if (Ctx) {
-    auto I = std::make_unique<ArchImage>();
-    I->ccMajor = CcMajor;
-    I->ccMinor = CcMinor;
-    I->image = std::move(K->image);
-    S.images.push_back(std::move(I));
-  }
-  return true;
-}
-
-// Loads a cached image into Ctx; false when the driver refuses it (a
-// damaged or forged cubin), which the caller then rebuilds.  Errors that a
-// rebuild cannot help (out of memory, a dead context) propagate.
-static bool loadCachedImage(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
+  if (!Ctx)
+    return jit::CacheFind::Hit;
+  auto I = std::make_unique<ArchImage>();
+  I->ccMajor = CcMajor;
+  I->ccMinor = CcMinor;
+  I->image = std::move(K->image);
+  S.images.push_back(std::move(I));
   try {
-    loadForDevice(D, S, Ctx);
-    return true;
+    loadForDevice(D, S, *Ctx);
+    return jit::CacheFind::Hit;
   } catch (const rt::DriverError &E) {
     if (E.isOutOfMemory() || E.isSticky())
       throw;
     S.devices.clear();
-    return false;
+    S.images.clear();
+    return jit::CacheFind::Miss;
   }
 }
 
-static void storeInCache(Spec &S, bool Cuda) {
+static std::string storeInCache(Spec &S, bool Cuda) {
   const rt::LoadableImage *Image =
       S.images.empty() ? nullptr : &S.images.front()->image;
-  std::string Why = storeCachedKernel(S.cacheKey, S.result, Cuda, Image);
-  if (!Why.empty())
-    S.cache = "miss (not stored: " + Why + ")";
+  return storeCachedKernel(S.cacheKey, S.result, Cuda, Image);
 }
 
 // The stage dumps of S compiled again: after a disk-cache hit (which loads
@@ -383,7 +381,7 @@ static void adoptGenerated(Spec &S, PendingCompile &P) {
 
 // What every compile does once the code exists (compiled or from the disk
 // cache): the parameter layout, the launch-time checks, loading into the
-// current context (CUDA) or the executor's entry (CPU), the cache store.
+// current context (CUDA) or the executor's entry (CPU).
 static void completeSpec(DispatcherObject *D, Spec &S, rt::Context *Ctx,
                          bool Hit) {
   S.bufSize = layoutParamBuffer(S.result.abi, S.offsets);
@@ -407,8 +405,6 @@ static void completeSpec(DispatcherObject *D, Spec &S, rt::Context *Ctx,
     S.cpu.staticSharedBytes = S.result.staticSharedBytes;
     S.cpu.sanitize = D->st->opts.sanitize;
   }
-  if (D->st->opts.cache && !Hit && S.cache.rfind("miss", 0) == 0)
-    storeInCache(S, Ctx != nullptr);
 }
 
 static void reportCompile(DispatcherObject *D, const Spec &S, bool Hit,
@@ -460,25 +456,21 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D,
   S->captured = R.captured();
   if (!S->captured.empty() && D->st->opts.cache)
     refuseCachingCaptures(D->pyfunc, S->captured.front().get());
-  bool Hit =
-      D->st->opts.cache && loadFromCache(*S, *A, Ctx, DevMajor, DevMinor);
-  if (Hit && Ctx && !loadCachedImage(D, *S, *Ctx)) {
-    Hit = false; // the cached image does not load: compile it instead
-    S->images.clear();
-    S->cache = "miss";
+  // The disk cache (runtime/jit/CachedCompile.h): a hit, or a miss whose
+  // entry's lock this process holds until the compile is stored.
+  jit::CacheLookup Cache;
+  if (D->st->opts.cache) {
+    jit::CacheSteps Steps;
+    Steps.lookup = [&](std::string &Why) {
+      return lookUpCached(D, *S, *A, Ctx, DevMajor, DevMinor, Why);
+    };
+    Steps.await = [&](std::unique_ptr<rt::CacheLock> &Lock, std::string &Note) {
+      return awaitCacheEntry(S->cacheKey, Lock, Note);
+    };
+    Cache = jit::lookUpOrLock(Steps);
+    S->cache = Cache.status;
   }
-  // Compile once per machine: another process may be compiling this entry.
-  std::unique_ptr<rt::CacheLock> Lock;
-  if (D->st->opts.cache && !Hit && S->cache == "miss") {
-    std::string Note;
-    if (awaitCacheEntry(S->cacheKey, Lock, Note)) {
-      Hit = loadFromCache(*S, *A, Ctx, DevMajor, DevMinor) &&
-            (!Ctx || loadCachedImage(D, *S, *Ctx));
-      if (!Hit)
-        S->images.clear();
-    }
-    S->cache = (Hit ? "hit" : "miss") + Note;
-  }
+  bool Hit = Cache.hit;
   if (!Hit) {
     prefetchCompiler(); // nvJitLink loads beside this code generation
     auto P = std::make_shared<PendingCompile>();
@@ -519,6 +511,10 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D,
     printDumps(S->result);
   }
   completeSpec(D, *S, Ctx, Hit);
+  if (D->st->opts.cache && !Hit) {
+    jit::storeCompiled(Cache, [&] { return storeInCache(*S, Ctx != nullptr); });
+    S->cache = Cache.status;
+  }
   reportCompile(D, *S, Hit, Start);
   return S;
 }
