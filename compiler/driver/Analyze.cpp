@@ -232,7 +232,7 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
   Out.resolutions = A->kernel.resolutions;
   // Device functions by name, signature and code (never by address: the
   // list feeds the cache key, which must be the same in every process).
-  for (Session::Spec *Sp : A->session.order) {
+  for (Session::Callee *Sp : A->session.order) {
     std::string Name = Sp->typed.fn->qualname + Sp->argSignature;
     Out.resolutions.push_back(
         {"device function " + Name + " -> " + Sp->typed.fn->returnType->str(),
@@ -252,7 +252,7 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
                        : lower::mangleKernelName(F->qualname, Out.signature);
   Out.readOnlyArgs = transforms::readOnlyArrayParams(*F);
   std::map<std::string, const ir::Function *> Callees;
-  for (Session::Spec *Sp : A->session.order)
+  for (Session::Callee *Sp : A->session.order)
     Callees.emplace(Sp->symbol, Sp->typed.fn.get());
   std::vector<const ir::Instr *> Writes = transforms::paramWrites(*F, Callees);
   for (size_t K = 0; K < F->params.size(); ++K)

@@ -1,8 +1,8 @@
 // Argument classification and packing (see ArgPack.h).
 #include "ArgPack.h"
 
-#include "Backend.h"
 #include "DLPack.h"
+#include "PyExecutor.h"
 
 #include "runtime/Device.h"
 #include "runtime/Stream.h"

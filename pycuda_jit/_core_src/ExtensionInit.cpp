@@ -1,7 +1,6 @@
 // PyInit__core: the extension module's functions and types.  Everything the
 // Python package needs from C++ goes through here; the compiler and the
 // runtime know nothing about Python.
-#include "Backend.h"
 #include "CodeReader.h"
 #include "DLPack.h"
 #include "DeviceArray.h"
@@ -11,6 +10,7 @@
 #include "HostApi.h"
 #include "JitOptions.h"
 #include "PerfWarnings.h"
+#include "PyExecutor.h"
 #include "Streams.h"
 #include "ToolkitApi.h"
 #include "TypeOf.h"
