@@ -8,8 +8,8 @@
 //   /tmp/cpu_executor_bench            # PYCUDA_JIT_CPU_THREADS=1 for one core
 //
 // Each figure is the best of several repetitions.
-#include "runtime/cpu/Executor.h"
 #include "runtime/cpu/Fiber.h"
+#include "runtime/cpu/GridRunner.h"
 
 #include <algorithm>
 #include <chrono>

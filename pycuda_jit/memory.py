@@ -1,7 +1,7 @@
 """Host API: device and host memory (numba-cuda names).
 
 Thin wrappers: the work is done in C++ (pycuda_jit/_core_src/DeviceArray.cpp,
-Backend.cpp, DLPack.cpp, runtime/Memory.cpp).  Importing this module does not
+PyExecutor.cpp, DLPack.cpp, runtime/Memory.cpp).  Importing this module does not
 load the extension; each function does, on first use.
 """
 import contextlib

@@ -1,5 +1,6 @@
 // The on-disk kernel cache (see DiskCache.h).
 #include "runtime/DiskCache.h"
+#include "runtime/CacheMeta.h"
 #include "support/Env.h"
 
 #include "support/Sha256.h"
@@ -287,11 +288,9 @@ std::vector<CacheFileInfo> DiskCache::list() const {
         for (const auto &S : E->sections)
           I.sections.push_back(S.first);
         auto M = E->sections.find("meta");
-        if (M != E->sections.end()) {
-          size_t P = M->second.find("kernel=");
-          if (P != std::string::npos)
-            I.kernel = M->second.substr(P + 7, M->second.find('\n', P) - P - 7);
-        }
+        if (M != E->sections.end())
+          if (std::optional<KernelMeta> K = decodeKernelMeta(M->second))
+            I.kernel = K->kernel;
       }
     }
     I.problem = I.valid ? "" : Problem;

@@ -4,7 +4,8 @@
 //   magic "PCJCACHE" | u32 format version | 32-byte key | u64 payload length
 //   | 32-byte SHA-256 of everything before it and the payload | payload
 // and the payload is a list of named sections (cubin, ptx, host object,
-// metadata): u32 name length, name, u64 data length, data.  The checksum
+// metadata: runtime/CacheMeta.h's versioned record): u32 name length, name,
+// u64 data length, data.  The checksum
 // covers the header too, so an entry copied under another name with its key
 // bytes rewritten to match is refused.
 //
@@ -39,12 +40,14 @@ struct CacheFileInfo {
   bool valid = false;
   std::string problem; // why an invalid entry is ignored
   std::vector<std::string> sections;
-  std::string kernel; // from the "meta" section, if any
+  std::string kernel; // from the "meta" record, if it decodes
 };
 
 class DiskCache {
 public:
-  static constexpr uint32_t kFormatVersion = 2;
+  // 3: the "meta" section is runtime/CacheMeta.h's record (2 held
+  // "key=value" text; such entries are refused as another version).
+  static constexpr uint32_t kFormatVersion = 3;
   // The largest entry read or written (64 MiB; kernels' entries are KiBs to
   // a few MiB): a bigger file is refused from its size, unread.
   static constexpr uint64_t kMaxEntryBytes = uint64_t(64) << 20;

@@ -243,14 +243,14 @@ void Normalizer::resolveTargets() {
   Targeted.assign(Ins.size(), false);
   for (size_t I = 0; I < Ins.size(); ++I) {
     const RawInstr &R = Ins[I];
-    if (R.spec->jump == JumpMode::None)
+    if (R.info->jump == JumpMode::None)
       continue;
     auto It = ByStart.find(R.jumpTo);
     if (R.jumpTo < 0 || It == ByStart.end())
       bad(R, "jump target " + std::to_string(R.jumpTo) +
                  " is not an instruction boundary");
     RawTarget[I] = It->second;
-    if (R.spec->kind != RawKind::ForIter || R.spec->param == 0)
+    if (R.info->kind != RawKind::ForIter || R.info->param == 0)
       Targeted[It->second] = true;
   }
 }
@@ -262,24 +262,24 @@ void Normalizer::markLoopExits() {
   Dropped.assign(Ins.size(), false);
   for (size_t I = 0; I < Ins.size(); ++I) {
     const RawInstr &R = Ins[I];
-    if (R.spec->kind != RawKind::ForIter || R.spec->param == 0)
+    if (R.info->kind != RawKind::ForIter || R.info->param == 0)
       continue;
     int T = RawTarget[I];
-    int Skip = R.spec->param;
-    if (Ins[T].spec->kind != RawKind::EndFor)
+    int Skip = R.info->param;
+    if (Ins[T].info->kind != RawKind::EndFor)
       bad(R, "FOR_ITER does not jump to END_FOR");
     if (T + Skip >= (int)Ins.size())
       bad(R, "loop exit runs off the end of the code");
     for (int K = 1; K < Skip; ++K)
-      if (!(Ins[T + K].spec->kind == RawKind::Simple &&
-            Ins[T + K].spec->param == (int)Op::POP_TOP))
+      if (!(Ins[T + K].info->kind == RawKind::Simple &&
+            Ins[T + K].info->param == (int)Op::POP_TOP))
         bad(R, "END_FOR is not followed by POP_TOP");
     auto FallsThrough = [&](int Idx) {
       if (Idx == 0)
         return true;
       if (Dropped[Idx - 1])
         return false;
-      const RawOpSpec &P = *Ins[Idx - 1].spec;
+      const RawOpInfo &P = *Ins[Idx - 1].info;
       switch (P.kind) {
       case RawKind::Jump:
       case RawKind::ReturnConst:
@@ -313,7 +313,7 @@ int Normalizer::longTupleDisplayAt(size_t I) const {
     const RawInstr &R = Ins[K];
     if (Targeted[K] || !R.opname)
       return -1;
-    RawKind Kind = R.spec->kind;
+    RawKind Kind = R.info->kind;
     if (Kind == RawKind::Jump || Kind == RawKind::CondJump ||
         Kind == RawKind::ForIter)
       return -1;
@@ -406,7 +406,7 @@ void Normalizer::setLocalLayout() {
 int Normalizer::codeConstBefore(size_t I) const {
   for (size_t Back = 1; Back <= 4 && Back <= I; ++Back) {
     const RawInstr &P = Ins[I - Back];
-    if (P.spec->kind != RawKind::LoadConst || P.arg >= Raw.consts.size())
+    if (P.info->kind != RawKind::LoadConst || P.arg >= Raw.consts.size())
       continue;
     if (Raw.consts[P.arg].kind == ConstValue::Kind::Code)
       return (int)P.arg;
@@ -432,7 +432,7 @@ void Normalizer::makeFunction(size_t I) {
     addUnsupported(functionKind(I), R);
     return;
   }
-  int Form = R.spec->param;
+  int Form = R.info->param;
   if (Form == 0)
     add(Op::POP_TOP, R); // 3.10: the qualname
   add(Op::MAKE_FUNCTION, R, Code);
@@ -507,7 +507,7 @@ const std::string &Normalizer::derefName(const RawInstr &R,
 // LOAD_CONST emitted just before; fold it into the CALL.
 void Normalizer::foldPreviousKwConst(size_t I, Instr &Call) {
   const RawInstr &R = Ins[I];
-  if (I == 0 || Ins[I - 1].spec->kind != RawKind::LoadConst ||
+  if (I == 0 || Ins[I - 1].info->kind != RawKind::LoadConst ||
       Out.instrs.size() < 2 ||
       Out.instrs[Out.instrs.size() - 2].op != Op::LOAD_CONST ||
       Out.instrs[Out.instrs.size() - 2].offset != Ins[I - 1].offset)
@@ -558,13 +558,13 @@ bool Normalizer::startsStarListCall(size_t I) const {
 bool Normalizer::buildsKwDefaults(size_t I) const {
   for (size_t K = I + 1; K < Ins.size() && K <= I + 64; ++K) {
     const RawInstr &R = Ins[K];
-    if (R.spec->kind == RawKind::MakeFunction && R.spec->param != 2)
+    if (R.info->kind == RawKind::MakeFunction && R.info->param != 2)
       return (R.arg & 2) != 0;
-    if (R.spec->kind == RawKind::SetFunctionAttribute && R.arg == 2)
+    if (R.info->kind == RawKind::SetFunctionAttribute && R.arg == 2)
       return true;
-    if (R.spec->kind == RawKind::Jump || R.spec->kind == RawKind::CondJump ||
-        R.spec->kind == RawKind::StoreFast || R.spec->kind == RawKind::Call ||
-        R.spec->kind == RawKind::CallLegacy)
+    if (R.info->kind == RawKind::Jump || R.info->kind == RawKind::CondJump ||
+        R.info->kind == RawKind::StoreFast || R.info->kind == RawKind::Call ||
+        R.info->kind == RawKind::CallLegacy)
       return false;
   }
   return false;
@@ -575,7 +575,7 @@ bool Normalizer::buildsKwDefaults(size_t I) const {
 
 void Normalizer::emit(size_t I) {
   const RawInstr &R = Ins[I];
-  const RawOpSpec &S = *R.spec;
+  const RawOpInfo &S = *R.info;
   const uint32_t A = R.arg;
   if (Dropped[I])
     return;
@@ -857,7 +857,7 @@ void Normalizer::run() {
   for (size_t I = 0; I < Ins.size(); ++I) {
     FirstNeutral[I] = (int)Out.instrs.size();
     emit(I);
-    if (PendingKw >= 0 && !FoldedAway[I] && Ins[I].spec->kind != RawKind::Drop)
+    if (PendingKw >= 0 && !FoldedAway[I] && Ins[I].info->kind != RawKind::Drop)
       bad(Ins[I], "KW_NAMES is not followed by CALL");
   }
   FirstNeutral[Ins.size()] = (int)Out.instrs.size();

@@ -33,7 +33,7 @@ constexpr int Bin(BinOpKind B, bool InPlace = false) {
 }
 
 // clang-format off
-const RawOpSpec kOps[] = {
+const RawOpInfo kOps[] = {
   // ---- dropped ------------------------------------------------------------
   {"NOP",              10, 13, K::Drop},
   {"RESUME",           11, 13, K::Drop},
@@ -238,7 +238,7 @@ const RawOpSpec kOps[] = {
 // Out-of-range targets become -1; the decoder reports them as malformed.
 int clampTarget(int64_t T) { return T < 0 || T > (1 << 30) ? -1 : (int)T; }
 
-const RawOpSpec kUnknown = {"<unknown>", 10, 13, K::Unsupported, P(U::Other)};
+const RawOpInfo kUnknown = {"<unknown>", 10, 13, K::Unsupported, P(U::Other)};
 
 } // namespace
 
@@ -246,12 +246,12 @@ void malformed(const SourceLoc &Loc, const std::string &Msg) {
   throw CompileError(ErrorKind::Bytecode, Loc, "malformed bytecode: " + Msg);
 }
 
-const RawOpSpec &lookupSpec(const std::string &Name, int Minor) {
+const RawOpInfo &lookupOpInfo(const std::string &Name, int Minor) {
   // name -> the rows for that name (one per version range); built once.
-  static const std::unordered_multimap<std::string, const RawOpSpec *> ByName =
+  static const std::unordered_multimap<std::string, const RawOpInfo *> ByName =
       [] {
-        std::unordered_multimap<std::string, const RawOpSpec *> M;
-        for (const RawOpSpec &S : kOps)
+        std::unordered_multimap<std::string, const RawOpInfo *> M;
+        for (const RawOpInfo &S : kOps)
           M.emplace(S.name, &S);
         return M;
       }();
@@ -264,14 +264,14 @@ const RawOpSpec &lookupSpec(const std::string &Name, int Minor) {
 
 Dispatch buildDispatch(const OpcodeTable &T, int Minor) {
   Dispatch D;
-  D.spec.assign(256, nullptr);
+  D.info.assign(256, nullptr);
   D.name.assign(256, nullptr);
   D.caches.assign(256, 0);
   D.haveArgument = T.haveArgument;
   for (const auto &[Name, Num] : T.opmap) {
     if (Num < 0 || Num > 255)
       continue; // pseudo-instructions never appear in co_code
-    D.spec[Num] = &lookupSpec(Name, Minor);
+    D.info[Num] = &lookupOpInfo(Name, Minor);
     D.name[Num] = &Name;
     if ((size_t)Num < T.cacheEntries.size())
       D.caches[Num] = T.cacheEntries[Num];
@@ -300,8 +300,8 @@ std::vector<RawInstr> scanRaw(const RawCode &Raw, const Dispatch &D,
       Start = Off;
     int OpNum = (unsigned char)Code[Off];
     int A = (unsigned char)Code[Off + 1];
-    const RawOpSpec *Spec = D.spec[OpNum];
-    if (!Spec)
+    const RawOpInfo *Info = D.info[OpNum];
+    if (!Info)
       malformed(FnLoc, "unknown opcode " + std::to_string(OpNum) +
                            " at offset " + std::to_string(Off));
     uint32_t Arg = OpNum >= D.haveArgument ? (Ext | (uint32_t)A) : 0;
@@ -310,7 +310,7 @@ std::vector<RawInstr> scanRaw(const RawCode &Raw, const Dispatch &D,
       malformed(FnLoc, "code ends inside the inline caches of the "
                        "instruction at offset " +
                            std::to_string(Off));
-    if (Spec->kind == RawKind::ExtendedArg) {
+    if (Info->kind == RawKind::ExtendedArg) {
       if (Arg >> 24) // a fourth prefix would overflow 32 bits
         malformed(FnLoc, "too many EXTENDED_ARG prefixes at offset " +
                              std::to_string(Off));
@@ -326,9 +326,9 @@ std::vector<RawInstr> scanRaw(const RawCode &Raw, const Dispatch &D,
     R.next = Next;
     R.opcode = OpNum;
     R.arg = Arg;
-    R.spec = Spec;
+    R.info = Info;
     R.opname = D.name[OpNum];
-    switch (Spec->jump) {
+    switch (Info->jump) {
     case JumpMode::None:
       break;
     case JumpMode::Absolute:

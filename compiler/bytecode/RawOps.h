@@ -64,7 +64,7 @@ enum class RawKind : uint8_t {
 
 enum class JumpMode : uint8_t { None, Absolute, Forward, Backward };
 
-struct RawOpSpec {
+struct RawOpInfo {
   const char *name;
   int minMinor, maxMinor; // Python 3.minMinor .. 3.maxMinor
   RawKind kind;
@@ -74,7 +74,7 @@ struct RawOpSpec {
 
 // The spec for `Name` under Python 3.Minor; an Unsupported(Other) spec when
 // the name is not known.
-const RawOpSpec &lookupSpec(const std::string &Name, int Minor);
+const RawOpInfo &lookupOpInfo(const std::string &Name, int Minor);
 
 struct RawInstr {
   int start = 0;  // byte offset of its first EXTENDED_ARG (jumps land here)
@@ -82,7 +82,7 @@ struct RawInstr {
   int next = 0;   // byte offset after it and its inline caches
   int opcode = 0;
   uint32_t arg = 0;
-  const RawOpSpec *spec = nullptr;
+  const RawOpInfo *info = nullptr;
   const std::string *opname = nullptr;
   int jumpTo = -1; // jumps: target byte offset
   int line = -1, col = -1, endCol = -1;
@@ -91,7 +91,7 @@ struct RawInstr {
 // The opcode-number -> spec dispatch for one interpreter, built once per
 // OpcodeTable from the names in its opmap.
 struct Dispatch {
-  std::vector<const RawOpSpec *> spec;   // by opcode number
+  std::vector<const RawOpInfo *> info;   // by opcode number
   std::vector<const std::string *> name; // by opcode number
   std::vector<int> caches;               // by opcode number
   int haveArgument = 0;

@@ -62,7 +62,9 @@ public:
   Session(ir::Resolver &Root, bool IncludeLines)
       : Root(Root), IncludeLines(IncludeLines) {}
 
-  struct Spec {
+  // A device function typed for one argument list (a specialization of a
+  // callee; the extension's py::Specialization is a kernel's).
+  struct Callee {
     std::string key, identity, symbol;
     std::string codeFingerprint; // of the callee's bytecode (cache keys)
     std::string argSignature;    // "(int64, float32 = const 2.0)"
@@ -73,10 +75,10 @@ public:
     // It called itself (saw its provisional return type) while typed.
     bool recursed = false;
   };
-  std::vector<Spec *> order; // completed specializations, callees first
+  std::vector<Callee *> order; // completed specializations, callees first
   // The device functions' resolvers, needed by the analysis only.
   void dropResolvers() {
-    for (auto &Entry : Specs)
+    for (auto &Entry : Callees)
       Entry.second->resolver.reset();
   }
 
@@ -166,9 +168,9 @@ public:
       Printed += " -> " + Sig.ret->str();
     }
     std::string Key = Info.identity + KeyArgs;
-    auto It = Specs.find(Key);
-    if (It != Specs.end()) {
-      Spec &S = *It->second;
+    auto It = Callees.find(Key);
+    if (It != Callees.end()) {
+      Callee &S = *It->second;
       if (!S.done && (InProgress.empty() || InProgress.back() != Key))
         throw CompileError(
             ErrorKind::Unsupported, At,
@@ -192,8 +194,8 @@ public:
     if (InProgress.size() > 64)
       throw CompileError(ErrorKind::Unsupported, At,
                          "device functions are nested too deeply");
-    auto S = std::make_unique<Spec>();
-    Spec &Ref = *S;
+    auto S = std::make_unique<Callee>();
+    Callee &Ref = *S;
     Ref.key = Key;
     Ref.identity = Info.identity;
     Ref.inlineAlways = Info.inlineAlways;
@@ -201,7 +203,7 @@ public:
     Ref.codeFingerprint = codeFingerprint(Info.code, IncludeLines);
     Ref.argSignature = Printed;
     Ref.resolver = std::move(Info.resolver);
-    Specs.emplace(Key, std::move(S));
+    Callees.emplace(Key, std::move(S));
     InProgress.push_back(Key);
     InProgressTypes.push_back(TypesOnly);
     Names.push_back(Fn.name);
@@ -288,7 +290,7 @@ private:
         Msg += "\n  " + Sigs[K].str();
     throw CompileError(ErrorKind::Typing, At, Msg);
   }
-  std::map<std::string, std::unique_ptr<Spec>> Specs;
+  std::map<std::string, std::unique_ptr<Callee>> Callees;
   std::vector<std::string> InProgress, InProgressTypes, Names;
 
   std::string chain(const std::string &Last) const {

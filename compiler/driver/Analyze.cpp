@@ -6,6 +6,7 @@
 #include "bytecode/Decoder.h"
 #include "cfg/CFG.h"
 #include "runtime/cpu/ThreadCtx.h" // kCpuAbiVersion (a constant only)
+#include "runtime/jit/CacheKey.h"
 #include "ssa/SSABuilder.h"
 #include "stdlib/Registry.h"
 #include "support/BuildId.h"
@@ -231,7 +232,7 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
   Out.resolutions = A->kernel.resolutions;
   // Device functions by name, signature and code (never by address: the
   // list feeds the cache key, which must be the same in every process).
-  for (Session::Spec *Sp : A->session.order) {
+  for (Session::Callee *Sp : A->session.order) {
     std::string Name = Sp->typed.fn->qualname + Sp->argSignature;
     Out.resolutions.push_back(
         {"device function " + Name + " -> " + Sp->typed.fn->returnType->str(),
@@ -251,7 +252,7 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
                        : lower::mangleKernelName(F->qualname, Out.signature);
   Out.readOnlyArgs = transforms::readOnlyArrayParams(*F);
   std::map<std::string, const ir::Function *> Callees;
-  for (Session::Spec *Sp : A->session.order)
+  for (Session::Callee *Sp : A->session.order)
     Callees.emplace(Sp->symbol, Sp->typed.fn.get());
   std::vector<const ir::Instr *> Writes = transforms::paramWrites(*F, Callees);
   for (size_t K = 0; K < F->params.size(); ++K)
@@ -259,15 +260,14 @@ AnalysisPtr analyzeKernel(const bc::RawCode &Raw,
                              Writes[K] ? Writes[K]->loc : SourceLoc{}});
 
   // The cache key.
-  Sha256 H;
-  H.field("pycuda_jit-cache-key/2")
-      .field(compilerBuildId(frontendBuildId(), O.codegenBuildId));
-  H.field(optionsKeyText(O));
-  H.field(codeFingerprint(Raw, IncludeLines));
-  H.field(Out.signature);
+  jit::KernelKeyParts Key;
+  Key.compiler = compilerBuildId(frontendBuildId(), O.codegenBuildId);
+  Key.options = optionsKeyText(O);
+  Key.code = codeFingerprint(Raw, IncludeLines);
+  Key.signature = Out.signature;
   for (const auto &Res : Out.resolutions)
-    H.field(Res.what).field(Res.value.repr());
-  A->key = H.hexDigest();
+    Key.resolutions.emplace_back(Res.what, Res.value.repr());
+  A->key = jit::composeCacheKey(Key);
   return A;
 }
 
@@ -278,33 +278,19 @@ const std::vector<StageTiming> &analysisTimings(const Analysis &A) {
   return A.timings;
 }
 
-std::string describeForCache(const CompileResult &R) {
-  std::string S = "kernel=" + R.kernelName + "\n";
-  S += "signature=" + R.signature + "\n";
-  S += "flags=" + std::to_string(R.usesBarriers) +
-       std::to_string(R.usesWarpOps) + std::to_string(R.usesGridSync) + "\n";
-  S += "static_shared=" + std::to_string(R.staticSharedBytes) + "\n";
-  std::string RO;
-  for (bool B : R.readOnlyArgs)
-    RO += B ? '1' : '0';
-  S += "readonly=" + RO + "\n";
-  return S;
+rt::KernelMeta cacheMeta(const CompileResult &R) {
+  rt::KernelMeta M;
+  M.kernel = R.kernelName;
+  M.signature = R.signature;
+  M.usesBarriers = R.usesBarriers;
+  M.usesWarpOps = R.usesWarpOps;
+  M.usesGridSync = R.usesGridSync;
+  M.staticSharedBytes = R.staticSharedBytes;
+  M.readOnlyArgs = R.readOnlyArgs;
+  return M;
 }
 
 namespace {
-
-// A decimal number of at most `Max` (no sign, no spaces, no overflow).
-bool parseBounded(const std::string &S, uint64_t Max, uint64_t &Out) {
-  if (S.empty() || S.size() > 19)
-    return false;
-  Out = 0;
-  for (char C : S) {
-    if (C < '0' || C > '9')
-      return false;
-    Out = Out * 10 + uint64_t(C - '0');
-  }
-  return Out <= Max;
-}
 
 // No compile records more static shared memory than a GPU block can have
 // statically; a larger figure comes from a damaged or forged entry.
@@ -312,42 +298,18 @@ constexpr uint64_t kMaxStaticSharedBytes = 48 * 1024;
 
 } // namespace
 
-bool restoreFromCache(const std::string &Meta, CompileResult &R) {
-  std::map<std::string, std::string> KV;
-  size_t Pos = 0;
-  while (Pos < Meta.size()) {
-    size_t End = Meta.find('\n', Pos);
-    if (End == std::string::npos)
-      End = Meta.size();
-    std::string Line = Meta.substr(Pos, End - Pos);
-    size_t Eq = Line.find('=');
-    if (Eq == std::string::npos ||
-        !KV.emplace(Line.substr(0, Eq), Line.substr(Eq + 1)).second)
-      return false; // not key=value, or a key twice
-    Pos = End + 1;
-  }
-  // Every field present and well formed, and what the analysis knows
-  // (name, signature, read-only arrays) the same: anything else is a
-  // damaged or forged entry, which the caller rebuilds.
-  for (const char *K :
-       {"kernel", "signature", "flags", "static_shared", "readonly"})
-    if (!KV.count(K))
-      return false;
-  const std::string &Flags = KV["flags"];
-  if (KV["kernel"] != R.kernelName || KV["signature"] != R.signature ||
-      Flags.size() != 3 || Flags.find_first_not_of("01") != std::string::npos)
+bool restoreFromCache(const rt::KernelMeta &Meta, CompileResult &R) {
+  // What the analysis knows (name, signature, read-only arrays) the same,
+  // and no impossible value: anything else is a damaged or forged entry,
+  // which the caller rebuilds.
+  if (Meta.kernel != R.kernelName || Meta.signature != R.signature ||
+      Meta.readOnlyArgs != R.readOnlyArgs ||
+      Meta.staticSharedBytes > kMaxStaticSharedBytes)
     return false;
-  std::string RO;
-  for (bool B : R.readOnlyArgs)
-    RO += B ? '1' : '0';
-  uint64_t Shared = 0;
-  if (KV["readonly"] != RO ||
-      !parseBounded(KV["static_shared"], kMaxStaticSharedBytes, Shared))
-    return false;
-  R.usesBarriers = Flags[0] == '1';
-  R.usesWarpOps = Flags[1] == '1';
-  R.usesGridSync = Flags[2] == '1';
-  R.staticSharedBytes = size_t(Shared);
+  R.usesBarriers = Meta.usesBarriers;
+  R.usesWarpOps = Meta.usesWarpOps;
+  R.usesGridSync = Meta.usesGridSync;
+  R.staticSharedBytes = size_t(Meta.staticSharedBytes);
   R.abi = types::flattenKernelParams(R.argTypes);
   return true;
 }

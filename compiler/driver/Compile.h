@@ -9,6 +9,7 @@
 
 #include "bytecode/RawCode.h"
 #include "ir/CompileTimeValue.h"
+#include "runtime/CacheMeta.h" // KernelMeta (a struct only)
 #include "support/Backend.h"
 #include "support/SourceLoc.h"
 #include "typeinfer/TypeInfer.h"
@@ -144,12 +145,13 @@ CompileResult compileKernel(const bc::RawCode &Raw,
                             ir::Resolver &R, const CompileOptions &O);
 
 // What a cache entry must record to rebuild a CompileResult without
-// compiling (the code itself is stored beside it): "key=value" lines.
-std::string describeForCache(const CompileResult &R);
-// Fills the fields describeForCache wrote into R (the analysis' result);
-// false if the text is malformed, holds an impossible value or disagrees
-// with the analysis (a damaged or forged entry: the caller rebuilds it).
-bool restoreFromCache(const std::string &Meta, CompileResult &R);
+// compiling (the code itself is stored beside it; runtime/CacheMeta.h
+// encodes the record).
+rt::KernelMeta cacheMeta(const CompileResult &R);
+// Fills the fields cacheMeta recorded into R (the analysis' result); false
+// if the record holds an impossible value or disagrees with the analysis (a
+// damaged or forged entry: the caller rebuilds it).
+bool restoreFromCache(const rt::KernelMeta &Meta, CompileResult &R);
 
 // Identifies the compiler in cache keys: the content of both binaries --
 // FrontendId and CodegenId are the GNU build ids (support/BuildId.h) of

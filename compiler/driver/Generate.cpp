@@ -39,7 +39,7 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
   else
     codegen::configureForHost(*M);
   std::vector<lower::DeviceFunction> Callees;
-  for (Session::Spec *Sp : A->session.order)
+  for (Session::Callee *Sp : A->session.order)
     Callees.push_back({Sp->typed.fn.get(), Sp->symbol, Sp->inlineAlways});
   std::vector<lower::ForeignFunction> Foreign;
   for (const Session::ForeignUse &U : A->session.foreign) {

@@ -52,7 +52,11 @@ struct Instr {
 
   // Payload (meaning per op, see Opcodes.def).
   int64_t index = 0;
-  std::string str; // a name: parameter, global, local, attribute, class
+  // A Python name, the only kind of text it holds: a parameter's or local's
+  // (Arg, Undef, Phi, CheckBound), a global's or free variable's (Global,
+  // Deref), an attribute's or record field's (GetAttr, SetAttr), the raised
+  // class's (Raise), a nested function's qualname (MakeFunction).
+  std::string str;
   // TupleGet of an unpacking (`a, b = t`): how many values it expects
   // (checked in typing); 0 for other element reads.
   unsigned unpackCount = 0;

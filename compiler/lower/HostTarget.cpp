@@ -33,7 +33,7 @@ constexpr unsigned kSRegOffset[4] = {
     offsetof(pcj_thread_ctx, tid), offsetof(pcj_thread_ctx, ntid),
     offsetof(pcj_thread_ctx, ctaid), offsetof(pcj_thread_ctx, nctaid)};
 constexpr unsigned kSharedOffset = offsetof(pcj_thread_ctx, shared);
-// The alignment of a block's shared memory (runtime/cpu/Executor.cpp's
+// The alignment of a block's shared memory (runtime/cpu/GridRunner.cpp's
 // SharedAlign).
 constexpr unsigned kSharedBaseAlign = 64;
 constexpr unsigned kLaneIdOffset = offsetof(pcj_thread_ctx, laneid);

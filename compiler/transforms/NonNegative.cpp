@@ -33,9 +33,9 @@ bool constantInt(const Instr *I, int64_t &Out) {
   return false;
 }
 
-class Analysis {
+class NonNegativeFacts {
 public:
-  explicit Analysis(ir::Function &F) : F(F) {}
+  explicit NonNegativeFacts(ir::Function &F) : F(F) {}
 
   bool run() {
     // Optimistic for phis: assume every phi non-negative, then remove
@@ -191,6 +191,6 @@ private:
 
 } // namespace
 
-bool markNonNegative(ir::Function &F) { return Analysis(F).run(); }
+bool markNonNegative(ir::Function &F) { return NonNegativeFacts(F).run(); }
 
 } // namespace pcj::transforms

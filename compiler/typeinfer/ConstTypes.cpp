@@ -20,7 +20,7 @@ namespace {
 
 } // namespace
 
-Typed typeOfConst(const Instr *I, const bc::ConstValue &V) {
+InferredType typeOfConst(const Instr *I, const bc::ConstValue &V) {
   using K = bc::ConstValue::Kind;
   switch (V.kind) {
   case K::None:
@@ -62,8 +62,8 @@ Typed typeOfConst(const Instr *I, const bc::ConstValue &V) {
   }
 }
 
-Typed typeOfCompileTimeValue(const Instr *I, const ir::CTValue &V,
-                             const std::string &What) {
+InferredType typeOfCompileTimeValue(const Instr *I, const ir::CTValue &V,
+                                    const std::string &What) {
   using K = ir::CTValue::Kind;
   switch (V.kind) {
   case K::Invalid:
@@ -71,7 +71,8 @@ Typed typeOfCompileTimeValue(const Instr *I, const ir::CTValue &V,
   case K::Const: {
     // A numpy scalar keeps its dtype, and so does one inside a tuple (the
     // resolver then types the whole tuple).
-    Typed T = V.type ? Typed{V.type, false} : typeOfConst(I, V.value);
+    InferredType T =
+        V.type ? InferredType{V.type, false} : typeOfConst(I, V.value);
     if (!V.fields.empty() && T.type->isTuple()) // a namedtuple instance
       T.type = namedTupleTy(V.name, V.fields, T.type->elems());
     return T;

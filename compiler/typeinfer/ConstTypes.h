@@ -17,17 +17,17 @@ namespace pcj::typeinfer {
 
 // A type and whether it is weak (a Python scalar, which takes the type of
 // the typed value it meets).
-struct Typed {
+struct InferredType {
   types::TypeRef type = nullptr;
   bool weak = false;
 };
 
 // A Python constant's type.  Throws CompileError at `At` for values kernels
 // cannot hold (an int beyond 64 bits inside a tuple, a bytes object...).
-Typed typeOfConst(const ir::Instr *At, const bc::ConstValue &V);
+InferredType typeOfConst(const ir::Instr *At, const bc::ConstValue &V);
 
 // A compile-time value's type; `What` names it in messages ("global 'x'").
-Typed typeOfCompileTimeValue(const ir::Instr *At, const ir::CTValue &V,
-                             const std::string &What);
+InferredType typeOfCompileTimeValue(const ir::Instr *At, const ir::CTValue &V,
+                                    const std::string &What);
 
 } // namespace pcj::typeinfer

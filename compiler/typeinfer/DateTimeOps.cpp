@@ -32,7 +32,7 @@ uint64_t constLength(const bc::ConstValue &C) {
 }
 } // namespace
 
-bool Inferrer::inferDateTimeBinOp(Instr *I, Typed &Out) {
+bool Inferrer::inferDateTimeBinOp(Instr *I, InferredType &Out) {
   Instr *A = I->operands[0], *B = I->operands[1];
   TypeRef TA = A->type, TB = B->type;
   auto K = bc::BinOpKind(I->index);
@@ -101,7 +101,7 @@ bool Inferrer::inferDateTimeBinOp(Instr *I, Typed &Out) {
 
 // Datetimes with datetimes and timedeltas with timedeltas (in their common
 // unit); strings of one kind with == and != (a constant of that kind too).
-bool Inferrer::inferOpaqueCompare(Instr *I, Typed &Out) {
+bool Inferrer::inferOpaqueCompare(Instr *I, InferredType &Out) {
   Instr *A = I->operands[0], *B = I->operands[1];
   TypeRef TA = A->type, TB = B->type;
   auto K = bc::CmpKind(I->index);

@@ -59,7 +59,7 @@ void Inferrer::bindArguments(Instr *I, const CalleeParams &P) {
                   ") cannot be used in kernels; pass the argument explicitly");
     Instr *C = F.insert(I->parent, I, Op::Const, I->loc);
     C->cval = D.value;
-    Typed CT = typeOfConst(C, C->cval);
+    InferredType CT = typeOfConst(C, C->cval);
     C->type = CT.type;
     C->weak = CT.weak;
     Bound[K] = C;
@@ -70,7 +70,7 @@ void Inferrer::bindArguments(Instr *I, const CalleeParams &P) {
   I->kwnames.clear();
 }
 
-bool Inferrer::inferDeviceCall(Instr *I, Typed &Out) {
+bool Inferrer::inferDeviceCall(Instr *I, InferredType &Out) {
   if (!O.callees)
     fail(I, "device functions cannot be called here", "",
          ErrorKind::Unsupported);
@@ -108,7 +108,7 @@ bool Inferrer::inferDeviceCall(Instr *I, Typed &Out) {
     for (size_t K = 0; P.captures && Passed && K < Fn.items.size(); ++K) {
       Instr *C = F.insert(I->parent, I, Op::Const, I->loc);
       C->cval = Fn.items[K].value;
-      Typed CT = typeOfConst(C, C->cval);
+      InferredType CT = typeOfConst(C, C->cval);
       C->type = CT.type;
       C->weak = CT.weak;
       I->operands.insert(I->operands.begin() + 1 + K, C);

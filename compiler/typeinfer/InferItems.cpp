@@ -157,7 +157,7 @@ void Inferrer::zeroDimIndex(Instr *I) {
     return;
   Instr *E = F.insert(I->parent, I, Op::Const, I->loc);
   E->cval.kind = bc::ConstValue::Kind::Tuple;
-  Typed ET = typeOfConst(E, E->cval);
+  InferredType ET = typeOfConst(E, E->cval);
   E->type = ET.type;
   E->weak = ET.weak;
   Instr *V = F.insert(I->parent, I, Op::GetItem, I->loc, {Idx, E});
@@ -183,7 +183,7 @@ TypeRef Inferrer::pointerElement(Instr *I, TypeRef Ptr, const Instr *Idx) {
   return Elem;
 }
 
-bool Inferrer::inferGetItem(Instr *I, Typed &Out) {
+bool Inferrer::inferGetItem(Instr *I, InferredType &Out) {
   if (I->operands[0]->type->isArray())
     zeroDimIndex(I);
   Instr *Obj = I->operands[0], *Idx = I->operands[1];

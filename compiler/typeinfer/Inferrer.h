@@ -39,30 +39,30 @@ private:
     throw CompileError(K, I->loc, Msg, Hint);
   }
 
-  bool infer(Instr *I, Typed &Out);
+  bool infer(Instr *I, InferredType &Out);
   void resolveOnce(Instr *I);
-  bool inferGetAttr(Instr *I, Typed &Out);
-  bool inferCall(Instr *I, Typed &Out);
-  bool inferDeviceCall(Instr *I, Typed &Out);
+  bool inferGetAttr(Instr *I, InferredType &Out);
+  bool inferCall(Instr *I, InferredType &Out);
+  bool inferDeviceCall(Instr *I, InferredType &Out);
   ir::CTValue passedNestedFunction(const Instr *Call, const Instr *Made);
   ir::CTValue compileTimeArg(const Instr *A);
   bool rewriteOperatorCall(Instr *I, const stdlib::IntrinsicInfo &Info);
   bool knownCondition(const Instr *C, bool &Value);
   bool pruneConstantBranch(Instr *I);
   void bindArguments(Instr *I, const CalleeParams &P);
-  bool inferBinOp(Instr *I, Typed &Out);
-  bool inferIs(Instr *I, Typed &Out);
+  bool inferBinOp(Instr *I, InferredType &Out);
+  bool inferIs(Instr *I, InferredType &Out);
   void spreadStarArgs(Instr *I);
-  bool inferCompare(Instr *I, Typed &Out);
+  bool inferCompare(Instr *I, InferredType &Out);
   // DateTimeOps.cpp: datetime64/timedelta64 and fixed-width strings.
-  bool inferDateTimeBinOp(Instr *I, Typed &Out);
-  bool inferOpaqueCompare(Instr *I, Typed &Out);
+  bool inferDateTimeBinOp(Instr *I, InferredType &Out);
+  bool inferOpaqueCompare(Instr *I, InferredType &Out);
   // A store of Val into Dest (Where names it) when either is a datetime or
   // a string: false when neither is; a TypingError when NumPy would not
   // store it.  The caller casts the value to Dest.
   bool storeOpaque(const Instr *I, TypeRef Dest, const Instr *Val,
                    const std::string &Where);
-  bool inferGetItem(Instr *I, Typed &Out);
+  bool inferGetItem(Instr *I, InferredType &Out);
   bool inferSetItem(Instr *I);
   void recordStore(Instr *I, TypeRef Rec, int F, const Instr *Val, size_t K);
   void sliceStore(Instr *I, TypeRef Target, const Instr *Val);
@@ -72,8 +72,8 @@ private:
   int recordFieldIndex(const Instr *I, TypeRef Rec, const Instr *Idx);
   TypeRef returnTypeSoFar();
   void mergeCompileTimeValues(Instr *Phi);
-  Typed applyIntrinsic(Instr *I, const stdlib::IntrinsicInfo &Info,
-                       size_t FirstArg);
+  InferredType applyIntrinsic(Instr *I, const stdlib::IntrinsicInfo &Info,
+                              size_t FirstArg);
   TypeRef arrayIndexResult(const Instr *I, TypeRef Arr, TypeRef Idx);
   TypeRef pointerElement(Instr *I, TypeRef Ptr, const Instr *Idx);
 };

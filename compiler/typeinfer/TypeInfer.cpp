@@ -61,8 +61,9 @@ void Inferrer::resolveOnce(Instr *I) {
   Resolutions.push_back({What, I->ct});
 }
 
-Typed Inferrer::applyIntrinsic(Instr *I, const stdlib::IntrinsicInfo &Info,
-                               size_t FirstArg) {
+InferredType Inferrer::applyIntrinsic(Instr *I,
+                                      const stdlib::IntrinsicInfo &Info,
+                                      size_t FirstArg) {
   stdlib::TypingRequest Req{Info, *I, {}, I->kwnames};
   for (size_t K = FirstArg; K < I->operands.size(); ++K) {
     Instr *A = I->operands[K];
@@ -80,7 +81,7 @@ Typed Inferrer::applyIntrinsic(Instr *I, const stdlib::IntrinsicInfo &Info,
   return {Res.type, Res.weak};
 }
 
-bool Inferrer::inferGetAttr(Instr *I, Typed &Out) {
+bool Inferrer::inferGetAttr(Instr *I, InferredType &Out) {
   Instr *Obj = I->operands[0];
   TypeRef T = Obj->type;
   const std::string &Attr = I->str;
@@ -171,7 +172,7 @@ void Inferrer::spreadStarArgs(Instr *I) {
   I->starArgs = false;
 }
 
-bool Inferrer::inferCall(Instr *I, Typed &Out) {
+bool Inferrer::inferCall(Instr *I, InferredType &Out) {
   if (I->starArgs)
     spreadStarArgs(I);
   TypeRef T = I->operands[0]->type;
@@ -247,7 +248,7 @@ bool Inferrer::inferCall(Instr *I, Typed &Out) {
        ErrorKind::Unsupported);
 }
 
-bool Inferrer::inferBinOp(Instr *I, Typed &Out) {
+bool Inferrer::inferBinOp(Instr *I, InferredType &Out) {
   Instr *A = I->operands[0], *B = I->operands[1];
   auto K = bc::BinOpKind(I->index);
   std::string Sym = bc::binOpSymbol(K);
@@ -300,7 +301,7 @@ bool Inferrer::inferBinOp(Instr *I, Typed &Out) {
   return true;
 }
 
-bool Inferrer::inferCompare(Instr *I, Typed &Out) {
+bool Inferrer::inferCompare(Instr *I, InferredType &Out) {
   Instr *A = I->operands[0], *B = I->operands[1];
   if (isDateLike(A->type) || isDateLike(B->type) || isCharSeq(A->type) ||
       isCharSeq(B->type))
@@ -325,7 +326,7 @@ bool Inferrer::inferCompare(Instr *I, Typed &Out) {
 // for immutable values); numbers of different types are never the same
 // object.  A number literal's identity is CPython's caching detail, so
 // `x is 3` is refused; so is every other pair (arrays, tuples...).
-bool Inferrer::inferIs(Instr *I, Typed &Out) {
+bool Inferrer::inferIs(Instr *I, InferredType &Out) {
   Instr *A = I->operands[0], *B = I->operands[1];
   TypeRef TA = A->type, TB = B->type;
   Out = {boolTy(), false};
@@ -449,7 +450,7 @@ bool Inferrer::pruneConstantBranch(Instr *I) {
   return true;
 }
 
-bool Inferrer::infer(Instr *I, Typed &Out) {
+bool Inferrer::infer(Instr *I, InferredType &Out) {
   for (Instr *Op : I->operands)
     if (!Op->type && Op->op != ir::Op::Undef && I->op != ir::Op::Phi)
       return false;   // operand not typed yet
@@ -485,7 +486,7 @@ bool Inferrer::infer(Instr *I, Typed &Out) {
     return false;
   case Op::Phi: {
     bool Any = false;
-    Typed Acc;
+    InferredType Acc;
     for (Instr *V : I->operands) {
       if (!V->type)
         continue;
@@ -766,7 +767,7 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
   // when a phi's type changes after its first round, inference starts over
   // with that type as the phi's lower bound (Seeds) instead of unifying
   // with stale types.
-  std::map<const Instr *, Typed> Seeds;
+  std::map<const Instr *, InferredType> Seeds;
   std::optional<CompileError> Pending;
   int Restarts = 0;
   bool Changed = true;
@@ -785,7 +786,7 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
           Pruned = true;
           break;
         }
-        Typed T;
+        InferredType T;
         try {
           if (!infer(I, T))
             continue;
@@ -877,7 +878,7 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
     for (Instr *I : B->instrs)
       if (I->op == Op::Return)
         I->argTypes = {F.returnType};
-  ir::verify(F, /*Typed=*/true);
+  ir::verify(F, /*InferredType=*/true);
   return std::move(Resolutions);
 }
 

@@ -1,9 +1,9 @@
 // Argument classification and packing (see ArgPack.h).
 #include "ArgPack.h"
 
-#include "Backend.h"
 #include "DLPack.h"
 #include "ForeignArrays.h"
+#include "PyExecutor.h"
 
 #include "runtime/Device.h"
 #include "runtime/Stream.h"

@@ -2,7 +2,7 @@
 #include "CodegenPlugin.h"
 
 #include "driver/Analysis.h"
-#include "runtime/cpu/Executor.h"
+#include "runtime/cpu/GridRunner.h"
 #include "support/BuildId.h"
 #include "support/HostCuda.h"
 

@@ -1,7 +1,7 @@
 // DLPack export and import (see DLPack.h).
 #include "DLPack.h"
 
-#include "Backend.h"
+#include "PyExecutor.h"
 #include "Streams.h"
 
 #include "types/BFloat16.h"

@@ -4,8 +4,8 @@
 
 #include "types/BFloat16.h"
 
-#include "Backend.h"
 #include "DLPack.h"
+#include "PyExecutor.h"
 #include "Streams.h"
 
 #include "runtime/Device.h"

@@ -13,8 +13,8 @@
 // objects and numpy array creation.
 #pragma once
 
-#include "Backend.h"
 #include "Glue.h"
+#include "PyExecutor.h"
 
 #include "types/Type.h"
 

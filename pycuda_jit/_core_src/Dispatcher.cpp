@@ -5,7 +5,6 @@
 
 #include "ArgHints.h"
 #include "ArgPack.h"
-#include "Backend.h"
 #include "CodeReader.h"
 #include "CompileReport.h"
 #include "DispatcherObject.h"
@@ -18,6 +17,7 @@
 #include "Nvtx.h"
 #include "PerfWarnings.h"
 #include "Prefetch.h"
+#include "PyExecutor.h"
 #include "Resolver.h"
 #include "Specializations.h"
 #include "Staging.h"
@@ -33,7 +33,7 @@
 #include "runtime/Launch.h"
 #include "runtime/LoadImage.h"
 #include "runtime/Stream.h"
-#include "runtime/cpu/Executor.h"
+#include "runtime/cpu/GridRunner.h"
 #include "runtime/cpu/Sanitizer.h"
 #include "support/Diagnostics.h"
 #include "types/Overloads.h"
@@ -220,7 +220,7 @@ static PyObject *compileSignature(PyObject *Self, PyObject *Arg,
       return nullptr;
     }
     Sig.args = types::kernelArgTypes(Sig.args);
-    std::shared_ptr<Spec> S =
+    std::shared_ptr<Specialization> S =
         compileSpec(D, Sig.args, /*NoAlias=*/true, Background);
     {
       std::lock_guard<std::mutex> L(D->st->mu);
@@ -246,7 +246,8 @@ static PyObject *dispatcherCompileEager(PyObject *Self, PyObject *Arg) {
   return compileSignature(Self, Arg, /*Background=*/true);
 }
 
-static std::shared_ptr<Spec> findByIndex(DispatcherObject *D, PyObject *Which) {
+static std::shared_ptr<Specialization> findByIndex(DispatcherObject *D,
+                                                   PyObject *Which) {
   std::lock_guard<std::mutex> L(D->st->mu);
   if (D->st->ordered.empty()) {
     PyErr_SetString(
@@ -279,7 +280,7 @@ static std::shared_ptr<Spec> findByIndex(DispatcherObject *D, PyObject *Which) {
 }
 
 // The specialization Which names, its background compile finished.
-Spec *specByIndex(DispatcherObject *D, PyObject *Which) {
+Specialization *specByIndex(DispatcherObject *D, PyObject *Which) {
   return readySpec(D, findByIndex(D, Which));
 }
 
@@ -295,7 +296,7 @@ PyObject *dispatcherDump(PyObject *Self, PyObject *Args) {
       return nullptr;
     checkStageName(Stage);
     auto *D = reinterpret_cast<DispatcherObject *>(Self);
-    Spec *S = specByIndex(D, Which);
+    Specialization *S = specByIndex(D, Which);
     std::optional<std::pair<int, int>> Cc;
     if (CcObj && CcObj != Py_None) {
       int Major = 0, Minor = 0;
@@ -353,7 +354,8 @@ PyObject *dispatcherInfo(PyObject *Self, PyObject *Args) {
     PyObject *Which = nullptr;
     if (!PyArg_ParseTuple(Args, "|O", &Which))
       return nullptr;
-    Spec *S = specByIndex(reinterpret_cast<DispatcherObject *>(Self), Which);
+    Specialization *S =
+        specByIndex(reinterpret_cast<DispatcherObject *>(Self), Which);
     Ref Timings(PyDict_New());
     double Total = 0;
     for (const auto &T : S->result.timings) {
@@ -413,7 +415,7 @@ PyObject *dispatcherFunctionAttribute(PyObject *Self, PyObject *Args) {
     if (!PyArg_ParseTuple(Args, "Oi", &Which, &Attr))
       return nullptr;
     auto *D = reinterpret_cast<DispatcherObject *>(Self);
-    Spec *S = specByIndex(D, Which);
+    Specialization *S = specByIndex(D, Which);
     if (backend() != Backend::CUDA)
       Py_RETURN_NONE;
     rt::CUfunction Fn = loadForDevice(D, *S, rt::currentContext()).fn;
@@ -433,7 +435,7 @@ PyObject *dispatcherMaxCooperativeBlocks(PyObject *Self, PyObject *Args) {
     if (!PyArg_ParseTuple(Args, "OIn", &Which, &Threads, &Shared))
       return nullptr;
     auto *D = reinterpret_cast<DispatcherObject *>(Self);
-    Spec *S = specByIndex(D, Which);
+    Specialization *S = specByIndex(D, Which);
     if (backend() != Backend::CUDA)
       Py_RETURN_NONE;
     rt::CUfunction Fn = loadForDevice(D, *S, rt::currentContext()).fn;
@@ -755,7 +757,7 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
     int Device = Ctx ? Ctx->device() : backendCurrentDevice();
     if (ManyDevices) [[unlikely]]
       checkArgDevices(Vals, Device);
-    Spec *S = specialize(L->disp, Vals);
+    Specialization *S = specialize(L->disp, Vals);
     refuseReadOnlyWrites(*S, Vals);
     if (!S->roArrays.empty()) [[unlikely]]
       S = aliasSafe(L->disp, S, Vals);

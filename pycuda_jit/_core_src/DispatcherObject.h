@@ -10,7 +10,7 @@
 #include "driver/Compile.h"
 #include "runtime/LoadImage.h"
 #include "runtime/Module.h"
-#include "runtime/cpu/Executor.h"
+#include "runtime/cpu/GridRunner.h"
 #include "runtime/jit/SpecializationTable.h"
 #include "support/GpuTargets.h"
 #include "types/Type.h"
@@ -46,14 +46,17 @@ struct DeviceFn {
   bool setUp = false;
 };
 
-// Code generation of a Spec running on the compile pool (Specializations.cpp).
+// Code generation of a Specialization running on the compile pool
+// (Specializations.cpp).
 struct PendingCompile;
 
-struct Spec {
+// A kernel compiled for one list of argument types (driver::Session::Callee
+// is a device function's).
+struct Specialization {
   std::vector<TypeRef> key; // the argument types it was compiled for
   // Set while the code is generated in the background (an eager signature):
-  // readySpec() waits for it and finishes the Spec; until then only key,
-  // target, cacheKey and result's analysis fields (signature, argTypes...)
+  // readySpec() waits for it and finishes the Specialization; until then only
+  // key, target, cacheKey and result's analysis fields (signature, argTypes...)
   // are filled.
   std::shared_ptr<PendingCompile> pending;
   bool background = false;   // its code was generated on the compile pool
@@ -64,7 +67,8 @@ struct Spec {
   std::vector<int> roArrays, otherArrays;
   // Arguments whose arrays the kernel may write (read-only ones are refused).
   std::vector<int> writtenArgs;
-  std::shared_ptr<Spec> aliased; // the variant without noalias, if needed
+  std::shared_ptr<Specialization>
+      aliased; // the variant without noalias, if needed
   driver::CompileResult result;
   std::vector<size_t> offsets;
   size_t bufSize = 0;
@@ -89,7 +93,7 @@ struct Spec {
 
 // The specialization table (runtime/jit/SpecializationTable.h: mu, ordered,
 // failed, byArgs, lastKey / lastSpec) and the kernel's options.
-struct DispatcherState : jit::SpecializationTable<TypeRef, Spec> {
+struct DispatcherState : jit::SpecializationTable<TypeRef, Specialization> {
   JitOptions opts;
   bool explicitSigs = false;
   int nargs = -1;     // positional parameters; -1: not checked (defaults)

@@ -24,16 +24,16 @@
 //                              record (runtime/ErrorRecord.h)
 //   std::bad_alloc          -> MemoryError
 //   anything else           -> InternalCompilerError
-#include "Backend.h"
 #include "CodegenPlugin.h"
 #include "Glue.h"
+#include "PyExecutor.h"
 
 #include "runtime/ErrorRecord.h"
 #include "runtime/Errors.h"
 #include "runtime/Launch.h"
 #include "runtime/NvJitLink.h"
 #include "runtime/Nvrtc.h"
-#include "runtime/cpu/Executor.h"
+#include "runtime/cpu/GridRunner.h"
 #include "runtime/cpu/Sanitizer.h"
 #include "support/Diagnostics.h"
 

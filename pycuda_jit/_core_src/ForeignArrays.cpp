@@ -8,7 +8,7 @@
 // GIL held, which serializes them.
 #include "ForeignArrays.h"
 
-#include "Backend.h"
+#include "PyExecutor.h"
 
 #include <cstring>
 #include <map>

@@ -86,7 +86,7 @@ template <typename Fn> PyObject *guard(Fn &&Body) {
 // pycuda_jit.errors.SanitizerFinding objects (throws PythonError).
 Ref findingsToPython(const std::vector<rt::cpu::san::Finding> &Fs);
 
-// Module state set up in Module.cpp: the pycuda_jit.errors module.
+// Module state set up in ExtensionInit.cpp: the pycuda_jit.errors module.
 PyObject *errorsModule();
 
 } // namespace pcj::py

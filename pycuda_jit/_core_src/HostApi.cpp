@@ -3,9 +3,9 @@
 
 #include "types/BFloat16.h"
 
-#include "Backend.h"
 #include "DLPack.h"
 #include "DeviceArray.h"
+#include "PyExecutor.h"
 #include "Streams.h"
 
 #include "runtime/Device.h"
@@ -13,7 +13,7 @@
 #include "runtime/Memory.h"
 #include "runtime/Stream.h"
 #include "runtime/StridedCopy.h"
-#include "runtime/cpu/Executor.h"
+#include "runtime/cpu/GridRunner.h"
 
 #include <cstring>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 // The host API's module functions (devices, contexts, memory management,
-// interop), added to _core by Module.cpp.  Each works on both backends: on
-// the CPU executor there is one pseudo device ("the CPU executor", with the
+// interop), added to _core by ExtensionInit.cpp.  Each works on both backends:
+// on the CPU executor there is one pseudo device ("the CPU executor", with the
 // launch limits it enforces), memory information is the host's, and
 // close() has nothing to reset.
 #pragma once

@@ -21,14 +21,14 @@ namespace pcj::py {
 std::optional<CachedKernel> loadCachedKernel(const std::string &Key,
                                              const driver::Analysis &A,
                                              bool Cuda, int CcMajor,
-                                             int CcMinor, std::string &Status) {
+                                             int CcMinor, jit::CacheFind &Found,
+                                             std::string &OffWhy) {
   rt::DiskCache C(rt::DiskCache::defaultDir());
-  std::string Why;
-  if (!C.ensureDir(&Why)) {
-    Status = "off (" + Why + ")";
+  if (!C.ensureDir(&OffWhy)) {
+    Found = jit::CacheFind::Off;
     return std::nullopt;
   }
-  Status = "miss";
+  Found = jit::CacheFind::Miss;
   auto T0 = std::chrono::steady_clock::now();
   auto E = C.load(Key);
   if (!E)
@@ -39,7 +39,7 @@ std::optional<CachedKernel> loadCachedKernel(const std::string &Key,
   R.timings = driver::analysisTimings(A);
   std::optional<jit::CachedCode> Code =
       jit::readCacheEntry(*E, Cuda ? Backend::CUDA : Backend::CPU);
-  if (!Code || !driver::restoreFromCache(*Code->meta, R))
+  if (!Code || !driver::restoreFromCache(Code->meta, R))
     return std::nullopt;
   if (Cuda) {
     K.image.CcMajor = CcMajor;
@@ -65,7 +65,7 @@ std::optional<CachedKernel> loadCachedKernel(const std::string &Key,
   R.timings.push_back({"cache.load", std::chrono::duration<double, std::milli>(
                                          std::chrono::steady_clock::now() - T0)
                                          .count()});
-  Status = "hit";
+  Found = jit::CacheFind::Hit;
   return K;
 }
 
@@ -74,7 +74,7 @@ std::string storeCachedKernel(const std::string &Key,
                               const rt::LoadableImage *Image) {
   const std::string *Cubin =
       Image && Image->isCubin() ? &Image->Bytes : nullptr;
-  rt::CacheEntry E = jit::makeCacheEntry(Key, driver::describeForCache(R),
+  rt::CacheEntry E = jit::makeCacheEntry(Key, driver::cacheMeta(R),
                                          Cuda ? Backend::CUDA : Backend::CPU,
                                          Cuda ? R.ptx : R.host->object, Cubin);
   rt::DiskCache C(rt::DiskCache::defaultDir());

@@ -9,6 +9,7 @@
 
 #include "driver/Compile.h"
 #include "runtime/LoadImage.h"
+#include "runtime/jit/CachedCompile.h"
 
 #include <memory>
 #include <optional>
@@ -29,12 +30,14 @@ struct CachedKernel {
 };
 
 // The entry for Key (Cuda: for sm_<CcMajor><CcMinor>; else a host object,
-// loaded into the host JIT).  Status becomes "hit", "miss" or "off (why)".
-// The result's timings are the analysis' and cache.load.
+// loaded into the host JIT).  Found becomes Hit, Miss or Off (OffWhy says
+// why the directory cannot be used).  The result's timings are the
+// analysis' and cache.load.
 std::optional<CachedKernel> loadCachedKernel(const std::string &Key,
                                              const driver::Analysis &A,
                                              bool Cuda, int CcMajor,
-                                             int CcMinor, std::string &Status);
+                                             int CcMinor, jit::CacheFind &Found,
+                                             std::string &OffWhy);
 
 // Stores R under Key (Cuda: its PTX, and Image's bytes when Image is a
 // cubin; else its host object).  Returns "" or why it was not stored.

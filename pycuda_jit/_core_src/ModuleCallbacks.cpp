@@ -10,7 +10,7 @@ uint64_t nextModuleId() {
   return Next.fetch_add(1, std::memory_order_relaxed);
 }
 
-void runModuleSetup(DispatcherObject *D, Spec &S, int Device) {
+void runModuleSetup(DispatcherObject *D, Specialization &S, int Device) {
   uint64_t Id, Handle;
   {
     std::lock_guard<std::mutex> L(D->st->mu);

@@ -22,6 +22,6 @@ uint64_t nextModuleId();
 // Runs the setup callbacks of D's link= code for S's module on Device (none:
 // only marks it set up), then marks it set up.  A callback's exception
 // propagates (PythonError) and the next launch tries again.
-void runModuleSetup(DispatcherObject *D, Spec &S, int Device);
+void runModuleSetup(DispatcherObject *D, Specialization &S, int Device);
 
 } // namespace pcj::py

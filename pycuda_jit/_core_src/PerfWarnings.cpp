@@ -1,7 +1,7 @@
 // numba-cuda's performance warnings: see PerfWarnings.h.
 #include "PerfWarnings.h"
 
-#include "Backend.h"
+#include "PyExecutor.h"
 
 #include "support/Env.h"
 

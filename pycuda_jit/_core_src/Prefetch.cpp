@@ -2,9 +2,9 @@
 // Prefetch.h).
 #include "Prefetch.h"
 
-#include "Backend.h"
 #include "CodegenPlugin.h"
 #include "Glue.h"
+#include "PyExecutor.h"
 
 #include "runtime/NvJitLink.h"
 #include "runtime/jit/CompilePool.h"

@@ -1,9 +1,9 @@
 // Python objects -> compile-time values (see Resolver.h).
 #include "Resolver.h"
 
-#include "Backend.h"
 #include "CodeReader.h"
 #include "DeviceArray.h"
+#include "PyExecutor.h"
 
 #include "stdlib/Registry.h"
 #include "support/Diagnostics.h"

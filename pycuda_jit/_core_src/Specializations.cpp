@@ -5,7 +5,6 @@
 #include "Specializations.h"
 
 #include "ArgPack.h"
-#include "Backend.h"
 #include "CodeReader.h"
 #include "CodegenPlugin.h"
 #include "CompileReport.h"
@@ -16,6 +15,7 @@
 #include "ModuleCallbacks.h"
 #include "Nvtx.h"
 #include "Prefetch.h"
+#include "PyExecutor.h"
 #include "Resolver.h"
 
 #include "codegen/HostBackend.h"
@@ -23,6 +23,7 @@
 #include "runtime/Device.h"
 #include "runtime/Errors.h"
 #include "runtime/jit/CachePolicy.h"
+#include "runtime/jit/CachedCompile.h"
 #include "runtime/jit/CompilePool.h"
 #include "support/Diagnostics.h"
 #include "support/Toolkit.h"
@@ -106,7 +107,7 @@ static rt::LinkOptions linkOptions(const driver::CompileOptions &CO) {
 
 // The image of S for the architecture of device Info: the first compile's,
 // or a new compile for another architecture (multi-GPU machines).
-static const ArchImage &imageFor(DispatcherObject *D, Spec &S,
+static const ArchImage &imageFor(DispatcherObject *D, Specialization &S,
                                  const rt::DeviceInfo &Info) {
   if (ArchImage *I = jit::imageForArch(S.images, Info.ComputeCapabilityMajor,
                                        Info.ComputeCapabilityMinor))
@@ -149,7 +150,7 @@ static const ArchImage &imageFor(DispatcherObject *D, Spec &S,
 // Captured device arrays of ours must be alive on the launching device:
 // their addresses are in the code (another device's memory, or memory of a
 // context that cuda.close() destroyed, would be an illegal address).
-void checkCapturedArrays(const Spec &S, int Device) {
+void checkCapturedArrays(const Specialization &S, int Device) {
   for (const Ref &O : S.captured) {
     if (!isDeviceArray(O.get()))
       continue; // another library's array: its device is not known here
@@ -175,7 +176,8 @@ void checkCapturedArrays(const Spec &S, int Device) {
 
 // Loads S into Ctx (the current context): after the first compile, on a
 // device not seen before, and after cuda.close() reset the context.
-DeviceFn &loadForDevice(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
+DeviceFn &loadForDevice(DispatcherObject *D, Specialization &S,
+                        rt::Context &Ctx) {
   std::lock_guard<std::mutex> L(D->st->mu);
   DeviceFn &F = jit::slotOf(S.devices, Ctx.device());
   if (F.gen == Ctx.generation())
@@ -204,7 +206,7 @@ DeviceFn &loadForDevice(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
 // host code; S.devices records where they ran (kernel.stats["devices"]),
 // and, per CPU context generation, a module number for the link= code's
 // callbacks (ModuleCallbacks.h).
-void noteCpuDevice(DispatcherObject *D, Spec &S, int Device) {
+void noteCpuDevice(DispatcherObject *D, Specialization &S, int Device) {
   std::lock_guard<std::mutex> L(D->st->mu);
   DeviceFn &F = jit::slotOf(S.devices, Device);
   if (F.gen == cpuGeneration())
@@ -215,7 +217,7 @@ void noteCpuDevice(DispatcherObject *D, Spec &S, int Device) {
 }
 
 // Which array arguments a noalias specialization must check at launch.
-static void planAliasCheck(Spec &S) {
+static void planAliasCheck(Specialization &S) {
   if (!S.noAlias)
     return;
   const auto &RO = S.result.readOnlyArgs;
@@ -231,45 +233,42 @@ static void planAliasCheck(Spec &S) {
     S.roArrays.clear(); // nothing written: no check needed
 }
 
-// The disk cache lookup; true (and S filled) on a hit.
-static bool loadFromCache(Spec &S, const driver::Analysis &A, rt::Context *Ctx,
-                          int CcMajor, int CcMinor) {
+// The disk cache lookup; Hit (and S filled) when the entry is read and,
+// on a GPU, its image loads into Ctx.  A cached image the driver refuses
+// (a damaged or forged cubin) is a Miss, which the caller rebuilds; errors
+// that a rebuild cannot help (out of memory, a dead context) propagate.
+static jit::CacheFind lookUpCached(DispatcherObject *D, Specialization &S,
+                                   const driver::Analysis &A, rt::Context *Ctx,
+                                   int CcMajor, int CcMinor, std::string &Why) {
+  jit::CacheFind Found = jit::CacheFind::Miss;
   std::optional<CachedKernel> K = loadCachedKernel(
-      S.cacheKey, A, Ctx != nullptr, CcMajor, CcMinor, S.cache);
+      S.cacheKey, A, Ctx != nullptr, CcMajor, CcMinor, Found, Why);
   if (!K)
-    return false;
+    return Found;
   S.result = std::move(K->result);
-  if (Ctx) {
-    auto I = std::make_unique<ArchImage>();
-    I->ccMajor = CcMajor;
-    I->ccMinor = CcMinor;
-    I->image = std::move(K->image);
-    S.images.push_back(std::move(I));
-  }
-  return true;
-}
-
-// Loads a cached image into Ctx; false when the driver refuses it (a
-// damaged or forged cubin), which the caller then rebuilds.  Errors that a
-// rebuild cannot help (out of memory, a dead context) propagate.
-static bool loadCachedImage(DispatcherObject *D, Spec &S, rt::Context &Ctx) {
+  if (!Ctx)
+    return jit::CacheFind::Hit;
+  auto I = std::make_unique<ArchImage>();
+  I->ccMajor = CcMajor;
+  I->ccMinor = CcMinor;
+  I->image = std::move(K->image);
+  S.images.push_back(std::move(I));
   try {
-    loadForDevice(D, S, Ctx);
-    return true;
+    loadForDevice(D, S, *Ctx);
+    return jit::CacheFind::Hit;
   } catch (const rt::DriverError &E) {
     if (E.isOutOfMemory() || E.isSticky())
       throw;
     S.devices.clear();
-    return false;
+    S.images.clear();
+    return jit::CacheFind::Miss;
   }
 }
 
-static void storeInCache(Spec &S, bool Cuda) {
+static std::string storeInCache(Specialization &S, bool Cuda) {
   const rt::LoadableImage *Image =
       S.images.empty() ? nullptr : &S.images.front()->image;
-  std::string Why = storeCachedKernel(S.cacheKey, S.result, Cuda, Image);
-  if (!Why.empty())
-    S.cache = "miss (not stored: " + Why + ")";
+  return storeCachedKernel(S.cacheKey, S.result, Cuda, Image);
 }
 
 // The stage dumps of S compiled again: after a disk-cache hit (which loads
@@ -278,7 +277,7 @@ static void storeInCache(Spec &S, bool Cuda) {
 // analysis must reproduce S's cache key, else the kernel's code or globals
 // changed since S was compiled and the text would describe other code.
 std::map<std::string, std::string>
-recompileDumps(DispatcherObject *D, const Spec &S,
+recompileDumps(DispatcherObject *D, const Specialization &S,
                std::optional<std::pair<int, int>> Cc, const char *How) {
   driver::CompileOptions CO = compileOptions(D);
   CO.dumps = {"all"};
@@ -373,7 +372,7 @@ struct PendingCompile {
 };
 
 // The generated code into S.
-static void adoptGenerated(Spec &S, PendingCompile &P) {
+static void adoptGenerated(Specialization &S, PendingCompile &P) {
   S.result = std::move(P.result);
   if (P.image) {
     S.loadPath = rt::loadPathName(P.image->image.Path);
@@ -383,9 +382,9 @@ static void adoptGenerated(Spec &S, PendingCompile &P) {
 
 // What every compile does once the code exists (compiled or from the disk
 // cache): the parameter layout, the launch-time checks, loading into the
-// current context (CUDA) or the executor's entry (CPU), the cache store.
-static void completeSpec(DispatcherObject *D, Spec &S, rt::Context *Ctx,
-                         bool Hit) {
+// current context (CUDA) or the executor's entry (CPU).
+static void completeSpec(DispatcherObject *D, Specialization &S,
+                         rt::Context *Ctx, bool Hit) {
   S.bufSize = layoutParamBuffer(S.result.abi, S.offsets);
   planAliasCheck(S);
   for (size_t K = 0; K < S.result.argWrites.size(); ++K)
@@ -407,11 +406,10 @@ static void completeSpec(DispatcherObject *D, Spec &S, rt::Context *Ctx,
     S.cpu.staticSharedBytes = S.result.staticSharedBytes;
     S.cpu.sanitize = D->st->opts.sanitize;
   }
-  if (D->st->opts.cache && !Hit && S.cache.rfind("miss", 0) == 0)
-    storeInCache(S, Ctx != nullptr);
 }
 
-static void reportCompile(DispatcherObject *D, const Spec &S, bool Hit,
+static void reportCompile(DispatcherObject *D, const Specialization &S,
+                          bool Hit,
                           std::chrono::steady_clock::time_point Start) {
   printTimings(S.result, Hit ? "cache hit" : "compile");
   logCompile(D->pyfunc, S.result.signature,
@@ -421,9 +419,9 @@ static void reportCompile(DispatcherObject *D, const Spec &S, bool Hit,
              S.loadPath, S.cache);
 }
 
-std::shared_ptr<Spec> compileSpec(DispatcherObject *D,
-                                  const std::vector<TypeRef> &Args,
-                                  bool NoAlias, bool Background) {
+std::shared_ptr<Specialization> compileSpec(DispatcherObject *D,
+                                            const std::vector<TypeRef> &Args,
+                                            bool NoAlias, bool Background) {
   warnOnFallback();
   auto Start = std::chrono::steady_clock::now(); // for logCompile
   NvtxRange Range("compile", D->pyfunc);
@@ -450,7 +448,7 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D,
   if (CO.debugInfo) [[unlikely]]
     warnIfNoSource(D->pyfunc);
   PyResolver R(D->pyfunc);
-  auto S = std::make_shared<Spec>();
+  auto S = std::make_shared<Specialization>();
   S->key = Args;
   S->target = Target;
   S->gpuTarget = Choice;
@@ -460,25 +458,21 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D,
   S->captured = R.captured();
   if (!S->captured.empty() && D->st->opts.cache)
     refuseCachingCaptures(D->pyfunc, S->captured.front().get());
-  bool Hit =
-      D->st->opts.cache && loadFromCache(*S, *A, Ctx, DevMajor, DevMinor);
-  if (Hit && Ctx && !loadCachedImage(D, *S, *Ctx)) {
-    Hit = false; // the cached image does not load: compile it instead
-    S->images.clear();
-    S->cache = "miss";
+  // The disk cache (runtime/jit/CachedCompile.h): a hit, or a miss whose
+  // entry's lock this process holds until the compile is stored.
+  jit::CacheLookup Cache;
+  if (D->st->opts.cache) {
+    jit::CacheSteps Steps;
+    Steps.lookup = [&](std::string &Why) {
+      return lookUpCached(D, *S, *A, Ctx, DevMajor, DevMinor, Why);
+    };
+    Steps.await = [&](std::unique_ptr<rt::CacheLock> &Lock, std::string &Note) {
+      return awaitCacheEntry(S->cacheKey, Lock, Note);
+    };
+    Cache = jit::lookUpOrLock(Steps);
+    S->cache = Cache.status;
   }
-  // Compile once per machine: another process may be compiling this entry.
-  std::unique_ptr<rt::CacheLock> Lock;
-  if (D->st->opts.cache && !Hit && S->cache == "miss") {
-    std::string Note;
-    if (awaitCacheEntry(S->cacheKey, Lock, Note)) {
-      Hit = loadFromCache(*S, *A, Ctx, DevMajor, DevMinor) &&
-            (!Ctx || loadCachedImage(D, *S, *Ctx));
-      if (!Hit)
-        S->images.clear();
-    }
-    S->cache = (Hit ? "hit" : "miss") + Note;
-  }
+  bool Hit = Cache.hit;
   if (!Hit) {
     prefetchCompiler(); // nvJitLink loads beside this code generation
     auto P = std::make_shared<PendingCompile>();
@@ -519,11 +513,16 @@ std::shared_ptr<Spec> compileSpec(DispatcherObject *D,
     printDumps(S->result);
   }
   completeSpec(D, *S, Ctx, Hit);
+  if (D->st->opts.cache && !Hit) {
+    jit::storeCompiled(Cache, [&] { return storeInCache(*S, Ctx != nullptr); });
+    S->cache = Cache.status;
+  }
   reportCompile(D, *S, Hit, Start);
   return S;
 }
 
-Spec *readySpec(DispatcherObject *D, const std::shared_ptr<Spec> &S) {
+Specialization *readySpec(DispatcherObject *D,
+                          const std::shared_ptr<Specialization> &S) {
   std::shared_ptr<PendingCompile> P = S->pending;
   if (!P)
     return S.get();
@@ -584,7 +583,8 @@ template <typename Fn> static bool anyArray(const ArgValue &V, Fn &&F) {
 // A kernel may not write a read-only array (numba types such arrays
 // read-only and refuses the write when compiling): the launch stops before
 // any copy, naming the parameter and the kernel's first write to it.
-void refuseReadOnlyWrites(const Spec &S, const std::vector<ArgValue> &Vals) {
+void refuseReadOnlyWrites(const Specialization &S,
+                          const std::vector<ArgValue> &Vals) {
   for (int K : S.writtenArgs) {
     if (!anyArray(Vals[K], [](const ArgValue &V) { return V.readonly; }))
       continue;
@@ -599,8 +599,8 @@ void refuseReadOnlyWrites(const Spec &S, const std::vector<ArgValue> &Vals) {
 
 // A noalias specialization may only run when no read-only array overlaps an
 // array the kernel may write; otherwise its variant without noalias runs.
-Spec *aliasSafe(DispatcherObject *D, Spec *S,
-                const std::vector<ArgValue> &Vals) {
+Specialization *aliasSafe(DispatcherObject *D, Specialization *S,
+                          const std::vector<ArgValue> &Vals) {
   if (S->roArrays.empty())
     return S;
   for (int K : S->roArrays) {
@@ -612,7 +612,7 @@ Spec *aliasSafe(DispatcherObject *D, Spec *S,
     for (int J : S->otherArrays) {
       if (!anyArray(Vals[J], Overlaps))
         continue;
-      return jit::variantOnce<Spec>(D->st->mu, S->aliased, [&] {
+      return jit::variantOnce<Specialization>(D->st->mu, S->aliased, [&] {
         return compileSpec(D, S->key, /*NoAlias=*/false);
       });
     }
@@ -620,17 +620,18 @@ Spec *aliasSafe(DispatcherObject *D, Spec *S,
   return S;
 }
 
-static Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals);
-static std::shared_ptr<Spec> findSpec(DispatcherObject *D,
-                                      std::vector<ArgValue> &Vals);
+static Specialization *findOrCompile(DispatcherObject *D,
+                                     std::vector<ArgValue> &Vals);
+static std::shared_ptr<Specialization> findSpec(DispatcherObject *D,
+                                                std::vector<ArgValue> &Vals);
 
 // Finds or compiles the specialization for these arguments.
-Spec *specialize(DispatcherObject *D, std::vector<ArgValue> &Vals) {
+Specialization *specialize(DispatcherObject *D, std::vector<ArgValue> &Vals) {
   DispatcherState *St = D->st;
-  if (Spec *Last =
+  if (Specialization *Last =
           St->lastMatch(Vals.size(), [&](size_t K) { return Vals[K].type; }))
     return Last;
-  Spec *S = findOrCompile(D, Vals);
+  Specialization *S = findOrCompile(D, Vals);
   std::vector<TypeRef> Key;
   Key.reserve(Vals.size());
   for (const ArgValue &V : Vals)
@@ -639,8 +640,9 @@ Spec *specialize(DispatcherObject *D, std::vector<ArgValue> &Vals) {
   return S;
 }
 
-static Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals) {
-  std::shared_ptr<Spec> Found = findSpec(D, Vals);
+static Specialization *findOrCompile(DispatcherObject *D,
+                                     std::vector<ArgValue> &Vals) {
+  std::shared_ptr<Specialization> Found = findSpec(D, Vals);
   if (Found)
     return readySpec(D, Found); // waits for an eager signature's compile
   std::vector<TypeRef> Key;
@@ -661,8 +663,8 @@ static Spec *findOrCompile(DispatcherObject *D, std::vector<ArgValue> &Vals) {
 
 // The specialization the arguments select, or null when one must be
 // compiled; TypeError when explicit signatures do not fit.
-static std::shared_ptr<Spec> findSpec(DispatcherObject *D,
-                                      std::vector<ArgValue> &Vals) {
+static std::shared_ptr<Specialization> findSpec(DispatcherObject *D,
+                                                std::vector<ArgValue> &Vals) {
   std::vector<TypeRef> Key;
   Key.reserve(Vals.size());
   for (const ArgValue &V : Vals)
@@ -671,40 +673,40 @@ static std::shared_ptr<Spec> findSpec(DispatcherObject *D,
   // With explicit signatures, numba's choice among them (types/Overloads.h),
   // under the table's lock.  A CPointer(T) parameter takes an address: a
   // Python int (int64).
-  return St->find(Key,
-                  [&](const std::vector<std::shared_ptr<Spec>> &Ordered)
-                      -> std::optional<size_t> {
-                    if (!St->explicitSigs)
-                      return std::nullopt;
-                    std::vector<std::vector<TypeRef>> Params;
-                    for (auto &S : Ordered) {
-                      Params.push_back(S->result.argTypes);
-                      for (TypeRef &P : Params.back())
-                        if (P->kind() == types::Kind::Pointer)
-                          P = types::int64Ty();
-                    }
-                    types::OverloadChoice C =
-                        types::chooseOverload(Key, Params);
-                    if (C.best.size() == 1)
-                      return C.best[0];
-                    std::string Args;
-                    for (size_t K = 0; K < Key.size(); ++K)
-                      Args += (K ? ", " : "") + Key[K]->str();
-                    std::string Msg = "kernel " + St->params;
-                    if (C.best.empty()) {
-                      Msg += ": No matching definition for argument types (" +
-                             Args + "); the kernel was compiled for:";
-                      for (auto &S : Ordered)
-                        Msg += "\n  " + S->result.signature;
-                    } else {
-                      Msg += ": ambiguous call: argument types (" + Args +
-                             ") convert equally well to the signatures:";
-                      for (size_t K : C.best)
-                        Msg += "\n  " + Ordered[K]->result.signature;
-                    }
-                    PyErr_SetString(PyExc_TypeError, Msg.c_str());
-                    throw PythonError{};
-                  });
+  return St->find(
+      Key,
+      [&](const std::vector<std::shared_ptr<Specialization>> &Ordered)
+          -> std::optional<size_t> {
+        if (!St->explicitSigs)
+          return std::nullopt;
+        std::vector<std::vector<TypeRef>> Params;
+        for (auto &S : Ordered) {
+          Params.push_back(S->result.argTypes);
+          for (TypeRef &P : Params.back())
+            if (P->kind() == types::Kind::Pointer)
+              P = types::int64Ty();
+        }
+        types::OverloadChoice C = types::chooseOverload(Key, Params);
+        if (C.best.size() == 1)
+          return C.best[0];
+        std::string Args;
+        for (size_t K = 0; K < Key.size(); ++K)
+          Args += (K ? ", " : "") + Key[K]->str();
+        std::string Msg = "kernel " + St->params;
+        if (C.best.empty()) {
+          Msg += ": No matching definition for argument types (" + Args +
+                 "); the kernel was compiled for:";
+          for (auto &S : Ordered)
+            Msg += "\n  " + S->result.signature;
+        } else {
+          Msg += ": ambiguous call: argument types (" + Args +
+                 ") convert equally well to the signatures:";
+          for (size_t K : C.best)
+            Msg += "\n  " + Ordered[K]->result.signature;
+        }
+        PyErr_SetString(PyExc_TypeError, Msg.c_str());
+        throw PythonError{};
+      });
 }
 
 } // namespace pcj::py

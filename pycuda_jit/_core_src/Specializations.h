@@ -29,20 +29,21 @@ driver::CompileResult compileWithPlugin(const bc::RawCode &Raw,
 std::vector<ir::LinkItem> readLinkItems(PyObject *Reader);
 
 // Captured device arrays of ours must be alive on the launching device.
-void checkCapturedArrays(const Spec &S, int Device);
+void checkCapturedArrays(const Specialization &S, int Device);
 
 // Loads S into Ctx (the current context): after the first compile, on a
 // device not seen before, and after cuda.close() reset the context.
-DeviceFn &loadForDevice(DispatcherObject *D, Spec &S, rt::Context &Ctx);
+DeviceFn &loadForDevice(DispatcherObject *D, Specialization &S,
+                        rt::Context &Ctx);
 
 // The CPU executor's kernels run on every virtual device from the same
 // host code; S.devices records where they ran (kernel.stats["devices"]).
-void noteCpuDevice(DispatcherObject *D, Spec &S, int Device);
+void noteCpuDevice(DispatcherObject *D, Specialization &S, int Device);
 
 // The stage dumps of S compiled again: after a disk-cache hit, or for
 // another target (Cc).
 std::map<std::string, std::string>
-recompileDumps(DispatcherObject *D, const Spec &S,
+recompileDumps(DispatcherObject *D, const Specialization &S,
                std::optional<std::pair<int, int>> Cc, const char *How);
 
 // Compiles (or loads from the disk cache) the specialization for Args;
@@ -50,25 +51,28 @@ recompileDumps(DispatcherObject *D, const Spec &S,
 // (eager signatures): the analysis runs now (its errors are raised here),
 // the code generation and linking on the compile pool (runtime/jit), unless
 // the disk cache is on or PYCUDA_JIT_COMPILE_THREADS=0; readySpec() waits.
-std::shared_ptr<Spec> compileSpec(DispatcherObject *D,
-                                  const std::vector<TypeRef> &Args,
-                                  bool NoAlias = true, bool Background = false);
+std::shared_ptr<Specialization> compileSpec(DispatcherObject *D,
+                                            const std::vector<TypeRef> &Args,
+                                            bool NoAlias = true,
+                                            bool Background = false);
 
 // S ready to launch or inspect: waits for its background code generation
 // (the GIL released) and finishes it.  An error of the background compile is
 // raised here, once: the specialization leaves the dispatcher's maps, so a
 // later call compiles again (or finds no matching explicit signature).
-Spec *readySpec(DispatcherObject *D, const std::shared_ptr<Spec> &S);
+Specialization *readySpec(DispatcherObject *D,
+                          const std::shared_ptr<Specialization> &S);
 
 // A kernel may not write a read-only array: the launch stops before any copy.
-void refuseReadOnlyWrites(const Spec &S, const std::vector<ArgValue> &Vals);
+void refuseReadOnlyWrites(const Specialization &S,
+                          const std::vector<ArgValue> &Vals);
 
 // S, or its variant without noalias when a read-only array overlaps an
 // array the kernel may write.
-Spec *aliasSafe(DispatcherObject *D, Spec *S,
-                const std::vector<ArgValue> &Vals);
+Specialization *aliasSafe(DispatcherObject *D, Specialization *S,
+                          const std::vector<ArgValue> &Vals);
 
 // Finds or compiles the specialization for these arguments.
-Spec *specialize(DispatcherObject *D, std::vector<ArgValue> &Vals);
+Specialization *specialize(DispatcherObject *D, std::vector<ArgValue> &Vals);
 
 } // namespace pcj::py

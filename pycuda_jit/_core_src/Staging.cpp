@@ -1,7 +1,7 @@
 // Host array staging for one launch: see Staging.h.
 #include "Staging.h"
 
-#include "Backend.h"
+#include "PyExecutor.h"
 
 #include <algorithm>
 

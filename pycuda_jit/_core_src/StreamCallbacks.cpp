@@ -1,7 +1,7 @@
 // Host callbacks on streams: see StreamCallbacks.h.
 #include "StreamCallbacks.h"
 
-#include "Backend.h"
+#include "PyExecutor.h"
 #include "Streams.h"
 
 #include "runtime/Stream.h"

@@ -1,7 +1,7 @@
 // Stream and Event extension types (see Streams.h).
 #include "Streams.h"
 
-#include "Backend.h"
+#include "PyExecutor.h"
 #include "StreamCallbacks.h"
 
 #include "runtime/Device.h"

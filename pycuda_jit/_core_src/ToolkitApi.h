@@ -1,5 +1,5 @@
 // The toolkit search's module functions (support/Toolkit.h), added to _core
-// by Module.cpp: set_site_packages (sys.path, from pycuda_jit/_lazy.py),
+// by ExtensionInit.cpp: set_site_packages (sys.path, from pycuda_jit/_lazy.py),
 // toolkit_report (for `python -m pycuda_jit info`) and toolkit_file (a
 // tool such as nvdisasm, for kernel.inspect_sass()).
 #pragma once

@@ -1,5 +1,5 @@
 // BlockState: private state of a running grid and block, shared by
-// Executor.cpp (pool, grid and block scheduling), Sync.cpp (barriers, warp
+// GridRunner.cpp (pool, grid and block scheduling), Sync.cpp (barriers, warp
 // operations, errors) and Printf.cpp.  Not part of the runtime's API.
 //
 // A block runs on one host thread.  In fiber mode every CUDA thread has a
@@ -9,15 +9,15 @@
 // thread whose arrival (or exit) completes a barrier or warp operation marks
 // the waiters Ready and continues without switching.  When no thread is
 // Ready the last one switches back to the block's scheduler context
-// (Block::Sched), which then finds either every thread exited, an error, or
-// a deadlock.
+// (ThreadBlock::Sched), which then finds either every thread exited, an error,
+// or a deadlock.
 //
 // Each warp counts its runnable lanes (Ready or Running); a lane waiting in
 // activemask is released when that count drops to zero (Sync.cpp).
 #pragma once
 
-#include "runtime/cpu/Executor.h"
 #include "runtime/cpu/Fiber.h"
+#include "runtime/cpu/GridRunner.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -148,7 +148,7 @@ struct WarpState {
   }
 };
 
-struct Block {
+struct ThreadBlock {
   Grid *G = nullptr;
   Dims Idx;
   uint32_t NumThreads = 0;
@@ -183,8 +183,8 @@ struct Block {
   san::detail::SanBlock *San = nullptr; // sanitized launches
 };
 
-inline Block &blockOf(pcj_thread_ctx *Ctx) {
-  return *static_cast<Block *>(Ctx->sched);
+inline ThreadBlock &blockOf(pcj_thread_ctx *Ctx) {
+  return *static_cast<ThreadBlock *>(Ctx->sched);
 }
 inline ThreadSlot *slotOf(pcj_thread_ctx *Ctx) {
   return static_cast<ThreadSlot *>(Ctx->self);
@@ -199,19 +199,20 @@ inline Dims threadIdxOf(const pcj_thread_ctx &Ctx) {
 }
 std::string dimsString(Dims D); // "(x, y, z)"
 
-// -- scheduling (Executor.cpp) ------------------------------------------------
-// Marks a waiting thread (or the running one, to yield) Ready.
-void pushReady(Block &B, uint32_t Index);
+// -- scheduling (GridRunner.cpp)
+// ------------------------------------------------ Marks a waiting thread (or
+// the running one, to yield) Ready.
+void pushReady(ThreadBlock &B, uint32_t Index);
 // Suspends the running thread S in state Wait (what it waits for) and
 // resumes the next Ready thread, or the scheduler if there is none.
-void suspend(Block &B, ThreadSlot &S, ThreadState Wait);
+void suspend(ThreadBlock &B, ThreadSlot &S, ThreadState Wait);
 // The running thread S yields: it stays Ready, behind the others.
-void yield(Block &B, ThreadSlot &S);
+void yield(ThreadBlock &B, ThreadSlot &S);
 // Bookkeeping of a lane that stops being runnable (it waits or exited):
 // releases the warp's lanes waiting in activemask when it was the last
 // runnable one.  `Self` (a lane index, or -1) is a lane released by the
 // caller itself, which continues without being queued.
-void laneStopped(Block &B, uint32_t Warp, int Self = -1);
+void laneStopped(ThreadBlock &B, uint32_t Warp, int Self = -1);
 
 // Runs blocks of G until none is left or the launch failed (the body of
 // every host thread that works on a grid).
@@ -234,9 +235,9 @@ void recordFault(Grid &G, KernelFault::Kind Kind, const std::string &Message,
 [[noreturn]] void terminateThread(pcj_thread_ctx *Ctx);
 // Bookkeeping when a fiber's kernel function returned; may record a deadlock
 // (a lane exited while others wait for it in a warp operation).
-void threadExited(Block &B, ThreadSlot &S);
+void threadExited(ThreadBlock &B, ThreadSlot &S);
 // Called by the scheduler when no thread is Ready but some have not exited.
-void diagnoseStall(Block &B);
+void diagnoseStall(ThreadBlock &B);
 
 // -- stopping a launch (Cancel.cpp) -----------------------------------------
 // A SIGINT arrived while an interruptible launch ran (cleared when it ends).
@@ -253,7 +254,7 @@ void noteStopping(Grid &G);
 void stopDone(Grid &G);
 // The block the calling host thread runs, for pcj_cpu_poll; returns the
 // previous one.
-Block *setCurrentBlock(Block *B);
+ThreadBlock *setCurrentBlock(ThreadBlock *B);
 // While alive (and Enable), SIGINT stops G: our handler runs before the
 // previous one.  finish() restores it and says whether SIGINT arrived.
 class InterruptScope {
@@ -276,7 +277,7 @@ private:
   Grid &G;
   bool Active = false;
 };
-// Around fork() (Executor.cpp's handlers).
+// Around fork() (GridRunner.cpp's handlers).
 void cancelForkPrepare();
 void cancelForkParent();
 void cancelForkChild();

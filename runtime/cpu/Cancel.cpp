@@ -134,7 +134,7 @@ private:
   bool Running = false;
 };
 
-thread_local Block *CurrentBlock = nullptr;
+thread_local ThreadBlock *CurrentBlock = nullptr;
 
 } // namespace
 
@@ -151,8 +151,8 @@ void stopDone(Grid &G) {
   G.StopCounted = false;
 }
 
-Block *setCurrentBlock(Block *B) {
-  Block *Old = CurrentBlock;
+ThreadBlock *setCurrentBlock(ThreadBlock *B) {
+  ThreadBlock *Old = CurrentBlock;
   CurrentBlock = B;
   return Old;
 }
@@ -219,7 +219,7 @@ void cancelForkChild() { Watchdog::get().unlockAfterFork(true); }
 using namespace pcj::rt::cpu::detail;
 
 extern "C" void pcj_cpu_poll(void) {
-  Block *B = CurrentBlock;
+  ThreadBlock *B = CurrentBlock;
   if (!B || !B->Running || !stopping(*B->G))
     return; // another launch is being stopped
   terminateThread(B->Running);

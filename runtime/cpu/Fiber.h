@@ -69,7 +69,7 @@ public:
   // Throws std::bad_alloc if the stack cannot be mapped.
   FiberStack acquire();
   void release(const FiberStack &Stack);
-  // Locks / unlocks the pool around fork() (see Executor.cpp).
+  // Locks / unlocks the pool around fork() (see GridRunner.cpp).
   void lockForFork();
   void unlockAfterFork();
 

@@ -26,7 +26,7 @@ void pcj_cpu_index_error(pcj_thread_ctx *ctx, const pcj_index_site *site,
     std::abort();
   }
   {
-    Block &B = blockOf(ctx);
+    ThreadBlock &B = blockOf(ctx);
     const char *Kernel = site && site->kernel ? site->kernel : B.G->Name;
     const char *File = site && site->file ? site->file : "<unknown>";
     int32_t Line = site ? site->line : 0;
@@ -57,7 +57,7 @@ void pcj_cpu_error(pcj_thread_ctx *ctx, const pcj_error_site *site) {
     std::abort();
   }
   {
-    Block &B = blockOf(ctx);
+    ThreadBlock &B = blockOf(ctx);
     Kind K = !site                                   ? Kind::IndexError
              : site->kind == PCJ_ERROR_ZERO_DIVISION ? Kind::ZeroDivision
              : site->kind == PCJ_ERROR_VALUE         ? Kind::ValueError
@@ -90,7 +90,7 @@ void pcj_cpu_raise(pcj_thread_ctx *ctx, const char *message) {
     std::abort();
   }
   {
-    Block &B = blockOf(ctx);
+    ThreadBlock &B = blockOf(ctx);
     recordFault(*B.G, Kind::Raised,
                 std::string(message ? message : "exception raised") +
                     " in kernel '" + B.G->Name + "', thread " +

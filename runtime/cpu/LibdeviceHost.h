@@ -8,7 +8,7 @@
 //   LibdeviceInt.cpp       integer and bit functions, the symbol table
 #pragma once
 
-#include "runtime/cpu/Executor.h"
+#include "runtime/cpu/GridRunner.h"
 
 #include <cstdint>
 #include <span>

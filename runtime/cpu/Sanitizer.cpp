@@ -338,7 +338,7 @@ void launchBegin(Grid &G, SanGrid &S, uint8_t Checks) {
 namespace {
 thread_local SanBlock BlockState;
 
-void registerSerial(Block &B) {
+void registerSerial(ThreadBlock &B) {
   SanGrid &G = *B.G->San;
   uint64_t Linear =
       (uint64_t(B.Idx.z) * B.G->GridDim.y + B.Idx.y) * B.G->GridDim.x + B.Idx.x;
@@ -347,7 +347,7 @@ void registerSerial(Block &B) {
 }
 } // namespace
 
-void blockBegin(Block &B) {
+void blockBegin(ThreadBlock &B) {
   SanBlock &S = BlockState;
   S.G = B.G->San;
   S.checks = S.G->checks;
@@ -368,9 +368,9 @@ void blockBegin(Block &B) {
   registerSerial(B);
 }
 
-void blockEnd(Block &B) { B.San = nullptr; }
+void blockEnd(ThreadBlock &B) { B.San = nullptr; }
 
-void noteSyncFault(Block &B, const std::vector<uint32_t> &Tids) {
+void noteSyncFault(ThreadBlock &B, const std::vector<uint32_t> &Tids) {
   SanBlock *S = B.San;
   if (!S)
     return;
@@ -389,11 +389,11 @@ void noteSyncFault(Block &B, const std::vector<uint32_t> &Tids) {
   }
 }
 
-void noteSyncFault(Block &B, std::initializer_list<uint32_t> Tids) {
+void noteSyncFault(ThreadBlock &B, std::initializer_list<uint32_t> Tids) {
   noteSyncFault(B, std::vector<uint32_t>(Tids));
 }
 
-void warpSynced(Block &B, uint32_t W, uint32_t Mask) {
+void warpSynced(ThreadBlock &B, uint32_t W, uint32_t Mask) {
   SanBlock *S = B.San;
   if (!S || !S->vc)
     return;
@@ -418,7 +418,7 @@ void gridPhaseDone(Grid &G) {
     G.San->phaseBase.store(SerialCounter.load() + 1);
 }
 
-void gridResumed(Block &B) {
+void gridResumed(ThreadBlock &B) {
   if (!B.San)
     return;
   B.San->serial = newSerial();

@@ -33,7 +33,7 @@
 // Sanitizer.cpp.
 #pragma once
 
-#include "runtime/cpu/Executor.h"
+#include "runtime/cpu/GridRunner.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // SanitizerState: private state of the CPU executor's sanitizer, shared by
 // Shadow.cpp (shadow memory), Sanitizer.cpp (the checks, pcj_san_*),
 // SanitizerReport.cpp (findings, sites, messages) and the executor's hooks
-// (Executor.cpp, Sync.cpp).  Not part of the runtime's API; see Sanitizer.h
+// (GridRunner.cpp, Sync.cpp).  Not part of the runtime's API; see Sanitizer.h
 // for the model.
 #pragma once
 
@@ -18,8 +18,8 @@
 
 namespace pcj::rt::cpu::san::detail {
 
-using cpu::detail::Block;
 using cpu::detail::Grid;
+using cpu::detail::ThreadBlock;
 
 // ---- shadow memory (Shadow.cpp)
 // -----------------------------------------------
@@ -186,26 +186,26 @@ struct SanBlock {
 // SanGrid for kernels with K.sanitize.
 void launchBegin(Grid &G, SanGrid &S, uint8_t Checks);
 // runBlock, before its threads run (B.San is set to per-host-thread state).
-void blockBegin(Block &B);
-void blockEnd(Block &B);
+void blockBegin(ThreadBlock &B);
+void blockEnd(ThreadBlock &B);
 // A block barrier completed.
-inline void barrierDone(Block &B) {
+inline void barrierDone(ThreadBlock &B) {
   if (B.San)
     ++B.San->ivl;
 }
 // A warp operation of warp W completed for the lanes in Mask.
-void warpSynced(Block &B, uint32_t W, uint32_t Mask);
+void warpSynced(ThreadBlock &B, uint32_t W, uint32_t Mask);
 // A grid barrier completed (every block arrived); then each block resumes.
 void gridPhaseDone(Grid &G);
-void gridResumed(Block &B);
+void gridResumed(ThreadBlock &B);
 // launch, at the end: the launch's findings (ordered: the first is the
 // fault), also merged into the process report; sets `Fault` to the first
 // one's kind when there is one.
 std::vector<Finding> launchEnd(Grid &G);
 // A sync error about to be recorded names these threads (linear indices in
 // B): their last synchronization sites go into the finding.
-void noteSyncFault(Block &B, std::initializer_list<uint32_t> Tids);
-void noteSyncFault(Block &B, const std::vector<uint32_t> &Tids);
+void noteSyncFault(ThreadBlock &B, std::initializer_list<uint32_t> Tids);
+void noteSyncFault(ThreadBlock &B, const std::vector<uint32_t> &Tids);
 // A fault recorded by the executor (bounds, sync) as a finding.
 Finding faultFinding(const Grid &G, KernelFault::Kind K);
 

@@ -66,7 +66,7 @@ extern "C" void pcj_cpu_check_stack(pcj_thread_ctx *ctx,
   if (!Low || !ctx || !ctx->sched || Here >= Low + Reserve)
     return;
   {
-    Block &B = blockOf(ctx);
+    ThreadBlock &B = blockOf(ctx);
     const char *Fn = site && site->kernel ? site->kernel : "?";
     const char *File = site && site->file ? site->file : "<unknown>";
     int32_t Line = site ? site->line : 0;

@@ -128,7 +128,7 @@ std::string opString(const WarpState &W, uint32_t L) {
   return opString(W.Kind[L], W.Mode[L], W.UserMask[L]);
 }
 
-std::string where(const Block &B) {
+std::string where(const ThreadBlock &B) {
   return "in kernel '" + std::string(B.G->Name) + "', block " +
          dimsString(B.Idx);
 }
@@ -147,7 +147,7 @@ void report(pcj_thread_ctx *Ctx, Kind K, const std::string &Msg) {
 
 [[noreturn]] void noFiberSupport(pcj_thread_ctx *Ctx, const char *What) {
   {
-    Block &B = blockOf(Ctx);
+    ThreadBlock &B = blockOf(Ctx);
     recordFault(*B.G, Kind::Raised,
                 "internal error: kernel '" + std::string(B.G->Name) +
                     "' calls " + What +
@@ -168,7 +168,7 @@ struct BarrierResult {
 
 // Completes the barrier every live thread of B has arrived at: hands the
 // reduction to the waiters and marks them Ready (all but Self, which goes on).
-void completeBarrier(Block &B, const ThreadSlot *Self) {
+void completeBarrier(ThreadBlock &B, const ThreadSlot *Self) {
   B.BarrierResult = B.BarrierCount;
   B.BarrierResultArrivals = B.BarrierArrived;
   B.BarrierArrived = 0;
@@ -186,7 +186,7 @@ void completeBarrier(Block &B, const ThreadSlot *Self) {
 // complete: the block stalls and diagnoseStall reports it.
 BarrierResult barrier(pcj_thread_ctx *Ctx, bool Pred, int32_t Site,
                       int32_t Line) {
-  Block &B = blockOf(Ctx);
+  ThreadBlock &B = blockOf(Ctx);
   ThreadSlot *S = slotOf(Ctx);
   if (!S) {
     if (B.NumThreads == 1)
@@ -333,7 +333,7 @@ struct WarpResult {
 
 // Runs the calling lane's warp operation Op to completion.
 WarpResult warpOp(pcj_thread_ctx *Ctx, WarpOp Op) {
-  Block &B = blockOf(Ctx);
+  ThreadBlock &B = blockOf(Ctx);
   ThreadSlot *S = slotOf(Ctx);
   uint32_t Lane = Ctx->laneid;
   uint32_t Lanes = B.NumThreads - Ctx->warpid * 32;
@@ -436,7 +436,7 @@ std::string gridStuckMessage(const Grid &G) {
 // The calling block (its last thread to arrive) waits until every block of
 // the grid arrived.  Returns false when the launch failed meanwhile.
 bool gridBarrier(pcj_thread_ctx *Ctx) {
-  Block &B = blockOf(Ctx);
+  ThreadBlock &B = blockOf(Ctx);
   Grid &G = *B.G;
   uint64_t Threads = G.NumBlocks * G.ThreadsPerBlock;
   if (G.NumBlocks > kMaxCoopBlocks || Threads > kMaxCoopThreads) {
@@ -497,7 +497,7 @@ bool gridBarrier(pcj_thread_ctx *Ctx) {
 
 // -- activemask -------------------------------------------------------------
 
-void laneStopped(Block &B, uint32_t Warp, int Self) {
+void laneStopped(ThreadBlock &B, uint32_t Warp, int Self) {
   WarpState &W = B.Warps[Warp];
   if (--W.Runnable != 0 || !W.AmWaiting)
     return;
@@ -581,7 +581,7 @@ void recordFault(Grid &G, Kind K, const std::string &Message, Dims Thread,
 }
 
 void terminateThread(pcj_thread_ctx *Ctx) {
-  Block &B = blockOf(Ctx);
+  ThreadBlock &B = blockOf(Ctx);
   B.Aborted = true;
   ThreadSlot *S = slotOf(Ctx);
   if (!S)
@@ -594,7 +594,7 @@ namespace {
 // An exited thread counts as arrived at every later barrier: its exit may
 // be the arrival that completes the block barrier, or the block's part of a
 // grid barrier (a waiter is then resumed to wait for the grid).
-void releaseBarriersAfterExit(Block &B) {
+void releaseBarriersAfterExit(ThreadBlock &B) {
   if (B.Aborted || B.Live == 0)
     return;
   if (B.BarrierArrived == B.Live && !B.BarrierMixed) {
@@ -613,7 +613,7 @@ void releaseBarriersAfterExit(Block &B) {
 }
 } // namespace
 
-void threadExited(Block &B, ThreadSlot &S) {
+void threadExited(ThreadBlock &B, ThreadSlot &S) {
   S.State = ThreadState::Exited;
   --B.Live;
   uint32_t Lane = S.Ctx.laneid;
@@ -643,7 +643,7 @@ void threadExited(Block &B, ThreadSlot &S) {
   B.Aborted = true;
 }
 
-void diagnoseStall(Block &B) {
+void diagnoseStall(ThreadBlock &B) {
   uint32_t AtBarrier = 0, AtWarp = 0, AtGrid = 0, Exited = 0;
   // Barrier waiters by (line, call site); grid sync waiters by line.
   std::map<std::pair<int32_t, int32_t>, uint32_t> Lines;
@@ -815,7 +815,7 @@ uint32_t pcj_cpu_match_all_sync(pcj_thread_ctx *ctx, uint32_t mask,
 
 // The lanes of the caller's warp converged at this call (see the header).
 uint32_t pcj_cpu_activemask(pcj_thread_ctx *ctx, int32_t site) {
-  Block &B = blockOf(ctx);
+  ThreadBlock &B = blockOf(ctx);
   ThreadSlot *S = slotOf(ctx);
   if (!S) { // a block run without fibers: its threads run one by one
     uint32_t Lanes = B.NumThreads - ctx->warpid * 32;
@@ -836,7 +836,7 @@ uint32_t pcj_cpu_activemask(pcj_thread_ctx *ctx, int32_t site) {
 
 void pcj_cpu_nanosleep(pcj_thread_ctx *ctx, uint32_t ns) {
   ThreadSlot *S = slotOf(ctx);
-  Block &B = blockOf(ctx);
+  ThreadBlock &B = blockOf(ctx);
   if (!S || B.QueueSize == 0) {
     std::this_thread::yield(); // other blocks may be what this one waits for
     return;
@@ -848,7 +848,7 @@ void pcj_cpu_nanosleep(pcj_thread_ctx *ctx, uint32_t ns) {
 // last to arrive (or a waiter resumed when the last live thread exited)
 // waits for the grid on the block's behalf, then releases the others.
 void pcj_cpu_grid_sync(pcj_thread_ctx *ctx, int32_t line) {
-  Block &B = blockOf(ctx);
+  ThreadBlock &B = blockOf(ctx);
   ThreadSlot *S = slotOf(ctx);
   if (!S && B.NumThreads != 1)
     noFiberSupport(ctx, "cuda.cg.this_grid().sync()");

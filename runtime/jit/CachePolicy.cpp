@@ -6,12 +6,13 @@
 
 namespace pcj::jit {
 
-rt::CacheEntry makeCacheEntry(const std::string &Key, const std::string &Meta,
-                              Backend B, const std::string &Code,
+rt::CacheEntry makeCacheEntry(const std::string &Key,
+                              const rt::KernelMeta &Meta, Backend B,
+                              const std::string &Code,
                               const std::string *Cubin) {
   rt::CacheEntry E;
   E.key = Key;
-  E.sections[kMetaSection] = Meta;
+  E.sections[kMetaSection] = rt::encodeKernelMeta(Meta);
   if (B == Backend::CUDA) {
     E.sections[kPtxSection] = Code;
     if (Cubin)
@@ -28,9 +29,12 @@ std::optional<CachedCode> readCacheEntry(const rt::CacheEntry &E, Backend B) {
     return It == E.sections.end() ? nullptr : &It->second;
   };
   CachedCode C;
-  C.meta = Section(kMetaSection);
-  if (!C.meta)
+  const std::string *Meta = Section(kMetaSection);
+  std::optional<rt::KernelMeta> M =
+      Meta ? rt::decodeKernelMeta(*Meta) : std::nullopt;
+  if (!M)
     return std::nullopt;
+  C.meta = std::move(*M);
   if (B == Backend::CPU) {
     C.kind = CachedCode::HostObject;
     C.code = Section(kHostObjectSection);

@@ -321,22 +321,60 @@ def _garbage_code(sections):
     sections["ptx"] = b"not ptx at all"
 
 
+def decode_meta(data):
+    """runtime/CacheMeta.h's record as a dict (format version 1)."""
+    import struct
+    version, = struct.unpack_from("<I", data, 0)
+    assert version == 1
+    off, out = 4, {"version": version}
+    for name in ("kernel", "signature"):
+        n, = struct.unpack_from("<I", data, off)
+        out[name] = data[off + 4:off + 4 + n]
+        off += 4 + n
+    out["flags"] = data[off]
+    out["static_shared"], nargs = struct.unpack_from("<QI", data, off + 1)
+    off += 13
+    out["readonly"] = data[off:off + nargs]
+    assert off + nargs == len(data)
+    return out
+
+
+def encode_meta(m):
+    import struct
+    return (struct.pack("<I", m["version"])
+            + b"".join(struct.pack("<I", len(m[f])) + m[f] for f in ("kernel", "signature"))
+            + bytes([m["flags"]]) + struct.pack("<QI", m["static_shared"], len(m["readonly"]))
+            + m["readonly"])
+
+
 def _meta(field, value):
     def change(sections):
-        lines = [ln for ln in sections["meta"].decode().splitlines()
-                 if not ln.startswith(field + "=")]
-        sections["meta"] = ("\n".join(lines + [f"{field}={value}"]) + "\n").encode()
+        m = decode_meta(sections["meta"])
+        m[field] = value
+        sections["meta"] = encode_meta(m)
     return change
+
+
+def _old_text_meta(sections):
+    # Entry format 2's metadata, in a format-3 file: not a record.
+    m = decode_meta(sections["meta"])
+    sections["meta"] = (f"kernel={m['kernel'].decode()}\nsignature={m['signature'].decode()}\n"
+                        f"flags=000\nstatic_shared=0\nreadonly=0\n").encode()
 
 
 @pytest.mark.parametrize("change", [
     _garbage_code,
     _meta("static_shared", 1 << 40),
-    _meta("static_shared", "lots"),
-    _meta("flags", "xyz"),
-    _meta("readonly", "1111111"),
+    _meta("flags", 0x80),
+    _meta("readonly", b"\1" * 7),
+    _meta("readonly", b"\2"),
+    _meta("version", 2),
+    _meta("kernel", b"another_kernel"),
+    _old_text_meta,
+    lambda s: s.update(meta=s["meta"][:-1]),  # truncated record
     lambda s: s.update(padding=b"\0" * (65 << 20)),  # larger than an entry may be
-], ids=["code", "static_shared", "static_shared_text", "flags", "readonly", "oversized"])
+], ids=["code", "static_shared", "flags", "readonly", "readonly_byte", "meta_version",
+        "kernel", "old_text_meta", "meta_truncated", "oversized"])
 def test_forged_sections_are_rebuilt(dirs, change):
     src, cache = dirs
     write_module(src, BASE)
@@ -346,6 +384,29 @@ def test_forged_sections_are_rebuilt(dirs, change):
     r = run(src, cache)
     assert r == {"out": [i * 2.0 for i in range(8)], "cache": "miss"}
     assert run(src, cache)["cache"] == "hit"  # the rebuild replaced it
+
+
+def test_older_format_entry_is_rebuilt(dirs):
+    """An entry of format 2 (its metadata "key=value" text), with that
+    format's header and a correct checksum, is a miss; the rebuild replaces
+    it with a format-3 entry whose metadata is the binary record."""
+    src, cache = dirs
+    write_module(src, BASE)
+    run(src, cache)
+    [name] = entries(cache)
+    path = os.path.join(cache, name)
+    version, key, sections = read_entry(path)
+    assert version == 3
+    m = decode_meta(sections["meta"])
+    sections["meta"] = (f"kernel={m['kernel'].decode()}\nsignature={m['signature'].decode()}\n"
+                        f"flags=000\nstatic_shared={m['static_shared']}\n"
+                        f"readonly={''.join(str(b) for b in m['readonly'])}\n").encode()
+    write_entry(path, 2, key, sections)
+    r = run(src, cache)
+    assert r == {"out": [i * 2.0 for i in range(8)], "cache": "miss"}
+    version, _, sections = read_entry(path)
+    assert version == 3 and decode_meta(sections["meta"])["kernel"] == m["kernel"]
+    assert run(src, cache)["cache"] == "hit"
 
 
 def test_entry_copied_under_another_key_is_refused(dirs):

@@ -8,8 +8,8 @@
 // thread that fails never returns.  Inputs are seeded-random, outputs are
 // poisoned before each launch, and results are compared with values computed
 // here serially.
-#include "runtime/cpu/Executor.h"
 #include "runtime/cpu/Fiber.h"
+#include "runtime/cpu/GridRunner.h"
 #include "runtime/cpu/LibdeviceHost.h"
 
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // Shadow.cpp): the check words, shadow cells, the allocation registry, and
 // the ordering rules, with "kernels" that call pcj_san_access exactly as
 // sanitized generated code does (see cpu_executor_test.cpp for the model).
-#include "runtime/cpu/Executor.h"
+#include "runtime/cpu/GridRunner.h"
 #include "runtime/cpu/Sanitizer.h"
 #include "runtime/cpu/SanitizerState.h"
 

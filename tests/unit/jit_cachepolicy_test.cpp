@@ -36,7 +36,17 @@ std::string blob(size_t N, unsigned Seed) {
 
 std::string keyOf(char C) { return std::string(64, C); }
 
-const std::string Meta = "kernel=k\nsignature=(int64) -> none\n";
+rt::KernelMeta sampleMeta() {
+  rt::KernelMeta M;
+  M.kernel = "k";
+  M.signature = "(int64) -> none";
+  M.usesBarriers = true;
+  M.staticSharedBytes = 1024;
+  M.readOnlyArgs = {false};
+  return M;
+}
+
+const rt::KernelMeta Meta = sampleMeta();
 
 } // namespace
 
@@ -49,7 +59,11 @@ TEST(JitCachePolicy, CudaEntryServesTheCubinAndKeepsThePtx) {
   EXPECT_EQ(C->kind, CachedCode::Cubin);
   EXPECT_EQ(*C->code, Cubin);
   EXPECT_EQ(*C->ptx, Ptx);
-  EXPECT_EQ(*C->meta, Meta);
+  EXPECT_EQ(C->meta.kernel, Meta.kernel);
+  EXPECT_EQ(C->meta.signature, Meta.signature);
+  EXPECT_TRUE(C->meta.usesBarriers);
+  EXPECT_EQ(C->meta.staticSharedBytes, 1024u);
+  EXPECT_EQ(C->meta.readOnlyArgs, Meta.readOnlyArgs);
 }
 
 TEST(JitCachePolicy, CudaEntryWithoutCubinServesThePtx) {
@@ -89,6 +103,24 @@ TEST(JitCachePolicy, IncompleteOrOtherBackendEntriesAreMisses) {
     E.sections.erase(Drop);
     EXPECT_FALSE(readCacheEntry(E, Backend::CPU)) << Drop;
   }
+}
+
+// Metadata that is not the current record (format 2's "key=value" text, a
+// truncated or bit-flipped record) makes the entry a miss, never misread.
+TEST(JitCachePolicy, EntryWithOlderOrDamagedMetadataIsAMiss) {
+  rt::CacheEntry E =
+      makeCacheEntry(keyOf('g'), Meta, Backend::CPU, blob(64, 7));
+  ASSERT_TRUE(readCacheEntry(E, Backend::CPU));
+  const std::string Good = E.sections[kMetaSection];
+  E.sections[kMetaSection] =
+      "kernel=k\nsignature=(int64) -> none\nflags=100\nstatic_shared=1024\n"
+      "readonly=0\n";
+  EXPECT_FALSE(readCacheEntry(E, Backend::CPU));
+  E.sections[kMetaSection] = Good.substr(0, Good.size() - 1);
+  EXPECT_FALSE(readCacheEntry(E, Backend::CPU));
+  E.sections[kMetaSection] = Good;
+  E.sections[kMetaSection][0] ^= 1; // another metadata version
+  EXPECT_FALSE(readCacheEntry(E, Backend::CPU));
 }
 
 // Through the disk: an entry is served under its own key only; the file of

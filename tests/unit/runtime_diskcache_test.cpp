@@ -1,5 +1,8 @@
 // The disk cache's file format and its refusal of bad entries.
+#include "runtime/CacheMeta.h"
 #include "runtime/DiskCache.h"
+
+#include "support/Sha256.h"
 
 #include <gtest/gtest.h>
 
@@ -32,7 +35,10 @@ CacheEntry sample(const std::string &Key) {
   E.sections["cubin"] = std::string("\x7f"
                                     "ELF binary\0data",
                                     16);
-  E.sections["meta"] = "kernel=k_1234\nsignature=(int64) -> none\n";
+  KernelMeta M;
+  M.kernel = "k_1234";
+  M.signature = "(int64) -> none";
+  E.sections["meta"] = encodeKernelMeta(M);
   return E;
 }
 
@@ -211,4 +217,50 @@ TEST(RuntimeDiskCache, OversizedEntriesAreRefusedUnread) {
   EXPECT_FALSE(C.store(Big, &Why));
   EXPECT_NE(Why.find("larger than"), std::string::npos) << Why;
   EXPECT_FALSE(C.load(keyOf('d')));
+}
+
+// An entry of format 2 (the metadata was "key=value" text), written with
+// that format's header and a correct checksum, is refused as another
+// version: a miss, never misread, listed as invalid.
+TEST(RuntimeDiskCache, OlderFormatEntryIsAMiss) {
+  DiskCache C(tempDir());
+  ASSERT_TRUE(C.ensureDir());
+  std::string Key = keyOf('f');
+  std::string Payload;
+  auto Put = [](std::string &Out, uint64_t V, int Bytes) {
+    for (int K = 0; K < Bytes; ++K)
+      Out.push_back(char((V >> (8 * K)) & 0xff));
+  };
+  for (auto [Name, Data] :
+       {std::pair<std::string, std::string>{"hostobj", "\x7f"
+                                                       "ELF..."},
+        {"meta", "kernel=k_1\nsignature=(int64) -> none\nflags=000\n"
+                 "static_shared=0\nreadonly=0\n"}}) {
+    Put(Payload, Name.size(), 4);
+    Payload += Name;
+    Put(Payload, Data.size(), 8);
+    Payload += Data;
+  }
+  std::string Head = "PCJCACHE";
+  Put(Head, 2, 4);
+  for (size_t K = 0; K < 64; K += 2)
+    Head.push_back(char(std::stoi(Key.substr(K, 2), nullptr, 16)));
+  Put(Head, Payload.size(), 8);
+  pcj::Sha256 H;
+  H.update(Head).update(Payload);
+  std::array<uint8_t, 32> Digest = H.digest();
+  spit(C.pathFor(Key),
+       Head + std::string(Digest.begin(), Digest.end()) + Payload);
+
+  std::string Problem;
+  EXPECT_FALSE(C.load(Key, &Problem));
+  EXPECT_EQ(Problem, "another format version");
+  auto L = C.list();
+  ASSERT_EQ(L.size(), 1u);
+  EXPECT_FALSE(L[0].valid);
+  EXPECT_EQ(L[0].kernel, "");
+  // The rebuild stores over it, and the new entry reads back.
+  ASSERT_TRUE(C.store(sample(Key)));
+  EXPECT_TRUE(C.load(Key, &Problem)) << Problem;
+  EXPECT_EQ(C.list()[0].kernel, "k_1234");
 }

@@ -1,4 +1,4 @@
-// Executor: runs a kernel compiled for the host CPU over a whole grid with
+// GridRunner: runs a kernel compiled for the host CPU over a whole grid with
 // CUDA execution semantics (the "CPU executor").
 //
 // The compiled kernel is one function per CUDA thread with the ABI of

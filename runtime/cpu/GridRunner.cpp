@@ -1,5 +1,5 @@
-// Executor: the host-thread pool, grid dispatch and per-block execution of
-// the CPU executor (see Executor.h for the model, BlockState.h for the
+// GridRunner: the host-thread pool, grid dispatch and per-block execution of
+// the CPU executor (see GridRunner.h for the model, BlockState.h for the
 // scheduler's data structures).
 //
 // launch(K, grid, block) → Grid on the caller's stack → Pool::run: the grid
@@ -128,7 +128,7 @@ WorkerResources &resources() {
 
 // -- block execution ----------------------------------------------------------
 
-pcj_thread_ctx blockContext(Block &B, char *Shared) {
+pcj_thread_ctx blockContext(ThreadBlock &B, char *Shared) {
   const Grid &G = *B.G;
   pcj_thread_ctx C;
   std::memset(&C, 0, sizeof C);
@@ -150,7 +150,7 @@ pcj_thread_ctx blockContext(Block &B, char *Shared) {
 }
 
 // Runs the threads of a block without barriers one after another.
-void runFastThreads(Block &B, pcj_thread_ctx &C) {
+void runFastThreads(ThreadBlock &B, pcj_thread_ctx &C) {
   const Grid &G = *B.G;
   KernelEntry Entry = G.Kernel->entry;
   uint32_t Linear = 0;
@@ -172,7 +172,7 @@ void runFastThreads(Block &B, pcj_thread_ctx &C) {
 
 // The sigsetjmp frame is this small function with no locals, so nothing has
 // an indeterminate value after a thread's error long-jumps back here.
-bool runFastBlock(Block &B, pcj_thread_ctx &C) {
+bool runFastBlock(ThreadBlock &B, pcj_thread_ctx &C) {
   B.Running = &C;
   if (sigsetjmp(B.FastJmp, 0) != 0)
     return false;
@@ -180,7 +180,7 @@ bool runFastBlock(Block &B, pcj_thread_ctx &C) {
   return true;
 }
 
-ThreadSlot &popReady(Block &B) {
+ThreadSlot &popReady(ThreadBlock &B) {
   uint32_t Index = B.RunQueue[B.QueueHead];
   B.QueueHead = B.QueueHead + 1 == B.NumThreads ? 0 : B.QueueHead + 1;
   --B.QueueSize;
@@ -192,7 +192,7 @@ ThreadSlot &popReady(Block &B) {
   return S;
 }
 
-void enqueue(Block &B, uint32_t Index) {
+void enqueue(ThreadBlock &B, uint32_t Index) {
   uint32_t Tail = B.QueueHead + B.QueueSize;
   if (Tail >= B.NumThreads)
     Tail -= B.NumThreads;
@@ -201,7 +201,7 @@ void enqueue(Block &B, uint32_t Index) {
 }
 
 // The context to run after the current thread stops.
-FiberContext &nextContext(Block &B) {
+FiberContext &nextContext(ThreadBlock &B) {
   if (B.Aborted || B.QueueSize == 0 || stopping(*B.G))
     return B.Sched;
   return popReady(B).Fiber;
@@ -210,13 +210,14 @@ FiberContext &nextContext(Block &B) {
 // Body of every fiber: one CUDA thread.
 void fiberMain(void *Arg) {
   ThreadSlot &S = *static_cast<ThreadSlot *>(Arg);
-  Block &B = blockOf(&S.Ctx);
+  ThreadBlock &B = blockOf(&S.Ctx);
   B.G->Kernel->entry(B.G->Args, &S.Ctx);
   threadExited(B, S);
   fiberExit(S.Fiber, nextContext(B));
 }
 
-void runFiberBlock(Block &B, WorkerResources &R, const pcj_thread_ctx &Proto) {
+void runFiberBlock(ThreadBlock &B, WorkerResources &R,
+                   const pcj_thread_ctx &Proto) {
   const Grid &G = *B.G;
   uint32_t N = B.NumThreads;
   uint32_t NumWarps = (N + 31) / 32;
@@ -272,7 +273,7 @@ void runFiberBlock(Block &B, WorkerResources &R, const pcj_thread_ctx &Proto) {
 
 void runBlock(Grid &G, uint64_t Linear) {
   WorkerResources &R = resources();
-  Block B;
+  ThreadBlock B;
   B.G = &G;
   uint64_t PerPlane = uint64_t(G.GridDim.x) * G.GridDim.y;
   B.Idx = Dims{static_cast<uint32_t>(Linear % G.GridDim.x),
@@ -282,13 +283,13 @@ void runBlock(Grid &G, uint64_t Linear) {
   B.UsesFibers = G.Kernel->usesBarriers || G.Kernel->usesWarpOps;
   pcj_thread_ctx Proto = blockContext(B, R.shared(G.SharedBytes));
   struct CurrentScope { // pcj_cpu_poll finds the block through it
-    Block *Saved;
-    explicit CurrentScope(Block *B) : Saved(setCurrentBlock(B)) {}
+    ThreadBlock *Saved;
+    explicit CurrentScope(ThreadBlock *B) : Saved(setCurrentBlock(B)) {}
     ~CurrentScope() { setCurrentBlock(Saved); }
   } Current(&B);
   struct SanitizerScope { // sanitized launches: the block's checker state
-    Block &B;
-    explicit SanitizerScope(Block &B) : B(B) {
+    ThreadBlock &B;
+    explicit SanitizerScope(ThreadBlock &B) : B(B) {
       if (B.G->San)
         san::detail::blockBegin(B);
     }
@@ -501,7 +502,7 @@ void checkDims(Dims D, uint32_t MaxX, uint32_t MaxY, uint32_t MaxZ,
 
 void runGridBlocks(Grid &G) noexcept { runBlocks(G); }
 
-void pushReady(Block &B, uint32_t Index) {
+void pushReady(ThreadBlock &B, uint32_t Index) {
   enqueue(B, Index);
   ThreadSlot &S = B.Slots[Index];
   if (S.State != ThreadState::Running)
@@ -509,7 +510,7 @@ void pushReady(Block &B, uint32_t Index) {
   S.State = ThreadState::Ready;
 }
 
-void suspend(Block &B, ThreadSlot &S, ThreadState Wait) {
+void suspend(ThreadBlock &B, ThreadSlot &S, ThreadState Wait) {
   S.State = Wait;
   laneStopped(B, S.Ctx.warpid);
   fiberSwitch(S.Fiber, nextContext(B));
@@ -517,7 +518,7 @@ void suspend(Block &B, ThreadSlot &S, ThreadState Wait) {
 
 // A sleeping lane does not hold back its warp's activemask callers: on the
 // GPU a lane spinning on a flag is not converged with them either.
-void yield(Block &B, ThreadSlot &S) {
+void yield(ThreadBlock &B, ThreadSlot &S) {
   enqueue(B, static_cast<uint32_t>(&S - B.Slots));
   S.State = ThreadState::Sleeping;
   laneStopped(B, S.Ctx.warpid);

@@ -1,5 +1,5 @@
-// The executor's operations for the Python objects (see Backend.h).
-#include "Backend.h"
+// The executor's operations for the Python objects (see PyExecutor.h).
+#include "PyExecutor.h"
 
 #include "Glue.h"
 

@@ -2,7 +2,6 @@
 // Python package needs from C++ goes through here; the compiler and the
 // runtime know nothing about Python.
 #include "ArgView.h"
-#include "Backend.h"
 #include "CodeReader.h"
 #include "DLPack.h"
 #include "DeviceArray.h"
@@ -12,6 +11,7 @@
 #include "HostApi.h"
 #include "JitOptions.h"
 #include "PerfWarnings.h"
+#include "PyExecutor.h"
 #include "Streams.h"
 #include "ToolkitApi.h"
 #include "TypeOf.h"
