@@ -19,8 +19,20 @@ from pycuda_jit import cuda, errors
 from gpu_util import poisoned
 
 
-def launch(kernel, *args, threads=32):
-    kernel[max(1, (threads + 31) // 32), 32](*args)
+@pytest.fixture
+def heap_bytes(backend):
+    """The heap size the loop tests must outgrow: on the CPU executor a
+    1 MiB heap for the test (cheaper loops, also under the sanitizer); on
+    a GPU the default 8 MiB (CUDA fixes it at the first allocating kernel)."""
+    if backend != "cpu":
+        yield cuda.get_malloc_heap_size()
+        return
+    before = cuda.get_malloc_heap_size()
+    cuda.set_malloc_heap_size(1 << 20)
+    try:
+        yield 1 << 20
+    finally:
+        cuda.set_malloc_heap_size(before)
 
 
 # ---- np.empty / zeros / ones / full -------------------------------------------
@@ -254,10 +266,11 @@ def loop_alloc(n, iters, out):
         out[i] = acc
 
 
-def test_allocation_in_a_loop_is_freed_each_iteration():
-    # Each thread makes 1500 arrays of 8 KiB: 12 MiB, more than the heap's
-    # 8 MiB, in total; 8 KiB at a time.
-    n, iters = 1024, 1500
+def test_allocation_in_a_loop_is_freed_each_iteration(heap_bytes):
+    # Each thread makes arrays of 8 KiB, 1.5 times the heap in total; 8 KiB
+    # at a time.
+    n = 1024
+    iters = 3 * heap_bytes // (2 * 8 * n)
     out = poisoned(32, np.float64)
     loop_alloc[1, 32](n, iters, out)
     i = np.arange(32)
@@ -324,9 +337,10 @@ def device_functions(n, iters, x, out):
         out[i, 3] = z[n - 1] + ar[n - 1]
 
 
-def test_device_functions_returning_arrays(rng):
-    # make_ramp's blocks: 3000 x 4 KiB per thread, 12 MiB in total.
-    n, iters = 1024, 3000
+def test_device_functions_returning_arrays(rng, heap_bytes):
+    # make_ramp's blocks of 4 KiB: 1.5 times the heap per thread in total.
+    n = 1024
+    iters = 3 * heap_bytes // (2 * 4 * n)
     x = rng.standard_normal(9)
     out = poisoned((32, 4), np.float64)
     device_functions[1, 32](n, iters, x, out)
