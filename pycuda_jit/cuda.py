@@ -33,6 +33,7 @@ __all__ = [
     "current_context", "is_float16_supported", "is_bfloat16_supported", "is_fp8_supported", "list_devices", "close", "detect",
     "is_available",
     "synchronize", "profile_start", "profile_stop", "profiling",
+    "set_malloc_heap_size", "get_malloc_heap_size",
     "sanitizer_report",
     # External Memory Management (memory_manager.py)
     "set_memory_manager", "BaseCUDAMemoryManager", "HostOnlyCUDAMemoryManager",
@@ -175,6 +176,7 @@ from .streams import (  # noqa: E402
     stream, default_stream, legacy_default_stream, per_thread_default_stream,
     external_stream, event, event_elapsed_time)
 from .profiling import profile_start, profile_stop, profiling  # noqa: E402
+from .heap import set_malloc_heap_size, get_malloc_heap_size  # noqa: E402
 from .memory_manager import (  # noqa: E402
     set_memory_manager, BaseCUDAMemoryManager, HostOnlyCUDAMemoryManager, GetIpcHandleMixin,
     MemoryPointer, MemoryInfo)

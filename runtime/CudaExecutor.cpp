@@ -36,6 +36,17 @@ public:
     MemInfo M = memInfo();
     return {uint64_t(M.Free), uint64_t(M.Total)};
   }
+  size_t mallocHeapSize() override {
+    size_t N = 0;
+    check(currentContext().api().cuCtxGetLimit(&N, CU_LIMIT_MALLOC_HEAP_SIZE),
+          "cuCtxGetLimit");
+    return N;
+  }
+  void setMallocHeapSize(size_t Bytes) override {
+    check(
+        currentContext().api().cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, Bytes),
+        "cuCtxSetLimit");
+  }
   void profilerStart() override { rt::profilerStart(); }
   void profilerStop() override { rt::profilerStop(); }
 

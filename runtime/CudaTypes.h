@@ -180,6 +180,11 @@ enum CUdevice_attribute : int {
 #undef PCJ_X
 };
 
+// ---- context limits (cuCtxGetLimit / cuCtxSetLimit) -------------------------
+enum CUlimit : int {
+  CU_LIMIT_MALLOC_HEAP_SIZE = 2,
+};
+
 // ---- function attributes (cuFuncGetAttribute / cuFuncSetAttribute) ----------
 enum CUfunction_attribute : int {
   CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,

@@ -104,6 +104,12 @@ public:
     uint64_t free = 0, total = 0;
   };
   virtual MemoryInfo memoryInfo() = 0;
+  // The heap of arrays made in kernels (np.empty...): the current device's
+  // CU_LIMIT_MALLOC_HEAP_SIZE (set it before the context's first kernel
+  // that allocates: CUDA refuses it later); the CPU executor's limit
+  // (runtime/cpu/Heap.cpp).
+  virtual size_t mallocHeapSize() = 0;
+  virtual void setMallocHeapSize(size_t Bytes) = 0;
   // cuProfilerStart / Stop (no-ops on the CPU executor: no CUDA profiler).
   virtual void profilerStart() = 0;
   virtual void profilerStop() = 0;

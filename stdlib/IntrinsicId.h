@@ -37,6 +37,9 @@ enum : uint32_t {
   // Takes arrays whole (a reduction, np.sum): an np. row that is not a
   // ufunc, so a call with an array argument is never lifted element-wise.
   WholeArray = 1u << 4,
+  // Returns a new array on the heap, owned by the calling function
+  // (transforms/HeapOwnership decides when its block is freed).
+  Allocates = 1u << 5,
 };
 } // namespace props
 

@@ -15,6 +15,7 @@
 #include "support/Sha256.h"
 #include "transforms/ArrayEffects.h"
 #include "transforms/ConstantRanges.h"
+#include "transforms/HeapOwnership.h"
 #include "transforms/InsertCasts.h"
 #include "transforms/NonNegative.h"
 #include "unroll/LiteralUnroll.h"
@@ -83,6 +84,7 @@ Typed frontend(const bc::RawCode &Raw, const std::vector<types::TypeRef> &Args,
   transforms::insertCasts(*T.fn);
   transforms::checkConstantRanges(*T.fn);
   transforms::markNonNegative(*T.fn);
+  transforms::assignHeapOwnership(*T.fn);
   ir::verify(*T.fn, true);
   if (Keep("typed"))
     (*Dumps)["typed"] = T.fn->print(true);

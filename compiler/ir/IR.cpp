@@ -389,6 +389,10 @@ struct Printer {
         }
         if (Typed && I->intrinsic)
           Line += " [" + std::string(stdlib::intrinsicKey(*I->intrinsic)) + "]";
+        if (I->heapSlot >= 0)
+          Line += " heap" + std::to_string(I->heapSlot) +
+                  (I->heapKeep ? " keep" : "") +
+                  (F.heapSlotEscapes.at(I->heapSlot) ? " escapes" : "");
         if (I->loc.known())
           Line += "  ; L" + std::to_string(I->loc.line);
         OS << Line << "\n";

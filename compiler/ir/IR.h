@@ -92,6 +92,13 @@ struct Instr {
   // operand; null = as is).  Filled by type inference, made explicit as
   // Cast instructions by transforms/InsertCasts.
   std::vector<types::TypeRef> argTypes;
+  // transforms/HeapOwnership: an instruction that hands this function heap
+  // blocks (an allocating intrinsic, a device-function call returning
+  // arrays) records them in the function's heap slot `heapSlot` (-1: none).
+  // heapKeep: the slot keeps the blocks of earlier executions (a phi may
+  // still hold their arrays) instead of freeing them when it runs again.
+  int heapSlot = -1;
+  bool heapKeep = false;
 
   bool isTerminator() const { return ir::isTerminator(op); }
   Instr *operand(size_t I) const { return operands[I]; }
@@ -137,6 +144,10 @@ struct Function {
   std::vector<LocalBinding> bindings; // in bytecode order
   std::vector<Block *> blocks;        // blocks[0] is the entry; kept in RPO
   types::TypeRef returnType = nullptr;
+  // transforms/HeapOwnership: one entry per heap slot: whether a block of
+  // the slot may be reachable from the returned value (the slot's blocks
+  // then go to the caller instead of being freed at the return).
+  std::vector<bool> heapSlotEscapes;
 
   Block *newBlock();
   Instr *create(Op O, SourceLoc Loc, std::vector<Instr *> Operands = {});

@@ -247,6 +247,22 @@ public:
                              {IntTy, V->getType()}, {V});
   }
 
+  // runtime/cpu/Heap.cpp: malloc/free under the heap limit.
+  llvm::Value *heapAlloc(llvm::IRBuilder<> &B, llvm::Value *Bytes) override {
+    llvm::Module &M = *B.GetInsertBlock()->getModule();
+    llvm::FunctionCallee Fn = M.getOrInsertFunction(
+        "pcj_cpu_heap_alloc",
+        llvm::FunctionType::get(B.getPtrTy(), {B.getInt64Ty()}, false));
+    return B.CreateCall(Fn, {Bytes});
+  }
+  void heapFree(llvm::IRBuilder<> &B, llvm::Value *Ptr) override {
+    llvm::Module &M = *B.GetInsertBlock()->getModule();
+    llvm::FunctionCallee Fn = M.getOrInsertFunction(
+        "pcj_cpu_heap_free",
+        llvm::FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false));
+    B.CreateCall(Fn, {Ptr});
+  }
+
   void vprintf(llvm::IRBuilder<> &B, llvm::Value *Fmt,
                llvm::Value *Args) override {
     llvm::Module &M = *B.GetInsertBlock()->getModule();

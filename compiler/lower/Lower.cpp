@@ -13,6 +13,7 @@
 #include "stdlib/Registry.h"
 #include "stdlib/lowering/Rules.h"
 #include "support/Diagnostics.h"
+#include "transforms/HeapOwnership.h"
 #include "types/Fp8.h"
 
 #include <llvm/IR/Module.h>
@@ -38,8 +39,9 @@ public:
 
   // The kernel entry (parameters flattened per the kernel ABI).
   void lowerKernel(LowerResult &Out);
-  // A device function declared earlier with declareDeviceFunction.
-  void lowerDeviceFunction(llvm::Function *LF);
+  // A device function declared earlier with declareDeviceFunction;
+  // HeapBlocks: it returns { result, heap blocks } (lower/Heap.cpp).
+  void lowerDeviceFunction(llvm::Function *LF, bool HeapBlocks);
 
 private:
   const ir::Function &F;
@@ -250,9 +252,10 @@ void Lowerer::lowerKernel(LowerResult &Out) {
   Cx.target.finishKernel(Cx.module, Cx.kernel);
 }
 
-void Lowerer::lowerDeviceFunction(llvm::Function *LF) {
+void Lowerer::lowerDeviceFunction(llvm::Function *LF, bool HeapBlocks) {
   std::vector<llvm::Value *> Params;
   Cx.kernel = LF;
+  Cx.heapReturnsBlocks = HeapBlocks;
   Cx.target.beginDeviceFunction(LF, Cx.b, Params);
   Cx.allocaBlock = Cx.b.GetInsertBlock();
   if (DI)
@@ -335,6 +338,7 @@ void Lowerer::lowerBody() {
   for (const ir::Block *B : F.blocks)
     BB[B] = llvm::BasicBlock::Create(Cx.ctx, "bb" + std::to_string(B->id),
                                      Cx.kernel);
+  Cx.heapBegin();
   Cx.b.CreateBr(BB[F.blocks.front()]);
   for (const ir::Block *B : F.blocks) {
     Cx.b.SetInsertPoint(BB[B]);
@@ -423,6 +427,10 @@ llvm::Value *Lowerer::lowerCall(const Instr *I) {
     for (llvm::Value *H : Cx.target.hiddenCallArgs())
       Args.push_back(H);
     llvm::Value *Call = B.CreateCall(Callee, Args);
+    if (transforms::returnsHeapBlocks(I->type)) { // lower/Heap.cpp
+      Cx.heapAdopt(I, B.CreateExtractValue(Call, {1}));
+      Call = B.CreateExtractValue(Call, {0});
+    }
     R = I->type->kind() == Kind::None ? Cx.none() : Call;
   } else {
     Cx.fail(I, "call cannot be lowered");
@@ -813,12 +821,19 @@ void Lowerer::lowerInstr(const Instr *I) {
     recordEdges(I);
     B.CreateCondBr(V(0), BB.at(I->succs[0]), BB.at(I->succs[1]));
     return;
-  case Op::Return:
+  case Op::Return: {
+    llvm::Value *Blocks = Cx.heapRelease(); // lower/Heap.cpp
     if (Cx.kernel->getReturnType()->isVoidTy())
       B.CreateRetVoid();
+    else if (Cx.heapReturnsBlocks)
+      B.CreateRet(B.CreateInsertValue(
+          B.CreateInsertValue(llvm::UndefValue::get(Cx.kernel->getReturnType()),
+                              V(0), {0}),
+          Blocks, {1}));
     else
       B.CreateRet(V(0));
     return;
+  }
   case Op::Raise:
     // A user-defined class goes by its key (typing resolved it).
     Cx.target.raiseException(
@@ -843,7 +858,9 @@ LowerResult lowerKernel(const ir::Function &F,
       O.target == Backend::CUDA ? makeNvptxTarget(O) : makeHostTarget(O);
   // Declare every device function first (they may call each other or
   // themselves), then lower the bodies.
-  auto Declare = [&](const ir::Function &Fn, const std::string &Symbol) {
+  // HeapBlocks: the result is { result, heap blocks } (lower/Heap.cpp).
+  auto Declare = [&](const ir::Function &Fn, const std::string &Symbol,
+                     bool HeapBlocks) {
     LowerContext Types(Fn, M, *T, O);
     std::vector<llvm::Type *> Params;
     for (const ir::Param &P : Fn.params)
@@ -852,11 +869,15 @@ LowerResult lowerKernel(const ir::Function &F,
     llvm::Type *Ret = Fn.returnType->kind() == Kind::None
                           ? llvm::Type::getVoidTy(M.getContext())
                           : Types.valueType(Fn.returnType);
+    if (HeapBlocks)
+      Ret = llvm::StructType::get(
+          M.getContext(), {Ret, llvm::PointerType::get(M.getContext(), 0)});
     return T->declareDeviceFunction(M, Symbol, Params, Ret);
   };
   std::vector<llvm::Function *> Decls;
   for (const DeviceFunction &D : Callees) {
-    llvm::Function *LF = Declare(*D.fn, D.symbol);
+    llvm::Function *LF = Declare(
+        *D.fn, D.symbol, transforms::returnsHeapBlocks(D.fn->returnType));
     if (D.inlineAlways)
       LF->addFnAttr(llvm::Attribute::AlwaysInline);
     Decls.push_back(LF);
@@ -870,15 +891,17 @@ LowerResult lowerKernel(const ir::Function &F,
     DI = std::make_unique<DebugInfo>(M, F.file ? *F.file : "<unknown>",
                                      O.debugInfo);
   for (size_t K = 0; K < Callees.size(); ++K)
-    Lowerer(*Callees[K].fn, M, *T, O, DI.get()).lowerDeviceFunction(Decls[K]);
+    Lowerer(*Callees[K].fn, M, *T, O, DI.get())
+        .lowerDeviceFunction(
+            Decls[K], transforms::returnsHeapBlocks(Callees[K].fn->returnType));
   if (O.deviceEntry) {
     // An exported device function: its own parameters and result, visible
     // outside the module (PTX `.visible .func`, result in func_retval0).
     PCJ_ASSERT(O.target == Backend::CUDA,
                "device entries are compiled for NVPTX only");
-    llvm::Function *LF = Declare(F, O.kernelName);
+    llvm::Function *LF = Declare(F, O.kernelName, false);
     LF->setLinkage(llvm::GlobalValue::ExternalLinkage);
-    Lowerer(F, M, *T, O, DI.get()).lowerDeviceFunction(LF);
+    Lowerer(F, M, *T, O, DI.get()).lowerDeviceFunction(LF, false);
   } else {
     Lowerer(F, M, *T, O, DI.get()).lowerKernel(Out);
   }

@@ -172,7 +172,28 @@ public:
 
   [[noreturn]] void fail(const ir::Instr *I, const std::string &Msg) const;
 
+  // ---- the device heap (Heap.cpp; transforms/HeapOwnership) ----
+  // A heap block is [next block: ptr][8 bytes][data], malloc'd; a heap
+  // slot (an entry alloca) holds a list of blocks chained by `next`.
+  // At the function's entry: its slots, empty.
+  void heapBegin();
+  // A new block of Bytes (i64) of data for the allocation At, in At's slot
+  // (replacing the slot's blocks, or added to them when At->heapKeep); a
+  // full heap raises MemoryError.  Returns the data's address, 16-byte
+  // aligned, in the global address space.
+  llvm::Value *heapAllocate(const ir::Instr *At, llvm::Value *Bytes);
+  // The list of blocks a device-function call At returned goes to At's slot.
+  void heapAdopt(const ir::Instr *At, llvm::Value *Blocks);
+  // Before a return: frees the blocks of the slots that do not escape and
+  // returns the others as one list (a null pointer when there are none).
+  llvm::Value *heapRelease();
+  // This function returns its escaping blocks beside its result (a device
+  // function returning arrays, transforms::returnsHeapBlocks).
+  bool heapReturnsBlocks = false;
+
 private:
+  std::vector<llvm::AllocaInst *> HeapSlots;
+  llvm::Function *heapHelper(bool Splice);
   std::map<const ir::Instr *, llvm::Value *> Values;
   std::map<const ir::Instr *, llvm::Value *> TupleAddrs;
 };

@@ -302,6 +302,22 @@ public:
     return B.CreateTrunc(R, IntTy);
   }
 
+  // The device runtime's malloc/free: PTX declares them .extern and the
+  // linker (nvJitLink, the driver) supplies them.
+  llvm::Value *heapAlloc(llvm::IRBuilder<> &B, llvm::Value *Bytes) override {
+    llvm::Module &M = *B.GetInsertBlock()->getModule();
+    llvm::FunctionCallee Fn = M.getOrInsertFunction(
+        "malloc",
+        llvm::FunctionType::get(B.getPtrTy(), {B.getInt64Ty()}, false));
+    return B.CreateCall(Fn, {Bytes});
+  }
+  void heapFree(llvm::IRBuilder<> &B, llvm::Value *Ptr) override {
+    llvm::Module &M = *B.GetInsertBlock()->getModule();
+    llvm::FunctionCallee Fn = M.getOrInsertFunction(
+        "free", llvm::FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false));
+    B.CreateCall(Fn, {Ptr});
+  }
+
   void vprintf(llvm::IRBuilder<> &B, llvm::Value *Fmt,
                llvm::Value *Args) override {
     llvm::Module &M = *B.GetInsertBlock()->getModule();

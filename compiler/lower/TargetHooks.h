@@ -114,6 +114,14 @@ public:
   // vprintf argument buffer (or is null).
   virtual void vprintf(llvm::IRBuilder<> &B, llvm::Value *Fmt,
                        llvm::Value *Args) = 0;
+  // The device heap (arrays made in kernels, lower/Heap.cpp): a block of
+  // Bytes (i64) bytes, 16-byte aligned, as a generic pointer, null when
+  // the heap cannot hold it; and the block's release (Ptr generic, from
+  // heapAlloc).  NVPTX: the device runtime's malloc/free (the context's
+  // heap, CU_LIMIT_MALLOC_HEAP_SIZE); host: the CPU executor's
+  // pcj_cpu_heap_alloc/free (runtime/cpu/Heap.cpp, same limit).
+  virtual llvm::Value *heapAlloc(llvm::IRBuilder<> &B, llvm::Value *Bytes) = 0;
+  virtual void heapFree(llvm::IRBuilder<> &B, llvm::Value *Ptr) = 0;
   // A failed array bounds check: report it and stop the thread.
   // `Index` and `Shape` hold every dimension's index (as written, i64) and
   // extent; `Axis` is the one out of bounds.

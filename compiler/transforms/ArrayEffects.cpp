@@ -35,9 +35,12 @@ std::vector<const Instr *> firstWrites(const ir::Function &F,
         if (!Carries(I))
           continue;
         std::set<int64_t> R;
+        // An allocating intrinsic's result is a new array: no parameter's.
+        bool Fresh = I->intrinsic &&
+                     stdlib::hasProp(*I->intrinsic, stdlib::props::Allocates);
         if (I->op == Op::Arg)
           R.insert(I->index);
-        else if (I->op != Op::Call || I->intrinsic)
+        else if (!Fresh && (I->op != Op::Call || I->intrinsic))
           for (const Instr *O : I->operands)
             if (Roots.count(O))
               R.insert(Roots[O].begin(), Roots[O].end());

@@ -183,7 +183,8 @@ ir::CTValue Inferrer::passedNestedFunction(const Instr *Call,
     bc::ConstValue K;
     if (!stdlib::ArgInfo{C->type, C->weak, C}.constant(K))
       fail(Call,
-           "cannot pass the nested function '" + Made->str +
+           "Cannot capture the non-constant value associated with " +
+               origin(C) + ": cannot pass the nested function '" + Made->str +
                "' to a device function: it captures " + origin(C) +
                ", which is not a constant",
            "numba-cuda too passes only nested functions that capture "

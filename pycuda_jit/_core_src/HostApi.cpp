@@ -203,6 +203,24 @@ PyObject *pyProfileStop(PyObject *, PyObject *) {
   });
 }
 
+// malloc_heap_size() / set_malloc_heap_size(n): the heap of arrays made in
+// kernels (rt::Executor::mallocHeapSize).
+PyObject *pyMallocHeapSize(PyObject *, PyObject *) {
+  return guard([&]() -> PyObject * {
+    return PyLong_FromSize_t(executor().mallocHeapSize());
+  });
+}
+
+PyObject *pySetMallocHeapSize(PyObject *, PyObject *Arg) {
+  return guard([&]() -> PyObject * {
+    size_t N = PyLong_AsSize_t(Arg);
+    if (N == size_t(-1) && PyErr_Occurred())
+      return nullptr;
+    executor().setMallocHeapSize(N);
+    Py_RETURN_NONE;
+  });
+}
+
 // mem_info() -> (free, total) bytes of the current device (of the host on
 // the CPU executor).
 PyObject *pyResetDevice(PyObject *, PyObject *Arg) {
@@ -421,6 +439,8 @@ PyMethodDef Methods[] = {
     {"current_device", pyCurrentDevice, METH_NOARGS, nullptr},
     {"close", pyClose, METH_NOARGS, nullptr},
     {"profile_start", pyProfileStart, METH_NOARGS, nullptr},
+    {"malloc_heap_size", pyMallocHeapSize, METH_NOARGS, nullptr},
+    {"set_malloc_heap_size", pySetMallocHeapSize, METH_O, nullptr},
     {"profile_stop", pyProfileStop, METH_NOARGS, nullptr},
     {"reset_device", pyResetDevice, METH_O, nullptr},
     {"mem_info", pyMemInfo, METH_NOARGS, nullptr},

@@ -63,16 +63,15 @@ CTValue unsupportedLibraryName(const std::string &Library,
         What, Full + " is not supported in kernels; the " + Library +
                   " functions kernels support are "
                   "listed in docs/language.md");
-  static const char *Creators[] = {
-      "empty",      "zeros",     "ones",      "full",   "empty_like",
-      "zeros_like", "ones_like", "full_like", "array",  "asarray",
-      "arange",     "linspace",  "copy",      "ndarray"};
+  // (np.empty, np.zeros, np.arange, ... are registry rows: alloc.def.)
+  static const char *Creators[] = {"array", "asarray", "linspace", "ndarray"};
   for (const char *C : Creators)
     if (Name == C)
       return CTValue::unsupported(
           What, Full +
                     " and the other NumPy array functions are not supported in "
-                    "kernels: make arrays with cuda.local.array or "
+                    "kernels: make arrays with np.empty, np.zeros, np.arange, "
+                    "a.copy() ... (on the device heap), cuda.local.array or "
                     "cuda.shared.array, or pass them in as arguments, and loop "
                     "over their elements");
   return CTValue::unsupported(

@@ -59,6 +59,10 @@ from ..profiling import (
     profile_stop as profile_stop,
     profiling as profiling,
 )
+from ..heap import (
+    get_malloc_heap_size as get_malloc_heap_size,
+    set_malloc_heap_size as set_malloc_heap_size,
+)
 from .. import types as types
 from ..types import (
     Signature as _Signature,

@@ -85,6 +85,8 @@ public:
     return {uint64_t(sysconf(_SC_AVPHYS_PAGES)) * uint64_t(Page),
             uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(Page)};
   }
+  size_t mallocHeapSize() override { return cpu::heapLimit(); }
+  void setMallocHeapSize(size_t Bytes) override { cpu::setHeapLimit(Bytes); }
   void profilerStart() override {}
   void profilerStop() override {}
 

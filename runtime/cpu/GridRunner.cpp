@@ -634,6 +634,8 @@ std::span<const RuntimeSymbol> runtimeSymbols() {
   X(pcj_cpu_check_stack)                                                       \
   X(pcj_cpu_raise)                                                             \
   X(pcj_cpu_poll)                                                              \
+  X(pcj_cpu_heap_alloc)                                                        \
+  X(pcj_cpu_heap_free)                                                         \
   X(pcj_san_access)                                                            \
   X(pcj_san_atomic_done)                                                       \
   X(pcj_san_sync)                                                              \

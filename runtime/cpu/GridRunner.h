@@ -159,4 +159,10 @@ struct RuntimeSymbol {
 };
 std::span<const RuntimeSymbol> runtimeSymbols();
 
+// The limit of the kernels' heap (pcj_cpu_heap_alloc; process-wide, all
+// virtual devices together) and the bytes in use now (Heap.cpp).
+size_t heapLimit();
+void setHeapLimit(size_t Bytes);
+size_t heapBytesInUse();
+
 } // namespace pcj::rt::cpu

@@ -164,6 +164,11 @@ void pcj_san_sync(pcj_thread_ctx *ctx, pcj_san_site *site);
 // its launch, and returns otherwise.
 extern uint32_t pcj_cpu_stop_requests;
 void pcj_cpu_poll(void);
+// Arrays made in kernels (runtime/cpu/Heap.cpp): `bytes` of memory, 16-byte
+// aligned, or null when the heap limit (cuda.set_malloc_heap_size, 8 MiB by
+// default, like CUDA's) would be passed; and its release.
+void *pcj_cpu_heap_alloc(uint64_t bytes);
+void pcj_cpu_heap_free(void *ptr);
 }
 
 namespace pcj::rt::cpu {

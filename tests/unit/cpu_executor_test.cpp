@@ -1417,11 +1417,32 @@ TEST(CpuExecutor, ForkedChildCanLaunch) {
   EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0) << Status;
 }
 
+// The kernels' heap (Heap.cpp): blocks within the limit, 16-byte aligned,
+// null beyond it; a free makes room again.
+TEST(CpuExecutor, HeapKeepsItsLimit) {
+  size_t Before = heapLimit(), InUse = heapBytesInUse();
+  setHeapLimit(InUse + (1 << 20));
+  void *A = pcj_cpu_heap_alloc(600 << 10);
+  ASSERT_NE(A, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(A) % 16, 0u);
+  EXPECT_EQ(heapBytesInUse(), InUse + (600 << 10));
+  EXPECT_EQ(pcj_cpu_heap_alloc(600 << 10), nullptr);
+  EXPECT_EQ(pcj_cpu_heap_alloc(~uint64_t(0) >> 1), nullptr);
+  static_cast<char *>(A)[(600 << 10) - 1] = 1; // the whole block is usable
+  pcj_cpu_heap_free(A);
+  EXPECT_EQ(heapBytesInUse(), InUse);
+  void *B = pcj_cpu_heap_alloc(600 << 10);
+  EXPECT_NE(B, nullptr);
+  pcj_cpu_heap_free(B);
+  pcj_cpu_heap_free(nullptr);
+  setHeapLimit(Before);
+}
+
 TEST(CpuExecutor, RuntimeSymbolTable) {
   auto Symbols = runtimeSymbols();
-  // ThreadCtx.h: 21 runtime functions and the stop word; then one host
+  // ThreadCtx.h: 23 runtime functions and the stop word; then one host
   // function per cuda.libdevice row (LibdeviceHost.h).
-  EXPECT_EQ(Symbols.size(), 22u + libdeviceSymbols().size());
+  EXPECT_EQ(Symbols.size(), 24u + libdeviceSymbols().size());
   EXPECT_GT(libdeviceSymbols().size(), 300u);
   bool SawLibdevice = false;
   for (const RuntimeSymbol &S : Symbols)

@@ -131,6 +131,8 @@ static_assert(sizeof(pcj::rt::CUdevice) == sizeof(::CUdevice));
 static_assert(sizeof(pcj::rt::CUresult) == sizeof(::CUresult));
 static_assert(sizeof(pcj::rt::CUjit_option) == sizeof(::CUjit_option));
 static_assert(pcj::rt::kCudaApiVersion <= CUDA_VERSION);
+static_assert(pcj::rt::CU_LIMIT_MALLOC_HEAP_SIZE ==
+              ::CU_LIMIT_MALLOC_HEAP_SIZE);
 
 // Entry-point parameter types: the .def's parameter list, read with cuda.h's
 // types (this namespace sees only the global ones), must be the type of the
@@ -165,7 +167,7 @@ TEST(RuntimeCudaTypes, ExportedSymbolsMatchCudaH) {
   }
   // cuMemAlloc_v2, cuMemFree_v2, ... : the count pins the table's shape.
   EXPECT_EQ(Versioned, 23);
-  EXPECT_EQ(std::size(kSymbols), 65u);
+  EXPECT_EQ(std::size(kSymbols), 67u);
 }
 
 TEST(RuntimeCudaTypes, SpecialStreamHandles) {

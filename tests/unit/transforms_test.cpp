@@ -5,13 +5,14 @@
 //                      NonNegative and ArrayEffects conclude about a use of
 //                      the row follows from its property column alone, so a
 //                      new intrinsic is one row;
-//   NonNegative.*, ArrayEffects.*, InsertCasts.*, ConstantRanges.*: the
-//                      pass's own rules.
+//   NonNegative.*, ArrayEffects.*, InsertCasts.*, ConstantRanges.*,
+//   HeapOwnership.*:   the pass's own rules.
 #include "ir/IR.h"
 #include "stdlib/Registry.h"
 #include "support/Diagnostics.h"
 #include "transforms/ArrayEffects.h"
 #include "transforms/ConstantRanges.h"
+#include "transforms/HeapOwnership.h"
 #include "transforms/InsertCasts.h"
 #include "transforms/NonNegative.h"
 
@@ -414,6 +415,92 @@ TEST(ConstantRanges, RejectsConversionsThatLoseTheValue) {
   Add2->index = int64_t(bc::BinOpKind::Add);
   Ok.ret(Add2);
   EXPECT_FALSE(checkConstantRanges(Ok.fn));
+}
+
+// ---- HeapOwnership ----------------------------------------------------------
+
+TypeRef heapArray() {
+  return types::arrayTy(types::float64Ty(), 1, types::Layout::C,
+                        types::AddrSpace::Global);
+}
+
+// a = np.empty(n); v = a[1:]; x = v[0]: a's block is freed at the return
+// (a scalar read from it does not carry it); returning the view hands the
+// block to the caller.
+TEST(HeapOwnership, ReturnedViewsEscapeScalarsDoNot) {
+  for (bool ReturnView : {false, true}) {
+    Builder B;
+    Instr *N = B.param(types::int64Ty());
+    Instr *A = B.intrinsic(IntrinsicId::np_empty, heapArray(), {N});
+    Instr *Sl = B.add(Op::BuildSlice, types::sliceTy(), {B.constInt(1)});
+    Instr *V = B.add(Op::GetItem,
+                     types::arrayTy(types::float64Ty(), 1, types::Layout::A,
+                                    types::AddrSpace::Global),
+                     {A, Sl});
+    Instr *X = B.add(Op::GetItem, types::float64Ty(), {V, B.constInt(0)});
+    B.ret(ReturnView ? V : X);
+    B.finish();
+    EXPECT_TRUE(assignHeapOwnership(B.fn));
+    EXPECT_EQ(A->heapSlot, 0);
+    EXPECT_FALSE(A->heapKeep);
+    EXPECT_EQ(B.fn.heapSlotEscapes, std::vector<bool>{ReturnView});
+    EXPECT_EQ(V->heapSlot, -1);
+  }
+}
+
+// for ...: b = np.empty(n); a = b (a loop phi): the slot keeps every
+// block until the return; an allocation whose arrays never meet a phi
+// frees the previous block when it runs again.
+TEST(HeapOwnership, PhisKeepBlocks) {
+  for (bool ThroughPhi : {false, true}) {
+    Builder B;
+    ir::Block *Entry = B.at, *Loop = B.fn.newBlock(), *Exit = B.fn.newBlock();
+    Instr *N = B.param(types::int64Ty());
+    Instr *A0 = B.intrinsic(IntrinsicId::np_zeros, heapArray(), {N});
+    B.add(Op::Jump, types::noneTy())->succs = {Loop};
+    B.at = Loop;
+    Instr *Phi = B.add(Op::Phi, heapArray());
+    Instr *Fresh = B.intrinsic(IntrinsicId::np_empty, heapArray(), {N});
+    Phi->operands = {A0, ThroughPhi ? Fresh : A0};
+    Phi->incoming = {Entry, Loop};
+    Instr *Br =
+        B.add(Op::Branch, types::noneTy(), {B.constInt(1, types::boolTy())});
+    Br->succs = {Loop, Exit};
+    B.at = Exit;
+    B.ret(B.add(Op::Const, types::noneTy()));
+    B.fn.recomputeCFG();
+    B.finish();
+    EXPECT_TRUE(assignHeapOwnership(B.fn));
+    EXPECT_TRUE(A0->heapKeep); // always meets the phi
+    EXPECT_EQ(Fresh->heapKeep, ThroughPhi);
+    EXPECT_NE(A0->heapSlot, Fresh->heapSlot);
+    EXPECT_EQ(B.fn.heapSlotEscapes, (std::vector<bool>{false, false}));
+  }
+}
+
+// A device-function call returning an array hands over the callee's blocks
+// (a slot); one returning a number does not; a function allocating nothing
+// has no slots.
+TEST(HeapOwnership, DeviceFunctionResults) {
+  Builder B;
+  Instr *N = B.param(types::int64Ty());
+  Instr *F = B.add(Op::Global, types::functionTy("make"));
+  Instr *Arr = B.add(Op::Call, heapArray(), {F, N});
+  Instr *Num = B.add(Op::Call, types::float64Ty(), {F, N});
+  B.ret(B.add(Op::Const, types::noneTy()));
+  B.finish();
+  EXPECT_TRUE(assignHeapOwnership(B.fn));
+  EXPECT_EQ(Arr->heapSlot, 0);
+  EXPECT_EQ(Num->heapSlot, -1);
+  EXPECT_TRUE(
+      returnsHeapBlocks(types::tupleTy({types::int64Ty(), heapArray()})));
+  EXPECT_FALSE(returnsHeapBlocks(types::float64Ty()));
+
+  Builder None;
+  None.ret(None.param(array1d()));
+  None.finish();
+  EXPECT_FALSE(assignHeapOwnership(None.fn));
+  EXPECT_TRUE(None.fn.heapSlotEscapes.empty());
 }
 
 } // namespace
