@@ -130,6 +130,7 @@ static const ArchImage &imageFor(DispatcherObject *D, Spec &S,
   rt::LinkOptions LO = linkOptions(CO);
   for (const ir::LinkItem &L : Other ? Other->links : S.result.links)
     LO.Inputs.push_back({L.kind, L.name, L.data}); // foreign functions' code
+  LO.KernelLtoIr = Other ? Other->ltoir : S.result.ltoir; // lto=True
   I->image = rt::ptxToLoadable(Ptx, I->ccMajor, I->ccMinor, LO);
   driver::StageTiming Link{"load.link",
                            std::chrono::duration<double, std::milli>(
@@ -361,6 +362,7 @@ struct PendingCompile {
     rt::LinkOptions LO = linkOptions(options);
     for (const ir::LinkItem &L : result.links)
       LO.Inputs.push_back({L.kind, L.name, L.data}); // foreign functions' code
+    LO.KernelLtoIr = result.ltoir;                   // lto=True: nvJitLink -lto
     image = std::make_unique<ArchImage>();
     image->ccMajor = ccMajor;
     image->ccMinor = ccMinor;
