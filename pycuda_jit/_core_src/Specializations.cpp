@@ -301,6 +301,11 @@ recompileDumps(DispatcherObject *D, const Spec &S,
     CO.backend = driver::Backend::CUDA;
     CO.boundsCheck = boundsChecked(D->st->opts, CO.backend);
     CO.hostTarget.clear();
+    // The GPU's own choices: lto=, PYCUDA_JIT_VIA_NVVM.
+    driver::CompileOptions Gpu =
+        toCompileOptions(D->st->opts, driver::Backend::CUDA);
+    CO.lto = Gpu.lto;
+    CO.viaNvvm = Gpu.viaNvvm;
     applyGpuTarget(CO, gpuTargetFor(Cc->first, Cc->second));
     PyResolver Other(D->pyfunc);
     A = driver::analyzeKernel(Raw, S.key, Other, CO);
