@@ -467,20 +467,79 @@ bool Writer::intrinsicCall(const llvm::CallInst &C, const std::string &Res) {
          "(" + Args + ")");
     return true;
   };
+  // libNVVM takes none of LLVM's rounding / sign / min-max intrinsics:
+  // libdevice's functions (the same IEEE operations); float16 through
+  // float, exact for all of these.
+  static const std::pair<const char *, const char *> Libdevice[] = {
+      {"llvm.fabs.", "fabs"},      {"llvm.trunc.", "trunc"},
+      {"llvm.rint.", "rint"},      {"llvm.nearbyint.", "nearbyint"},
+      {"llvm.roundeven.", "rint"}, {"llvm.floor.", "floor"},
+      {"llvm.ceil.", "ceil"},      {"llvm.copysign.", "copysign"},
+      {"llvm.minnum.", "fmin"},    {"llvm.maxnum.", "fmax"}};
+  for (auto [Prefix, Base] : Libdevice) {
+    if (!Name.starts_with(Prefix))
+      continue;
+    llvm::Type *T = C.getType();
+    if (!T->isHalfTy() && !T->isFloatTy() && !T->isDoubleTy())
+      unsupported("the intrinsic " + Name.str());
+    bool Half = T->isHalfTy();
+    std::string FT = Half ? "float" : ty(T);
+    std::string Fn = std::string("__nv_") + Base + (T->isDoubleTy() ? "" : "f");
+    std::string Args;
+    std::vector<std::string> Types;
+    for (unsigned K = 0; K < C.arg_size(); ++K) {
+      std::string A = op(Arg(K));
+      if (Half) {
+        std::string Wide = temp();
+        line(Wide + " = fpext half " + A + " to float");
+        A = Wide;
+      }
+      Args += (K ? ", " : "") + FT + " " + A;
+      Types.push_back(FT);
+    }
+    declare(FT, Fn, Types);
+    std::string Call = "call " + FT + " " + globalName(Fn) + "(" + Args + ")";
+    if (!Half) {
+      line(R + Call);
+      return true;
+    }
+    std::string Wide = temp();
+    line(Wide + " = " + Call);
+    line(R + "fptrunc float " + Wide + " to half");
+    return true;
+  }
   if (Name.starts_with("llvm.roundeven."))
     return Simple("llvm.rint." + Name.substr(strlen("llvm.roundeven.")).str());
   if (Name.starts_with("llvm.fptosi.sat.") ||
       Name.starts_with("llvm.fptoui.sat.")) {
     bool Signed = Name.starts_with("llvm.fptosi");
     llvm::Type *From = Arg(0)->getType(), *To = C.getType();
+    unsigned Bits = To->isIntegerTy() ? To->getIntegerBitWidth() : 0;
     if ((!From->isFloatTy() && !From->isDoubleTy()) ||
-        (!To->isIntegerTy(32) && !To->isIntegerTy(64)))
+        (Bits != 8 && Bits != 16 && Bits != 32 && Bits != 64))
       unsupported("the intrinsic " + Name.str());
     // cvt.rzi saturates and gives 0 for NaN, as the intrinsic does.
-    std::string N =
-        std::string("llvm.nvvm.") + (From->isFloatTy() ? "f" : "d") + "2" +
-        (Signed ? "" : "u") + (To->isIntegerTy(32) ? "i" : "ll") + ".rz";
-    return Simple(N);
+    std::string N = std::string("llvm.nvvm.") +
+                    (From->isFloatTy() ? "f" : "d") + "2" +
+                    (Signed ? "" : "u") + (Bits == 64 ? "ll" : "i") + ".rz";
+    if (Bits >= 32)
+      return Simple(N);
+    // i8 / i16: saturated to 32 bits, then clamped to the narrow range.
+    declare("i32", N, {ty(From)});
+    std::string Wide = temp(), Lo = temp(), Hi = temp(), C1 = temp(),
+                C2 = temp();
+    long long Max = Signed ? (1LL << (Bits - 1)) - 1 : (1LL << Bits) - 1;
+    long long Min = Signed ? -(1LL << (Bits - 1)) : 0;
+    line(Wide + " = call i32 " + globalName(N) + "(" + top(Arg(0)) + ")");
+    line(C1 + " = icmp " + (Signed ? "sgt" : "ugt") + " i32 " + Wide + ", " +
+         std::to_string(Max));
+    line(Hi + " = select i1 " + C1 + ", i32 " + std::to_string(Max) + ", i32 " +
+         Wide);
+    line(C2 + " = icmp slt i32 " + Hi + ", " + std::to_string(Min));
+    line(Lo + " = select i1 " + C2 + ", i32 " +
+         std::to_string(Signed ? Min : 0) + ", i32 " + Hi);
+    line(R + "trunc i32 " + Lo + " to " + ty(To));
+    return true;
   }
   if (Name == "llvm.nvvm.barrier.cta.sync.aligned.all") {
     auto *Id = dyn_cast<llvm::ConstantInt>(Arg(0));
