@@ -57,7 +57,8 @@ if os.environ.get("PCJ_NVVM_SWEEP"):
         if kernel_class is None:
             return
         with open(os.environ["PCJ_NVVM_SWEEP"], "a") as out:
-            for k in [o for o in gc.get_objects() if isinstance(o, kernel_class)]:
+            # type(), not isinstance: a dead weak proxy raises on the latter.
+            for k in [o for o in gc.get_objects() if issubclass(type(o), kernel_class)]:
                 for sig in list(k.signatures):
                     key = (id(k), str(sig))
                     if key in _swept:
