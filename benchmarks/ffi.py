@@ -8,8 +8,11 @@ A small function, v -> v * a + b (float32), is called 10**9 times in all
            (inlined by our compiler)
   c        cuda.declare_device + link= CUDA C++ (NVRTC -> PTX, linked by
            nvJitLink without link-time optimization: a real call)
-  c-lto    the same with cuda.jit(lto=True), where supported (the target:
-           as fast as python, the call inlined)
+  c-lto    the same with cuda.jit(lto=True): the kernel goes through the
+           NVVM IR writer and libNVVM to LTO-IR, NVRTC compiles the C++
+           with -dlto, and nvJitLink -lto inlines the call (the target: as
+           fast as python).  The line says "lto: linked as LTO-IR" when the
+           compile went that way (its codegen.nvvm stage), else why not.
 
 Prints milliseconds (best of --reps, CUDA events) and each variant's time
 as a ratio to python; checks that the results agree.  GPU only:
@@ -89,6 +92,10 @@ def main():
     results, outputs = {}, {}
     for name, k in variants.items():
         results[name], outputs[name] = timed(k, args.threads, iters, args.reps)
+    if "c-lto" in variants:
+        timings = variants["c-lto"].stats["timings_ms"]
+        print("c-lto: linked as LTO-IR (libNVVM)" if "codegen.nvvm" in timings
+              else f"c-lto: NOT linked as LTO-IR (stages: {sorted(timings)})")
     calls = args.threads * iters
     print(f"{calls:.3g} calls ({args.threads} threads x {iters}), best of {args.reps}:")
     for name, ms in results.items():

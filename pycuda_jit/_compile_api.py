@@ -78,22 +78,41 @@ def compile(pyfunc, sig, debug=False, lineinfo=False, device=True, fastmath=Fals
             cc=None, opt=True, abi="c", abi_info=None, output="ptx", forceinline=False,
             launch_bounds=None):
     """compile_ptx with numba-cuda's ``compile`` defaults (a device function
-    with the C ABI).  ``output="ptx"`` only: LTO-IR is libNVVM's output, and
-    libNVVM cannot read the LLVM IR pycuda_jit generates (NotImplementedError
-    saying so)."""
+    with the C ABI).  ``output="ltoir"``: LTO-IR bytes from the toolkit's
+    libNVVM (through the NVVM IR writer; needs libNVVM, no GPU), which
+    nvJitLink links with ``-lto`` (e.g. ``cuda.LTOIRSource`` in a kernel's
+    ``link=``); ``forceinline=True`` (LTO-IR only) marks the function
+    alwaysinline there."""
     if output not in _OUTPUTS:
         raise NotImplementedError(f"Unsupported output type: {output}")
     if forceinline and output != "ltoir":
         raise ValueError("Can only designate forced inlining in LTO-IR")
     if output == "ltoir":
-        raise NotImplementedError(
-            "Unsupported output type: ltoir. LTO-IR is made by the toolkit's libNVVM "
-            "from NVVM IR, and pycuda_jit's code is LLVM 22 IR, which libNVVM cannot "
-            "read; use output='ptx' (nvJitLink links PTX with LTO-IR and other "
-            "inputs, e.g. cuda.PTXSource or link=)")
+        return _compile_ltoir(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
+                              fastmath=fastmath, cc=cc, opt=opt, abi=abi, abi_info=abi_info,
+                              forceinline=forceinline, launch_bounds=launch_bounds)
     return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device,
                        fastmath=fastmath, cc=cc, opt=opt, abi=abi, abi_info=abi_info,
                        launch_bounds=launch_bounds)
+
+
+def _compile_ltoir(pyfunc, sig, debug, lineinfo, device, fastmath, cc, opt, abi, abi_info,
+                   forceinline, launch_bounds):
+    """compile(output="ltoir"): (LTO-IR bytes, return type)."""
+    from .cuda import _options
+    if abi not in _ABIS:
+        raise NotImplementedError(f"Unsupported ABI: {abi}")
+    if abi == "c" and not device:
+        raise NotImplementedError("The C ABI is not supported for kernels")
+    cc = tuple(cc or (9, 0))
+    opts = _options(debug, fastmath, opt, lineinfo, launch_bounds=launch_bounds)
+    if device:
+        opts["device"] = True
+        opts["device_name"] = _device_name(pyfunc, abi, abi_info)
+    code, _name, _dumps, ret = core().compile_ptx(
+        pyfunc, _types.signature_text(sig), cc[0], cc[1], opts, None,
+        str(cc[2]) if len(cc) > 2 else "", "ltoir", bool(forceinline))
+    return code, (_return_type(ret) if device else _types.void)
 
 
 def compile_all(pyfunc, sig, debug=False, lineinfo=False, device=True, fastmath=False,

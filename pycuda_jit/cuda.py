@@ -524,10 +524,11 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         # site's argument types; with them, calls convert to one of them.
         sigs = _signature_list(func_or_sig)
         return lambda func: DeviceFunction(func, inline, sigs, opts)
-    # lto=True is accepted (numba-cuda turns LTO on by default with
-    # nvJitLink): the kernel with libdevice is already one LLVM module
-    # optimized as a whole; foreign code is linked by nvJitLink without
-    # inlining across it (docs/migration.md).
+    # lto=True: the kernel also goes through libNVVM to LTO-IR, which
+    # nvJitLink optimizes with the foreign LTO-IR and CUDA C++ (inlined);
+    # no change on the CPU executor (docs/ffi section of docs/language.md).
+    if lto:
+        opts["lto"] = True
     if link:
         from .ffi import LinkList
         opts["link"] = LinkList(link)
@@ -628,7 +629,10 @@ def link_ptx(ptx, cc=(9, 0), lineinfo=False, link=None):
     the PTX's line table (``.loc``) in the cubin, as kernels compiled with
     ``lineinfo=True`` or ``debug=True`` are linked.  ``link``: more code to
     link, as cuda.declare_device's ``link=`` (``.cu`` files and CUSource are
-    compiled by NVRTC for ``cc``)."""
+    compiled by NVRTC for ``cc``).  ``ptx`` may also be LTO-IR bytes
+    (``cuda.compile(..., output="ltoir")``): then the link optimizes it
+    with ``link``'s code (nvJitLink -lto; CUDA C++ compiled to LTO-IR), as
+    ``cuda.jit(lto=True)`` kernels are linked."""
     from . import ffi
     items = ffi.read_link_items([ffi._check_link_item(x) for x in ffi._link_list(link)])
     return core().link_ptx(ptx, cc[0], cc[1], bool(lineinfo), items)

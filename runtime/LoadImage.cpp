@@ -31,10 +31,13 @@ LoadableImage ptxToLoadable(const NvJitLink &Linker, const std::string &Ptx,
           -1, "linking foreign code needs nvJitLink: " + Linker.loadError(),
           "");
     LinkOptions WithPtx = Options;
+    // With the kernel as LTO-IR, CUDA C++ becomes LTO-IR too (inlined).
+    bool Lto = !Options.KernelLtoIr.empty();
     for (LinkInput &In : WithPtx.Inputs)
       if (In.Kind == "cu") {
-        In.Data = compileCudaToPtx(In.Data, In.Name, CcMajor, CcMinor);
-        In.Kind = "ptx";
+        In.Data = Lto ? compileCudaToLtoIr(In.Data, In.Name, CcMajor, CcMinor)
+                      : compileCudaToPtx(In.Data, In.Name, CcMajor, CcMinor);
+        In.Kind = Lto ? "ltoir" : "ptx";
       }
     Img.Path = LoadPath::NvJitLinkCubin;
     try {

@@ -195,11 +195,11 @@ std::string NvJitLink::linkPtxToCubin(const std::string &Ptx, int CcMajor,
     Opts.push_back("-O3");
   if (Options.LineInfo)
     Opts.push_back("-lineinfo");
+  bool Lto = !Options.KernelLtoIr.empty();
   for (const LinkInput &In : Options.Inputs)
-    if (In.Kind == "ltoir") { // LTO-IR inputs are optimized and linked together
-      Opts.push_back("-lto");
-      break;
-    }
+    Lto |= In.Kind == "ltoir"; // LTO-IR inputs are optimized together
+  if (Lto)
+    Opts.push_back("-lto");
 
   HandleGuard Guard{*Fns};
   auto getLog = [&](auto SizeFn, auto LogFn) {
@@ -227,9 +227,16 @@ std::string NvJitLink::linkPtxToCubin(const std::string &Ptx, int CcMajor,
   if (int R =
           Fns->nvJitLinkCreate(&Guard.H, uint32_t(Opts.size()), Opts.data()))
     fail(R, "nvJitLinkCreate");
-  if (int R = Fns->nvJitLinkAddData(Guard.H, NVJITLINK_INPUT_PTX, Ptx.data(),
-                                    Ptx.size(), "kernel.ptx"))
+  if (!Options.KernelLtoIr.empty()) {
+    const std::string &L = Options.KernelLtoIr;
+    if (int R = Fns->nvJitLinkAddData(Guard.H, NVJITLINK_INPUT_LTOIR, L.data(),
+                                      L.size(), "kernel.ltoir"))
+      fail(R, "nvJitLinkAddData");
+  } else if (int R =
+                 Fns->nvJitLinkAddData(Guard.H, NVJITLINK_INPUT_PTX, Ptx.data(),
+                                       Ptx.size(), "kernel.ptx")) {
     fail(R, "nvJitLinkAddData");
+  }
   for (const LinkInput &In : Options.Inputs) {
     int Type = inputType(In.Kind);
     if (Type < 0)

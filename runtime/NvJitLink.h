@@ -34,6 +34,10 @@ struct LinkOptions {
   bool Optimize = true;  // -O3
   bool LineInfo = false; // -lineinfo
   std::vector<LinkInput> Inputs;
+  /// The kernel as libNVVM's LTO-IR (lto=True): linked instead of its PTX,
+  /// with -lto, so nvJitLink optimizes it together with the LTO-IR inputs
+  /// (CUDA C++ inputs are then compiled to LTO-IR too: Nvrtc.h).
+  std::string KernelLtoIr;
 };
 
 /// Whether PTX carries DWARF (`.target sm_XX, debug`, from debug=True):

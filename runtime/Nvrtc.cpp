@@ -32,6 +32,9 @@ struct Api {
 #define PCJ_X(Name, Params) int(*Name) Params = nullptr;
   PCJ_NVRTC_FNS(PCJ_X)
 #undef PCJ_X
+  // NVRTC 12.0+ (-dlto output); null in older libraries.
+  int (*nvrtcGetLTOIRSize)(nvrtcProgram, size_t *) = nullptr;
+  int (*nvrtcGetLTOIR)(nvrtcProgram, char *) = nullptr;
   std::string path;    // the library loaded
   std::string include; // the toolkit's include directory, if found
   std::string error;   // why none loaded
@@ -97,6 +100,10 @@ const Api &library() {
       }
       A->path = C.Path;
       A->include = includeDirBeside(H, C.Path);
+      A->nvrtcGetLTOIRSize = reinterpret_cast<decltype(A->nvrtcGetLTOIRSize)>(
+          dlsym(H, "nvrtcGetLTOIRSize"));
+      A->nvrtcGetLTOIR = reinterpret_cast<decltype(A->nvrtcGetLTOIR)>(
+          dlsym(H, "nvrtcGetLTOIR"));
       return A;
     }
     A->error = "NVRTC not found; tried:" +
@@ -118,8 +125,11 @@ struct ProgramGuard {
 
 } // namespace
 
-std::string compileCudaToPtx(const std::string &Source, const std::string &Name,
-                             int CcMajor, int CcMinor) {
+namespace {
+
+// Source -> PTX, or LTO-IR (Lto: -dlto).
+std::string compileCuda(const std::string &Source, const std::string &Name,
+                        int CcMajor, int CcMinor, bool Lto) {
   const Api &Fns = library();
   if (Fns.path.empty())
     throw NvrtcError(-1, "cannot compile CUDA C++ '" + Name + "': " + Fns.error,
@@ -138,6 +148,14 @@ std::string compileCudaToPtx(const std::string &Source, const std::string &Name,
                                     "-default-device"};
   if (!Fns.include.empty())
     Opts.push_back(Include.c_str());
+  if (Lto && !Fns.nvrtcGetLTOIR)
+    throw NvrtcError(-1,
+                     "cannot compile CUDA C++ '" + Name +
+                         "' to LTO-IR: this NVRTC (" + Fns.path +
+                         ") lacks nvrtcGetLTOIR (CUDA 12.0+)",
+                     "");
+  if (Lto)
+    Opts.push_back("-dlto");
   int R = Fns.nvrtcCompileProgram(G.P, int(Opts.size()), Opts.data());
   std::string Log;
   size_t N = 0;
@@ -155,6 +173,14 @@ std::string compileCudaToPtx(const std::string &Source, const std::string &Name,
                      "NVRTC failed to compile '" + Name + "' for " +
                          Arch.substr(Arch.find('=') + 1),
                      Log);
+  if (Lto) {
+    if (int E = Fns.nvrtcGetLTOIRSize(G.P, &N))
+      throw NvrtcError(E, "nvrtcGetLTOIRSize failed for '" + Name + "'", Log);
+    std::string Ir(N, '\0');
+    if (int E = Fns.nvrtcGetLTOIR(G.P, Ir.data()))
+      throw NvrtcError(E, "nvrtcGetLTOIR failed for '" + Name + "'", Log);
+    return Ir;
+  }
   if (int E = Fns.nvrtcGetPTXSize(G.P, &N))
     throw NvrtcError(E, "nvrtcGetPTXSize failed for '" + Name + "'", Log);
   std::string Ptx(N, '\0');
@@ -162,6 +188,19 @@ std::string compileCudaToPtx(const std::string &Source, const std::string &Name,
     throw NvrtcError(E, "nvrtcGetPTX failed for '" + Name + "'", Log);
   Ptx.resize(std::char_traits<char>::length(Ptx.c_str()));
   return Ptx;
+}
+
+} // namespace
+
+std::string compileCudaToPtx(const std::string &Source, const std::string &Name,
+                             int CcMajor, int CcMinor) {
+  return compileCuda(Source, Name, CcMajor, CcMinor, /*Lto=*/false);
+}
+
+std::string compileCudaToLtoIr(const std::string &Source,
+                               const std::string &Name, int CcMajor,
+                               int CcMinor) {
+  return compileCuda(Source, Name, CcMajor, CcMinor, /*Lto=*/true);
 }
 
 } // namespace pcj::rt

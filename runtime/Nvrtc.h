@@ -29,4 +29,10 @@ public:
 std::string compileCudaToPtx(const std::string &Source, const std::string &Name,
                              int CcMajor, int CcMinor);
 
+/// The same, as LTO-IR (NVRTC's -dlto) for nvJitLink's link-time
+/// optimization with a kernel's LTO-IR.  Throws NvrtcError.
+std::string compileCudaToLtoIr(const std::string &Source,
+                               const std::string &Name, int CcMajor,
+                               int CcMinor);
+
 } // namespace pcj::rt

@@ -14,4 +14,6 @@
 #include "codegen/HostBackend.h"
 #include "codegen/Libdevice.h"
 #include "codegen/NvptxBackend.h"
+#include "codegen/NvvmBackend.h"
+#include "codegen/NvvmIrWriter.h"
 #include "codegen/Targets.h"

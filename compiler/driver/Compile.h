@@ -94,6 +94,9 @@ struct CompileResult {
   size_t staticSharedBytes = 0;    // CPU backend
   // CUDA backend
   std::string ptx;
+  // With CompileOptions::lto: the same code as libNVVM's LTO-IR (empty when
+  // the NVVM IR writer cannot express the kernel: it links as PTX then).
+  std::string ltoir;
   // Code the PTX links with (the foreign functions' link= items, then the
   // kernel's own), each once; empty after a disk-cache hit (the cached
   // cubin is linked).

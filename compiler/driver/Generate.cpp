@@ -20,6 +20,43 @@ std::string moduleText(const llvm::Module &M) {
   return OS.str();
 }
 
+// lto / viaNvvm: the module as NVVM IR through libNVVM.  viaNvvm: the
+// PTX comes from there (true: done; the writer's and libNVVM's errors are
+// the compile's).  lto: Out.ltoir (false: NVPTX makes the PTX as usual); a
+// kernel the writer cannot express or libNVVM rejects, or no libNVVM,
+// leaves ltoir empty and links as PTX, as without lto
+// (PYCUDA_JIT_VIA_NVVM=1 shows the error).
+bool viaNvvm(const llvm::Module &M, const CompileOptions &O,
+             const codegen::NvptxOptions &NO, CompileResult &Out) {
+  codegen::NvvmIrOptions WO;
+  WO.kernelNames = NO.kernelNames;
+  WO.maxThreadsPerBlock = O.maxThreadsPerBlock;
+  WO.minBlocksPerSM = O.minBlocksPerSM;
+  WO.maxRegisters = O.maxRegisters;
+  codegen::NvvmCompileOptions CO;
+  CO.ccMajor = O.ccMajor;
+  CO.ccMinor = O.ccMinor;
+  CO.optLevel = O.optLevel;
+  CO.fastMath = O.fastMath;
+  std::string Ir;
+  try {
+    Ir = codegen::writeNvvmIr(M, WO);
+    if (O.viaNvvm) {
+      Out.ptx = codegen::compileNvvmIr(Ir, CO);
+      Out.dumps["ptx"] = Out.ptx;
+    }
+    if (O.lto && (O.viaNvvm || codegen::libNvvmAvailable())) {
+      CO.output = codegen::NvvmOutput::LtoIr;
+      Out.ltoir = codegen::compileNvvmIr(Ir, CO);
+    }
+  } catch (const CompileError &E) {
+    if (O.viaNvvm)
+      throw;
+    Out.ltoir.clear(); // lto: NVPTX's PTX, linked without LTO
+  }
+  return O.viaNvvm;
+}
+
 } // namespace
 
 CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
@@ -81,6 +118,21 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
       NO.exportedSymbols = {LO.kernelName};
     else
       NO.kernelNames = {LO.kernelName};
+    if (O.forceInline)
+      if (llvm::Function *Fn = M->getFunction(LO.kernelName)) {
+        Fn->removeFnAttr(llvm::Attribute::NoInline);
+        Fn->addFnAttr(llvm::Attribute::AlwaysInline);
+      }
+    if (O.lto || O.viaNvvm) {
+      // NVVM IR from the module before LLVM optimizes it (libNVVM does).
+      if (viaNvvm(*M, O, NO, Out)) {
+        Clock.lap("codegen.nvvm");
+        return Out;
+      }
+      // lto: "codegen.nvvm" when the LTO-IR was made, else the lap of the
+      // attempt (the kernel links as PTX).
+      Clock.lap(Out.ltoir.empty() ? "codegen.nvvm-unused" : "codegen.nvvm");
+    }
     codegen::NvptxResult P = codegen::emitPtx(*M, NO);
     Out.ptx = std::move(P.ptx);
     if (NO.keepOptimizedIR)

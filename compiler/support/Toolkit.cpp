@@ -54,6 +54,17 @@ const PieceInfo &info(ToolkitPiece P) {
                                "cuda-nvrtc-13-0",
                                true,
                                "nvrtcVersion"};
+  // libNVVM (lto=True, PYCUDA_JIT_VIA_NVVM): a toolkit keeps it under
+  // nvvm/lib64, CUDA 13's packages also under lib.
+  static const PieceInfo Nvvm{
+      "PYCUDA_JIT_NVVM",
+      {"libnvvm.so.4", "libnvvm.so"},
+      {"nvvm/lib64", "lib64", "lib"},
+      {"nvidia/cu13/lib", "nvidia/cuda_nvcc/nvvm/lib64"},
+      "nvidia-nvvm",
+      "cuda-nvvm-13-0",
+      true,
+      "nvvmVersion"};
   static const PieceInfo Nvdisasm{
       "PYCUDA_JIT_NVDISASM",
       {"nvdisasm"},
@@ -77,6 +88,8 @@ const PieceInfo &info(ToolkitPiece P) {
     return Libdevice;
   case ToolkitPiece::Nvrtc:
     return Nvrtc;
+  case ToolkitPiece::Nvvm:
+    return Nvvm;
   case ToolkitPiece::Nvdisasm:
     return Nvdisasm;
   case ToolkitPiece::Cuobjdump:

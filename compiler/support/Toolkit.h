@@ -39,6 +39,7 @@ namespace pcj {
   X(NvJitLink, "nvJitLink")                                                    \
   X(Libdevice, "libdevice")                                                    \
   X(Nvrtc, "NVRTC")                                                            \
+  X(Nvvm, "libNVVM")                                                           \
   X(Nvdisasm, "nvdisasm")                                                      \
   X(Cuobjdump, "cuobjdump")
 

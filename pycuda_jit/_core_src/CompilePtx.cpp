@@ -24,12 +24,18 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
     const char *SigText;
     int Major = 9, Minor = 0;
     const char *Suffix = "";
-    static const char *Names[] = {"func",    "sig",    "cc_major",  "cc_minor",
-                                  "options", "stages", "cc_suffix", nullptr};
+    // output="ltoir" (cuda.compile): libNVVM's LTO-IR as bytes in place of
+    // the PTX; the NVVM IR writer's errors are raised.
+    const char *Output = "ptx";
+    int ForceInline = 0;
+    static const char *Names[] = {
+        "func",   "sig",       "cc_major", "cc_minor",    "options",
+        "stages", "cc_suffix", "output",   "forceinline", nullptr};
     if (!PyArg_ParseTupleAndKeywords(
-            Args, Kw, "Os|iiOOs", const_cast<char **>(Names), &Func, &SigText,
-            &Major, &Minor, &Options, &Stages, &Suffix))
+            Args, Kw, "Os|iiOOssp", const_cast<char **>(Names), &Func, &SigText,
+            &Major, &Minor, &Options, &Stages, &Suffix, &Output, &ForceInline))
       return nullptr;
+    bool LtoIr = std::string(Output) == "ltoir";
     JitOptions O =
         parseJitOptions(Options && Options != Py_None ? Options : nullptr);
     Signature Sig = parseSignature(SigText);
@@ -49,6 +55,10 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
       CO.declaredReturn = Sig.ret;
     } else {
       Sig.args = types::kernelArgTypes(Sig.args);
+    }
+    if (LtoIr) {
+      CO.lto = CO.viaNvvm = true;
+      CO.forceInline = ForceInline != 0;
     }
     CO.dumps = envDumps();
     if (Stages && Stages != Py_None) {
@@ -82,6 +92,10 @@ PyObject *compilePtx(PyObject *Self, PyObject *Args, PyObject *Kw) {
       PyDict_SetItemString(Dumps.get(), Stage.c_str(), V.get());
     }
     std::string Ret = Res.returnType ? Res.returnType->str() : "none";
+    if (LtoIr)
+      return Py_BuildValue("(y#,s,O,s)", Res.ltoir.data(),
+                           Py_ssize_t(Res.ltoir.size()), Res.kernelName.c_str(),
+                           Dumps.get(), Ret.c_str());
     return Py_BuildValue("(s#,s,O,s)", Res.ptx.data(),
                          Py_ssize_t(Res.ptx.size()), Res.kernelName.c_str(),
                          Dumps.get(), Ret.c_str());

@@ -131,20 +131,30 @@ PyObject *pySynchronize(PyObject *, PyObject *) {
   });
 }
 
-// link_ptx(ptx, cc_major, cc_minor[, lineinfo[, inputs]]) -> bytes (cubin);
-// needs nvJitLink, no GPU.  lineinfo: keep the PTX's .loc line table
-// (-lineinfo); inputs: [(kind, name, bytes)] more code to link (LinkInput).
+// link_ptx(code, cc_major, cc_minor[, lineinfo[, inputs]]) -> bytes (cubin);
+// needs nvJitLink, no GPU.  code: PTX text, or LTO-IR bytes
+// (compile(output="ltoir")), linked with -lto.  lineinfo: keep the PTX's
+// .loc line table (-lineinfo); inputs: [(kind, name, bytes)] more code to
+// link (LinkInput).
 PyObject *pyLinkPtx(PyObject *, PyObject *Args) {
   return guard([&]() -> PyObject * {
-    const char *Ptx;
-    Py_ssize_t N;
+    PyObject *Code;
     int Major, Minor, LineInfo = 0;
     PyObject *Inputs = nullptr;
-    if (!PyArg_ParseTuple(Args, "s#ii|pO!", &Ptx, &N, &Major, &Minor, &LineInfo,
+    if (!PyArg_ParseTuple(Args, "Oii|pO!", &Code, &Major, &Minor, &LineInfo,
                           &PyList_Type, &Inputs))
       return nullptr;
     rt::LinkOptions LO;
     LO.LineInfo = LineInfo != 0;
+    std::string PtxText;
+    if (PyBytes_Check(Code)) {
+      char *Data = nullptr;
+      Py_ssize_t Len = 0;
+      if (PyBytes_AsStringAndSize(Code, &Data, &Len) < 0)
+        return nullptr;
+      LO.KernelLtoIr.assign(Data, size_t(Len));
+    } else
+      PtxText = utf8(Code);
     for (Py_ssize_t K = 0; Inputs && K < PyList_Size(Inputs); ++K) {
       const char *Kind, *Name, *Data;
       Py_ssize_t Len;
@@ -153,7 +163,6 @@ PyObject *pyLinkPtx(PyObject *, PyObject *Args) {
         return nullptr;
       LO.Inputs.push_back({Kind, Name, std::string(Data, size_t(Len))});
     }
-    std::string PtxText(Ptx, size_t(N));
     rt::LoadableImage Img;
     {
       WithoutGil Released; // ptxas runs in nvJitLink: other threads may run

@@ -292,6 +292,8 @@ driver::CompileOptions toCompileOptions(const JitOptions &O,
   CO.fastMathFlags = O.fastmath.flags;
   CO.fmad = O.fmad;
   CO.widenNarrowInts = envBit(env::Var::NvptxWidenNarrow) == 1; // NVPTX only
+  CO.viaNvvm = B == driver::Backend::CUDA && envBit(env::Var::ViaNvvm) == 1;
+  CO.lto = B == driver::Backend::CUDA && O.lto; // the CPU executor: no change
   CO.boundsCheck = boundsChecked(O, B);
   CO.zeroDivisionCheck = O.debug;
   CO.unboundLocalCheck = O.debug;

@@ -131,6 +131,7 @@ static const ArchImage &imageFor(DispatcherObject *D, Specialization &S,
   rt::LinkOptions LO = linkOptions(CO);
   for (const ir::LinkItem &L : Other ? Other->links : S.result.links)
     LO.Inputs.push_back({L.kind, L.name, L.data}); // foreign functions' code
+  LO.KernelLtoIr = Other ? Other->ltoir : S.result.ltoir; // lto=True
   I->image = rt::ptxToLoadable(Ptx, I->ccMajor, I->ccMinor, LO);
   driver::StageTiming Link{"load.link",
                            std::chrono::duration<double, std::milli>(
@@ -299,6 +300,11 @@ recompileDumps(DispatcherObject *D, const Specialization &S,
     CO.backend = driver::Backend::CUDA;
     CO.boundsCheck = boundsChecked(D->st->opts, CO.backend);
     CO.hostTarget.clear();
+    // The GPU's own choices: lto=, PYCUDA_JIT_VIA_NVVM.
+    driver::CompileOptions Gpu =
+        toCompileOptions(D->st->opts, driver::Backend::CUDA);
+    CO.lto = Gpu.lto;
+    CO.viaNvvm = Gpu.viaNvvm;
     applyGpuTarget(CO, gpuTargetFor(Cc->first, Cc->second));
     PyResolver Other(D->pyfunc);
     A = driver::analyzeKernel(Raw, S.key, Other, CO);
@@ -360,6 +366,7 @@ struct PendingCompile {
     rt::LinkOptions LO = linkOptions(options);
     for (const ir::LinkItem &L : result.links)
       LO.Inputs.push_back({L.kind, L.name, L.data}); // foreign functions' code
+    LO.KernelLtoIr = result.ltoir;                   // lto=True: nvJitLink -lto
     image = std::make_unique<ArchImage>();
     image->ccMajor = ccMajor;
     image->ccMinor = ccMinor;

@@ -63,7 +63,7 @@ def test_info_sections_and_versions():
     assert r["backend"] == {"name": "cpu", "reason": "", "requested": "cpu"}
     assert r["environment"] == {"PYCUDA_JIT_BACKEND": "cpu"}
     names = [p["piece"] for p in r["toolkit"]["pieces"]]
-    assert names == ["nvJitLink", "libdevice", "NVRTC", "nvdisasm", "cuobjdump"]
+    assert names == ["nvJitLink", "libdevice", "NVRTC", "libNVVM", "nvdisasm", "cuobjdump"]
 
 
 def test_info_names_the_gpu_targets():

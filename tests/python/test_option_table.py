@@ -22,8 +22,8 @@ def _table():
 def test_every_jit_option_is_a_row():
     rows = _table()
     # cuda.jit's options that reach the compiler (the others choose what is
-    # built: a device function, inlining, lto).
-    not_rows = {"func_or_sig", "device", "inline", "lto", "forceinline", "kwargs"}
+    # built: a device function, inlining).
+    not_rows = {"func_or_sig", "device", "inline", "forceinline", "kwargs"}
     params = set(inspect.signature(cuda.jit).parameters) - not_rows
     assert params <= set(rows), params - set(rows)
     for name, (default, doc) in rows.items():
@@ -84,4 +84,4 @@ def test_python_options_dict_keys_are_rows():
     keys = set(_options(False, False, 3, False))
     rows = set(_table())
     assert keys <= rows
-    assert rows - keys == {"link", "device", "device_name", "assume_noalias"}
+    assert rows - keys == {"link", "device", "device_name", "assume_noalias", "lto"}
