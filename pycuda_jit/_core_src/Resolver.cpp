@@ -309,6 +309,9 @@ CTValue PyResolver::classify(PyObject *O, std::vector<Ref> *Captures) {
           getAttr(reinterpret_cast<PyObject *>(Py_TYPE(O)), "__name__").get());
     return C;
   }
+  // The builtin tuple class: tuple(t) (registry row "tuple").
+  if (O == reinterpret_cast<PyObject *>(&PyTuple_Type))
+    return fromBuiltinName("tuple");
   // A namedtuple class (called in kernels to build one).
   if (PyType_Check(O) &&
       PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(O), &PyTuple_Type)) {
