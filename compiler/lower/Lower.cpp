@@ -127,6 +127,8 @@ void Lowerer::buildParams(const std::vector<llvm::Value *> &Params,
   size_t S = 0;
   std::function<llvm::Value *(TypeRef)> Build =
       [&](TypeRef T) -> llvm::Value * {
+    if (T->kind() == Kind::EnumMember) // an Enum member is its value
+      return Build(T->inner());
     if (T->isTuple()) {
       llvm::Value *Agg = llvm::UndefValue::get(Cx.valueType(T));
       for (unsigned K = 0; K < T->elems().size(); ++K)
@@ -712,7 +714,10 @@ void Lowerer::lowerInstr(const Instr *I) {
     break;
   }
   case Op::Compare:
-    if (types::isDateLike(T(0)))
+    if (T(0)->kind() == Kind::EnumMember) // two members of one class
+      R = lowerValueEquality(Cx, bc::CmpKind(I->index), T(0)->inner(), V(0),
+                             V(1));
+    else if (types::isDateLike(T(0)))
       R = lowerDateTimeCompare(Cx, bc::CmpKind(I->index), V(0), V(1));
     else if (types::isCharSeq(T(0)))
       R = lowerCharSeqCompare(Cx, bc::CmpKind(I->index), T(0), T(1), V(0),

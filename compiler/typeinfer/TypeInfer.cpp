@@ -121,6 +121,8 @@ bool Inferrer::inferGetAttr(Instr *I, InferredType &Out) {
     Out = {fieldValue(I, T, Idx), false};
     return true;
   }
+  if (T->kind() == Kind::EnumMember)
+    return inferEnumAttr(I, Out);
   // Attributes and methods of values: registry keys "<kind>.<attr>"
   // ("array.shape", "complex.real", "complex.conjugate").
   std::string KindKey = valueKindKey(T);
@@ -303,6 +305,9 @@ bool Inferrer::inferBinOp(Instr *I, InferredType &Out) {
 
 bool Inferrer::inferCompare(Instr *I, InferredType &Out) {
   Instr *A = I->operands[0], *B = I->operands[1];
+  if (A->type->kind() == Kind::EnumMember ||
+      B->type->kind() == Kind::EnumMember)
+    return inferEnumCompare(I, Out);
   if (isDateLike(A->type) || isDateLike(B->type) || isCharSeq(A->type) ||
       isCharSeq(B->type))
     return inferOpaqueCompare(I, Out);
@@ -329,6 +334,8 @@ bool Inferrer::inferCompare(Instr *I, InferredType &Out) {
 bool Inferrer::inferIs(Instr *I, InferredType &Out) {
   Instr *A = I->operands[0], *B = I->operands[1];
   TypeRef TA = A->type, TB = B->type;
+  if (TA->kind() == Kind::EnumMember || TB->kind() == Kind::EnumMember)
+    return inferEnumIs(I, Out);
   Out = {boolTy(), false};
   if (TA == noneTy() || TB == noneTy())
     return true;
