@@ -54,6 +54,7 @@ private:
   bool inferIs(Instr *I, InferredType &Out);
   void spreadStarArgs(Instr *I);
   bool inferCompare(Instr *I, InferredType &Out);
+  bool inferConstStrCompare(Instr *I, InferredType &Out);
   // DateTimeOps.cpp: datetime64/timedelta64 and fixed-width strings.
   bool inferDateTimeBinOp(Instr *I, InferredType &Out);
   bool inferOpaqueCompare(Instr *I, InferredType &Out);
