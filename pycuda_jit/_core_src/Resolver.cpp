@@ -592,7 +592,17 @@ ir::CalleeInfo PyResolver::callee(const CTValue &Fn) {
       Info.signatures.push_back(
           types::parseSignature(utf8(PyTuple_GetItem(Sigs.get(), K))));
   Ref Inline = getAttrOpt(Dev, "_pcj_inline_");
-  Info.inlineAlways = Inline && str(Inline.get()) == "always";
+  if (Inline && !PyUnicode_Check(Inline.get())) {
+    // numba's cost model (_inline.py): asked for this caller; it raises
+    // through to the user as any Python error would.
+    Ref Mod = check(PyImport_ImportModule("pycuda_jit._inline"));
+    Ref Decide = getAttr(Mod.get(), "decide");
+    Ref Yes = check(PyObject_CallFunctionObjArgs(Decide.get(), Inline.get(),
+                                                 Func, Dev, nullptr));
+    Info.inlineAlways = Yes.get() == Py_True;
+  } else {
+    Info.inlineAlways = Inline && str(Inline.get()) == "always";
+  }
   char Id[32];
   std::snprintf(Id, sizeof Id, "@%llx",
                 (unsigned long long)uintptr_t(PyFunc.get()));
