@@ -458,6 +458,8 @@ llvm::Value *Lowerer::lowerGetItem(const Instr *I) {
     return R;
   }
   if (OT->kind() == Kind::Record) {
+    if (T(1)->isTuple() && T(1)->elems().empty()) // r[()]: the record
+      return V(0);
     bc::ConstValue C;
     stdlib::ArgInfo{T(1), false, I->operands[1]}.constant(C);
     return Cx.loadRecordField(I, OT, V(0), I->operands[0],
@@ -519,6 +521,16 @@ void Lowerer::lowerSetItem(const Instr *I) {
     llvm::Value *P = B.CreateGEP(Cx.memoryType(Elem), V(0), V(1));
     B.CreateAlignedStore(Cx.toMemory(V(2), Elem), P,
                          llvm::Align(elementAlign(Elem)));
+    return;
+  }
+  if (OT->kind() == Kind::Record && T(1)->isTuple() &&
+      T(1)->elems().empty()) { // r[()] = v: copy the whole record
+    Cx.sanitizeRecord(I, TargetHooks::Access::Read, OT, V(2), I->operands[2],
+                      -1);
+    Cx.sanitizeRecord(I, TargetHooks::Access::Write, OT, V(0), I->operands[0],
+                      -1);
+    B.CreateMemCpy(V(0), llvm::MaybeAlign(OT->recordAlign()), V(2),
+                   llvm::MaybeAlign(OT->recordAlign()), OT->byteSize());
     return;
   }
   if (OT->kind() == Kind::Record) {
