@@ -442,8 +442,11 @@ std::string Type::str() const {
     return "dtype(" + Elem->str() + ")";
   case Kind::Function:
     return "function(" + Name.substr(0, Name.find('@')) + ")";
-  case Kind::EnumMember: // numba's spelling, the class module-qualified
-    return "Enum<" + Elem->str() + ">(" + Name.substr(0, Name.find('@')) + ")";
+  // numba's spelling, the class module-qualified and with its id: the
+  // printed type keys specializations and the disk cache, and two class
+  // objects of one name have members that are never equal.
+  case Kind::EnumMember:
+    return "Enum<" + Elem->str() + ">(" + Name + ")";
   case Kind::Pointer: // numba's spelling
     return Elem->kind() == Kind::Void ? "void*" : Elem->str() + "*";
   case Kind::Iterable: {

@@ -170,10 +170,9 @@ TypeRef strTy();
 TypeRef moduleTy(const std::string &Name);
 TypeRef intrinsicTy(const std::string &Key);
 TypeRef dtypeTy(TypeRef Scalar);
-// A member of the Enum class `ClassKey` ("module.Qualname@id"; only the part
-// before '@' is printed) whose value has type `Value`: numba's
-// Enum<int64>(Color).  Members of one class compare by value; members of
-// different classes are never equal.
+// A member of the Enum class `ClassKey` ("module.Qualname@id", printed
+// whole) whose value has type `Value`: numba's Enum<int64>(Color).  Members of
+// one class compare by value; members of different classes are never equal.
 TypeRef enumMemberTy(const std::string &ClassKey, TypeRef Value);
 // A device function; `Key` identifies it ("qualname@id"), and only the part
 // before '@' is printed.

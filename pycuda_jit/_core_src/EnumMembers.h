@@ -22,7 +22,7 @@ bool isEnumClass(PyObject *O);
 PyObject *plainEnumClassOf(PyObject *O);
 
 // The class's key in its member type: "module.Qualname@id" (one type per
-// class object; the part before '@' is what types print).
+// class object).
 std::string enumClassKey(PyObject *Class);
 
 // Whether an Enum member's value of type T can be held in kernels: a

@@ -143,6 +143,38 @@ def test_runtime_members_from_device_functions(backend, rng):
     np.testing.assert_array_equal(pl, [q.value[0] / q.value[1] for q in p])
 
 
+def make_enum():
+    class Local(Enum):
+        a = 1
+        b = 2
+    return Local
+
+
+LocalA, LocalB = make_enum(), make_enum()  # one name, two classes
+
+
+@cuda.jit(device=True)
+def same_member(x, y):
+    return x == y
+
+
+@cuda.jit
+def k_same(x, y, out):
+    out[0] = same_member(x, x)  # typed first: the specialization's key
+    out[1] = same_member(x, y)
+    out[2] = x is y
+
+
+def test_classes_of_one_name_stay_apart(backend):
+    # The device function's specialization for (LocalA, LocalA) must not
+    # serve (LocalA, LocalB): their members are never equal.
+    for x, y in [(LocalA.a, LocalA.a), (LocalA.a, LocalB.a), (LocalB.b, LocalB.b),
+                 (LocalB.a, LocalA.a)]:
+        got = poisoned(3, np.bool_)
+        k_same[1, 1](x, y, got)
+        np.testing.assert_array_equal(got, [True, x == y, x is y], err_msg=f"{x!r} {y!r}")
+
+
 PALETTE = (Color.red, Color.blue, Flavor.cocoa)
 
 

@@ -1,6 +1,6 @@
 // Tests for the Enum member type (types::enumMemberTy): one type per class
-// key, printed as numba prints it (the class without its id), passed to a
-// kernel exactly as its value is.
+// key, printed with the whole key (the printed type keys specializations
+// and the disk cache), passed to a kernel exactly as its value is.
 #include "types/KernelABI.h"
 #include "types/Type.h"
 
@@ -17,7 +17,8 @@ TEST(EnumMember, OneTypePerClassKey) {
   EXPECT_NE(A, enumMemberTy("m.Color@1", float64Ty()));
   EXPECT_EQ(A->kind(), Kind::EnumMember);
   EXPECT_EQ(A->inner(), int64Ty());
-  EXPECT_EQ(A->str(), "Enum<int64>(m.Color)");
+  EXPECT_EQ(A->str(), "Enum<int64>(m.Color@1)");
+  EXPECT_NE(A->str(), enumMemberTy("m.Color@2", int64Ty())->str());
   EXPECT_TRUE(A->isRuntime());
   EXPECT_FALSE(A->isNumeric());
 }
