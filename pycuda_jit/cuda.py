@@ -14,6 +14,7 @@ from . import errors
 from . import types
 from . import types as _types
 from ._lazy import core
+from ._inline import is_cost_model
 from .types import (  # noqa: F401  numba-cuda exports the type objects here too
     boolean, bool_, b1, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
     i1, i2, i4, i8, u1, u2, u4, u8, intp, uintp, intc, uintc, float16, bfloat16, float32,
@@ -404,17 +405,28 @@ def _options(debug, fastmath, opt, lineinfo, cache=False, max_registers=None,
             "shared_memory_carveout": _carveout_option(shared_memory_carveout)}
 
 
+def _inline_mode(inline):
+    """cuda.jit's inline= as kept on a function: "always", "never" or the
+    cost-model function."""
+    if is_cost_model(inline):
+        return inline
+    return "always" if inline in (True, "always") else "never"
+
+
 class DeviceFunction:
     """A function compiled into the kernels that call it
     (``@cuda.jit(device=True)``); specialized per argument types."""
 
     def __init__(self, func, inline, signatures=(), options=None):
-        if inline not in (False, True, "never", "always"):
-            raise ValueError("inline must be 'always', 'never', True or False")
+        if inline not in (False, True, "never", "always") and not is_cost_model(inline):
+            raise ValueError("inline must be 'always', 'never', True, False or a "
+                             "cost-model function")
         for s in signatures:
             core().parse_signature(s)  # SignatureError now, not at a call
         self._pcj_device_function_ = func
-        self._pcj_inline_ = "always" if inline in (True, "always") else "never"
+        # "always", "never", or a cost-model function asked per caller
+        # (_inline.py).
+        self._pcj_inline_ = _inline_mode(inline)
         # Explicit signatures: calls pick one (as kernels do) and convert
         # their arguments and result to its types.
         self._pcj_signatures_ = tuple(signatures)
@@ -503,10 +515,11 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         inline = "always"
     if kwargs:
         raise TypeError(f"cuda.jit() got unexpected options: {', '.join(sorted(kwargs))}")
-    # numba's cost-model functions (inline=callable) are taken as "never"
-    # for kernels (the ledger lists them as not yet supported).
-    if inline not in (False, True, "never", "always") and not callable(inline):
-        raise ValueError("inline must be 'always', 'never', True or False")
+    # numba's cost-model functions (inline=callable): asked where a
+    # function calls this one (_inline.py).
+    if inline not in (False, True, "never", "always") and not is_cost_model(inline):
+        raise ValueError("inline must be 'always', 'never', True, False or a "
+                         "cost-model function")
     # A signature object (float32(float32)) is callable too: not a function.
     is_function = (callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple))
                    and not isinstance(func_or_sig, _types.Type))
@@ -532,7 +545,7 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     if link:
         from .ffi import LinkList
         opts["link"] = LinkList(link)
-    inline_mode = "always" if inline in (True, "always") else "never"
+    inline_mode = _inline_mode(inline)
     if is_function:
         return _build_kernel(func_or_sig, opts, [], inline_mode)
     sigs = _signature_list(func_or_sig)

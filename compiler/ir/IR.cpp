@@ -41,7 +41,7 @@ const bc::ConstValue *pythonIntValue(const Instr *I) {
   else if ((I->op == Op::Global || I->op == Op::Deref ||
             I->op == Op::GetAttr) &&
            I->ct.kind == CTValue::Kind::Const &&
-           !(I->ct.type && I->ct.type->isNumeric())) // numpy scalars are typed
+           !I->ct.type) // numpy scalars and Enum members are typed
     V = &I->ct.value;
   return V && V->kind == bc::ConstValue::Kind::Int ? V : nullptr;
 }

@@ -338,4 +338,21 @@ llvm::Value *lowerUnary(LowerContext &Cx, ir::UnaryKind K, TypeRef T,
   return nullptr;
 }
 
+llvm::Value *lowerValueEquality(LowerContext &Cx, bc::CmpKind K,
+                                types::TypeRef T, llvm::Value *A,
+                                llvm::Value *B) {
+  llvm::Value *Eq = nullptr;
+  if (T->isTuple()) {
+    Eq = Cx.b.getTrue();
+    for (unsigned E = 0; E < T->elems().size(); ++E)
+      Eq = Cx.b.CreateAnd(Eq,
+                          lowerValueEquality(Cx, bc::CmpKind::Eq, T->elems()[E],
+                                             Cx.b.CreateExtractValue(A, {E}),
+                                             Cx.b.CreateExtractValue(B, {E})));
+  } else {
+    Eq = lowerCompare(Cx, bc::CmpKind::Eq, T, A, B);
+  }
+  return K == bc::CmpKind::Ne ? Cx.b.CreateNot(Eq) : Eq;
+}
+
 } // namespace pcj::lower

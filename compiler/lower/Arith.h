@@ -25,6 +25,11 @@ llvm::Value *lowerCompare(LowerContext &Cx, bc::CmpKind K, types::TypeRef T,
                           llvm::Value *A, llvm::Value *B);
 llvm::Value *lowerUnary(LowerContext &Cx, ir::UnaryKind K, types::TypeRef T,
                         llvm::Value *A);
+// A == B (K Eq) or A != B (K Ne) of two values of T, a number or a tuple of
+// those (element by element): the values of two Enum members of one class.
+llvm::Value *lowerValueEquality(LowerContext &Cx, bc::CmpKind K,
+                                types::TypeRef T, llvm::Value *A,
+                                llvm::Value *B);
 
 // Complex numbers ({re, im}; Complex.cpp).
 llvm::Value *complexMake(LowerContext &Cx, types::TypeRef T, llvm::Value *Re,

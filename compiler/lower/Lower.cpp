@@ -127,6 +127,8 @@ void Lowerer::buildParams(const std::vector<llvm::Value *> &Params,
   size_t S = 0;
   std::function<llvm::Value *(TypeRef)> Build =
       [&](TypeRef T) -> llvm::Value * {
+    if (T->kind() == Kind::EnumMember) // an Enum member is its value
+      return Build(T->inner());
     if (T->isTuple()) {
       llvm::Value *Agg = llvm::UndefValue::get(Cx.valueType(T));
       for (unsigned K = 0; K < T->elems().size(); ++K)
@@ -456,6 +458,8 @@ llvm::Value *Lowerer::lowerGetItem(const Instr *I) {
     return R;
   }
   if (OT->kind() == Kind::Record) {
+    if (T(1)->isTuple() && T(1)->elems().empty()) // r[()]: the record
+      return V(0);
     bc::ConstValue C;
     stdlib::ArgInfo{T(1), false, I->operands[1]}.constant(C);
     return Cx.loadRecordField(I, OT, V(0), I->operands[0],
@@ -517,6 +521,16 @@ void Lowerer::lowerSetItem(const Instr *I) {
     llvm::Value *P = B.CreateGEP(Cx.memoryType(Elem), V(0), V(1));
     B.CreateAlignedStore(Cx.toMemory(V(2), Elem), P,
                          llvm::Align(elementAlign(Elem)));
+    return;
+  }
+  if (OT->kind() == Kind::Record && T(1)->isTuple() &&
+      T(1)->elems().empty()) { // r[()] = v: copy the whole record
+    Cx.sanitizeRecord(I, TargetHooks::Access::Read, OT, V(2), I->operands[2],
+                      -1);
+    Cx.sanitizeRecord(I, TargetHooks::Access::Write, OT, V(0), I->operands[0],
+                      -1);
+    B.CreateMemCpy(V(0), llvm::MaybeAlign(OT->recordAlign()), V(2),
+                   llvm::MaybeAlign(OT->recordAlign()), OT->byteSize());
     return;
   }
   if (OT->kind() == Kind::Record) {
@@ -712,7 +726,10 @@ void Lowerer::lowerInstr(const Instr *I) {
     break;
   }
   case Op::Compare:
-    if (types::isDateLike(T(0)))
+    if (T(0)->kind() == Kind::EnumMember) // two members of one class
+      R = lowerValueEquality(Cx, bc::CmpKind(I->index), T(0)->inner(), V(0),
+                             V(1));
+    else if (types::isDateLike(T(0)))
       R = lowerDateTimeCompare(Cx, bc::CmpKind(I->index), V(0), V(1));
     else if (types::isCharSeq(T(0)))
       R = lowerCharSeqCompare(Cx, bc::CmpKind(I->index), T(0), T(1), V(0),

@@ -107,6 +107,8 @@ llvm::Type *LowerContext::valueType(TypeRef T) {
     }
     return llvm::StructType::get(ctx, E);
   }
+  case Kind::EnumMember: // the member's value
+    return valueType(T->inner());
   case Kind::Range: {
     llvm::Type *C = valueType(T->inner());
     return llvm::StructType::get(ctx, {C, C, C});
@@ -253,6 +255,8 @@ llvm::Value *LowerContext::intConstant(const bc::ConstValue &C, TypeRef T) {
 llvm::Value *LowerContext::constant(const ir::Instr *At,
                                     const bc::ConstValue &C, TypeRef T) {
   using K = bc::ConstValue::Kind;
+  if (T->kind() == Kind::EnumMember) // C is the member's value
+    return constant(At, C, T->inner());
   switch (C.kind) {
   case K::None:
   case K::Ellipsis:
@@ -312,6 +316,9 @@ llvm::Value *LowerContext::truth(llvm::Value *V, TypeRef T) {
 
 llvm::Value *LowerContext::cast(llvm::Value *V, TypeRef From, TypeRef To) {
   if (From == To)
+    return V;
+  // An Enum member is held as its value (member.value).
+  if (From->kind() == Kind::EnumMember && From->inner() == To)
     return V;
   if (types::isFp8(From) || types::isFp8(To)) // integer code on every target
     return castFp8(*this, V, From, To);

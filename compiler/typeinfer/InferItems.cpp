@@ -206,6 +206,12 @@ bool Inferrer::inferGetItem(Instr *I, InferredType &Out) {
     return infer(I, Out);
   }
   if (T->kind() == Kind::Record) {
+    // r[()]: the record itself (a 0-d structured array argument is typed
+    // as its record; NumPy's r[()] is the element).
+    if (Idx->type->isTuple() && Idx->type->elems().empty()) {
+      Out = {T, false};
+      return true;
+    }
     Out = {fieldValue(I, T, recordFieldIndex(I, T, Idx)), false};
     return true;
   }
@@ -285,6 +291,14 @@ bool Inferrer::inferSetItem(Instr *I) {
   Instr *Obj = I->operands[0], *Idx = I->operands[1], *Val = I->operands[2];
   TypeRef T = Obj->type;
   if (T->kind() == Kind::Record) {
+    // r[()] = v: the whole record, from a record of the same dtype.
+    if (Idx->type->isTuple() && Idx->type->elems().empty()) {
+      if (Val->type != T)
+        fail(I, "cannot store " + origin(Val) + " into a record of " + T->str(),
+             "r[()] = v stores a whole record of the same dtype");
+      I->argTypes = {nullptr, nullptr, nullptr};
+      return true;
+    }
     recordStore(I, T, recordFieldIndex(I, T, Idx), Val, 2);
     return true;
   }

@@ -54,9 +54,14 @@ private:
   bool inferIs(Instr *I, InferredType &Out);
   void spreadStarArgs(Instr *I);
   bool inferCompare(Instr *I, InferredType &Out);
+  bool inferConstStrCompare(Instr *I, InferredType &Out);
   // DateTimeOps.cpp: datetime64/timedelta64 and fixed-width strings.
   bool inferDateTimeBinOp(Instr *I, InferredType &Out);
   bool inferOpaqueCompare(Instr *I, InferredType &Out);
+  // EnumOps.cpp: members of plain Enum classes (==, !=, is, .value).
+  bool inferEnumCompare(Instr *I, InferredType &Out);
+  bool inferEnumIs(Instr *I, InferredType &Out);
+  bool inferEnumAttr(Instr *I, InferredType &Out);
   // A store of Val into Dest (Where names it) when either is a datetime or
   // a string: false when neither is; a TypingError when NumPy would not
   // store it.  The caller casts the value to Dest.

@@ -121,6 +121,8 @@ bool Inferrer::inferGetAttr(Instr *I, InferredType &Out) {
     Out = {fieldValue(I, T, Idx), false};
     return true;
   }
+  if (T->kind() == Kind::EnumMember)
+    return inferEnumAttr(I, Out);
   // Attributes and methods of values: registry keys "<kind>.<attr>"
   // ("array.shape", "complex.real", "complex.conjugate").
   std::string KindKey = valueKindKey(T);
@@ -303,6 +305,11 @@ bool Inferrer::inferBinOp(Instr *I, InferredType &Out) {
 
 bool Inferrer::inferCompare(Instr *I, InferredType &Out) {
   Instr *A = I->operands[0], *B = I->operands[1];
+  if (A->type->kind() == Kind::EnumMember ||
+      B->type->kind() == Kind::EnumMember)
+    return inferEnumCompare(I, Out);
+  if (A->type->kind() == Kind::Str && B->type->kind() == Kind::Str)
+    return inferConstStrCompare(I, Out);
   if (isDateLike(A->type) || isDateLike(B->type) || isCharSeq(A->type) ||
       isCharSeq(B->type))
     return inferOpaqueCompare(I, Out);
@@ -321,6 +328,54 @@ bool Inferrer::inferCompare(Instr *I, InferredType &Out) {
   return true;
 }
 
+// Two compile-time strings (literals, string constants a caller passed to
+// a device function): Python's answer, when the kernel compiles.
+//   %3 = compare == %1 ("1"), %2 ("1")   ==>   %3 = const True
+bool Inferrer::inferConstStrCompare(Instr *I, InferredType &Out) {
+  Instr *A = I->operands[0], *B = I->operands[1];
+  bc::ConstValue SA, SB;
+  auto K = bc::CmpKind(I->index);
+  if (!stdlib::ArgInfo{A->type, A->weak, A}.constant(SA) ||
+      !stdlib::ArgInfo{B->type, B->weak, B}.constant(SB))
+    fail(I,
+         "cannot compare " + origin(A) + " and " + origin(B) + " with " +
+             bc::cmpSymbol(K),
+         "kernels compare strings known when the kernel compiles");
+  bool Eq = K == bc::CmpKind::Eq, Ne = K == bc::CmpKind::Ne;
+  if (SA.kind != SB.kind && !Eq && !Ne)
+    fail(I, "'" + std::string(bc::cmpSymbol(K)) +
+                "' is not supported between str and bytes");
+  int C = SA.kind != SB.kind ? 1 : SA.text.compare(SB.text);
+  bool V = false;
+  switch (K) {
+  case bc::CmpKind::Lt:
+    V = C < 0;
+    break;
+  case bc::CmpKind::Le:
+    V = C <= 0;
+    break;
+  case bc::CmpKind::Eq:
+    V = C == 0;
+    break;
+  case bc::CmpKind::Ne:
+    V = C != 0;
+    break;
+  case bc::CmpKind::Gt:
+    V = C > 0;
+    break;
+  case bc::CmpKind::Ge:
+    V = C >= 0;
+    break;
+  }
+  I->op = Op::Const;
+  I->cval = bc::ConstValue::ofBool(V);
+  I->operands.clear();
+  I->argTypes.clear();
+  I->index = 0;
+  Out = typeOfConst(I, I->cval);
+  return true;
+}
+
 // `a is b` (numba's rules): with None, answered from the types; two bools,
 // or two numbers of the same type, compare equal (numba falls back to ==
 // for immutable values); numbers of different types are never the same
@@ -329,6 +384,8 @@ bool Inferrer::inferCompare(Instr *I, InferredType &Out) {
 bool Inferrer::inferIs(Instr *I, InferredType &Out) {
   Instr *A = I->operands[0], *B = I->operands[1];
   TypeRef TA = A->type, TB = B->type;
+  if (TA->kind() == Kind::EnumMember || TB->kind() == Kind::EnumMember)
+    return inferEnumIs(I, Out);
   Out = {boolTy(), false};
   if (TA == noneTy() || TB == noneTy())
     return true;

@@ -22,6 +22,10 @@ void flattenOne(TypeRef T, unsigned Arg, std::vector<unsigned> &Path,
     S.offset = InAggregate ? Offset : 0;
     Out.push_back(std::move(S));
   };
+  if (T->kind() == Kind::EnumMember) { // passed as its value
+    flattenOne(T->inner(), Arg, Path, InAggregate, Base, Param, Out);
+    return;
+  }
   if (T->isTuple()) {
     unsigned Off = 0;
     for (unsigned K = 0; K < T->elems().size(); ++K) {
@@ -59,6 +63,8 @@ void flattenOne(TypeRef T, unsigned Arg, std::vector<unsigned> &Path,
 }
 
 size_t countSlots(TypeRef T) {
+  if (T->kind() == Kind::EnumMember)
+    return countSlots(T->inner());
   if (T->isTuple()) {
     size_t N = 0;
     for (TypeRef E : T->elems())
@@ -73,6 +79,10 @@ size_t countSlots(TypeRef T) {
 } // namespace
 
 void abiSizeAlign(TypeRef T, unsigned &Size, unsigned &Align) {
+  if (T->kind() == Kind::EnumMember) {
+    abiSizeAlign(T->inner(), Size, Align);
+    return;
+  }
   if (T->isTuple()) {
     unsigned Off = 0, A = 1;
     for (TypeRef E : T->elems()) {

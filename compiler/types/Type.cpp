@@ -279,6 +279,11 @@ TypeRef pointerTy(TypeRef Pointee) {
   return factory().get(Kind::Pointer, 64, false, Pointee);
 }
 
+TypeRef enumMemberTy(const std::string &ClassKey, TypeRef Value) {
+  return factory().get(Kind::EnumMember, 0, false, Value, 0, Layout::A,
+                       AddrSpace::Global, {}, ClassKey);
+}
+
 TypeRef functionTy(const std::string &Key) {
   return factory().get(Kind::Function, 0, false, nullptr, 0, Layout::A,
                        AddrSpace::Global, {}, Key);
@@ -310,6 +315,8 @@ bool Type::isRuntime() const {
       if (!E->isRuntime())
         return false;
     return true;
+  case Kind::EnumMember:
+    return Elem->isRuntime();
   default:
     return false;
   }
@@ -435,6 +442,11 @@ std::string Type::str() const {
     return "dtype(" + Elem->str() + ")";
   case Kind::Function:
     return "function(" + Name.substr(0, Name.find('@')) + ")";
+  // numba's spelling, the class module-qualified and with its id: the
+  // printed type keys specializations and the disk cache, and two class
+  // objects of one name have members that are never equal.
+  case Kind::EnumMember:
+    return "Enum<" + Elem->str() + ">(" + Name + ")";
   case Kind::Pointer: // numba's spelling
     return Elem->kind() == Kind::Void ? "void*" : Elem->str() + "*";
   case Kind::Iterable: {

@@ -71,6 +71,11 @@ enum class Kind : uint8_t {
   // A NumPy 'S<n>' (bits() 8) or 'U<n>' (bits() 32, UCS4) element or field
   // (types/CharSeq.h): shape()[0] characters, zero-padded
   CharSeq,
+  // A member of a Python Enum class (not IntEnum, whose members are ints):
+  // name() the class's key ("module.Qualname@id": one type per class),
+  // inner() the type of the members' values, which is what a member holds
+  // at run time (types/Type.h enumMemberTy)
+  EnumMember,
 };
 
 enum class Layout : uint8_t { C, F, A };
@@ -165,6 +170,10 @@ TypeRef strTy();
 TypeRef moduleTy(const std::string &Name);
 TypeRef intrinsicTy(const std::string &Key);
 TypeRef dtypeTy(TypeRef Scalar);
+// A member of the Enum class `ClassKey` ("module.Qualname@id", printed
+// whole) whose value has type `Value`: numba's Enum<int64>(Color).  Members of
+// one class compare by value; members of different classes are never equal.
+TypeRef enumMemberTy(const std::string &ClassKey, TypeRef Value);
 // A device function; `Key` identifies it ("qualname@id"), and only the part
 // before '@' is printed.
 TypeRef functionTy(const std::string &Key);

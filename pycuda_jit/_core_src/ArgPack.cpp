@@ -1,5 +1,6 @@
 // Argument classification and packing (see ArgPack.h).
 #include "ArgPack.h"
+#include "EnumMembers.h"
 
 #include "DLPack.h"
 #include "ForeignArrays.h"
@@ -328,6 +329,24 @@ void classifyArg(PyObject *O, int Index, ArgValue &Out) {
     Out.type = arrayTy(elementTypeOf(V.typestr, nullptr, Why), unsigned(V.ndim),
                        layoutOf(V.ndim, V.shape, V.strides, V.itemsize));
     Out.keep = std::move(T.owner);
+    return;
+  }
+  // A member of a plain Enum class: its value, typed with its class.
+  if (PyObject *Cls = plainEnumClassOf(O)) {
+    Ref V = getAttr(O, "_value_");
+    auto Refuse = [&] {
+      Ref R(PyObject_Repr(V.get()));
+      PyErr_Clear();
+      typeError(Index, "kernels cannot take the Enum member " + str(O) +
+                           ", whose value " + (R ? str(R.get()) : "?") +
+                           " is not a number, a bool or a tuple of those");
+    };
+    if (!PyNumber_Check(V.get()) && !PyTuple_Check(V.get()))
+      Refuse();
+    classifyArg(V.get(), Index, Out);
+    if (!enumValueType(Out.type))
+      Refuse();
+    Out.type = enumMemberTy(enumClassKey(Cls), Out.type);
     return;
   }
   typeError(Index,

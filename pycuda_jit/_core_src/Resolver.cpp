@@ -3,6 +3,7 @@
 
 #include "CodeReader.h"
 #include "DeviceArray.h"
+#include "EnumMembers.h"
 #include "PyExecutor.h"
 
 #include "stdlib/Registry.h"
@@ -237,28 +238,6 @@ PyResolver::PyResolver(PyObject *Func,
 
 namespace {
 
-// Whether the class O was made by enum's metaclass (Enum, IntEnum, Flag...).
-bool isEnumClass(PyObject *O) {
-  static PyObject *Meta = [] {
-    Ref Enum(PyImport_ImportModule("enum"));
-    PyObject *M =
-        Enum ? PyObject_GetAttrString(Enum.get(), "EnumMeta") : nullptr;
-    PyErr_Clear();
-    return M; // kept for the process
-  }();
-  if (!Meta || !PyType_Check(O))
-    return false;
-  int R = PyObject_IsInstance(O, Meta);
-  if (R < 0)
-    PyErr_Clear();
-  // Other enum metaclasses making int subclasses count too: cuda.bindings'
-  // FastEnum (cudaRoundMode, which numba-cuda's fp8 functions take).
-  return R == 1 ||
-         (Py_TYPE(O) != &PyType_Type &&
-          PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(O), &PyLong_Type) &&
-          getAttrOpt(O, "__members__"));
-}
-
 // A device array captured by reference (numba-cuda's global device arrays):
 // the kernel's code holds its address, shape and strides, so it sees later
 // writes to the array's contents; the array object is kept alive with the
@@ -276,6 +255,32 @@ CTValue capturedDeviceArray(PyObject *O, PyObject *CAI,
 }
 
 } // namespace
+
+// A member of a plain Enum class: its value (a number, bool or a tuple of
+// those) typed as a member of its class.
+CTValue PyResolver::enumMember(PyObject *O, PyObject *Cls) {
+  std::string What = "the member " + typeName(O) + "." +
+                     str(getAttr(O, "_name_").get()) + " of an Enum class";
+  Ref V = getAttr(O, "_value_");
+  CTValue C = classify(V.get());
+  types::TypeRef T = nullptr;
+  if (C.kind == CTValue::Kind::Const) {
+    try {
+      T = C.type ? C.type : typeinfer::typeOfConst(nullptr, C.value).type;
+    } catch (const CompileError &) {
+      T = nullptr;
+    }
+  }
+  if (!enumValueType(T))
+    return CTValue::unsupported(
+        What + ", whose value " + str(V.get()) + " kernels cannot hold",
+        "kernels take Enum members whose values are numbers, bools or tuples "
+        "of those");
+  C.type = types::enumMemberTy(enumClassKey(Cls), T);
+  C.fields.clear();
+  C.name.clear();
+  return C;
+}
 
 CTValue PyResolver::classify(PyObject *O, std::vector<Ref> *Captures) {
   // Python scalars are weak (NEP 50).  np.float64 and np.complex128 are
@@ -309,6 +314,9 @@ CTValue PyResolver::classify(PyObject *O, std::vector<Ref> *Captures) {
           getAttr(reinterpret_cast<PyObject *>(Py_TYPE(O)), "__name__").get());
     return C;
   }
+  // The builtin tuple class: tuple(t) (registry row "tuple").
+  if (O == reinterpret_cast<PyObject *>(&PyTuple_Type))
+    return fromBuiltinName("tuple");
   // A namedtuple class (called in kernels to build one).
   if (PyType_Check(O) &&
       PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(O), &PyTuple_Type)) {
@@ -345,14 +353,12 @@ CTValue PyResolver::classify(PyObject *O, std::vector<Ref> *Captures) {
   }
   // Enum classes are namespaces of their members (RequestError.not_found);
   // IntEnum members are ints (the PyLong case above), other members are
-  // refused where they are used.
+  // constants of their class's member type, holding their value.
   if (PyType_Check(O) && isEnumClass(O))
     return CTValue::module("enum " + str(getAttr(O, "__qualname__").get()),
                            uintptr_t(O));
-  if (isEnumClass(reinterpret_cast<PyObject *>(Py_TYPE(O))))
-    return CTValue::unsupported(
-        "a member of the Enum class " + typeName(O),
-        "kernels use IntEnum members (they are ints), or the member's .value");
+  if (PyObject *Cls = plainEnumClassOf(O))
+    return enumMember(O, Cls);
   std::string TN = typeName(O);
   if (Ref Key = getAttrOpt(O, "_pcj_intrinsic_"))
     return CTValue::intrinsic(str(Key.get()));
@@ -586,7 +592,17 @@ ir::CalleeInfo PyResolver::callee(const CTValue &Fn) {
       Info.signatures.push_back(
           types::parseSignature(utf8(PyTuple_GetItem(Sigs.get(), K))));
   Ref Inline = getAttrOpt(Dev, "_pcj_inline_");
-  Info.inlineAlways = Inline && str(Inline.get()) == "always";
+  if (Inline && !PyUnicode_Check(Inline.get())) {
+    // numba's cost model (_inline.py): asked for this caller; it raises
+    // through to the user as any Python error would.
+    Ref Mod = check(PyImport_ImportModule("pycuda_jit._inline"));
+    Ref Decide = getAttr(Mod.get(), "decide");
+    Ref Yes = check(PyObject_CallFunctionObjArgs(Decide.get(), Inline.get(),
+                                                 Func, Dev, nullptr));
+    Info.inlineAlways = Yes.get() == Py_True;
+  } else {
+    Info.inlineAlways = Inline && str(Inline.get()) == "always";
+  }
   char Id[32];
   std::snprintf(Id, sizeof Id, "@%llx",
                 (unsigned long long)uintptr_t(PyFunc.get()));

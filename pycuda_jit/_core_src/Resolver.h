@@ -35,6 +35,9 @@ public:
   // the device functions it handed out.
   const std::vector<Ref> &captured() const { return *Captures; }
 
+  // A member O of the plain Enum class Cls (EnumMembers.h).
+  static ir::CTValue enumMember(PyObject *O, PyObject *Cls);
+
 private:
   PyObject *Func;
   std::shared_ptr<std::vector<Ref>> Captures;

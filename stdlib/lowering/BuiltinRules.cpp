@@ -239,6 +239,19 @@ llvm::Value *lowerPrint(const LoweringRequest &R) {
 
 llvm::Value *lowerLiteralUnroll(const LoweringRequest &R) { return R.args[0]; }
 
+// tuple() / tuple(t): the elements of t, one by one, in a plain tuple.
+llvm::Value *lowerTupleCtor(const LoweringRequest &R) {
+  auto &Cx = R.cx;
+  llvm::Type *Ty = Cx.valueType(R.instr.type);
+  if (R.args.empty() || R.args[0]->getType() == Ty)
+    return R.args.empty() ? llvm::UndefValue::get(Ty) : R.args[0];
+  llvm::Value *Tup = llvm::UndefValue::get(Ty);
+  for (unsigned K = 0; K < R.instr.type->elems().size(); ++K)
+    Tup = Cx.b.CreateInsertValue(Tup, Cx.b.CreateExtractValue(R.args[0], {K}),
+                                 {K});
+  return Tup;
+}
+
 llvm::Value *lowerDivmod(const LoweringRequest &R) {
   auto &Cx = R.cx;
   TypeRef T = R.argTypes[0];

@@ -282,6 +282,22 @@ TypingResult typeLiteralUnroll(const TypingRequest &R) {
   return {T};
 }
 
+// tuple() is the empty tuple; tuple(t) of a tuple (or namedtuple) is a
+// plain tuple of its elements.  Other iterables (arrays, ranges) have no
+// length known when the kernel compiles, so they are refused.
+TypingResult typeTupleCtor(const TypingRequest &R) {
+  expectArgs(R, 0, 1);
+  noKeywords(R);
+  if (R.args.empty())
+    return {tupleTy({})};
+  TypeRef T = R.args[0].type;
+  if (!T->isTuple())
+    R.fail("tuple() in kernels takes a tuple, not " + T->str(),
+           "the length of a kernel's tuple is fixed when it compiles: build "
+           "it from elements, e.g. (a[0], a[1])");
+  return {tupleTy(T->elems())};
+}
+
 // divmod(a, b) -> (a // b, a % b)
 TypingResult typeDivmod(const TypingRequest &R) {
   bool W = false;

@@ -3,8 +3,10 @@
 //   cuda.ldca(a, i)      -> a.dtype        (ldcg, ldcs, ldlu, ldcv alike)
 //   cuda.stcg(a, i, v)   -> None, v converted to a.dtype (stcs, stwb, stwt)
 //
-// `a` is a global-memory array of integers or floats; `i` an integer (1-d)
-// or a tuple of a.ndim integers.  The error texts keep numba-cuda's words
+// `a` is a global-memory array of integers or floats, or a CPointer to one
+// (ffi.from_buffer, a CPointer signature: it must point to global memory);
+// `i` an integer (1-d arrays and pointers) or a tuple of a.ndim integers.  The
+// error texts keep numba-cuda's words
 // ("Expected 2 indices, got 1") so that code matching them keeps working.
 #include "stdlib/typing/CudaHelpers.h"
 
@@ -16,6 +18,14 @@ namespace {
 
 TypeRef hintArray(const TypingRequest &R) {
   TypeRef A = R.args[0].type;
+  if (A->kind() == Kind::Pointer) {
+    TypeRef DT = A->inner();
+    if (!DT->isInt() && !DT->isFloat())
+      R.fail(name(R) + " requires a pointer to an integer or float type, not " +
+                 A->str(),
+             "cache hints load and store one integer or float element");
+    return A;
+  }
   if (!A->isArray())
     R.fail(name(R) + "() needs an array as its first argument, not " +
            A->str());
@@ -35,7 +45,8 @@ TypeRef hintArray(const TypingRequest &R) {
 
 void hintIndex(const TypingRequest &R, TypeRef A) {
   TypeRef I = R.args[1].type;
-  unsigned N = A->ndim();
+  // A pointer is indexed as a 1-d array.
+  unsigned N = A->isArray() ? A->ndim() : 1;
   std::string Dims = std::to_string(N);
   if (I->isInt()) {
     if (N != 1)
@@ -63,6 +74,11 @@ TypingResult typeCacheLoad(const TypingRequest &R) {
   noKeywords(R);
   TypeRef A = hintArray(R);
   hintIndex(R, A);
+  if (!A->isArray()) {
+    TypingResult Out{A->inner()};
+    Out.argTypes = {nullptr, int64Ty()};
+    return Out;
+  }
   return TypingResult{A->dtype()};
 }
 
@@ -75,7 +91,10 @@ TypingResult typeCacheStore(const TypingRequest &R) {
   if (!V->isNumeric() || V->isComplex())
     R.fail(name(R) + "() value must be a real number, not " + V->str());
   TypingResult Out{noneTy()};
-  Out.argTypes = {nullptr, nullptr, A->dtype()};
+  if (!A->isArray())
+    Out.argTypes = {nullptr, int64Ty(), A->inner()};
+  else
+    Out.argTypes = {nullptr, nullptr, A->dtype()};
   return Out;
 }
 

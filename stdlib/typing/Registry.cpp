@@ -70,7 +70,9 @@ bool ArgInfo::constant(bc::ConstValue &Out) const {
   case ir::Op::GetAttr:
   case ir::Op::Arg: // a device function's parameter its caller passed a
                     // constant for
-    if (instr->ct.kind != ir::CTValue::Kind::Const)
+    // An Enum member is no constant of its value's type (Color.red is not 1).
+    if (instr->ct.kind != ir::CTValue::Kind::Const ||
+        (instr->ct.type && instr->ct.type->kind() == types::Kind::EnumMember))
       return false;
     Out = instr->ct.value;
     return true;

@@ -228,3 +228,72 @@ def test_out_of_bounds_hinted_access_raises(backend):
         k_hint_write_n[1, 32](x, 11)
     k_hint_write_n[1, 32](x, 10)
     np.testing.assert_array_equal(x, 1.0)
+
+
+# ---- CPointer arguments (ffi.from_buffer, CPointer signatures) ---------------------------
+
+def _addr(devary):
+    return devary.__cuda_array_interface__["data"][0]
+
+
+def ptr_copy_kernel(load, store):
+    def k(r, x, n):
+        i = cuda.grid(1)
+        if i < n:
+            # reversed: p[i] is the address p + i (no wrap-around on pointers)
+            store(r, i, load(x, n - 1 - i))
+    return k
+
+
+@pytest.mark.parametrize("load, store", list(zip(LOADS, STORES + ["stcg"])))
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_hints_through_cpointers(rng, load, store, dtype):
+    from pycuda_jit import types
+    ty = cuda.from_dtype(np.dtype(dtype))
+    ptr = types.CPointer(ty)
+    k = cuda.jit(types.void(ptr, ptr, types.int64))(
+        ptr_copy_kernel(getattr(cuda, load), getattr(cuda, store)))
+    x = random_bits(rng, 150, dtype)
+    dx = cuda.to_device(x)
+    dr = cuda.to_device(poisoned(150, dtype))
+    k[2, 128](_addr(dr), _addr(dx), 150)
+    np.testing.assert_array_equal(bits(dr.copy_to_host()), bits(x[::-1]))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_cpointer_ptx_carries_cache_operator(dtype):
+    from pycuda_jit import types
+    ty = cuda.from_dtype(np.dtype(dtype))
+    bitwidth = np.dtype(dtype).itemsize * 8
+    sig = (types.CPointer(ty), types.CPointer(ty), types.int64)
+    for load, store in zip(LOADS, STORES + ["stcg"]):
+        ptx, _ = cuda.compile_ptx(
+            ptr_copy_kernel(getattr(cuda, load), getattr(cuda, store)), sig, cc=(9, 0))
+        assert f"ld.global.{load[2:]}.b{bitwidth} " in ptx
+        assert f"st.global.{store[2:]}.b{bitwidth} " in ptx
+        # the generic pointer is made a global address first
+        assert "cvta.to.global.u64" in ptx
+
+
+def _ldcs_ptr_tuple_index(p):
+    cuda.ldcs(p, (1, 2))
+
+
+def _ldcs_ptr_complex(p):
+    cuda.ldcs(p, 0)
+
+
+def _stcg_voidptr(p):
+    cuda.stcg(p, 0, 1)
+
+
+@pytest.mark.parametrize("fn, sig, match", [
+    (_ldcs_ptr_tuple_index, "void(CPointer(float32))", "Expected 1 indices, got 2"),
+    (_ldcs_ptr_complex, "void(CPointer(complex64))",
+     "requires a pointer to an integer or float type"),
+    (_stcg_voidptr, "void(voidptr)", "requires a pointer to an integer or float type"),
+])
+def test_cpointer_misuse_is_a_typing_error(fn, sig, match):
+    with pytest.raises(errors.TypingError, match=match) as info:
+        cuda.compile_ptx(fn, sig)
+    assert "test_cache_hints.py" in str(info.value)
