@@ -245,6 +245,12 @@ class DeviceFunction:
                     cc: tuple[int, int] | None = None) -> Any:
         """PTX of the function compiled on its own with its cuda.jit options
         (dict signature -> text for the declared signatures without one)."""
+    def inspect_llvm(self, signature: _Sig | None = None,
+                     cc: tuple[int, int] | None = None) -> Any:
+        """LLVM IR of the function compiled on its own, as inspect_asm."""
+    @property
+    def signatures(self) -> list[_Sig]:
+        """The declared signatures (the keys of inspect_asm / inspect_llvm)."""
 
 @overload
 def jit(func_or_sig: Callable[..., Any], /) -> Kernel:
@@ -326,6 +332,11 @@ class LinkableCode:
     data: str | bytes
     name: str
     def __init__(self, data: str | bytes, name: str | None = None) -> None: ...
+    @staticmethod
+    def from_path(path: str | os.PathLike[str]) -> LinkableCode: ...
+    @classmethod
+    def from_path_or_obj(cls, path_or_obj: str | os.PathLike[str] | LinkableCode
+                         ) -> LinkableCode: ...
 
 class CUSource(LinkableCode):
     """CUDA C/C++ source, compiled by NVRTC for the kernel's GPU."""
@@ -341,6 +352,11 @@ class ObjectSource(LinkableCode):
     """A relocatable device object (.o)."""
 class ArchiveSource(LinkableCode):
     """A library of device objects (.a)."""
+LTOIR = LTOIRSource
+Cubin = CubinSource
+Fatbin = FatbinSource
+Object = ObjectSource
+Archive = ArchiveSource
 
 _Link = str | os.PathLike[str] | LinkableCode | Iterable[str | os.PathLike[str] | LinkableCode]
 
