@@ -266,7 +266,8 @@ def jit(func_or_sig: _Sig | list[_Sig] | tuple[str, ...] | None = None, *,
         sanitize: bool | str | None = None,
         link: _Link | None = None, lto: bool = False,
         forceinline: bool = False,
-        shared_memory_carveout: int | str | None = None
+        shared_memory_carveout: int | str | None = None,
+        _dbg_optnone: bool = False
         ) -> Callable[[Callable[..., Any]], Kernel]:
     """``@cuda.jit(...)`` with options, or eagerly for signatures such as
     ``"void(float32[::1], float32)"``."""
@@ -352,11 +353,16 @@ class ObjectSource(LinkableCode):
     """A relocatable device object (.o)."""
 class ArchiveSource(LinkableCode):
     """A library of device objects (.a)."""
-LTOIR = LTOIRSource
-Cubin = CubinSource
-Fatbin = FatbinSource
-Object = ObjectSource
-Archive = ArchiveSource
+LTOIR: type[LTOIRSource]
+"""numba-cuda's name of LTOIRSource."""
+Cubin: type[CubinSource]
+"""numba-cuda's name of CubinSource."""
+Fatbin: type[FatbinSource]
+"""numba-cuda's name of FatbinSource."""
+Object: type[ObjectSource]
+"""numba-cuda's name of ObjectSource."""
+Archive: type[ArchiveSource]
+"""numba-cuda's name of ArchiveSource."""
 
 _Link = str | os.PathLike[str] | LinkableCode | Iterable[str | os.PathLike[str] | LinkableCode]
 
