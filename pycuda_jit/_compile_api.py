@@ -134,14 +134,16 @@ def compile_for_current_device(pyfunc, sig, **kwargs):
 
 
 
-def device_function_ptx(devfn, signature, cc=None):
+def device_function_ptx(devfn, signature, cc=None, stage=None):
     """DeviceFunction.inspect_asm: the function compiled on its own (mangled
-    name) with the options cuda.jit gave it."""
+    name) with the options cuda.jit gave it; the text of ``stage`` ("llvm"...,
+    for inspect_llvm) instead of the PTX when given."""
     from .cuda import _options
     cc = tuple(cc or (9, 0))
     opts = dict(devfn._pcj_options) or _options(False, False, 3, False)
     opts["device"] = True
     opts["device_name"] = None
-    ptx, _name, _dumps, _ret = core().compile_ptx(
-        devfn.py_func, _types.signature_text(signature), cc[0], cc[1], opts)
-    return ptx
+    ptx, _name, dumps, _ret = core().compile_ptx(
+        devfn.py_func, _types.signature_text(signature), cc[0], cc[1], opts,
+        [stage] if stage else [])
+    return dumps[stage] if stage else ptx

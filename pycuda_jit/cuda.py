@@ -41,7 +41,8 @@ __all__ = [
     "GetIpcHandleMixin", "MemoryPointer", "MemoryInfo", "open_ipc_array",
     # foreign functions (ffi.py)
     "declare_device", "CUSource", "PTXSource", "LTOIRSource", "CubinSource",
-    "FatbinSource", "ObjectSource", "ArchiveSource",
+    "FatbinSource", "ObjectSource", "ArchiveSource", "LTOIR", "Cubin", "Fatbin", "Object",
+    "Archive",
     # launch-argument hints (args.py), toolkit checks (_versions.py)
     "In", "Out", "InOut", "wrap_arg", "is_supported_version", "cuda_error",
     # run-time switches (config.py)
@@ -184,7 +185,8 @@ from .memory_manager import (  # noqa: E402
 from .ipc import open_ipc_array  # noqa: E402
 from .ffi import (  # noqa: E402
     declare_device, ForeignFunction, LinkableCode, CUSource, PTXSource, LTOIRSource,
-    CubinSource, FatbinSource, ObjectSource, ArchiveSource)
+    CubinSource, FatbinSource, ObjectSource, ArchiveSource, LTOIR, Cubin, Fatbin, Object,
+    Archive)
 from .args import In, Out, InOut, wrap_arg  # noqa: E402
 from .config import config  # noqa: E402
 from . import cudadrv as driver  # noqa: E402,F401  numba's cuda.driver memory functions
@@ -376,7 +378,7 @@ def _carveout_option(carveout):
 
 def _options(debug, fastmath, opt, lineinfo, cache=False, max_registers=None,
              launch_bounds=None, fmad=None, boundscheck=None, cpu_timeout=None,
-             sanitize=None, shared_memory_carveout=None):
+             sanitize=None, shared_memory_carveout=None, dbg_optnone=False):
     if not isinstance(fastmath, (bool, type(None))):
         try:
             fastmath = frozenset(fastmath)  # {"contract", "afn", ...}
@@ -402,7 +404,8 @@ def _options(debug, fastmath, opt, lineinfo, cache=False, max_registers=None,
             "max_registers": max_registers, "launch_bounds": launch_bounds,
             "boundscheck": None if boundscheck is None else bool(boundscheck),
             "cpu_timeout": cpu_timeout, "sanitize": _sanitize_option(sanitize),
-            "shared_memory_carveout": _carveout_option(shared_memory_carveout)}
+            "shared_memory_carveout": _carveout_option(shared_memory_carveout),
+            "_dbg_optnone": bool(dbg_optnone)}
 
 
 def _inline_mode(inline):
@@ -461,6 +464,21 @@ class DeviceFunction:
             return device_function_ptx(self, signature, cc)
         return {s: device_function_ptx(self, s, cc) for s in self._pcj_signatures_}
 
+    def inspect_llvm(self, signature=None, cc=None):
+        """The LLVM IR of this function compiled on its own, as inspect_asm
+        compiles it (dict signature -> text without ``signature``)."""
+        from ._compile_api import device_function_ptx
+        if signature is not None:
+            return device_function_ptx(self, signature, cc, stage="llvm")
+        return {s: device_function_ptx(self, s, cc, stage="llvm")
+                for s in self._pcj_signatures_}
+
+    @property
+    def signatures(self):
+        """The declared signatures, as given to cuda.jit (the keys of
+        inspect_asm() / inspect_llvm()); empty when calls specialize it."""
+        return list(self._pcj_signatures_)
+
     def __reduce__(self):
         from . import serialize
         return serialize.reduce_device_function(self)
@@ -472,7 +490,8 @@ class DeviceFunction:
 def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
         lineinfo=False, cache=False, inline="never", max_registers=None,
         launch_bounds=None, fmad=None, boundscheck=None, cpu_timeout=None, sanitize=None,
-        link=None, lto=False, forceinline=False, shared_memory_carveout=None, **kwargs):
+        link=None, lto=False, forceinline=False, shared_memory_carveout=None,
+        _dbg_optnone=False, **kwargs):
     """Compile a Python function into a CUDA kernel.
 
     ``@cuda.jit`` compiles lazily, once per distinct argument types;
@@ -510,6 +529,9 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     LLVM ``alwaysinline``).  ``shared_memory_carveout`` (-1..100 percent,
     "MaxL1", "MaxShared" or "default") is the GPU's preferred split of L1
     and shared memory for the kernel (no effect on the CPU executor).
+    ``_dbg_optnone=True`` (numba-cuda's private debugging flag) with
+    ``debug=True``: LLVM leaves the kernel and its device functions
+    unoptimized (``optnone noinline``) whatever ``opt`` says.
     """
     if forceinline:
         inline = "always"
@@ -524,7 +546,8 @@ def jit(func_or_sig=None, device=False, debug=False, fastmath=False, opt=3,
     is_function = (callable(func_or_sig) and not isinstance(func_or_sig, (str, list, tuple))
                    and not isinstance(func_or_sig, _types.Type))
     opts = _options(debug, fastmath, opt, lineinfo, cache, max_registers, launch_bounds,
-                    fmad, boundscheck, cpu_timeout, sanitize, shared_memory_carveout)
+                    fmad, boundscheck, cpu_timeout, sanitize, shared_memory_carveout,
+                    _dbg_optnone)
     _warn_option_conflicts(opts)
     if device:
         if link:

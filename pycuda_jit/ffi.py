@@ -25,7 +25,7 @@ from . import types as _types
 
 __all__ = ["declare_device", "LinkableCode", "CUSource", "PTXSource", "LTOIRSource",
            "CubinSource", "FatbinSource", "ObjectSource", "ArchiveSource",
-           "ForeignFunction"]
+           "LTOIR", "Cubin", "Fatbin", "Object", "Archive", "ForeignFunction"]
 
 
 class LinkableCode:
@@ -64,6 +64,28 @@ class LinkableCode:
     def __repr__(self):
         return f"<{type(self).__name__} {self.name}>"
 
+    @staticmethod
+    def from_path(path):
+        """The code of file ``path`` (read now) as the class its extension
+        names: ``.cu`` CUSource, ``.ptx`` PTXSource, ``.ltoir`` LTOIRSource,
+        ``.cubin``, ``.fatbin``, ``.o``, ``.a``; ``name`` is the path."""
+        path = os.fspath(path)
+        kind = _EXTENSIONS.get(os.path.splitext(path)[1].lower())
+        if kind is None:
+            raise ValueError(f"cannot link {path!r}: the file name must end in one of "
+                             + ", ".join(sorted(_EXTENSIONS)))
+        with open(path, "rb") as f:
+            data = f.read()
+        cls = next(c for c in _LINKABLE_CLASSES if c.kind == kind)
+        return cls(data.decode() if kind in ("cu", "ptx") else data, name=path)
+
+    @classmethod
+    def from_path_or_obj(cls, path_or_obj):
+        """``from_path(path_or_obj)`` for a path; a LinkableCode as it is."""
+        if isinstance(path_or_obj, LinkableCode):
+            return path_or_obj
+        return cls.from_path(path_or_obj)
+
 
 class CUSource(LinkableCode):
     """CUDA C/C++ source text, compiled with NVRTC when linked (for the
@@ -93,6 +115,14 @@ class ObjectSource(LinkableCode):
 
 class ArchiveSource(LinkableCode):
     kind, default_name = "a", "<ArchiveSource>"
+
+
+_LINKABLE_CLASSES = (CUSource, PTXSource, LTOIRSource, CubinSource, FatbinSource,
+                     ObjectSource, ArchiveSource)
+
+# numba-cuda's names of the same classes (cuda.Cubin, cuda.Archive...).
+LTOIR, Cubin, Fatbin, Object, Archive = (LTOIRSource, CubinSource, FatbinSource,
+                                         ObjectSource, ArchiveSource)
 
 
 _EXTENSIONS = {".cu": "cu", ".ptx": "ptx", ".ltoir": "ltoir", ".cubin": "cubin",
@@ -127,20 +157,32 @@ def _check_link_item(item):
 
 
 def read_link_items(items):
-    """(kind, name, bytes) per link item, files read now (each compile)."""
+    """(kind, name, bytes) per link item, files read now (each compile);
+    CUDA C with the headers it includes read in (_cuda_includes)."""
     out = []
     for item in items:
         if isinstance(item, LinkableCode):
-            out.append(item._item())
+            out.append(_with_headers(item._item()))
             continue
         ext = os.path.splitext(item)[1].lower()
         try:
             with open(item, "rb") as f:
-                out.append((_EXTENSIONS[ext], item, f.read()))
+                out.append(_with_headers((_EXTENSIONS[ext], item, f.read())))
         except OSError as e:
             raise FileNotFoundError(f"cannot read {item!r}, linked with link=: "
                                     f"{e.strerror}") from None
     return out
+
+
+def _with_headers(entry):
+    kind, name, data = entry
+    if kind != "cu":
+        return entry
+    from ._cuda_includes import expand_includes, search_paths
+    from .config import config
+    text = data.decode("utf-8", "surrogateescape")
+    dirs = search_paths(config.CUDA_NVRTC_EXTRA_SEARCH_PATHS)
+    return kind, name, expand_includes(text, name, dirs).encode("utf-8", "surrogateescape")
 
 
 class LinkList:
@@ -198,9 +240,10 @@ class ForeignFunction:
         self.__name__ = self.__qualname__ = name
 
     def _pcj_foreign_(self):
-        """(symbol, signature text, abi, [(kind, name, bytes)...]) for the
-        compiler, the files read now."""
-        return (self.name, self.sig.sig_text(), self.abi, read_link_items(self.link))
+        """(symbol, signature text, abi, [(kind, name, bytes)...], cooperative)
+        for the compiler, the files read now."""
+        return (self.name, self.sig.sig_text(), self.abi, read_link_items(self.link),
+                self.use_cooperative)
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"the foreign function '{self.name}' can only be called from a "
@@ -214,12 +257,13 @@ def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
     """Declare the device function ``name`` of foreign code (CUDA C/C++, PTX
     ...) with signature ``sig`` (``"float32(float32, int32)"`` or a signature
     object); ``link`` names the code that defines it, linked with every
-    kernel calling it.  ``abi``: "numba" or "c" (module doc)."""
+    kernel calling it.  ``abi``: "numba" or "c" (module doc).
+    ``use_cooperative=True``: the code syncs the grid (cooperative groups'
+    ``grid.sync()``), so every kernel calling it is launched cooperatively
+    (``kernel.overloads[sig].cooperative``), as a kernel calling
+    ``cuda.cg.this_grid().sync()`` is."""
     if not isinstance(name, str) or not name:
         raise TypeError("declare_device(name, sig): name is the function's symbol, a string")
     if abi not in ("numba", "c"):
         raise NotImplementedError(f"Unsupported ABI: {abi!r} (use 'numba' or 'c')")
-    if use_cooperative:
-        raise NotImplementedError("declare_device(use_cooperative=True) is not supported "
-                                  "yet: foreign code that needs a cooperative launch")
     return ForeignFunction(name, _parse_signature(sig), link, use_cooperative, abi)

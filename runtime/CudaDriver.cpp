@@ -1,12 +1,14 @@
-// CudaDriver: dlopen libcuda.so.1, resolve the cuda_api.def table, cuInit.
-// See CudaDriver.h.
+// CudaDriver: dlopen libcuda.so.1, resolve the cuda_api.def table, cuInit;
+// a child forked after cuInit gets a DriverError from api(). See CudaDriver.h.
 #include "runtime/CudaDriver.h"
 #include "support/Env.h"
 
 #include "runtime/Errors.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <pthread.h>
 
 namespace pcj::rt {
 
@@ -14,6 +16,15 @@ namespace {
 
 constexpr const char *kNoDriverHint =
     "install the NVIDIA driver or use PYCUDA_JIT_BACKEND=cpu";
+
+// Set in a child forked after the process driver initialized: the
+// driver's state (contexts, memory, modules) belongs to the parent, and the
+// CUDA driver does not work in such a child.
+std::atomic<bool> ForkedAfterInit{false};
+
+void markForkedChild() {
+  ForkedAfterInit.store(true, std::memory_order_relaxed);
+}
 
 std::string lastDlError() {
   const char *E = dlerror();
@@ -39,8 +50,26 @@ CudaDriver::~CudaDriver() {
 const CudaDriver &CudaDriver::process() {
   // Deliberately leaked: kernels, modules and arrays may be released by other
   // static destructors at exit, after which libcuda must still be mapped.
-  static const CudaDriver *Driver = new CudaDriver(defaultLibraryPath());
+  static const CudaDriver *Driver = [] {
+    auto *D = new CudaDriver(defaultLibraryPath());
+    if (D->available())
+      ::pthread_atfork(nullptr, nullptr, &markForkedChild);
+    return D;
+  }();
   return *Driver;
+}
+
+bool forkedAfterInit() {
+  return ForkedAfterInit.load(std::memory_order_relaxed);
+}
+
+void throwForkedAfterInit() {
+  throw DriverError(
+      CUDA_ERROR_NOT_INITIALIZED, "CUDA", "CUDA_ERROR_NOT_INITIALIZED",
+      "CUDA initialized before forking: this process is a child forked "
+      "after the parent initialized the CUDA driver, whose state does not "
+      "carry over; start child processes with multiprocessing's 'spawn' or "
+      "'forkserver' method, or fork before the first CUDA call");
 }
 
 void CudaDriver::load() {
@@ -121,6 +150,8 @@ const CudaApi &api() {
   const CudaDriver &Driver = CudaDriver::process();
   if (!Driver.available()) [[unlikely]]
     Driver.throwUnavailable();
+  if (forkedAfterInit()) [[unlikely]]
+    throwForkedAfterInit();
   return Driver.fns();
 }
 

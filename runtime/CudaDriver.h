@@ -8,6 +8,12 @@
 // thrown: available() is false and loadError() says why. Code that needs
 // the GPU calls api(), which throws DriverError (noDriver()) with that reason.
 //
+// A process forked after the driver initialized cannot use it (the CUDA
+// driver does not survive fork): in the child, api() throws DriverError
+// "CUDA initialized before forking" (numba-cuda's check), and so does
+// currentContext() (runtime/Device.h), which otherwise hands out the
+// parent's context cached in thread-local storage.
+//
 // The library is "libcuda.so.1" from the dynamic loader's search path, or the
 // exact file named by PYCUDA_JIT_LIBCUDA when that is set.
 //
@@ -88,7 +94,13 @@ bool driverAvailable();
 const std::string &driverLoadError();
 
 /// The process-wide driver's entry points; throws DriverError (noDriver())
-/// when there is no usable driver. Cheap after the first call.
+/// when there is no usable driver, and the fork error (below) in a child
+/// forked after cuInit. Cheap after the first call.
 const CudaApi &api();
+
+/// True in a child process forked after the process driver initialized.
+bool forkedAfterInit();
+/// Throws the DriverError "CUDA initialized before forking".
+[[noreturn]] void throwForkedAfterInit();
 
 } // namespace pcj::rt

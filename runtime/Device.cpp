@@ -246,8 +246,11 @@ void setCurrentDevice(int Ordinal) {
 
 Context &currentContext() {
   if (Context *C = TlsContext;
-      C && TlsEpoch == Epoch.load(std::memory_order_acquire)) [[likely]]
+      C && TlsEpoch == Epoch.load(std::memory_order_acquire) &&
+      !forkedAfterInit()) [[likely]]
     return *C;
+  if (forkedAfterInit()) [[unlikely]]
+    throwForkedAfterInit();
   Context &C = primaryContext(TlsDevice);
   C.makeCurrent();
   return C;

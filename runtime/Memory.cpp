@@ -134,7 +134,7 @@ bool releaseForRetry() {
 
 void deferDeviceFree(int Device, uint64_t Generation, CUdeviceptr Ptr,
                      size_t Bytes) {
-  if (Ptr == 0)
+  if (Ptr == 0 || forkedAfterInit()) // the parent's memory (deviceFree)
     return;
   DeferredQueue &Q = queue();
   std::vector<Pending> Items;
@@ -251,7 +251,9 @@ CUdeviceptr managedAlloc(size_t Bytes, bool AttachGlobal) {
 }
 
 void deviceFree(CUdeviceptr Ptr) {
-  if (Ptr == 0)
+  // In a child forked after cuInit the memory is the parent's: nothing to
+  // free here (and the driver would refuse).
+  if (Ptr == 0 || forkedAfterInit())
     return;
   check(currentContext().api().cuMemFree(Ptr), "cuMemFree");
 }

@@ -37,7 +37,10 @@ struct Api {
   int (*nvrtcGetLTOIR)(nvrtcProgram, char *) = nullptr;
   std::string path;    // the library loaded
   std::string include; // the toolkit's include directory, if found
-  std::string error;   // why none loaded
+  // include/cccl (CUDA 13 moved libcu++, CUB and Thrust there; the
+  // toolkit's own headers, e.g. <cooperative_groups.h>, include them).
+  std::string cccl;
+  std::string error; // why none loaded
 };
 
 bool isDir(const std::string &P) {
@@ -104,6 +107,8 @@ const Api &library() {
           dlsym(H, "nvrtcGetLTOIRSize"));
       A->nvrtcGetLTOIR = reinterpret_cast<decltype(A->nvrtcGetLTOIR)>(
           dlsym(H, "nvrtcGetLTOIR"));
+      if (!A->include.empty() && isDir(A->include + "/cccl"))
+        A->cccl = A->include + "/cccl";
       return A;
     }
     A->error = "NVRTC not found; tried:" +
@@ -144,6 +149,7 @@ std::string compileCuda(const std::string &Source, const std::string &Name,
   std::string Arch = "--gpu-architecture=compute_" + std::to_string(CcMajor) +
                      std::to_string(CcMinor);
   std::string Include = "-I" + Fns.include;
+  std::string Cccl = "-I" + Fns.cccl;
   std::vector<const char *> Opts = {Arch.c_str(), "-rdc=true", "--std=c++17",
                                     "-default-device"};
   if (!Fns.include.empty())
@@ -156,6 +162,8 @@ std::string compileCuda(const std::string &Source, const std::string &Name,
                      "");
   if (Lto)
     Opts.push_back("-dlto");
+  if (!Fns.cccl.empty())
+    Opts.push_back(Cccl.c_str());
   int R = Fns.nvrtcCompileProgram(G.P, int(Opts.size()), Opts.data());
   std::string Log;
   size_t N = 0;

@@ -95,9 +95,9 @@ Typed frontend(const bc::RawCode &Raw, const std::vector<types::TypeRef> &Args,
 void AnalysisDeleter::operator()(Analysis *A) const { delete A; }
 
 // Foreign functions (cuda.declare_device): their link items join the
-// result, and their ABI, signature and linked bytes the cache key (as
-// resolutions).  The GPU links the items with the PTX; the CPU executor
-// builds the CUDA C ones for the host now (buildForeignForHost).
+// result, and their ABI, signature, cooperative flag and linked bytes the
+// cache key (as resolutions).  The GPU links the items with the PTX; the CPU
+// executor builds the CUDA C ones for the host now (buildForeignForHost).
 static void addForeignFunctions(const Session &S, const CompileOptions &O,
                                 CompileResult &Out) {
   auto addLink = [&](const ir::LinkItem &L) {
@@ -118,6 +118,7 @@ static void addForeignFunctions(const Session &S, const CompileOptions &O,
     Out.resolutions.push_back(
         {"foreign function " + U.info.symbol +
              (U.info.cAbi ? " (C ABI) " : " (numba ABI) ") +
+             (U.info.cooperative ? "(cooperative) " : "") +
              U.info.signature.str() + " linking " + From,
          ir::CTValue::constant(bc::ConstValue::ofStr(H.hexDigest()))});
   }

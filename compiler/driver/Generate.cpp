@@ -88,7 +88,10 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
   Out.abi = L.abi;
   Out.usesBarriers = L.usesBarriers;
   Out.usesWarpOps = L.usesWarpOps;
+  // Foreign code declared use_cooperative=True syncs the grid itself.
   Out.usesGridSync = L.usesGridSync;
+  for (const Session::ForeignUse &U : A->session.foreign)
+    Out.usesGridSync |= U.info.cooperative;
   Out.staticSharedBytes = L.staticSharedBytes;
   if (Want("llvm"))
     Out.dumps["llvm"] = moduleText(*M);

@@ -176,6 +176,9 @@ struct LinkItem {
 struct ForeignInfo {
   std::string symbol;
   bool cAbi = false;
+  // declare_device(use_cooperative=True): the code syncs the grid, so a
+  // kernel calling it is launched cooperatively.
+  bool cooperative = false;
   types::Signature signature;
   std::vector<LinkItem> links;
 };

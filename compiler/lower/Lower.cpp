@@ -924,6 +924,17 @@ LowerResult lowerKernel(const ir::Function &F,
   }
   if (DI)
     DI->finalize();
+  if (O.debugOptNone) {
+    // The user's functions only: runtime helpers keep their attributes.
+    std::vector<llvm::Function *> Mine = Decls;
+    if (llvm::Function *K = M.getFunction(O.kernelName))
+      Mine.push_back(K);
+    for (llvm::Function *Fn : Mine) {
+      Fn->removeFnAttr(llvm::Attribute::AlwaysInline);
+      Fn->addFnAttr(llvm::Attribute::OptimizeNone);
+      Fn->addFnAttr(llvm::Attribute::NoInline);
+    }
+  }
   Out.usesBarriers = T->usesBarriers;
   Out.usesWarpOps = T->usesWarpOps;
   Out.usesGridSync = T->usesGridSync;

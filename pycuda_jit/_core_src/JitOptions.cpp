@@ -299,6 +299,7 @@ driver::CompileOptions toCompileOptions(const JitOptions &O,
   CO.unboundLocalCheck = O.debug;
   CO.lineInfo = O.lineinfo || O.debug; // debug=True has line info too
   CO.debugInfo = O.debug;              // and variables (DWARF)
+  CO.debugOptNone = O.debug && O.dbgOptnone;
   CO.sanitize = B == driver::Backend::CPU ? O.sanitize : 0;
   CO.maxRegisters = O.maxRegisters;
   CO.maxThreadsPerBlock = O.launchBounds.maxThreads;

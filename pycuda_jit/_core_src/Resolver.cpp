@@ -489,8 +489,8 @@ CTValue PyResolver::deref(const std::string &Name) {
 }
 
 // A cuda.declare_device object: its `_pcj_foreign_()` gives (symbol,
-// signature text, "numba" | "c", [(kind, name, bytes), ...]), the link
-// items read now, so that an edited file changes the cache key.
+// signature text, "numba" | "c", [(kind, name, bytes), ...], cooperative),
+// the link items read now, so that an edited file changes the cache key.
 static ir::CalleeInfo foreignCallee(PyObject *Dev, PyObject *Describe) {
   Ref D(PyObject_CallNoArgs(Describe));
   if (!D)
@@ -498,12 +498,13 @@ static ir::CalleeInfo foreignCallee(PyObject *Dev, PyObject *Describe) {
   ir::CalleeInfo Info;
   Info.isForeign = true;
   PyObject *T = D.get();
-  if (!PyTuple_Check(T) || PyTuple_Size(T) != 4)
+  if (!PyTuple_Check(T) || PyTuple_Size(T) != 5)
     throw CompileError(ErrorKind::Internal, SourceLoc{},
-                       "_pcj_foreign_() must return a 4-tuple");
+                       "_pcj_foreign_() must return a 5-tuple");
   Info.foreign.symbol = utf8(PyTuple_GetItem(T, 0));
   Info.foreign.signature = types::parseSignature(utf8(PyTuple_GetItem(T, 1)));
   Info.foreign.cAbi = utf8(PyTuple_GetItem(T, 2)) == "c";
+  Info.foreign.cooperative = PyTuple_GetItem(T, 4) == Py_True;
   PyObject *Links = PyTuple_GetItem(T, 3);
   for (Py_ssize_t K = 0; K < PyList_Size(Links); ++K) {
     PyObject *L = PyList_GetItem(Links, K);

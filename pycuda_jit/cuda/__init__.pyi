@@ -245,6 +245,12 @@ class DeviceFunction:
                     cc: tuple[int, int] | None = None) -> Any:
         """PTX of the function compiled on its own with its cuda.jit options
         (dict signature -> text for the declared signatures without one)."""
+    def inspect_llvm(self, signature: _Sig | None = None,
+                     cc: tuple[int, int] | None = None) -> Any:
+        """LLVM IR of the function compiled on its own, as inspect_asm."""
+    @property
+    def signatures(self) -> list[_Sig]:
+        """The declared signatures (the keys of inspect_asm / inspect_llvm)."""
 
 @overload
 def jit(func_or_sig: Callable[..., Any], /) -> Kernel:
@@ -260,7 +266,8 @@ def jit(func_or_sig: _Sig | list[_Sig] | tuple[str, ...] | None = None, *,
         sanitize: bool | str | None = None,
         link: _Link | None = None, lto: bool = False,
         forceinline: bool = False,
-        shared_memory_carveout: int | str | None = None
+        shared_memory_carveout: int | str | None = None,
+        _dbg_optnone: bool = False
         ) -> Callable[[Callable[..., Any]], Kernel]:
     """``@cuda.jit(...)`` with options, or eagerly for signatures such as
     ``"void(float32[::1], float32)"``."""
@@ -326,6 +333,11 @@ class LinkableCode:
     data: str | bytes
     name: str
     def __init__(self, data: str | bytes, name: str | None = None) -> None: ...
+    @staticmethod
+    def from_path(path: str | os.PathLike[str]) -> LinkableCode: ...
+    @classmethod
+    def from_path_or_obj(cls, path_or_obj: str | os.PathLike[str] | LinkableCode
+                         ) -> LinkableCode: ...
 
 class CUSource(LinkableCode):
     """CUDA C/C++ source, compiled by NVRTC for the kernel's GPU."""
@@ -341,6 +353,16 @@ class ObjectSource(LinkableCode):
     """A relocatable device object (.o)."""
 class ArchiveSource(LinkableCode):
     """A library of device objects (.a)."""
+LTOIR: type[LTOIRSource]
+"""numba-cuda's name of LTOIRSource."""
+Cubin: type[CubinSource]
+"""numba-cuda's name of CubinSource."""
+Fatbin: type[FatbinSource]
+"""numba-cuda's name of FatbinSource."""
+Object: type[ObjectSource]
+"""numba-cuda's name of ObjectSource."""
+Archive: type[ArchiveSource]
+"""numba-cuda's name of ArchiveSource."""
 
 _Link = str | os.PathLike[str] | LinkableCode | Iterable[str | os.PathLike[str] | LinkableCode]
 

@@ -24,13 +24,19 @@ _SKIPS = [
     (r"simulator|cudasim|[Uu]sable with hardware", "tests numba internals"),
     (r"Wrappers no longer exist|insert_unresolved_ref|Requires PR|CUDA_DEBUG_POLY",
      "tests numba internals"),
-    (r"Issue #317", "not yet: missing API: Stream.add_callback / async_done "
-                    "(numba-cuda skips these tests itself: its issue #317)"),
-    (r"necessary binaries not generated", "not yet: missing API: linking external code "
-                                          "(jit(link=...), LinkableCode)"),
+    (r"Issue #317", "numba-cuda skips it: 'Disabled temporarily due to Issue #317' "
+                    "(Stream.add_callback / async_done; ours: tests/gpu/test_host_driver_api.py)"),
+    (r"necessary binaries not generated",
+     "numba-cuda skips it: 'necessary binaries not generated' (NUMBA_CUDA_TEST_BIN_DIR: "
+     "test_device_functions.{a,cubin,cu,fatbin,o,ptx,ltoir}, built in numba-cuda's source "
+     "tree, not in its wheel; ours: tests/python/test_linkable_code.py, tests/gpu/test_foreign_cu.py)"),
     (r"writes are preventable", DIVERGENCE + "the-disk-cache"),
     (r"stride semantics differ for transpose", "tests numba internals"),
-    (r"nvdisasm", "not yet: missing API: Kernel.inspect_sass"),
+    # test_inspect_sass_{eager,lazy,cfg} skip without nvdisasm, and with it
+    # call skip_on_cuda_version_issues(), an unconditional skip.
+    (r"nvdisasm needed", "numba-cuda skips it: without nvdisasm, and with it always "
+                         "('Relocation information required for analysis not preserved'); "
+                         "ours: tests/python/test_tools.py"),
     (r"LTO should not error", "not yet: missing API: jit(lto=...)"),
     (r"^Skipped$", "needs hardware we lack"),
 ]

@@ -10,6 +10,9 @@ Reasons (exactly one of):
                                  wrong value / crash: X / different behaviour: X)
     needs a GPU
     needs hardware we lack
+    numba-cuda skips it: <why>  (numba-cuda's own test file skips it for a reason
+                                 outside pycuda_jit: disabled there, or it needs
+                                 files numba-cuda's wheel does not ship)
 A reason the runner suggested and nobody has reviewed yet ends in " [auto]".
 """
 import collections
@@ -27,6 +30,7 @@ REASON_FORMS = (
     re.compile(r"^not yet: (missing API|refused construct|wrong value / crash|different behaviour): \S.*$"),
     re.compile(r"^needs a GPU$"),
     re.compile(r"^needs hardware we lack$"),
+    re.compile(r"^numba-cuda skips it: \S.*$"),
 )
 AUTO = " [auto]"
 TABLE_HEAD = "## Tests that do not pass"
@@ -84,7 +88,8 @@ def _totals(results, reasons):
     by_cat = collections.OrderedDict()
     for cat in ("tests numba internals", "documented divergence", "not yet: missing API",
                 "not yet: refused construct", "not yet: wrong value / crash",
-                "not yet: different behaviour", "needs a GPU", "needs hardware we lack"):
+                "not yet: different behaviour", "needs a GPU", "needs hardware we lack",
+                "numba-cuda skips it"):
         by_cat[cat] = collections.Counter()
     passing = collections.Counter()
     for i, r in results.items():
@@ -104,7 +109,7 @@ def render(run, reasons, note):
            "to run it); edit only the reason column and the closing note, both are kept.",
            "Every test that does not pass is listed once, with one reason: `tests numba",
            "internals`, `documented divergence: <link>`, `not yet: <topic>`, `needs a GPU`,",
-           "`needs hardware we lack`.", "",
+           "`needs hardware we lack`, `numba-cuda skips it: <why>`.", "",
            f"Last run: numba-cuda {run['numba_cuda']}, backend `{run['backend']}`, "
            f"pycuda_jit {_git_rev()}, {datetime.date.today().isoformat()}: "
            f"{total} tests in {len(run['files'])} files.", "",
@@ -116,11 +121,13 @@ def render(run, reasons, note):
         out.append(f"| {cat} | {c['fail']} | {c['error']} | {c['skip']} | {sum(c.values())} |")
     internals = sum(by_cat["tests numba internals"].values())
     lack = sum(by_cat["needs hardware we lack"].values())
+    lack += sum(by_cat["numba-cuda skips it"].values())
     gpu = sum(by_cat["needs a GPU"].values())
     applicable = total - internals - lack - (gpu if run["backend"] == "cpu" else 0)
     npass = sum(passing.values())
     out += [f"| **all** | | | | {total} |", "",
-            f"Applicable here (all but numba internals, hardware we lack"
+            f"Applicable here (all but numba internals, hardware we lack, tests "
+            f"numba-cuda skips itself"
             f"{', tests needing a GPU' if run['backend'] == 'cpu' else ''}): {applicable}; "
             f"pass: {npass} ({100.0 * npass / max(applicable, 1):.1f}%).", ""]
     topics = collections.Counter(reasons[i].removesuffix(AUTO) for i, r in results.items()

@@ -94,6 +94,11 @@ def test_suggested_reasons():
         "error", "AttributeError: 'Kernel' object has no attribute 'forall'")) == \
         "not yet: missing API: Kernel.forall"
     assert classify.suggest(_run("skip", "need more than 1 gpus")) == "needs hardware we lack"
+    assert classify.suggest(_run("skip", "Disabled temporarily due to Issue #317")).startswith(
+        "numba-cuda skips it: ")
+    assert ledger.category("numba-cuda skips it: disabled") == "numba-cuda skips it"
+    assert ledger.valid_reason("numba-cuda skips it: disabled")
+    assert not ledger.valid_reason("numba-cuda skips it:")
     for r in (_run("fail", "AssertionError: Arrays are not equal"), _run("error", "crash: x")):
         assert ledger.valid_reason(classify.suggest(r))
 

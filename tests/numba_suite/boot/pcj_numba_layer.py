@@ -389,7 +389,8 @@ def _patch_libdevicefuncs(module):
 # numba-cuda's config switches that pycuda_jit has (cuda.config): a test's
 # override_config (and CUDATestCase.setUp, which turns the warnings off) sets
 # them on numba-cuda's config module; they are passed on to ours.
-_FORWARDED_CONFIG = ("CUDA_LOW_OCCUPANCY_WARNINGS", "CUDA_WARN_ON_IMPLICIT_COPY")
+_FORWARDED_CONFIG = ("CUDA_LOW_OCCUPANCY_WARNINGS", "CUDA_WARN_ON_IMPLICIT_COPY",
+                     "CUDA_NVRTC_EXTRA_SEARCH_PATHS")
 
 
 class _ForwardingConfig(pytypes.ModuleType):

@@ -88,6 +88,8 @@ RULES = [
      "numba.from_dtype: type objects"),
     ("numba.cuda.np.numpy_support.as_dtype", OURS, "pycuda_jit.types.as_dtype",
      "the NumPy dtype of a type object"),
+    ("numba.cuda.typing.signature", OURS, "pycuda_jit.types.signature",
+     "a signature from type objects (signature(int32, float32))"),
     ("numba.cuda.typing.typeof.typeof", OURS, "pycuda_jit.types.typeof",
      "the type of a value (numba.typeof)"),
     ("numba.cuda.np.numpy_support.carray", OURS, "pycuda_jit.carray", "numba.carray"),
