@@ -18,7 +18,7 @@ the first call: import of a module with one eager kernel plus its launch.
 --stages sets PYCUDA_JIT_TIMING=1 in the children and prints each mode's
 per-kernel stage medians (codegen.libdevice/optimize/emit, load.link: ptxas
 in nvJitLink, load.module: cuModuleLoadData).  --pool-threads 8,16 adds a
-column per pool size (the default pool is min(cores, 8): on the H200's 16
+column per pool size (the default pool is min(cores, 16): on the H200's 16
 cores, whether 16 threads finish the 32 kernels sooner or only slow each
 link down is this column's question).
 
@@ -303,7 +303,7 @@ def main():
                     help="--cubin: PYCUDA_JIT_TIMING=passes, per-pass medians of LLVM's pipeline")
     ap.add_argument("--threads", default="",
                     help="--cubin: Python threads, or a comma list of counts "
-                         "(default min(cores, 8))")
+                         "(default min(cores, 16))")
     ap.add_argument("--pool-threads", default="",
                     help="comma list of pool sizes to run as extra columns "
                          "(PYCUDA_JIT_COMPILE_THREADS=N), e.g. 8,12,16")

@@ -112,7 +112,7 @@ void CompilePool::workerLoop() {
 
 unsigned CompilePool::configuredThreads() {
   unsigned Cores = std::max(std::thread::hardware_concurrency(), 1u);
-  unsigned N = std::min(Cores, 8u);
+  unsigned N = std::min(Cores, 16u);
   if (const char *Env = env::raw(env::Var::CompileThreads); Env && *Env) {
     char *End = nullptr;
     unsigned long V = std::strtoul(Env, &End, 10);

@@ -128,7 +128,7 @@ TEST(CompilePool, SizeFromTheEnvironment) {
   ::unsetenv(Name);
   unsigned Default = CompilePool::configuredThreads();
   EXPECT_GE(Default, 1u);
-  EXPECT_LE(Default, 8u);
+  EXPECT_LE(Default, 16u);
   ::setenv(Name, "3", 1);
   EXPECT_EQ(CompilePool::configuredThreads(), 3u);
   ::setenv(Name, "1", 1);
