@@ -1,6 +1,6 @@
 """Compile time against program size, to see how it grows: a kernel taking
 an N-element tuple (indexed at run time and iterated), and a generated
-N-statement kernel (the shape of tests/gpu/test_compile_scale.py).  For
+N-statement kernel (the shape of tests/kernels/test_compile_scale.py).  For
 each size: the PTX compile (frontend + LLVM + PTX emission, no GPU needed)
 and the CPU executor's compile (frontend + LLVM + host JIT) with its stage
 split.  Milliseconds of process CPU time (the compiler runs in this thread),
@@ -21,7 +21,7 @@ import numpy as np  # noqa: E402
 from pycuda_jit import cuda  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                "tests", "gpu"))
+                                "tests", "kernels"))
 from test_compile_scale import generated_kernel  # noqa: E402
 
 
@@ -39,7 +39,7 @@ def tuple_kernel(tag):
 
 
 def statement_kernel(n):
-    """The generated n-statement kernel of tests/gpu/test_compile_scale.py
+    """The generated n-statement kernel of tests/kernels/test_compile_scale.py
     (one generator: the test checks its values, this times its compile)."""
     return generated_kernel(n)[0]
 

@@ -9,6 +9,6 @@ if ROOT not in sys.path:
 # numba-cuda's performance warnings are on by default (a grid of fewer than
 # 128 blocks, a host array copied at a launch); the tests launch small grids
 # with NumPy arrays on purpose, so they are off here unless a test turns them
-# on (tests/gpu/test_performance_warnings.py).
+# on (tests/kernels/test_performance_warnings.py).
 os.environ.setdefault("PYCUDA_JIT_LOW_OCCUPANCY_WARNINGS", "0")
 os.environ.setdefault("PYCUDA_JIT_WARN_ON_IMPLICIT_COPY", "0")

@@ -79,7 +79,7 @@ const HostInfo &hostInfo() {
     // float16 goes through float32 (F16C) even where the CPU has AVX512-FP16:
     // LLVM 19 commutes masked half compares (vcmpph ... {k}) without swapping
     // the predicate (LLVM issue 159723, fixed in LLVM 22), which gave wrong
-    // comparisons (tests/gpu/test_fuzz_regressions.py).
+    // comparisons (tests/kernels/test_fuzz_regressions.py).
     // bfloat16 rounds in integer code (__truncsfbf2): AVX512-BF16's and
     // AVX-NE-CONVERT's float -> bfloat16 instructions flush subnormals.
     if (llvm::Triple(I.Triple).isX86()) {

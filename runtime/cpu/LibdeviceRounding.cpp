@@ -8,7 +8,7 @@
 // the operation happens between the two switches; this file is also built
 // with -frounding-math -ffp-contract=off (CMakeLists.txt) so the compiler
 // neither folds nor fuses it.  The tests compare every function with exact
-// rational arithmetic (tests/gpu/test_libdevice.py).
+// rational arithmetic (tests/kernels/test_libdevice.py).
 //
 // Float -> integer conversions follow PTX's cvt.{rni,rzi,rmi,rpi}: round in
 // the mode, saturate to the integer type's range, NaN as the GPU gives it

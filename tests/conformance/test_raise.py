@@ -3,7 +3,7 @@
 is the reference.  A value must match CPython's; where CPython raises, the
 launch must raise the same builtin class (combined with KernelError) with
 CPython's message first.  Raising inputs run on the CPU executor only (on a
-GPU the kernel traps, which loses the context: tests/gpu/test_kernel_raise.py
+GPU the kernel traps, which loses the context: tests/kernels/test_kernel_raise.py
 tests that in a subprocess).
 
 PYTEST_DONT_REWRITE: the device functions' asserts must stay Python's."""

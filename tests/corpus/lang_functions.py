@@ -22,7 +22,7 @@ def i64(n=8):
 
 # ---- nested functions and lambdas: what stays refused ---------------------------------
 # (a nested function reading its enclosing function's variables, called there,
-# compiles: tests/gpu/test_closures.py)
+# compiles: tests/kernels/test_closures.py)
 
 @lang(UnsupportedError, match="assigned after the function is defined")
 def capture_assigned_later(x):

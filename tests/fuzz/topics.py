@@ -4,7 +4,7 @@ what the kernel must give, or another workstream is changing the rule.
 The reference records topics on each row (scalars.Row.note); a mismatch in
 a row with an OPEN topic is counted as known, not reported.  When the work
 named here lands, delete its line: the fuzzer then checks those rows too
-(tests/gpu/test_fuzz_regressions.py holds the minimized cases, marked
+(tests/kernels/test_fuzz_regressions.py holds the minimized cases, marked
 xfail(strict=True), which start passing at the same moment).
 """
 

@@ -25,11 +25,11 @@ _SKIPS = [
     (r"Wrappers no longer exist|insert_unresolved_ref|Requires PR|CUDA_DEBUG_POLY",
      "tests numba internals"),
     (r"Issue #317", "numba-cuda skips it: 'Disabled temporarily due to Issue #317' "
-                    "(Stream.add_callback / async_done; ours: tests/gpu/test_host_driver_api.py)"),
+                    "(Stream.add_callback / async_done; ours: tests/kernels/test_host_driver_api.py)"),
     (r"necessary binaries not generated",
      "numba-cuda skips it: 'necessary binaries not generated' (NUMBA_CUDA_TEST_BIN_DIR: "
      "test_device_functions.{a,cubin,cu,fatbin,o,ptx,ltoir}, built in numba-cuda's source "
-     "tree, not in its wheel; ours: tests/python/test_linkable_code.py, tests/gpu/test_foreign_cu.py)"),
+     "tree, not in its wheel; ours: tests/python/test_linkable_code.py, tests/kernels/test_foreign_cu.py)"),
     (r"writes are preventable", DIVERGENCE + "the-disk-cache"),
     (r"stride semantics differ for transpose", "tests numba internals"),
     # test_inspect_sass_{eager,lazy,cfg} skip without nvdisasm, and with it

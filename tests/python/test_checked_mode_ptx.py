@@ -3,7 +3,7 @@ of the module's error-site table (pcj_error_sites: the class, message,
 kernel, file and line the host raises from the error record); a module not
 loaded by pycuda_jit (no record) prints Python's exception with the thread
 and block through vprintf and traps instead.  The PTX links.  Without
-debug=True no check is emitted.  (tests/gpu/test_checked_errors.py raises
+debug=True no check is emitted.  (tests/kernels/test_checked_errors.py raises
 the same errors on the CPU executor and on a GPU.)
 
 PYTEST_DONT_REWRITE: pytest's assertion rewriting would turn the kernels'

@@ -1,6 +1,6 @@
 """pycuda_jit/_cuda_includes.py: the #include lines of linked CUDA C read
 in from the including file's directory and the extra search paths (the
-kernels that use it: tests/gpu/test_foreign_includes.py)."""
+kernels that use it: tests/kernels/test_foreign_includes.py)."""
 import pytest
 
 from pycuda_jit import cuda

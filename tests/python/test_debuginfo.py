@@ -4,7 +4,7 @@ signature's types, a DILocalVariable per Python parameter (llvm.dbg.declare
 on a stack slot) and per named local (llvm.dbg.value at each assignment);
 the PTX carries the .debug_* sections, and nvJitLink links it with -g.
 lineinfo=True keeps line tables only.  Needs no GPU (the golden:
-tests/golden/kernels/debuginfo.py; kernels run in tests/gpu/test_debuginfo_run.py)."""
+tests/golden/kernels/debuginfo.py; kernels run in tests/kernels/test_debuginfo_run.py)."""
 import re
 
 import numpy as np

@@ -1,7 +1,7 @@
 """fastmath=True (or fastmath={"afn"}) computes float32 math functions with
 the GPU's approximate instructions (libdevice's __nv_fast_* functions), as
 numba-cuda does; float64 and the default keep the accurate ones.
-Compile-only: no GPU needed (the values are checked in tests/gpu)."""
+Compile-only: no GPU needed (the values are checked in tests/kernels)."""
 import math
 import re
 

@@ -3,7 +3,7 @@ declaration API, the calls in the LLVM IR and PTX for both ABIs, linking the
 kernel's PTX with NVRTC-compiled CUDA C++ and PTX into a cubin (nvJitLink),
 the errors for bad C++ and undefined names, and the CPU executor's refusal
 of GPU code (PTX...; it compiles CUDA C for the host).  The launches that
-check values are in tests/gpu/test_ffi_launch.py and test_foreign_cu.py."""
+check values are in tests/kernels/test_ffi_launch.py and test_foreign_cu.py."""
 import os
 import re
 

@@ -3,7 +3,7 @@ attributes (pycuda_jit/_core_src/ForeignArrays.cpp): the launch sees exactly
 what their __cuda_array_interface__ says (pointer, shape, strides, dtype,
 read-only flag, stream), and a type whose attributes disagree with its
 interface is read through the interface.  Stand-ins from foreign_fakes.py
-(the real libraries: tests/gpu/test_host_interop.py on the GPU machine).
+(the real libraries: tests/kernels/test_host_interop.py on the GPU machine).
 
 The buffers are cuda.mapped_array memory, so the kernels run on either
 executor; `_core.arg_view` shows what a launch read and by which path.

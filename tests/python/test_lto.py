@@ -2,7 +2,7 @@
 libNVVM's LTO-IR (through the NVVM IR writer), and a kernel's LTO-IR linked
 with CUDA C++ by nvJitLink -lto has the foreign function inlined (no CALL in
 its SASS), while the PTX link keeps the call.  The values are checked in
-tests/gpu/test_ffi_lto.py."""
+tests/kernels/test_ffi_lto.py."""
 import re
 
 import pytest

@@ -1,7 +1,7 @@
 """Errors whose text carries the phrase a numba-cuda user knows (and code
 or tests written for numba-cuda match), next to pycuda_jit's own precise
 part: the kernel's return type, runaway and non-converging recursion.
-Device-array messages: tests/gpu/test_devicearray_messages.py."""
+Device-array messages: tests/kernels/test_devicearray_messages.py."""
 import inspect
 
 import numpy as np

@@ -4,7 +4,7 @@ PYCUDA_JIT_VIA_NVVM=1 -- our lowering's LLVM module written as NVVM IR,
 verified and compiled by libNVVM (nvvmVerifyProgram, nvvmCompileProgram),
 then assembled by ptxas (nvJitLink) -- or, for the kernels listed in
 UNSUPPORTED, refused with a CompileError naming the construct.  The values
-are the GPU's job: PYCUDA_JIT_VIA_NVVM=1 over tests/gpu on the H200."""
+are the GPU's job: PYCUDA_JIT_VIA_NVVM=1 over tests/kernels on the H200."""
 import math
 import os
 import sys

@@ -3,7 +3,7 @@
 // host memory, on random strided views; results are checked element by
 // element against a direct reference, and device bytes outside the
 // destination view must stay untouched. The GPU runs the same plans through
-// the driver (tests/gpu/test_host_arrays.py).
+// the driver (tests/kernels/test_host_arrays.py).
 #include "runtime/StridedCopy.h"
 
 #include <gtest/gtest.h>

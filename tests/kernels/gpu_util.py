@@ -1,4 +1,4 @@
-"""Helpers for tests/gpu."""
+"""Helpers for tests/kernels."""
 import numpy as np
 
 

@@ -4,7 +4,7 @@ their device, launches that refuse another device's array, copies between
 devices.
 
 On the CPU executor these run on the virtual devices of
-PYCUDA_JIT_CPU_DEVICES (tests/gpu/conftest.py asks for 4); on a machine with
+PYCUDA_JIT_CPU_DEVICES (tests/kernels/conftest.py asks for 4); on a machine with
 one GPU they skip; with two or more GPUs they run on the GPUs.
 """
 import os

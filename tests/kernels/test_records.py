@@ -88,7 +88,7 @@ def test_structured_device_array_interface(rng):
 
 
 def test_arrays_of_nested_structures_are_a_clear_error():
-    # (nested structures themselves work: tests/gpu/test_record_arrays.py)
+    # (nested structures themselves work: tests/kernels/test_record_arrays.py)
     inner = np.dtype([("a", np.float32), ("b", np.float32)])
     a = np.zeros(4, np.dtype([("p", inner, (2,)), ("q", np.int32)]))
     with pytest.raises(TypeError, match="arrays of nested structures \\(field 'p'\\)"):

@@ -160,7 +160,7 @@ def test_dlpack_producer_arguments(backend, rng):
 
 def test_foreign_arrays_not_in_host_memory_rejected_by_the_cpu_executor(backend):
     # The CPU executor uses __cuda_array_interface__ objects in place
-    # (tests/gpu/test_cai_args.py) when their memory is host memory.
+    # (tests/kernels/test_cai_args.py) when their memory is host memory.
     if backend != "cpu":
         pytest.skip("CPU executor behaviour")
 

@@ -1,4 +1,4 @@
-"""tests/gpu: kernels checked for computed values on the GPU, or on the CPU
+"""tests/kernels: kernels checked for computed values on the GPU, or on the CPU
 executor (PYCUDA_JIT_BACKEND=cpu), which runs the same compiled code.
 
 Tests that genuinely need hardware use the `hardware` fixture, which skips

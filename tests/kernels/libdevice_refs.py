@@ -1,4 +1,4 @@
-"""Reference values for tests/gpu/test_libdevice.py, computed independently
+"""Reference values for tests/kernels/test_libdevice.py, computed independently
 of any libm the kernels may call: exact rational arithmetic (fractions) for
 everything IEEE rounds exactly, Python integers for the integer functions,
 quadrature of the Bessel integrals, bisection on math.erf/erfc for the

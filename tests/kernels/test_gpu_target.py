@@ -2,7 +2,7 @@
 code for the device, or, with PYCUDA_JIT_NEWEST_CC below the device's cc
 (e.g. 8.0 on the H200), PTX of that architecture JIT-compiled by nvJitLink
 for the device -- the path a GPU newer than the compiler takes.  Run all of
-tests/gpu with PYCUDA_JIT_NEWEST_CC=8.0 to check every kernel on that path."""
+tests/kernels with PYCUDA_JIT_NEWEST_CC=8.0 to check every kernel on that path."""
 import os
 
 import numpy as np
