@@ -118,19 +118,8 @@ std::vector<std::string> NvJitLink::defaultCandidates() {
 
 NvJitLink::NvJitLink(const std::vector<std::string> &Candidates) {
   std::string Tried;
-  for (const std::string &C : Candidates) {
-    bool IsPath = C.find('/') != std::string::npos;
-    if (IsPath && access(C.c_str(), R_OK) != 0) {
-      Tried += "\n  " + C + ": no such file";
-      continue;
-    }
-    void *H = dlopen(C.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!H) {
-      const char *E = dlerror();
-      Tried += "\n  " + C + ": " + (E ? E : "dlopen failed");
-      continue;
-    }
-    auto Fns = std::make_unique<Api>();
+  auto Fns = std::make_unique<Api>();
+  auto Resolve = [&Fns](void *H) {
     std::string Missing;
 #define PCJ_X(Name, Params)                                                    \
   Fns->Name = reinterpret_cast<decltype(Fns->Name)>(dlsym(H, #Name));          \
@@ -138,18 +127,15 @@ NvJitLink::NvJitLink(const std::vector<std::string> &Candidates) {
     Missing += " " #Name;
     PCJ_NVJITLINK_FNS(PCJ_X)
 #undef PCJ_X
-    if (!Missing.empty()) {
-      Tried += "\n  " + C + ": lacks" + Missing;
-      dlclose(H);
-      continue;
-    }
+    return Missing;
+  };
+  if (void *H = openToolkitLibrary(Candidates, Resolve, Path, Tried)) {
     Fns->nvJitLinkVersion = reinterpret_cast<decltype(Fns->nvJitLinkVersion)>(
         dlsym(H, "nvJitLinkVersion"));
     if (Fns->nvJitLinkVersion && Fns->nvJitLinkVersion(&Major, &Minor) != 0)
       Major = Minor = 0;
     Handle = H;
     this->Fns = Fns.release();
-    Path = C;
     return;
   }
   Error = "nvJitLink not found; tried:" +

@@ -76,19 +76,10 @@ const Api &library() {
   static const Api *Lib = [] {
     auto *A = new Api();
     std::string Tried;
-    for (const ToolkitCandidate &C :
-         searchToolkit(ToolkitPiece::Nvrtc).Candidates) {
-      bool IsPath = C.Path.find('/') != std::string::npos;
-      if (IsPath && access(C.Path.c_str(), R_OK) != 0) {
-        Tried += "\n  " + C.Path + ": no such file";
-        continue;
-      }
-      void *H = dlopen(C.Path.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (!H) {
-        const char *E = dlerror();
-        Tried += "\n  " + C.Path + ": " + (E ? E : "dlopen failed");
-        continue;
-      }
+    std::vector<std::string> Paths;
+    for (ToolkitCandidate &C : searchToolkit(ToolkitPiece::Nvrtc).Candidates)
+      Paths.push_back(std::move(C.Path));
+    auto Resolve = [A](void *H) {
       std::string Missing;
 #define PCJ_X(Name, Params)                                                    \
   A->Name = reinterpret_cast<decltype(A->Name)>(dlsym(H, #Name));              \
@@ -96,13 +87,10 @@ const Api &library() {
     Missing += " " #Name;
       PCJ_NVRTC_FNS(PCJ_X)
 #undef PCJ_X
-      if (!Missing.empty()) {
-        Tried += "\n  " + C.Path + ": lacks" + Missing;
-        dlclose(H);
-        continue;
-      }
-      A->path = C.Path;
-      A->include = includeDirBeside(H, C.Path);
+      return Missing;
+    };
+    if (void *H = openToolkitLibrary(Paths, Resolve, A->path, Tried)) {
+      A->include = includeDirBeside(H, A->path);
       A->nvrtcGetLTOIRSize = reinterpret_cast<decltype(A->nvrtcGetLTOIRSize)>(
           dlsym(H, "nvrtcGetLTOIRSize"));
       A->nvrtcGetLTOIR = reinterpret_cast<decltype(A->nvrtcGetLTOIR)>(

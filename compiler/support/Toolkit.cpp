@@ -358,4 +358,31 @@ ToolkitProbe probeToolkitLibrary(ToolkitPiece P) {
   return R;
 }
 
+void *openToolkitLibrary(const std::vector<std::string> &Paths,
+                         const std::function<std::string(void *)> &Resolve,
+                         std::string &Loaded, std::string &Tried) {
+  for (const std::string &C : Paths) {
+    bool IsPath = C.find('/') != std::string::npos;
+    if (IsPath && !isFile(C)) {
+      Tried += "\n  " + C + ": no such file";
+      continue;
+    }
+    void *H = dlopen(C.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!H) {
+      const char *E = dlerror();
+      Tried += "\n  " + C + ": " + (E ? E : "dlopen failed");
+      continue;
+    }
+    std::string Missing = Resolve(H);
+    if (!Missing.empty()) {
+      Tried += "\n  " + C + ": lacks" + Missing;
+      dlclose(H);
+      continue;
+    }
+    Loaded = C;
+    return H;
+  }
+  return nullptr;
+}
+
 } // namespace pcj

@@ -30,6 +30,7 @@
 // (libdevice, the disassemblers) are taken where they exist.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,15 @@ struct ToolkitProbe {
   std::string Error;   // every candidate tried and why it failed
 };
 ToolkitProbe probeToolkitLibrary(ToolkitPiece P);
+
+/// dlopen-s (RTLD_NOW) the first of `Paths` that loads and has every symbol
+/// it must: `Resolve(Handle)` reads them and returns the names it lacks, ""
+/// when complete.  Returns the handle (nullptr if none; a candidate that
+/// lacks symbols is closed again); `Loaded` gets the path that loaded and
+/// `Tried` one line per candidate that failed, with why.
+void *openToolkitLibrary(const std::vector<std::string> &Paths,
+                         const std::function<std::string(void *)> &Resolve,
+                         std::string &Loaded, std::string &Tried);
 
 /// The site-packages directories the Python interpreter knows (sys.path),
 /// set by the extension when it is loaded.  Thread-safe.
