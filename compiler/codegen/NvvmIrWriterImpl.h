@@ -83,6 +83,10 @@ private:
   void atomicRmw(const llvm::AtomicRMWInst &A, const std::string &Res);
   void call(const llvm::CallInst &C, const std::string &Res);
   bool intrinsicCall(const llvm::CallInst &C, const std::string &Res);
+  // Res = Asm on X (i8/i16, or a vector of them) sign-extended to i32 and
+  // truncated back (NvvmIrInstructions.cpp: why).
+  void narrowIn32(const llvm::Value *X, const std::string &Res,
+                  const char *Asm);
   void asmCall(const llvm::CallInst &C, const std::string &Res,
                const std::string &Asm, const std::string &Constraints);
   void global(const llvm::GlobalVariable &G);
