@@ -116,12 +116,15 @@ void Writer::instruction(const llvm::Instruction &I, const std::string &Res) {
   }
   case llvm::Instruction::Br: {
     auto &B = cast<llvm::BranchInst>(I);
+    std::string Loop;
+    if (NoUnroll.count(&I))
+      Loop = ", !llvm.loop !" + std::to_string(kLoopIdBase + 1 + LoopIds++);
     if (B.isUnconditional())
-      line("br label %" + Blocks.at(B.getSuccessor(0)));
+      line("br label %" + Blocks.at(B.getSuccessor(0)) + Loop);
     else
       line("br " + top(B.getCondition()) + ", label %" +
            Blocks.at(B.getSuccessor(0)) + ", label %" +
-           Blocks.at(B.getSuccessor(1)));
+           Blocks.at(B.getSuccessor(1)) + Loop);
     return;
   }
   case llvm::Instruction::Switch: {
@@ -396,13 +399,14 @@ void Writer::narrowIn32(const llvm::Value *X, const std::string &Res,
 }
 
 void Writer::asmCall(const llvm::CallInst &C, const std::string &Res,
-                     const std::string &Asm, const std::string &Constraints) {
+                     const std::string &Asm, const std::string &Constraints,
+                     bool Convergent) {
   std::string Args;
   for (unsigned K = 0; K < C.arg_size(); ++K)
     Args += (K ? ", " : "") + top(C.getArgOperand(K));
   line((Res.empty() ? "" : Res + " = ") + "call " + ty(C.getType()) +
        " asm sideeffect " + quoted(Asm) + ", " + quoted(Constraints) + "(" +
-       Args + ")");
+       Args + ")" + (Convergent ? " convergent" : ""));
 }
 
 void Writer::call(const llvm::CallInst &C, const std::string &Res) {
@@ -434,7 +438,8 @@ void Writer::call(const llvm::CallInst &C, const std::string &Res) {
                        " asm " + (IA->hasSideEffects() ? "sideeffect " : "") +
                        (IA->isAlignStack() ? "alignstack " : "") +
                        quoted(IA->getAsmString()) + ", " +
-                       quoted(IA->getConstraintString()) + "(" + Args + ")";
+                       quoted(IA->getConstraintString()) + "(" + Args + ")" +
+                       (C.isConvergent() ? " convergent" : "");
     if (HalfResult) {
       std::string Bits = temp();
       line(Bits + " = " + Call);
@@ -455,7 +460,8 @@ void Writer::call(const llvm::CallInst &C, const std::string &Res) {
   for (unsigned K = 0; K < C.arg_size(); ++K)
     Args += (K ? ", " : "") + top(C.getArgOperand(K));
   line((Res.empty() ? "" : Res + " = ") + "call " + fmf(C) + ty(C.getType()) +
-       " " + globalName(F->getName()) + "(" + Args + ")");
+       " " + globalName(F->getName()) + "(" + Args + ")" +
+       (C.isConvergent() ? " convergent" : ""));
 }
 
 // Intrinsics LLVM 7 / NVVM spells differently; false: an intrinsic to pass
@@ -629,7 +635,11 @@ bool Writer::intrinsicCall(const llvm::CallInst &C, const std::string &Res) {
     return true;
   }
   if (Name == "llvm.nvvm.activemask") {
-    asmCall(C, Res, "activemask.b32 $0;", "=r");
+    // Convergent: libNVVM runtime-unrolled `for k in range(laneid):
+    // out[i, k] = activemask()` (a sideeffect asm alone may be), so the
+    // mask was that of the lanes in the unrolled body or the remainder
+    // loop, not of those in iteration k (wrong masks on the H200).
+    asmCall(C, Res, "activemask.b32 $0;", "=r", /*Convergent=*/true);
     return true;
   }
   if (Name == "llvm.nvvm.nanosleep") {

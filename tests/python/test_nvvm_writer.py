@@ -98,3 +98,24 @@ def test_narrow_abs_and_neg_are_done_in_32_bits(dtype, monkeypatch):
         assert bad not in ptx
     assert "abs.s32" in ptx and "neg.s32" in ptx
     assert cuda.link_ptx(ptx, cc=(9, 0))[:4] == b"\x7fELF"
+
+
+def mask_per_trip(out):
+    i = cuda.grid(1)
+    for k in range(cuda.laneid):
+        out[i, k] = cuda.activemask()
+
+
+def test_loops_reading_the_active_mask_are_not_unrolled(monkeypatch):
+    # libNVVM runtime-unrolled this loop by 4 (with a remainder loop), so
+    # iteration k read the mask of the lanes in the unrolled body or the
+    # remainder, not of those running iteration k (wrong masks on the H200;
+    # marking the asm convergent does not stop it): the writer puts
+    # llvm.loop.unroll.disable on the back edges of such functions.
+    monkeypatch.setenv("PYCUDA_JIT_VIA_NVVM", "1")
+    r = cuda.compile_stages(mask_per_trip, "void(uint32[:,:])",
+                            stages=("nvvm", "ptx"), cc=(9, 0))
+    assert '!{!"llvm.loop.unroll.disable"}' in r["nvvm"]
+    assert "!llvm.loop !" in r["nvvm"]
+    assert r["ptx"].count("activemask.b32") == 1
+    assert cuda.link_ptx(r["ptx"], cc=(9, 0))[:4] == b"\x7fELF"
