@@ -637,7 +637,8 @@ from ._compile_api import (  # noqa: E402
 def compile_stages(pyfunc, sig, stages=("bytecode", "cfg", "ir", "typed", "llvm", "llvm-opt", "ptx"),
                    cc=(9, 0), **options):
     """Compile for the GPU and return {stage: text} for the requested stages
-    (bytecode, cfg, ir, typed, llvm, llvm-opt, ptx).  Needs no GPU."""
+    (bytecode, cfg, ir, typed, llvm, llvm-opt, nvvm, ptx; nvvm: the NVVM IR,
+    only with lto or PYCUDA_JIT_VIA_NVVM=1).  Needs no GPU."""
     opts = _options(options.pop("debug", False), options.pop("fastmath", False),
                     options.pop("opt", 3), options.pop("lineinfo", False),
                     max_registers=options.pop("max_registers", None),

@@ -43,12 +43,26 @@ bool plainScope(const llvm::Instruction &I, llvm::SyncScope::ID Id) {
   return Name && *Name == "device";
 }
 
+// i8 or i16, or a vector of them.
+bool isNarrowInt(llvm::Type *T) {
+  T = T->getScalarType();
+  return T->isIntegerTy(8) || T->isIntegerTy(16);
+}
+
 } // namespace
 
 void Writer::instruction(const llvm::Instruction &I, const std::string &Res) {
   std::string R = Res.empty() ? "" : Res + " = ";
   unsigned Opc = I.getOpcode();
   if (I.isBinaryOp()) {
+    // -x of an i8/i16 (neg.s16): in 32 bits, as abs below.
+    if (Opc == llvm::Instruction::Sub && isNarrowInt(I.getType())) {
+      auto *Zero = dyn_cast<llvm::Constant>(I.getOperand(0));
+      if (Zero && Zero->isNullValue()) {
+        narrowIn32(I.getOperand(1), Res, "neg.s32 $0, $1;");
+        return;
+      }
+    }
     std::string Flags;
     if (isa<llvm::OverflowingBinaryOperator>(I)) {
       if (I.hasNoUnsignedWrap())
@@ -102,12 +116,15 @@ void Writer::instruction(const llvm::Instruction &I, const std::string &Res) {
   }
   case llvm::Instruction::Br: {
     auto &B = cast<llvm::BranchInst>(I);
+    std::string Loop;
+    if (NoUnroll.count(&I))
+      Loop = ", !llvm.loop !" + std::to_string(kLoopIdBase + 1 + LoopIds++);
     if (B.isUnconditional())
-      line("br label %" + Blocks.at(B.getSuccessor(0)));
+      line("br label %" + Blocks.at(B.getSuccessor(0)) + Loop);
     else
       line("br " + top(B.getCondition()) + ", label %" +
            Blocks.at(B.getSuccessor(0)) + ", label %" +
-           Blocks.at(B.getSuccessor(1)));
+           Blocks.at(B.getSuccessor(1)) + Loop);
     return;
   }
   case llvm::Instruction::Switch: {
@@ -345,14 +362,51 @@ void Writer::atomicRmw(const llvm::AtomicRMWInst &A, const std::string &Res) {
        top(A.getValOperand()) + " " + Ord);
 }
 
+// An i8/i16 abs or negation on a 32-bit register inside inline PTX, which
+// libNVVM cannot narrow back.  Written as LLVM's sub/icmp/select, libNVVM
+// makes `abs.s16` / `neg.s16` followed by `cvt.s64.s16`, which ptxas
+// miscompiles (it takes the 16-bit register as sign-extended:
+// abs(int16(-32768)) widened to int64 gave +32768 on the H200); the NVPTX
+// path avoids it the same way (codegen/WidenNarrowInts.cpp).  A vector one
+// element at a time.
+void Writer::narrowIn32(const llvm::Value *X, const std::string &Res,
+                        const char *Asm) {
+  llvm::Type *T = X->getType();
+  auto One = [&](const std::string &In, llvm::Type *E, std::string N) {
+    std::string W = temp(), A = temp();
+    line(W + " = sext " + ty(E) + " " + In + " to i32");
+    line(A + " = call i32 asm " + quoted(Asm) + ", \"=r,r\"(i32 " + W + ")");
+    line(N + " = trunc i32 " + A + " to " + ty(E));
+    return N;
+  };
+  auto *VT = dyn_cast<llvm::FixedVectorType>(T);
+  if (!VT) {
+    One(op(X), T, Res.empty() ? temp() : Res);
+    return;
+  }
+  llvm::Type *E = VT->getElementType();
+  std::string Acc = "undef";
+  for (unsigned K = 0; K < VT->getNumElements(); ++K) {
+    std::string El = temp();
+    line(El + " = extractelement " + top(X) + ", i32 " + std::to_string(K));
+    std::string N = One(El, E, temp());
+    bool Last = K + 1 == VT->getNumElements();
+    std::string Into = Last && !Res.empty() ? Res : temp();
+    line(Into + " = insertelement " + ty(T) + " " + Acc + ", " + ty(E) + " " +
+         N + ", i32 " + std::to_string(K));
+    Acc = Into;
+  }
+}
+
 void Writer::asmCall(const llvm::CallInst &C, const std::string &Res,
-                     const std::string &Asm, const std::string &Constraints) {
+                     const std::string &Asm, const std::string &Constraints,
+                     bool Convergent) {
   std::string Args;
   for (unsigned K = 0; K < C.arg_size(); ++K)
     Args += (K ? ", " : "") + top(C.getArgOperand(K));
   line((Res.empty() ? "" : Res + " = ") + "call " + ty(C.getType()) +
        " asm sideeffect " + quoted(Asm) + ", " + quoted(Constraints) + "(" +
-       Args + ")");
+       Args + ")" + (Convergent ? " convergent" : ""));
 }
 
 void Writer::call(const llvm::CallInst &C, const std::string &Res) {
@@ -384,7 +438,8 @@ void Writer::call(const llvm::CallInst &C, const std::string &Res) {
                        " asm " + (IA->hasSideEffects() ? "sideeffect " : "") +
                        (IA->isAlignStack() ? "alignstack " : "") +
                        quoted(IA->getAsmString()) + ", " +
-                       quoted(IA->getConstraintString()) + "(" + Args + ")";
+                       quoted(IA->getConstraintString()) + "(" + Args + ")" +
+                       (C.isConvergent() ? " convergent" : "");
     if (HalfResult) {
       std::string Bits = temp();
       line(Bits + " = " + Call);
@@ -405,7 +460,8 @@ void Writer::call(const llvm::CallInst &C, const std::string &Res) {
   for (unsigned K = 0; K < C.arg_size(); ++K)
     Args += (K ? ", " : "") + top(C.getArgOperand(K));
   line((Res.empty() ? "" : Res + " = ") + "call " + fmf(C) + ty(C.getType()) +
-       " " + globalName(F->getName()) + "(" + Args + ")");
+       " " + globalName(F->getName()) + "(" + Args + ")" +
+       (C.isConvergent() ? " convergent" : ""));
 }
 
 // Intrinsics LLVM 7 / NVVM spells differently; false: an intrinsic to pass
@@ -423,6 +479,10 @@ bool Writer::intrinsicCall(const llvm::CallInst &C, const std::string &Res) {
         unsupported("the intrinsic " + Name.str());
       return true;
     }
+  if (Name.starts_with("llvm.abs.") && isNarrowInt(C.getType())) {
+    narrowIn32(Arg(0), Res, "abs.s32 $0, $1;");
+    return true;
+  }
   if (Name.starts_with("llvm.abs.")) {
     std::string Neg = temp(), Lt = temp();
     llvm::Type *T = C.getType();
@@ -575,7 +635,11 @@ bool Writer::intrinsicCall(const llvm::CallInst &C, const std::string &Res) {
     return true;
   }
   if (Name == "llvm.nvvm.activemask") {
-    asmCall(C, Res, "activemask.b32 $0;", "=r");
+    // Convergent: libNVVM runtime-unrolled `for k in range(laneid):
+    // out[i, k] = activemask()` (a sideeffect asm alone may be), so the
+    // mask was that of the lanes in the unrolled body or the remainder
+    // loop, not of those in iteration k (wrong masks on the H200).
+    asmCall(C, Res, "activemask.b32 $0;", "=r", /*Convergent=*/true);
     return true;
   }
   if (Name == "llvm.nvvm.nanosleep") {

@@ -10,10 +10,12 @@
 #include "support/Diagnostics.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InlineAsm.h"
@@ -426,6 +428,20 @@ void Writer::function(const llvm::Function &F) {
     Body += "declare " + Head + "\n\n";
     return;
   }
+  // activemask in a loop: libNVVM unrolled `for k in range(laneid):
+  // out[i, k] = activemask()` by 4 with a remainder loop (convergent or
+  // not, an asm or its own intrinsic), so iteration k ran with the lanes of
+  // the unrolled body or of the remainder, not with those that run
+  // iteration k: wrong masks on the H200.  Each back edge of such a
+  // function says llvm.loop.unroll.disable, which libNVVM honours.
+  NoUnroll.clear();
+  if (ReadsMask.count(&F)) {
+    llvm::DominatorTree DT(const_cast<llvm::Function &>(F));
+    for (const llvm::BasicBlock &BB : F)
+      for (const llvm::BasicBlock *S : llvm::successors(&BB))
+        if (DT.dominates(S, &BB))
+          NoUnroll.insert(BB.getTerminator());
+  }
   unsigned N = 0;
   for (const llvm::BasicBlock &BB : F) {
     Blocks[&BB] = "b" + std::to_string(Blocks.size());
@@ -486,6 +502,19 @@ std::string Writer::run() {
     global(G);
   }
   Body += "\n";
+  // ReadsMask: the functions that call activemask, then their callers.
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const llvm::Function &F : M)
+      for (const llvm::BasicBlock &BB : F)
+        for (const llvm::Instruction &I : BB)
+          if (auto *C = dyn_cast<llvm::CallInst>(&I))
+            if (const llvm::Function *Callee = C->getCalledFunction())
+              if ((Callee->getName() == "llvm.nvvm.activemask" ||
+                   ReadsMask.count(Callee)) &&
+                  ReadsMask.insert(&F).second)
+                Grew = true;
+  }
   for (const llvm::Function &F : M) {
     if (F.isIntrinsic() || F.getName().starts_with("llvm."))
       continue; // declared as the calls use them
@@ -531,6 +560,15 @@ std::string Writer::run() {
   for (size_t I = 0; I < Meta.size(); ++I)
     Out += "!" + std::to_string(I) + " = " + Meta[I] + "\n";
   Out += "!" + std::to_string(Meta.size()) + " = !{i32 2, i32 0}\n";
+  if (LoopIds) {
+    Out += "!" + std::to_string(kLoopIdBase) +
+           " = !{!\"llvm.loop.unroll.disable\"}\n";
+    for (unsigned K = 1; K <= LoopIds; ++K) {
+      std::string Id = "!" + std::to_string(kLoopIdBase + K);
+      Out += Id + " = distinct !{" + Id + ", !" + std::to_string(kLoopIdBase) +
+             "}\n";
+    }
+  }
   return Out;
 }
 

@@ -42,6 +42,11 @@ std::string globalName(llvm::StringRef Name);
 // A string in LLVM's c"..." / asm "..." form.
 std::string quoted(llvm::StringRef Text);
 
+// The first metadata number of the loop IDs (!llvm.loop; the kernel
+// annotations count from 0): kLoopIdBase = !{!"llvm.loop.unroll.disable"},
+// then one distinct loop ID per back edge.
+inline constexpr unsigned kLoopIdBase = 1u << 20;
+
 class Writer {
 public:
   Writer(const llvm::Module &M, const NvvmIrOptions &O) : M(M), O(O) {}
@@ -58,6 +63,13 @@ private:
   std::string Body;                 // the current function's lines
   std::set<std::string> Declares;   // intrinsic declarations used
   std::vector<std::string> Kernels; // typed function references
+  // Functions that read the active mask, themselves or through a call
+  // (libNVVM inlines): their loops are written not to be unrolled.
+  std::set<const llvm::Function *> ReadsMask;
+  // The current function's back edges (branches) that carry
+  // !llvm.loop with llvm.loop.unroll.disable, and how many were written.
+  std::set<const llvm::Instruction *> NoUnroll;
+  unsigned LoopIds = 0;
 
   [[noreturn]] void unsupported(const std::string &What);
   std::string ty(llvm::Type *T);
@@ -83,8 +95,13 @@ private:
   void atomicRmw(const llvm::AtomicRMWInst &A, const std::string &Res);
   void call(const llvm::CallInst &C, const std::string &Res);
   bool intrinsicCall(const llvm::CallInst &C, const std::string &Res);
+  // Res = Asm on X (i8/i16, or a vector of them) sign-extended to i32 and
+  // truncated back (NvvmIrInstructions.cpp: why).
+  void narrowIn32(const llvm::Value *X, const std::string &Res,
+                  const char *Asm);
   void asmCall(const llvm::CallInst &C, const std::string &Res,
-               const std::string &Asm, const std::string &Constraints);
+               const std::string &Asm, const std::string &Constraints,
+               bool Convergent = false);
   void global(const llvm::GlobalVariable &G);
 };
 

@@ -30,9 +30,10 @@ namespace pcj::driver {
 using pcj::Backend; // support/Backend.h
 
 // The stages with a text dump, in pipeline order (PYCUDA_JIT_DUMP,
-// kernel.inspect_stage, cuda.compile_stages).
+// kernel.inspect_stage, cuda.compile_stages); "nvvm": the NVVM IR text, only
+// when the kernel goes through libNVVM (lto, PYCUDA_JIT_VIA_NVVM).
 inline constexpr const char *kStageNames[] = {
-    "bytecode", "cfg", "ir", "typed", "llvm", "llvm-opt", "ptx"};
+    "bytecode", "cfg", "ir", "typed", "llvm", "llvm-opt", "nvvm", "ptx"};
 
 // The options: fields from driver/CompileOptions.def (which also makes
 // their cache-key text, optionsKeyText), then what a compile is asked for

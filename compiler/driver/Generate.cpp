@@ -27,7 +27,7 @@ std::string moduleText(const llvm::Module &M) {
 // leaves ltoir empty and links as PTX, as without lto
 // (PYCUDA_JIT_VIA_NVVM=1 shows the error).
 bool viaNvvm(const llvm::Module &M, const CompileOptions &O,
-             const codegen::NvptxOptions &NO, CompileResult &Out) {
+             const codegen::NvptxOptions &NO, bool WantIr, CompileResult &Out) {
   codegen::NvvmIrOptions WO;
   WO.kernelNames = NO.kernelNames;
   WO.maxThreadsPerBlock = O.maxThreadsPerBlock;
@@ -41,6 +41,8 @@ bool viaNvvm(const llvm::Module &M, const CompileOptions &O,
   std::string Ir;
   try {
     Ir = codegen::writeNvvmIr(M, WO);
+    if (WantIr)
+      Out.dumps["nvvm"] = Ir;
     if (O.viaNvvm) {
       Out.ptx = codegen::compileNvvmIr(Ir, CO);
       Out.dumps["ptx"] = Out.ptx;
@@ -128,7 +130,7 @@ CompileResult generateKernel(AnalysisPtr A, const CompileOptions &O) {
       }
     if (O.lto || O.viaNvvm) {
       // NVVM IR from the module before LLVM optimizes it (libNVVM does).
-      if (viaNvvm(*M, O, NO, Out)) {
+      if (viaNvvm(*M, O, NO, Want("nvvm"), Out)) {
         Clock.lap("codegen.nvvm");
         return Out;
       }

@@ -189,7 +189,8 @@ class Kernel:
 
     def inspect_stage(self, stage: str, signature: str | None = None,
                       cc: tuple[int, int] | None = None) -> Any:
-        """A kept stage dump: bytecode, cfg, ir, typed, llvm, llvm-opt, ptx."""
+        """A kept stage dump: bytecode, cfg, ir, typed, llvm, llvm-opt, nvvm
+        (the NVVM IR; only through libNVVM), ptx."""
 
     def forall(self, ntasks: int, tpb: int = 0, stream: Any = 0,
                sharedmem: int = 0) -> Callable[..., None]:

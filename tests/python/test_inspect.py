@@ -115,7 +115,7 @@ def test_unknown_stage_in_pycuda_jit_dump_is_an_error(tmp_path):
     assert p.returncode == 0, p.stderr
     assert p.stdout.startswith(
         "ValueError: PYCUDA_JIT_DUMP names an unknown stage 'asm'; the stages are "
-        "bytecode, cfg, ir, typed, llvm, llvm-opt, ptx (or all)")
+        "bytecode, cfg, ir, typed, llvm, llvm-opt, nvvm, ptx (or all)")
 
 
 def test_dumps_print_after_a_cache_hit_too(tmp_path):
