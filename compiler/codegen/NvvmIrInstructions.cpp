@@ -457,8 +457,24 @@ void Writer::call(const llvm::CallInst &C, const std::string &Res) {
   if (C.getFunctionType() != F->getFunctionType())
     unsupported("a call of '" + F->getName().str() + "' with another type");
   std::string Args;
-  for (unsigned K = 0; K < C.arg_size(); ++K)
-    Args += (K ? ", " : "") + top(C.getArgOperand(K));
+  for (unsigned K = 0; K < C.arg_size(); ++K) {
+    const llvm::Value *A = C.getArgOperand(K);
+    if (K < F->arg_size() && F->getArg(K)->hasByValAttr()) {
+      // The callee's byval parameter (NvvmIrWriter.cpp): a typed pointer.
+      const llvm::Argument *P = F->getArg(K);
+      std::string Typed = ty(P->getParamByValType()) +
+                          addrSpace(P->getType()->getPointerAddressSpace()) +
+                          "*";
+      std::string Cast = temp();
+      line(Cast + " = bitcast " + top(A) + " to " + Typed);
+      std::string Al;
+      if (llvm::MaybeAlign M = P->getParamAlign())
+        Al = " align " + std::to_string(M->value());
+      Args += (K ? ", " : "") + Typed + " byval" + Al + " " + Cast;
+      continue;
+    }
+    Args += (K ? ", " : "") + top(A);
+  }
   line((Res.empty() ? "" : Res + " = ") + "call " + fmf(C) + ty(C.getType()) +
        " " + globalName(F->getName()) + "(" + Args + ")" +
        (C.isConvergent() ? " convergent" : ""));

@@ -158,6 +158,22 @@ std::string Writer::fnTy(llvm::FunctionType *FT) {
   return S + ")";
 }
 
+std::string Writer::fnTy(const llvm::Function &F) {
+  llvm::FunctionType *FT = F.getFunctionType();
+  std::string S = ty(FT->getReturnType()) + " (";
+  for (unsigned I = 0; I < FT->getNumParams(); ++I) {
+    const llvm::Argument *A = F.getArg(I);
+    S += (I ? ", " : "") +
+         (A->hasByValAttr()
+              ? ty(A->getParamByValType()) +
+                    addrSpace(A->getType()->getPointerAddressSpace()) + "*"
+              : ty(FT->getParamType(I)));
+  }
+  if (FT->isVarArg())
+    S += FT->getNumParams() ? ", ..." : "...";
+  return S + ")";
+}
+
 std::string Writer::constant(const llvm::Constant *C) {
   llvm::Type *T = C->getType();
   if (isa<llvm::UndefValue>(C)) // poison too
@@ -203,7 +219,7 @@ std::string Writer::constant(const llvm::Constant *C) {
       return Name;
     unsigned AS = GV->getAddressSpace();
     std::string From = isa<llvm::Function>(GV)
-                           ? fnTy(cast<llvm::FunctionType>(VT)) + "*"
+                           ? fnTy(*cast<llvm::Function>(GV)) + "*"
                            : ty(VT) + addrSpace(AS) + "*";
     return "bitcast (" + From + " " + Name + " to i8" + addrSpace(AS) + "*)";
   }
@@ -400,10 +416,38 @@ void Writer::function(const llvm::Function &F) {
   Names.clear();
   Blocks.clear();
   Temps = 0;
+  // byval parameters (a tuple kernel argument's bytes in the parameter
+  // space): typed `T* byval`, cast to the pointer the body uses on entry.
+  // Written as a plain pointer, the kernel took 8 bytes for the tuple's
+  // 20,000 and read its first floats as an address (5,000-element tuple:
+  // CUDA_ERROR_ILLEGAL_ADDRESS on the H200).
+  std::string Entry;
   for (const llvm::Argument &A : F.args()) {
     std::string Name = "%a" + std::to_string(A.getArgNo());
     Names[&A] = Name;
-    Head += (A.getArgNo() ? ", " : "") + ty(A.getType());
+    Head += (A.getArgNo() ? ", " : "");
+    if (A.hasByValAttr()) {
+      llvm::Type *T = A.getParamByValType();
+      unsigned AS = A.getType()->getPointerAddressSpace();
+      std::string Typed = ty(T) + addrSpace(AS) + "*";
+      Head += Typed + " byval";
+      if (llvm::MaybeAlign Al = A.getParamAlign())
+        Head += " align " + std::to_string(Al->value());
+      if (F.isDeclaration())
+        continue;
+      Head += " " + Name + ".byval";
+      Entry += "  " + Name + " = bitcast " + Typed + " " + Name + ".byval to " +
+               ty(A.getType()) + "\n";
+      continue;
+    }
+    for (llvm::Attribute::AttrKind K :
+         {llvm::Attribute::ByRef, llvm::Attribute::InAlloca,
+          llvm::Attribute::Preallocated, llvm::Attribute::StructRet})
+      if (A.hasAttribute(K))
+        unsupported("the parameter attribute " +
+                    llvm::Attribute::getNameFromAttrKind(K).str() + " of '" +
+                    F.getName().str() + "'");
+    Head += ty(A.getType());
     if (F.isDeclaration())
       continue;
     if (A.hasNoAliasAttr())
@@ -422,8 +466,7 @@ void Writer::function(const llvm::Function &F) {
   if (F.hasFnAttribute(llvm::Attribute::NoUnwind))
     Head += " nounwind";
   if (IsKernel)
-    Kernels.push_back(fnTy(F.getFunctionType()) + "* " +
-                      globalName(F.getName()));
+    Kernels.push_back(fnTy(F) + "* " + globalName(F.getName()));
   if (F.isDeclaration()) {
     Body += "declare " + Head + "\n\n";
     return;
@@ -452,6 +495,8 @@ void Writer::function(const llvm::Function &F) {
   Body += "define " + linkage(F) + Head + " {\n";
   for (const llvm::BasicBlock &BB : F) {
     Body += Blocks[&BB] + ":\n";
+    if (&BB == &F.getEntryBlock())
+      Body += Entry;
     for (const llvm::Instruction &I : BB) {
       Cur = &I;
       if (isa<llvm::FreezeInst>(I))

@@ -74,6 +74,8 @@ private:
   [[noreturn]] void unsupported(const std::string &What);
   std::string ty(llvm::Type *T);
   std::string fnTy(llvm::FunctionType *FT);
+  // F's type with its byval parameters as typed pointers.
+  std::string fnTy(const llvm::Function &F);
   std::string constant(const llvm::Constant *C);
   std::string constantExpr(const llvm::ConstantExpr *CE);
   std::string op(const llvm::Value *V);
