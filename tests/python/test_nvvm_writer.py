@@ -7,8 +7,10 @@ UNSUPPORTED, refused with a CompileError naming the construct.  The values
 are the GPU's job: PYCUDA_JIT_VIA_NVVM=1 over tests/kernels on the H200."""
 import math
 import os
+import re
 import sys
 
+import numpy as np
 import pytest
 
 from pycuda_jit import cuda, errors
@@ -147,3 +149,43 @@ def test_a_byval_tuple_parameter_stays_byval(monkeypatch):
     param0 = [ln for ln in ptx.splitlines() if "_param_0" in ln and ".param" in ln]
     assert param0 and ".b8" in param0[0] and "[400]" in param0[0], param0
     assert cuda.link_ptx(ptx, cc=(9, 0))[:4] == b"\x7fELF"
+
+
+def nan_to_ints(out):
+    out[0] = np.int64(math.nan)
+    out[1] = np.int32(math.nan)
+    out[2] = np.int16(math.nan)
+
+
+def test_nan_converts_to_zero_also_when_libnvvm_folds_it(monkeypatch):
+    # On the H200 (PYCUDA_JIT_VIA_NVVM=1) a constant NaN -> int64 gave
+    # INT64_MIN: libNVVM folds llvm.nvvm.d2ll.rz(NaN) so.  The writer now
+    # selects 0 for NaN itself, and the folded stores are all 0.
+    monkeypatch.setenv("PYCUDA_JIT_VIA_NVVM", "1")
+    r = cuda.compile_stages(nan_to_ints, "void(int64[:])", stages=("nvvm", "ptx"),
+                            cc=(9, 0))
+    assert r["nvvm"].count("fcmp uno") >= 3
+    stores = re.findall(r"st\.global\.u64\s+\[%rd\d+\], (%rd\d+|-?\d+);", r["ptx"])
+    assert len(stores) == 3, r["ptx"]
+    for v in stores:
+        if v.startswith("%"):
+            assert re.search(r"mov\.u64\s+" + re.escape(v) + r", 0;", r["ptx"]), r["ptx"]
+        else:
+            assert v == "0"
+
+
+half_twice = cuda.declare_device("half_twice", "float16(float16)", abi="c")
+
+
+def calls_half_twice(r, a):
+    r[0] = half_twice(a[0])
+
+
+def test_foreign_float16_calls_stay_off_libnvvm(monkeypatch):
+    # On the H200 a kernel calling linked CUDA C with float16 by value gave
+    # zeros through libNVVM (PYCUDA_JIT_VIA_NVVM=1): the writer refuses it,
+    # so lto=True links such a kernel as PTX.
+    monkeypatch.setenv("PYCUDA_JIT_VIA_NVVM", "1")
+    with pytest.raises(errors.UnsupportedError, match="float16"):
+        cuda.compile_stages(calls_half_twice, "void(float16[:], float16[:])",
+                            stages=("ptx",), cc=(9, 0))
