@@ -195,7 +195,7 @@ def run_cubin(python, pythonpath, salt, count, threads, passes=False):
 
 
 def cubin_main(args):
-    counts = [int(t) for t in str(args.threads or min(os.cpu_count() or 1, 8)).split(",")]
+    counts = [int(t) for t in str(args.threads or min(os.cpu_count() or 1, 16)).split(",")]
     salt0 = time.time_ns() % 10_000_000
     runs = {"serial": 1, **{f"{t} threads": t for t in counts}}
     runs = {label: (t, []) for label, t in runs.items()}

@@ -6,7 +6,7 @@
 //   analyze, cache key  --submit-->  generate code, link the cubin
 //   first launch: job->wait()  <--   done / failed (the error kept)
 //
-// The pool's size is PYCUDA_JIT_COMPILE_THREADS (default min(cores, 8); 0:
+// The pool's size is PYCUDA_JIT_COMPILE_THREADS (default min(cores, 16); 0:
 // callers compile in the foreground);
 // threads start on the first submit.  fork() waits until no job runs (the
 // child then starts its own threads on its first submit), so a child never
@@ -72,7 +72,7 @@ public:
   // running then would outlive function-local statics (LLVM's) that exit()
   // destroys.
   static void drainProcess();
-  // min(cores, 8), or the environment's value (0-256; else the default);
+  // min(cores, 16), or the environment's value (0-256; else the default);
   // 0: no background compiles (callers compile in the foreground).
   static unsigned configuredThreads();
 
