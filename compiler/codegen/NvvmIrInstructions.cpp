@@ -409,6 +409,21 @@ void Writer::asmCall(const llvm::CallInst &C, const std::string &Res,
        Args + ")" + (Convergent ? " convergent" : ""));
 }
 
+// half itself, or inside a vector, array or struct.
+static bool hasHalf(llvm::Type *T) {
+  if (T->isHalfTy())
+    return true;
+  if (auto *V = dyn_cast<llvm::VectorType>(T))
+    return hasHalf(V->getElementType());
+  if (auto *A = dyn_cast<llvm::ArrayType>(T))
+    return hasHalf(A->getElementType());
+  if (auto *S = dyn_cast<llvm::StructType>(T))
+    for (llvm::Type *E : S->elements())
+      if (hasHalf(E))
+        return true;
+  return false;
+}
+
 void Writer::call(const llvm::CallInst &C, const std::string &Res) {
   if (auto *IA = dyn_cast<llvm::InlineAsm>(C.getCalledOperand())) {
     if (IA->getDialect() != llvm::InlineAsm::AD_ATT)
@@ -460,9 +475,9 @@ void Writer::call(const llvm::CallInst &C, const std::string &Res) {
   // the H200 such a call through libNVVM gave zeros (the two sides do not
   // agree on how a half crosses the call), so it stays on the NVPTX path.
   if (F->isDeclaration()) {
-    bool Half = F->getReturnType()->isHalfTy();
+    bool Half = hasHalf(F->getReturnType());
     for (const llvm::Argument &P : F->args())
-      Half |= P.getType()->isHalfTy();
+      Half |= hasHalf(P.getType());
     if (Half)
       unsupported("a call of the foreign function '" + F->getName().str() +
                   "' with a float16 argument or result");
