@@ -76,9 +76,6 @@ const Api &library() {
   static const Api *Lib = [] {
     auto *A = new Api();
     std::string Tried;
-    std::vector<std::string> Paths;
-    for (ToolkitCandidate &C : searchToolkit(ToolkitPiece::Nvrtc).Candidates)
-      Paths.push_back(std::move(C.Path));
     auto Resolve = [A](void *H) {
       std::string Missing;
 #define PCJ_X(Name, Params)                                                    \
@@ -89,7 +86,8 @@ const Api &library() {
 #undef PCJ_X
       return Missing;
     };
-    if (void *H = openToolkitLibrary(Paths, Resolve, A->path, Tried)) {
+    if (void *H =
+            openToolkitLibrary(ToolkitPiece::Nvrtc, Resolve, A->path, Tried)) {
       A->include = includeDirBeside(H, A->path);
       A->nvrtcGetLTOIRSize = reinterpret_cast<decltype(A->nvrtcGetLTOIRSize)>(
           dlsym(H, "nvrtcGetLTOIRSize"));

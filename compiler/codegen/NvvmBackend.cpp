@@ -47,9 +47,6 @@ const Api &library() {
   static const Api *Lib = [] {
     auto *A = new Api();
     std::string Tried;
-    std::vector<std::string> Paths;
-    for (ToolkitCandidate &C : searchToolkit(ToolkitPiece::Nvvm).Candidates)
-      Paths.push_back(std::move(C.Path));
     auto Resolve = [A](void *H) {
       std::string Missing;
 #define PCJ_X(Name, Params)                                                    \
@@ -60,7 +57,7 @@ const Api &library() {
 #undef PCJ_X
       return Missing;
     };
-    if (openToolkitLibrary(Paths, Resolve, A->path, Tried))
+    if (openToolkitLibrary(ToolkitPiece::Nvvm, Resolve, A->path, Tried))
       return A;
     A->error = "libNVVM not found; tried:" +
                (Tried.empty() ? std::string(" nothing loadable") : Tried) +

@@ -385,4 +385,13 @@ void *openToolkitLibrary(const std::vector<std::string> &Paths,
   return nullptr;
 }
 
+void *openToolkitLibrary(ToolkitPiece P,
+                         const std::function<std::string(void *)> &Resolve,
+                         std::string &Loaded, std::string &Tried) {
+  std::vector<std::string> Paths;
+  for (ToolkitCandidate &C : searchToolkit(P).Candidates)
+    Paths.push_back(std::move(C.Path));
+  return openToolkitLibrary(Paths, Resolve, Loaded, Tried);
+}
+
 } // namespace pcj

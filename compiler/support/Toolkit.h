@@ -98,6 +98,10 @@ ToolkitProbe probeToolkitLibrary(ToolkitPiece P);
 void *openToolkitLibrary(const std::vector<std::string> &Paths,
                          const std::function<std::string(void *)> &Resolve,
                          std::string &Loaded, std::string &Tried);
+/// The same over searchToolkit(P)'s candidates.
+void *openToolkitLibrary(ToolkitPiece P,
+                         const std::function<std::string(void *)> &Resolve,
+                         std::string &Loaded, std::string &Tried);
 
 /// The site-packages directories the Python interpreter knows (sys.path),
 /// set by the extension when it is loaded.  Thread-safe.
