@@ -18,9 +18,11 @@ __all__ = ["LoadedModule"]
 class LoadedModule:
     """What setup/teardown callbacks receive.
 
-    ``handle``: on a GPU, the ``CUmodule`` (an int) that the driver loaded
-    the kernel as: pass it to ``cuModuleGetGlobal`` & co. (numba-cuda passes
-    a ``cuda.core.ObjectCode`` whose handle is a ``CUlibrary``).  On the CPU
+    ``handle``: on a GPU, the ``CUlibrary`` (an int) that the driver loaded
+    the kernel as, as numba-cuda's ``ObjectCode.handle``: pass it to
+    ``cuLibraryGetGlobal`` & co. (a ``CUmodule`` for ``cuModuleGetGlobal``
+    only where nvJitLink is missing and the driver JIT-compiled the PTX:
+    ``kernel.stats`` says "driver-jit-ptx").  On the CPU
     executor there is no driver module: ``handle`` is a number unique to
     this load (per specialization, virtual device and context), nothing to
     pass to a driver.  ``device``: the device id; ``kernel``: the kernel's

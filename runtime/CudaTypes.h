@@ -19,6 +19,7 @@ namespace pcj::rt {
 // ---- handles (opaque pointers, as in cuda.h) --------------------------------
 struct CUctx_st;
 struct CUmod_st;
+struct CUlib_st;
 struct CUfunc_st;
 struct CUstream_st;
 struct CUevent_st;
@@ -27,6 +28,10 @@ using CUdevice = int;
 using CUdeviceptr = unsigned long long;
 using CUcontext = CUctx_st *;
 using CUmodule = CUmod_st *;
+// A context-independent library (CUDA 12.0+): cuLibraryLoadData. We pass
+// no library options (the enum's values are not needed).
+using CUlibrary = CUlib_st *;
+enum CUlibraryOption : int {};
 using CUfunction = CUfunc_st *;
 using CUstream = CUstream_st *;
 using CUevent = CUevent_st *;

@@ -76,9 +76,9 @@ LoadableImage ptxToLoadable(const std::string &Ptx, int CcMajor, int CcMinor,
 }
 
 std::shared_ptr<Module> loadModule(const LoadableImage &Image,
-                                   const LinkOptions &Options) {
+                                   const LinkOptions &Options, bool AsLibrary) {
   std::shared_ptr<Module> M =
-      Image.isCubin() ? Module::loadCubin(Image.Bytes)
+      Image.isCubin() ? Module::loadCubin(Image.Bytes, AsLibrary)
                       : Module::loadPtx(Image.Bytes, Options.LineInfo,
                                         ptxHasDebugInfo(Image.Bytes));
   attachErrorRecord(*M); // a kernel's raise/assert: runtime/ErrorRecord.h

@@ -52,8 +52,11 @@ LoadableImage ptxToLoadable(const std::string &Ptx, int CcMajor, int CcMinor,
                             const LinkOptions &Options = {});
 
 /// Loads Image into the current context (Module::loadCubin or loadPtx) and
-/// binds it to the context's error record (attachErrorRecord).
+/// binds it to the context's error record (attachErrorRecord). AsLibrary: a
+/// cubin is loaded as a CUlibrary (Module::library()); PTX for the driver's
+/// JIT is always loaded as a plain module.
 std::shared_ptr<Module> loadModule(const LoadableImage &Image,
-                                   const LinkOptions &Options = {});
+                                   const LinkOptions &Options = {},
+                                   bool AsLibrary = false);
 
 } // namespace pcj::rt

@@ -27,17 +27,23 @@ std::string trimLog(const std::vector<char> &Buf, uintptr_t Written) {
 
 } // namespace
 
-Module::Module(Context &Ctx, CUmodule Handle, std::string JitInfoLog)
+Module::Module(Context &Ctx, CUmodule Handle, std::string JitInfoLog,
+               CUlibrary Library)
     : Ctx(Ctx), Generation(Ctx.generation()), Handle(Handle),
-      JitInfoLog(std::move(JitInfoLog)) {}
+      JitInfoLog(std::move(JitInfoLog)), Library(Library) {}
 
 Module::~Module() {
   // Never throws; at process exit the driver may already be deinitialized
   // (CUDA_ERROR_DEINITIALIZED), which is fine to ignore. A module of a
-  // context that was reset is gone with it.
+  // context that was reset is gone with it; a library is not (it belongs to
+  // no context), so it is unloaded either way.
+  const CudaApi &Cu = Ctx.api();
+  if (Library) {
+    Cu.cuLibraryUnload(Library);
+    return;
+  }
   if (!alive())
     return;
-  const CudaApi &Cu = Ctx.api();
   CUcontext Current = nullptr;
   if (Cu.cuCtxGetCurrent(&Current) == CUDA_SUCCESS && Current != Ctx.handle())
     Cu.cuCtxSetCurrent(Ctx.handle()); // restored below
@@ -50,12 +56,27 @@ int Module::device() const { return Ctx.device(); }
 
 bool Module::alive() const { return Ctx.generation() == Generation; }
 
-std::shared_ptr<Module> Module::loadCubin(const void *Image, size_t Size) {
+std::shared_ptr<Module> Module::loadCubin(const void *Image, size_t Size,
+                                          bool AsLibrary) {
   Context &Ctx = currentContext();
   if (!Image || Size == 0)
-    throwDriverError(CUDA_ERROR_INVALID_IMAGE, "cuModuleLoadData",
+    throwDriverError(CUDA_ERROR_INVALID_IMAGE,
+                     AsLibrary ? "cuLibraryLoadData" : "cuModuleLoadData",
                      "the module image is empty");
   CUmodule Handle = nullptr;
+  if (AsLibrary) {
+    const CudaApi &Cu = Ctx.api();
+    CUlibrary Lib = nullptr;
+    check(Cu.cuLibraryLoadData(&Lib, Image, nullptr, nullptr, 0, nullptr,
+                               nullptr, 0),
+          "cuLibraryLoadData");
+    CUresult R = Cu.cuLibraryGetModule(&Handle, Lib);
+    if (R != CUDA_SUCCESS) {
+      Cu.cuLibraryUnload(Lib);
+      check(R, "cuLibraryGetModule");
+    }
+    return std::shared_ptr<Module>(new Module(Ctx, Handle, {}, Lib));
+  }
   check(Ctx.api().cuModuleLoadData(&Handle, Image), "cuModuleLoadData");
   return std::shared_ptr<Module>(new Module(Ctx, Handle, {}));
 }

@@ -18,8 +18,12 @@ void runModuleSetup(DispatcherObject *D, Specialization &S, int Device) {
     if (F.setUp)
       return;
     Id = F.moduleId;
-    // The CUmodule on a GPU; the load's number on the CPU executor.
-    Handle = F.module ? uint64_t(uintptr_t(F.module->handle())) : Id;
+    // The CUlibrary on a GPU (link= code is loaded as one, as numba-cuda
+    // does: callbacks call cuLibraryGetGlobal), the CUmodule when the driver
+    // JIT-compiled PTX; the load's number on the CPU executor.
+    Handle = !F.module             ? Id
+             : F.module->library() ? uint64_t(uintptr_t(F.module->library()))
+                                   : uint64_t(uintptr_t(F.module->handle()));
   }
   if (PyObject *Link = D->st->opts.link.get()) {
     // The Python call may let other threads run: S.devices is read again

@@ -194,15 +194,16 @@ extern "C" __device__ int get_num(int *retval) { *retval = num; return 0; }
 
 
 def test_setup_writes_a_device_global_of_the_module(hardware, rng):
-    # On a GPU the handle is the CUmodule: the setup writes the linked CUDA
-    # C's global through the driver API, and the kernel reads it back.
+    # On a GPU the handle is the CUlibrary, as numba-cuda's: the setup writes
+    # the linked CUDA C's global through the driver API (cuLibraryGetGlobal),
+    # and the kernel reads it back.
     libcuda = ctypes.CDLL("libcuda.so.1")
     value = int(rng.integers(1, 1 << 30))
 
     def setup(mod):
         ptr, size = ctypes.c_uint64(), ctypes.c_size_t()
-        assert libcuda.cuModuleGetGlobal_v2(ctypes.byref(ptr), ctypes.byref(size),
-                                            ctypes.c_void_p(mod.handle), b"num") == 0
+        assert libcuda.cuLibraryGetGlobal(ctypes.byref(ptr), ctypes.byref(size),
+                                          ctypes.c_void_p(mod.handle), b"num") == 0
         src = np.array([value], np.int32)
         assert libcuda.cuMemcpyHtoD_v2(ptr, src.ctypes.data, size) == 0
 
