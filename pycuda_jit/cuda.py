@@ -190,6 +190,7 @@ from .ffi import (  # noqa: E402
 from .args import In, Out, InOut, wrap_arg  # noqa: E402
 from .config import config  # noqa: E402
 from . import cudadrv as driver  # noqa: E402,F401  numba's cuda.driver memory functions
+from . import devices  # noqa: E402,F401  numba's cuda.devices (get_context, gpus, reset)
 from ._versions import is_supported_version, cuda_error  # noqa: E402
 from .memory import (  # noqa: E402
     to_device, device_array, device_array_like, pinned_array, pinned_array_like,

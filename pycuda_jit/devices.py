@@ -15,7 +15,7 @@ from ._lazy import core
 
 __all__ = [
     "gpus", "Device", "Context", "MemoryInfo", "select_device", "get_current_device",
-    "current_context", "is_float16_supported", "is_bfloat16_supported", "is_fp8_supported", "list_devices", "close", "detect", "is_available", "synchronize",
+    "current_context", "get_context", "require_context", "reset", "is_float16_supported", "is_bfloat16_supported", "is_fp8_supported", "list_devices", "close", "detect", "is_available", "synchronize",
 ]
 
 MemoryInfo = collections.namedtuple("MemoryInfo", ["free", "total"])
@@ -251,6 +251,25 @@ def get_current_device():
 
 def current_context():
     return Context(get_current_device())
+
+
+def get_context(devnum=None):
+    """numba-cuda's ``cuda.devices.get_context``: the context of device
+    ``devnum`` (made current on this thread), or the current one."""
+    if devnum is not None:
+        select_device(devnum)
+    return current_context()
+
+
+def require_context(fn):
+    """numba-cuda's decorator: ``fn`` runs with a context current (ours make
+    one on first use, so it returns ``fn`` as it is)."""
+    return fn
+
+
+def reset():
+    """numba-cuda's ``cuda.devices.reset()``: the same as ``cuda.close()``."""
+    close()
 
 
 def is_float16_supported():
