@@ -360,8 +360,14 @@ class UFunc:
             if type(a) is not self._DeviceNDArray or a.shape != shape:
                 return None
             dtypes.append(a.dtype)
-        last = self._last_1d  # (input dtypes, out dtype, kernel) of the last such call
+        n = shape[0]
+        # (input dtypes, out dtype, kernel, length, stream, configured launch)
+        # of the last such call: a repeated call launches what it configured.
+        last = self._last_1d
         if last is not None and last[0] == dtypes and last[1] == out.dtype:
+            if last[3] == n and last[4] is stream:
+                last[5](*args, out)
+                return out
             kernel = last[2]
         else:
             found = self._types.get(tuple(dtypes))
@@ -370,10 +376,10 @@ class UFunc:
             kernel = self._kernels.get((found[1], self._no_scalars, 1))
             if kernel is None:
                 kernel = self._kernel(found[1], self._no_scalars, 1)
-            self._last_1d = (dtypes, out.dtype, kernel)
-        n = shape[0]
         if n:
-            kernel[_blocks(n, _THREADS), _THREADS, stream](*args, out)
+            launch = kernel[_blocks(n, _THREADS), _THREADS, stream]
+            self._last_1d = (dtypes, out.dtype, kernel, n, stream, launch)
+            launch(*args, out)
         return out
 
     def __call__(self, *args, out=None, stream=0, **kws):
