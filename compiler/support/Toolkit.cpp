@@ -324,6 +324,32 @@ std::string findToolkitFile(ToolkitPiece P, std::vector<std::string> *Searched,
   return "";
 }
 
+bool toolkitVersionFromFileName(const std::string &Path, int &Major,
+                                int &Minor) {
+  std::error_code EC;
+  fs::path Real = fs::canonical(Path, EC);
+  if (EC)
+    return false;
+  std::string Name = Real.filename().string();
+  size_t At = Name.find(".so.");
+  if (At == std::string::npos)
+    return false;
+  // "13.0.88" or "13.0": two leading numbers separated by a dot.
+  const char *P = Name.c_str() + At + 4;
+  char *End = nullptr;
+  long A = std::strtol(P, &End, 10);
+  if (End == P || *End != '.')
+    return false;
+  const char *Q = End + 1;
+  long B = std::strtol(Q, &End, 10);
+  if (End == Q || (*End != '.' && *End != '\0') || A <= 0 || A > 999 || B < 0 ||
+      B > 999)
+    return false;
+  Major = int(A);
+  Minor = int(B);
+  return true;
+}
+
 ToolkitProbe probeToolkitLibrary(ToolkitPiece P) {
   const PieceInfo &I = info(P);
   ToolkitProbe R;

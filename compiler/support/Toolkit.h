@@ -80,6 +80,13 @@ std::string findToolkitFile(ToolkitPiece P,
                             std::vector<std::string> *Searched = nullptr,
                             std::string *Origin = nullptr);
 
+/// The major.minor version a library file's name states, after following
+/// symlinks ("libnvJitLink.so.13" -> "libnvJitLink.so.13.0.88": 13, 0);
+/// false when the name states no minor version (NVIDIA's pip wheels ship
+/// "libnvJitLink.so.13" itself).  No file is opened.
+bool toolkitVersionFromFileName(const std::string &Path, int &Major,
+                                int &Minor);
+
 /// For pieces that are libraries: dlopen-s the candidates in order and
 /// reports the first that loads (then closes it).  For `info`.
 struct ToolkitProbe {

@@ -5,18 +5,35 @@
 #include "runtime/CudaDriver.h"
 #include "runtime/NvJitLink.h"
 #include "support/Diagnostics.h"
+#include "support/Toolkit.h"
 
 namespace pcj::py {
+
+// nvJitLink's version as CUDA_VERSION counts (13000), 0 without it: from
+// its file's name when that states it (libnvJitLink.so.13.0.88), so that a
+// disk-cache hit, whose key holds the target choice, never loads the
+// library (~9 ms on the H200 machine's host); else nvJitLink is loaded and
+// asked.  Once per process, as NvJitLink::process() loads once.
+static int linkerVersion() {
+  static const int V = [] {
+    int Major = 0, Minor = 0;
+    std::string File = findToolkitFile(ToolkitPiece::NvJitLink);
+    if (!File.empty() && toolkitVersionFromFileName(File, Major, Minor))
+      return Major * 1000 + Minor * 10;
+    const rt::NvJitLink &Linker = rt::NvJitLink::process();
+    if (Linker.available() && Linker.versionMajor())
+      return int(Linker.versionMajor() * 1000 + Linker.versionMinor() * 10);
+    return 0;
+  }();
+  return V;
+}
 
 GpuToolchain currentToolchain() {
   GpuToolchain T;
   const rt::CudaDriver &Driver = rt::CudaDriver::process();
   if (Driver.libraryLoaded())
     T.driverVersion = Driver.version();
-  const rt::NvJitLink &Linker = rt::NvJitLink::process();
-  if (Linker.available() && Linker.versionMajor())
-    T.linkerVersion =
-        int(Linker.versionMajor() * 1000 + Linker.versionMinor() * 10);
+  T.linkerVersion = linkerVersion();
   T.newestCc = newestCcFromEnv();
   return T;
 }

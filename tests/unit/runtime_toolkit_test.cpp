@@ -154,3 +154,35 @@ TEST(Toolkit, ProbeReportsEveryFailedCandidate) {
             std::string::npos)
       << P.Error;
 }
+
+// The linker's version for the cache key comes from its file's name when
+// the name states one (no dlopen on a disk-cache hit).
+TEST(Toolkit, VersionFromFileNameFollowsSymlinks) {
+  TempDir T;
+  std::string Real = T.touch("lib64/libnvJitLink.so.13.1.57");
+  fs::path Link = T.Path / "lib64" / "libnvJitLink.so.13";
+  fs::create_symlink(Real, Link);
+  int Major = -1, Minor = -1;
+  ASSERT_TRUE(toolkitVersionFromFileName(Link.string(), Major, Minor));
+  EXPECT_EQ(Major, 13);
+  EXPECT_EQ(Minor, 1);
+  ASSERT_TRUE(toolkitVersionFromFileName(T.touch("b/libnvJitLink.so.12.8"),
+                                         Major, Minor));
+  EXPECT_EQ(Major, 12);
+  EXPECT_EQ(Minor, 8);
+}
+
+TEST(Toolkit, VersionFromFileNameRefusesNamesWithoutMinor) {
+  TempDir T;
+  int Major = -1, Minor = -1;
+  // NVIDIA's pip wheel: the soname is the file itself.
+  EXPECT_FALSE(toolkitVersionFromFileName(
+      T.touch("nvidia/cu13/lib/libnvJitLink.so.13"), Major, Minor));
+  EXPECT_FALSE(
+      toolkitVersionFromFileName(T.touch("c/libnvJitLink.so"), Major, Minor));
+  EXPECT_FALSE(toolkitVersionFromFileName(T.touch("d/libnvJitLink.so.x.1"),
+                                          Major, Minor));
+  EXPECT_FALSE(toolkitVersionFromFileName((T.Path / "missing.so.13.0").string(),
+                                          Major, Minor));
+  EXPECT_EQ(Major, -1);
+}
