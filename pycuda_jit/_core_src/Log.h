@@ -1,6 +1,8 @@
 // Compile events to Python's `logging` (logger "pycuda_jit", through
 // pycuda_jit/_log.py): every compile at DEBUG, one longer than a second at
 // INFO.  Called with the GIL held; a failing handler never fails a compile.
+// Nothing happens (logging is not imported) while the program has not
+// imported `logging` itself: no handler could show the records.
 #pragma once
 
 #include "Glue.h"
