@@ -170,8 +170,20 @@ NUMBA = textwrap.dedent(r"""
 """).replace("LAUNCHES", launches("", 200, 5, 2000)).replace("KERNELS", KERNELS.format(opts=""))
 
 
+# The CPUs every measured process (ours, numba-cuda's, the C floor) is
+# pinned to (--cpus): the same cores for all, so that a process placed on a
+# slower core or the GPU's far NUMA node does not pass for launch overhead.
+PIN = None
+
+
+def _pin():
+    if PIN:
+        os.sched_setaffinity(0, PIN)
+
+
 def run_py(code, args=(), env=None):
     p = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                       preexec_fn=_pin,
                        env={**os.environ, **(env or {})}, cwd=ROOT)
     if p.returncode != 0:
         return None, p.stderr[-3000:]
@@ -180,6 +192,7 @@ def run_py(code, args=(), env=None):
 
 def floor(exe, ptx_path, name, argspec, block):
     c = subprocess.run([exe, ptx_path, name, "--args", argspec, "--grid", "1", "--block", str(block)],
+                       preexec_fn=_pin,
                        capture_output=True, text=True)
     for tok in c.stdout.split():
         if tok.startswith("us_per_launch="):
@@ -193,7 +206,14 @@ def main():
     ap.add_argument("--out", default=tempfile.mkdtemp())
     ap.add_argument("--repeat", type=int, default=1,
                     help="fresh processes for ours and the C floor (medians reported)")
+    ap.add_argument("--cpus", default="2,3",
+                    help="pin every measured process to these CPUs ('' : no pinning)")
     args = ap.parse_args()
+    global PIN
+    avail = os.sched_getaffinity(0)
+    want = {int(c) for c in args.cpus.split(",") if c.strip()}
+    PIN = (want & avail) or None
+    print(f"measured processes pinned to CPUs {sorted(PIN) if PIN else 'none (not pinned)'}")
     cache_dir = tempfile.mkdtemp(prefix="pcj-cache-")
     env = {"PYTHONPATH": ROOT, "PYCUDA_JIT_BACKEND": "cuda", "PYCUDA_JIT_CACHE_DIR": cache_dir}
     salt = time.time_ns() % 1000000
