@@ -6,13 +6,48 @@
 #include "runtime/Errors.h"
 #include "runtime/Executor.h"
 #include "runtime/Memory.h"
+#include "runtime/Stream.h"
 
 namespace pcj::rt {
 
 namespace {
 
+// A driver stream (rt::Stream: blocking or not), alive while its context's
+// generation is the one it was made in.
+class CudaStream final : public ExecutorStream {
+public:
+  explicit CudaStream(std::unique_ptr<Stream> S)
+      : ExecutorStream(S->handle(),
+                       uint64_t(reinterpret_cast<uintptr_t>(S->handle())),
+                       S->device(), rt::contextGeneration(S->device()),
+                       contextGenerationWord(S->device())),
+        Owned(std::move(S)) {}
+
+private:
+  std::unique_ptr<Stream> Owned; // destroyed unless its context was reset
+};
+
+class CudaEvent final : public ExecutorEvent {
+public:
+  explicit CudaEvent(bool Timing) : ExecutorEvent(Timing), Ev(Timing) {}
+  uint64_t handle() const override {
+    return uint64_t(reinterpret_cast<uintptr_t>(Ev.handle()));
+  }
+  void record(CUstream S) override { Ev.record(S); }
+  void synchronize() override { Ev.synchronize(); }
+  bool query() override { return Ev.query(); }
+  void waitOn(CUstream S) override { Ev.waitOn(S); }
+  bool alive() const override { return Ev.alive(); }
+  const Event &event() const { return Ev; }
+
+private:
+  Event Ev;
+};
+
 class CudaExecutor final : public Executor {
 public:
+  CudaExecutor()
+      : Executor(/*LaunchRunsGrid=*/false, /*DeviceMemoryIsHost=*/false) {}
   Backend backend() const override { return Backend::CUDA; }
   LaunchLimits launchLimits() override { return currentContext().limits(); }
 
@@ -46,6 +81,17 @@ public:
     check(
         currentContext().api().cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, Bytes),
         "cuCtxSetLimit");
+  }
+  DeviceInfo deviceInfo(int Ordinal) override {
+    return rt::deviceInfo(Ordinal);
+  }
+  bool deviceAttribute(int Ordinal, const std::string &Name,
+                       long &Out) override {
+    CUdevice_attribute A;
+    if (!deviceAttributeByName(Name, A))
+      return false;
+    Out = rt::deviceAttribute(Ordinal, A);
+    return true;
   }
   void profilerStart() override { rt::profilerStart(); }
   void profilerStop() override { rt::profilerStop(); }
@@ -84,11 +130,12 @@ public:
       rt::synchronize();
     } catch (const KernelRaised &) {
       // A kernel's raise: the work is done, its memory may go.
-      flushDeferredFrees();
+      rt::flushDeferredFrees();
       throw;
     }
-    flushDeferredFrees();
+    rt::flushDeferredFrees();
   }
+  void flushDeferredFrees() override { rt::flushDeferredFrees(); }
   void copyStrided(const StridedRegion &Dst, const StridedRegion &Src,
                    size_t Item, CUstream Stream, bool Async) override {
     rt::copyStrided(Dst, Src, Item, Stream, Async);
@@ -140,6 +187,46 @@ public:
     hostRegister(Ptr, Bytes, kMemHostRegisterPortable);
   }
   void unpinHost(void *Ptr) override { hostUnregister(Ptr); }
+
+  std::unique_ptr<ExecutorStream> createStream(bool NonBlocking) override {
+    return std::make_unique<CudaStream>(std::make_unique<Stream>(NonBlocking));
+  }
+  std::unique_ptr<ExecutorEvent> createEvent(bool Timing) override {
+    return std::make_unique<CudaEvent>(Timing);
+  }
+  float elapsedMs(const ExecutorEvent &Start,
+                  const ExecutorEvent &End) override {
+    return rt::elapsedMs(static_cast<const CudaEvent &>(Start).event(),
+                         static_cast<const CudaEvent &>(End).event());
+  }
+  CUstream streamOfHandle(uint64_t Handle) override {
+    return reinterpret_cast<CUstream>(uintptr_t(Handle));
+  }
+  void synchronizeStream(CUstream S) override { rt::synchronizeStream(S); }
+  bool queryStream(CUstream S) override { return rt::queryStream(S); }
+  void launchHostFunc(CUstream S, CUhostFn Fn, void *Data) override {
+    rt::launchHostFunc(S, Fn, Data);
+  }
+  void streamWaitStream(CUstream Consumer, CUstream Producer) override {
+    rt::streamWaitStream(Consumer, Producer);
+  }
+
+  bool launch(const KernelSlots &K, const LaunchArgs &A,
+              LaunchSite &Site) override {
+    Context &C = currentContext();
+    const LoadedKernel *L = K.at(size_t(C.device()));
+    if (!L || L->gen != C.generation() || !L->setUp) [[unlikely]] {
+      Site.device = C.device();
+      Site.generation = C.generation();
+      return false;
+    }
+    if (A.cooperative)
+      launchCooperativeKernel(L->fn, A.grid, A.block, A.shared, A.stream,
+                              A.params);
+    else
+      launchKernel(L->fn, A.grid, A.block, A.shared, A.stream, A.params);
+    return true;
+  }
 };
 
 } // namespace

@@ -178,6 +178,12 @@ uint64_t contextGeneration(int Ordinal) {
   return Generations[Ordinal].load(std::memory_order_acquire);
 }
 
+const std::atomic<uint64_t> *contextGenerationWord(int Ordinal) {
+  if (Ordinal < 0 || Ordinal >= kMaxTrackedDevices)
+    return nullptr;
+  return &Generations[Ordinal];
+}
+
 void resetDevice(int Ordinal) {
   checkOrdinal(Ordinal);
   // Memory queued for release belonged to the context we are destroying;

@@ -28,6 +28,7 @@
 #include "runtime/CudaDriver.h"
 #include "runtime/Launch.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -131,6 +132,9 @@ void profilerStop();
 /// The generation of device Ordinal's context (see Context::generation());
 /// 0 when it has never been created. No driver call, no lock.
 uint64_t contextGeneration(int Ordinal);
+/// The word contextGeneration(Ordinal) reads, for checks that make no call
+/// (ExecutorStream::alive); nullptr past the 64 tracked devices.
+const std::atomic<uint64_t> *contextGenerationWord(int Ordinal);
 
 /// Destroys device Ordinal's primary context (cuDevicePrimaryCtxRelease +
 /// cuDevicePrimaryCtxReset) if we retained it; the next use creates a fresh

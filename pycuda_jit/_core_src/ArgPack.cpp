@@ -44,7 +44,7 @@ void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda,
   Out.type =
       arrayTy(DT, unsigned(N), layoutOf(N, Out.shape, Out.strides, Item));
   Out.readonly = V.readonly;
-  if (Cuda && backend() == Backend::CPU)
+  if (Cuda && executor().deviceMemoryIsHost)
     requireHostAccess(V, "kernel argument " + std::to_string(Index + 1) +
                              " (a " + typeName(Owner) + ")");
   if (Cuda) {
@@ -54,7 +54,7 @@ void fromInterface(PyObject *Dict, int Index, ArgValue &Out, bool Cuda,
     return;
   }
   // A host array.
-  if (backend() == Backend::CPU) {
+  if (executor().deviceMemoryIsHost) {
     Out.ptr = V.ptr;
     Out.hostInPlace = true;
     return;
@@ -393,8 +393,8 @@ void checkArgDevices(const std::vector<ArgValue> &Args, int Device) {
 }
 
 namespace {
-void syncStreams(const std::vector<ArgValue> &Args, rt::CUstream Stream,
-                 uint64_t Producer[3]) {
+void syncStreams(rt::Executor &E, const std::vector<ArgValue> &Args,
+                 rt::CUstream Stream, uint64_t Producer[3]) {
   for (const ArgValue &V : Args) {
     if (V.hasStream) {
       uint64_t S = V.stream;
@@ -405,18 +405,17 @@ void syncStreams(const std::vector<ArgValue> &Args, rt::CUstream Stream,
         S = P;
       }
       if (S)
-        rt::streamWaitStream(Stream,
-                             reinterpret_cast<rt::CUstream>(uintptr_t(S)));
+        E.streamWaitStream(Stream, E.streamOfHandle(S));
     }
     if (!V.elems.empty())
-      syncStreams(V.elems, Stream, Producer);
+      syncStreams(E, V.elems, Stream, Producer);
   }
 }
 } // namespace
 
 void syncArgStreams(const std::vector<ArgValue> &Args, rt::CUstream Stream) {
   uint64_t Producer[3] = {0, 0, 0};
-  syncStreams(Args, Stream, Producer);
+  syncStreams(executor(), Args, Stream, Producer);
 }
 
 namespace {

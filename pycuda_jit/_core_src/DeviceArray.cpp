@@ -719,7 +719,7 @@ PyObject *deviceArrayCopyFromDevice(PyObject *O, PyObject *Args) {
     bool Async = !isDefaultStreamArg(Stream);
     int From = isDeviceArray(Other) ? self(Other)->device : -1;
     if (From >= 0 && D->device >= 0 && From != D->device &&
-        backend() == Backend::CUDA) {
+        !executor().deviceMemoryIsHost) {
       // Between two GPUs' memories (the Python layer sends other layouts
       // through the host).
       if (!isContiguous(D, true) || !isContiguous(self(Other), true)) {

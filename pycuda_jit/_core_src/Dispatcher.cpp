@@ -416,7 +416,7 @@ PyObject *dispatcherFunctionAttribute(PyObject *Self, PyObject *Args) {
       return nullptr;
     auto *D = reinterpret_cast<DispatcherObject *>(Self);
     Specialization *S = specByIndex(D, Which);
-    if (backend() != Backend::CUDA)
+    if (S->cpu.entry) // host code: no CUDA function
       Py_RETURN_NONE;
     rt::CUfunction Fn = loadForDevice(D, *S, rt::currentContext()).fn;
     return PyLong_FromLong(
@@ -436,7 +436,7 @@ PyObject *dispatcherMaxCooperativeBlocks(PyObject *Self, PyObject *Args) {
       return nullptr;
     auto *D = reinterpret_cast<DispatcherObject *>(Self);
     Specialization *S = specByIndex(D, Which);
-    if (backend() != Backend::CUDA)
+    if (S->cpu.entry) // host code: no CUDA function
       Py_RETURN_NONE;
     rt::CUfunction Fn = loadForDevice(D, *S, rt::currentContext()).fn;
     return PyLong_FromLongLong(
@@ -707,20 +707,37 @@ bool onMainThread() {
   return Main == 1;
 }
 
-// A CPU launch's error: an interrupted launch becomes what Python's SIGINT
-// handler raises (KeyboardInterrupt, or the user's handler's exception;
-// KeyboardInterrupt if that raised nothing, since the kernel did not run to
-// its end).
-[[noreturn]] void rethrowLaunchError(std::exception_ptr Err) {
-  try {
-    std::rethrow_exception(Err);
-  } catch (const rt::cpu::KernelFault &F) {
-    if (F.kind() != rt::cpu::KernelFault::Kind::Interrupted)
-      throw;
-    if (PyErr_CheckSignals() == 0)
-      PyErr_SetNone(PyExc_KeyboardInterrupt);
-    throw PythonError{};
+// A grid run here that Ctrl-C interrupted (rt::cpu::KernelFault's
+// Interrupted) becomes what Python's SIGINT handler raises
+// (KeyboardInterrupt, or the user's handler's exception; KeyboardInterrupt
+// if that raised nothing, since the kernel did not run to its end).
+[[noreturn]] void raiseInterrupted() {
+  if (PyErr_CheckSignals() == 0)
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+  throw PythonError{};
+}
+
+// The GIL around a grid that the executor runs on this thread
+// (rt::LaunchArgs::beforeRun / afterRun).
+void *releaseGil() { return PyEval_SaveThread(); }
+void retakeGil(void *State) {
+  PyEval_RestoreThread(static_cast<PyThreadState *>(State));
+}
+
+// The launch found no kernel loaded and set up for Site's device: load it
+// (a GPU image per device and context generation; host code, one entry for
+// every device, is noted per device), then run the link= code's setup.
+void readyForDevice(DispatcherObject *D, Specialization &S,
+                    const rt::LaunchSite &Site) {
+  if (S.cpu.entry) {
+    if (!S.captured.empty()) [[unlikely]]
+      checkCapturedArrays(S, Site.device);
+    noteCpuDevice(D, S, Site.device);
+  } else {
+    loadForDevice(D, S, rt::currentContext());
   }
+  if (!S.devices[size_t(Site.device)].setUp) [[unlikely]]
+    runModuleSetup(D, S, Site.device);
 }
 
 PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
@@ -743,20 +760,21 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
       throw;
     }
     warnHostArrays(Vals);
-    Backend BK = backend();
+    rt::Executor &E = executor();
     if (L->ours && !streamAlive(L->ours)) [[unlikely]]
       streamHandle(L->streamObj); // raises: the stream's context was closed
-    // Same limits and messages on both backends.
-    rt::Context *Ctx = BK == Backend::CUDA ? &rt::currentContext() : nullptr;
-    rt::validateLaunchConfig(Ctx ? Ctx->limits() : rt::kCpuLaunchLimits,
-                             L->grid, L->block, L->shared);
+    // Same limits and messages on both backends.  Every GPU allows what the
+    // CPU executor does (kCpuLaunchLimits), so only a configuration beyond
+    // those asks the device (and the GPU launch checks again).
+    if (!rt::fitsLaunchLimits(rt::kCpuLaunchLimits, L->grid, L->block,
+                              L->shared)) [[unlikely]]
+      rt::validateLaunchConfig(E.launchLimits(), L->grid, L->block, L->shared);
     if (int Bound = L->disp->st->opts.launchBounds.maxThreads) [[unlikely]]
       refuseAboveLaunchBound(L->block, Bound);
     // Another device's array: refused (a GPU would need peer access).
     static const bool ManyDevices = backendDeviceCount() > 1;
-    int Device = Ctx ? Ctx->device() : backendCurrentDevice();
     if (ManyDevices) [[unlikely]]
-      checkArgDevices(Vals, Device);
+      checkArgDevices(Vals, E.currentDevice());
     Specialization *S = specialize(L->disp, Vals);
     refuseReadOnlyWrites(*S, Vals);
     if (!S->roArrays.empty()) [[unlikely]]
@@ -778,46 +796,38 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
       Params = BigParams.data();
     }
     packArgs(S->result.abi, S->offsets, S->result.argTypes, Vals, Buf, Params);
-    if (Ctx) {
-      size_t Dev = size_t(Ctx->device());
-      rt::CUfunction Fn =
-          Dev < S->devices.size() && S->devices[Dev].gen == Ctx->generation()
-              ? S->devices[Dev].fn
-              : loadForDevice(L->disp, *S, *Ctx).fn;
-      if (!S->devices[Dev].setUp) [[unlikely]]
-        runModuleSetup(L->disp, *S, int(Dev));
+    // A launch that only queues the grid waits for the arguments' streams
+    // (a launch that runs it here runs after everything issued before).
+    if (!E.launchRunsGrid)
       syncArgStreams(Vals, L->stream);
-      if (S->result.usesGridSync)
-        rt::launchCooperativeKernel(Fn, L->grid, L->block, L->shared, L->stream,
-                                    Params);
-      else
-        rt::launchKernel(Fn, L->grid, L->block, L->shared, L->stream, Params);
-      // debug=True: the launch reports its raise/assert itself.
-      if (St->opts.debug) [[unlikely]]
-        rt::synchronizeStream(L->stream);
-    } else {
-      if (size_t(Device) >= S->devices.size() ||
-          S->devices[Device].gen != cpuGeneration()) [[unlikely]]
-        noteCpuDevice(L->disp, *S, Device);
-      if (!S->devices[Device].setUp) [[unlikely]]
-        runModuleSetup(L->disp, *S, Device);
-      if (!S->captured.empty()) [[unlikely]]
-        checkCapturedArrays(*S, Device);
-      rt::cpu::Dims G{L->grid.x, L->grid.y, L->grid.z};
-      rt::cpu::Dims B{L->block.x, L->block.y, L->block.z};
-      // Ctrl-C stops launches from the main thread (where Python raises
-      // KeyboardInterrupt); the time limit applies to every launch.
-      rt::cpu::LaunchControl Control;
-      Control.interruptible = onMainThread();
-      Control.timeoutSeconds = St->opts.cpuTimeout;
-      std::exception_ptr Err;
-      Py_BEGIN_ALLOW_THREADS try {
-        rt::cpu::launch(S->cpu, G, B, L->shared, Params, Control);
-      } catch (...) {
-        Err = std::current_exception();
+    rt::LaunchArgs A;
+    A.grid = L->grid;
+    A.block = L->block;
+    A.shared = L->shared;
+    A.stream = L->stream;
+    A.params = Params;
+    A.cooperative = S->result.usesGridSync;
+    // Ctrl-C stops grids run from the main thread (where Python raises
+    // KeyboardInterrupt); the time limit applies to every such launch.
+    A.interruptible = onMainThread();
+    A.timeoutSeconds = St->opts.cpuTimeout;
+    A.beforeRun = releaseGil;
+    A.afterRun = retakeGil;
+    rt::LaunchSite Site;
+    try {
+      // One executor call per launch; the first on a device (and after
+      // cuda.close()) loads and sets the kernel up first.
+      while (!E.launch(rt::KernelSlots::of(S->devices, &S->cpu), A, Site)) {
+        readyForDevice(L->disp, *S, Site);
       }
-      Py_END_ALLOW_THREADS if (Err) rethrowLaunchError(Err);
+    } catch (const rt::cpu::KernelFault &F) {
+      if (F.kind() == rt::cpu::KernelFault::Kind::Interrupted)
+        raiseInterrupted();
+      throw;
     }
+    // debug=True: the launch reports its raise/assert itself.
+    if (St->opts.debug) [[unlikely]]
+      E.synchronizeStream(L->stream);
     stageOut(Stage);
     Py_RETURN_NONE;
   });

@@ -8,6 +8,7 @@
 #include "JitOptions.h"
 
 #include "driver/Compile.h"
+#include "runtime/Executor.h"
 #include "runtime/LoadImage.h"
 #include "runtime/Module.h"
 #include "runtime/cpu/GridRunner.h"
@@ -33,17 +34,16 @@ struct ArchImage {
   rt::LoadableImage image;
 };
 
-// The kernel loaded into one device's context; gen is the context's
-// generation at load time (0: not loaded), so a context reset by
-// cuda.close() is noticed and the module loaded again.
-struct DeviceFn {
-  uint64_t gen = 0;
+// The kernel loaded into one device's context: rt::LoadedKernel's gen (the
+// context's generation at load time, 0: not loaded, so that a context reset
+// by cuda.close() is noticed and the module loaded again), fn (the CUDA
+// function) and setUp (the link= code's setup callbacks ran for this load,
+// ModuleCallbacks.h), which the executor's launch reads
+// (rt::KernelSlots::of(devices)); the module and this load's number (unique
+// in the process).
+struct DeviceFn : rt::LoadedKernel {
   std::shared_ptr<rt::Module> module;
-  rt::CUfunction fn = nullptr;
-  // This load's number (unique in the process) and whether the link=
-  // code's setup callbacks ran for it (ModuleCallbacks.h).
   uint64_t moduleId = 0;
-  bool setUp = false;
 };
 
 // Code generation of a Specialization running on the compile pool

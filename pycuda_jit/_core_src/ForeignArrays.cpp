@@ -421,7 +421,7 @@ bool fromForeign(PyObject *O, int Index, ArgValue &Out) {
           std::make_tuple(Py_TYPE(O), V.dtype.get(), V.ndim, V.layout), Type);
     }
   }
-  if (backend() == Backend::CPU) {
+  if (executor().deviceMemoryIsHost) {
     // As the interface's path: host memory only on the CPU executor.
     InterfaceView H;
     H.ptr = V.ptr;

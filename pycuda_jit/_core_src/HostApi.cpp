@@ -22,57 +22,6 @@ namespace pcj::py {
 
 namespace {
 
-bool cuda() { return backend() == Backend::CUDA; }
-
-// ---- devices
-// ------------------------------------------------------------------------
-
-constexpr const char *kCpuDeviceName = "pycuda_jit CPU executor";
-
-// The CPU executor's pseudo device: the limits it enforces
-// (rt::kCpuLaunchLimits, those of current NVIDIA GPUs) and its threads.
-bool cpuAttribute(const std::string &Name, long &Out) {
-  const rt::LaunchLimits &L = rt::kCpuLaunchLimits;
-  struct Row {
-    const char *Name;
-    long long Value;
-  };
-  const Row Rows[] = {
-      {"MAX_THREADS_PER_BLOCK", L.MaxThreadsPerBlock},
-      {"MAX_BLOCK_DIM_X", L.MaxBlockDim[0]},
-      {"MAX_BLOCK_DIM_Y", L.MaxBlockDim[1]},
-      {"MAX_BLOCK_DIM_Z", L.MaxBlockDim[2]},
-      {"MAX_GRID_DIM_X", L.MaxGridDim[0]},
-      {"MAX_GRID_DIM_Y", L.MaxGridDim[1]},
-      {"MAX_GRID_DIM_Z", L.MaxGridDim[2]},
-      {"MAX_SHARED_MEMORY_PER_BLOCK", (long long)L.MaxSharedBytesPerBlock},
-      {"MAX_SHARED_MEMORY_PER_BLOCK_OPTIN",
-       (long long)L.MaxSharedBytesPerBlockOptin},
-      {"WARP_SIZE", 32},
-      {"MULTIPROCESSOR_COUNT", (long long)rt::cpu::executorThreads()},
-      {"MAX_THREADS_PER_MULTIPROCESSOR", L.MaxThreadsPerBlock},
-      {"COMPUTE_CAPABILITY_MAJOR", 9},
-      {"COMPUTE_CAPABILITY_MINOR", 0},
-      {"UNIFIED_ADDRESSING", 1},
-      {"MANAGED_MEMORY", 1},
-      {"CAN_MAP_HOST_MEMORY", 1},
-      {"CONCURRENT_MANAGED_ACCESS", 1},
-      {"CONCURRENT_KERNELS", 1},
-      {"INTEGRATED", 1},
-  };
-  for (const Row &R : Rows)
-    if (Name == R.Name) {
-      Out = long(R.Value);
-      return true;
-    }
-  rt::CUdevice_attribute A;
-  if (rt::deviceAttributeByName(Name, A)) {
-    Out = 0; // a GPU property the CPU executor does not have
-    return true;
-  }
-  return false;
-}
-
 // device_info(ordinal) -> dict: name, total_memory, compute_capability and
 // the CU_DEVICE_ATTRIBUTE_* values of PCJ_DEVICE_ATTRS.
 // With gpu=True the driver's device even when the CPU executor is the
@@ -88,29 +37,9 @@ PyObject *pyDeviceInfo(PyObject *, PyObject *Args) {
       if (!V || PyDict_SetItemString(D.get(), K, V) < 0)
         throw PythonError{};
     };
-    if (!Gpu && !cuda()) {
-      if (Ordinal < 0 || Ordinal >= backendDeviceCount()) {
-        PyErr_Format(PyExc_IndexError,
-                     "device %d does not exist; the CPU executor has %d "
-                     "device(s) (PYCUDA_JIT_CPU_DEVICES)",
-                     Ordinal, backendDeviceCount());
-        return nullptr;
-      }
-      Set("name", PyUnicode_FromString(kCpuDeviceName));
-      long Pages = sysconf(_SC_PHYS_PAGES), Page = sysconf(_SC_PAGESIZE);
-      Set("total_memory", PyLong_FromLongLong((long long)Pages * Page));
-      Set("compute_capability", Py_BuildValue("(ii)", 9, 0));
-#define PCJ_X(Field, Attr)                                                     \
-  {                                                                            \
-    long V = 0;                                                                \
-    cpuAttribute(std::string(#Attr).substr(20), V);                            \
-    Set(#Attr, PyLong_FromLong(V));                                            \
-  }
-      PCJ_DEVICE_ATTRS(PCJ_X)
-#undef PCJ_X
-      return D.release();
-    }
-    const rt::DeviceInfo &I = rt::deviceInfo(Ordinal);
+    // The CPU executor's pseudo device, or the GPU's description.
+    const rt::DeviceInfo I =
+        Gpu ? rt::deviceInfo(Ordinal) : backendDeviceInfo(Ordinal);
     Set("name", PyUnicode_FromString(I.Name.c_str()));
     Set("total_memory", PyLong_FromSize_t(I.TotalMemory));
     Set("compute_capability", Py_BuildValue("(ii)", I.ComputeCapabilityMajor,
@@ -130,22 +59,13 @@ PyObject *pyDeviceAttribute(PyObject *, PyObject *Args) {
     const char *Name;
     if (!PyArg_ParseTuple(Args, "is", &Ordinal, &Name))
       return nullptr;
-    if (!cuda()) {
-      long V = 0;
-      if (!cpuAttribute(Name, V)) {
-        PyErr_Format(PyExc_AttributeError, "the device has no attribute '%s'",
-                     Name);
-        return nullptr;
-      }
-      return PyLong_FromLong(V);
-    }
-    rt::CUdevice_attribute A;
-    if (!rt::deviceAttributeByName(Name, A)) {
+    long V = 0;
+    if (!executor().deviceAttribute(Ordinal, Name, V)) {
       PyErr_Format(PyExc_AttributeError, "the device has no attribute '%s'",
                    Name);
       return nullptr;
     }
-    return PyLong_FromLong(rt::deviceAttribute(Ordinal, A));
+    return PyLong_FromLong(V);
   });
 }
 
@@ -285,8 +205,7 @@ PyObject *pyDeferCleanup(PyObject *, PyObject *Arg) {
 
 PyObject *pyFlushDeallocations(PyObject *, PyObject *) {
   return guard([&]() -> PyObject * {
-    if (cuda())
-      rt::flushDeferredFrees();
+    executor().flushDeferredFrees();
     Py_RETURN_NONE;
   });
 }
@@ -351,11 +270,11 @@ PyObject *pyCaiImport(PyObject *, PyObject *Args) {
     }
     InterfaceView V;
     readInterface(CAI.get(), V, "as_cuda_array", Obj);
-    if (!cuda())
+    rt::Executor &E = executor();
+    if (E.deviceMemoryIsHost)
       requireHostAccess(V, "as_cuda_array(" + typeName(Obj) + ")");
-    if (Sync && V.hasStream && cuda() && interfaceStreamSync())
-      rt::synchronizeStream(
-          reinterpret_cast<rt::CUstream>(uintptr_t(V.stream)));
+    if (Sync && V.hasStream && interfaceStreamSync())
+      E.synchronizeStream(E.streamOfHandle(V.stream)); // CPU: nothing
     Ref Shape(PyTuple_New(V.ndim)), Strides(PyTuple_New(V.ndim));
     for (int K = 0; K < V.ndim; ++K) {
       PyTuple_SetItem(Shape.get(), K, PyLong_FromLongLong(V.shape[K]));
@@ -375,7 +294,7 @@ PyObject *pyCaiImport(PyObject *, PyObject *Args) {
 // -----------------------------------------------------------------------
 
 void requireCudaForIpc() {
-  if (!cuda())
+  if (executor().deviceMemoryIsHost)
     throw BackendUnavailable(
         "CUDA IPC handles need a GPU; on the CPU executor pickle the array "
         "(a copy) or share host memory (multiprocessing.shared_memory)");

@@ -3,6 +3,7 @@
 
 #include "Glue.h"
 
+#include "runtime/Device.h"
 #include "runtime/Errors.h"
 
 #include <atomic>
@@ -67,6 +68,16 @@ int backendDeviceCount() {
 }
 
 int backendCurrentDevice() { return executor().currentDevice(); }
+
+rt::DeviceInfo backendDeviceInfo(int Ordinal) {
+  backendDeviceCount(); // a bad PYCUDA_JIT_CPU_DEVICES: ValueError
+  try {
+    return executor().deviceInfo(Ordinal);
+  } catch (const rt::NoSuchDevice &E) {
+    PyErr_SetString(PyExc_IndexError, E.what());
+    throw PythonError{};
+  }
+}
 
 void backendSelectDevice(long Ordinal) {
   backendDeviceCount(); // a bad PYCUDA_JIT_CPU_DEVICES: ValueError

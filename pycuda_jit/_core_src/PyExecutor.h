@@ -64,6 +64,10 @@ int backendCurrentDevice();
 // Selects the calling thread's device; IndexError (PythonError) for an
 // ordinal that does not exist.
 void backendSelectDevice(long Ordinal);
+// The description of device Ordinal (the executor's deviceInfo; the CPU
+// executor's pseudo device); IndexError (PythonError) for an ordinal of no
+// CPU executor device.
+rt::DeviceInfo backendDeviceInfo(int Ordinal);
 
 // ---- device memory
 // -------------------------------------------------------------

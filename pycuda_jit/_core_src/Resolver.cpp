@@ -246,7 +246,7 @@ CTValue capturedDeviceArray(PyObject *O, PyObject *CAI,
                             std::vector<Ref> &Captures) {
   InterfaceView V;
   readInterface(CAI, V, "the global device array (" + typeName(O) + ")", O);
-  if (backend() == Backend::CPU)
+  if (executor().deviceMemoryIsHost)
     requireHostAccess(V, "the global device array (" + typeName(O) + ")");
   Captures.push_back(Ref::borrow(O));
   return CTValue::deviceArray(

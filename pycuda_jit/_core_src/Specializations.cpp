@@ -555,8 +555,8 @@ Specialization *readySpec(DispatcherObject *D,
     std::rethrow_exception(Error); // the user's file and line, as compiled
   }
   adoptGenerated(*S, *P);
-  completeSpec(D, *S,
-               backend() == Backend::CUDA ? &rt::currentContext() : nullptr,
+  // An image for a GPU loads into the current context; host code needs none.
+  completeSpec(D, *S, S->gpuTarget ? &rt::currentContext() : nullptr,
                /*Hit=*/false);
   printDumps(S->result); // Python output: other threads may run from here on
   reportCompile(D, *S, /*Hit=*/false, P->start);

@@ -31,8 +31,8 @@ Staging::~Staging() {
 }
 
 void stageIn(std::vector<ArgValue> &Vals, Staging &S) {
-  if (backend() != Backend::CUDA)
-    return;
+  if (executor().deviceMemoryIsHost)
+    return; // kernels use host arrays in place
   std::vector<ArgValue *> Host;
   collectStaged(Vals, Host);
   if (Host.empty())

@@ -4,8 +4,6 @@
 #include "PyExecutor.h"
 #include "Streams.h"
 
-#include "runtime/Stream.h"
-
 namespace pcj::py {
 
 namespace {
@@ -24,7 +22,8 @@ void callNow(PyObject *Callback, PyObject *Stream, PyObject *Arg) {
   PyErr_WriteUnraisable(Callback);
 }
 
-// On a driver thread (cuLaunchHostFunc), which may not call CUDA.
+// On a driver thread (cuLaunchHostFunc), which may not call CUDA; on the
+// CPU executor in the thread that queued it.
 void runQueued(void *Data) {
   auto *P = static_cast<PendingCallback *>(Data);
   if (!Py_IsInitialized())
@@ -54,14 +53,12 @@ PyObject *streamAddCallback(PyObject *Self, PyObject *Args, PyObject *Kw) {
     }
     // Raises when the stream's context was closed.
     rt::CUstream Handle = streamHandle(Self);
-    if (backend() != Backend::CUDA) {
-      callNow(Callback, Self, Arg);
-      Py_RETURN_NONE;
-    }
     auto *P = new PendingCallback{Ref::borrow(Callback), Ref::borrow(Self),
                                   Ref::borrow(Arg)};
     try {
-      rt::launchHostFunc(Handle, runQueued, P);
+      // CUDA: on a driver thread later; the CPU executor: now, here (the
+      // GIL is held: runQueued's PyGILState_Ensure nests).
+      executor().launchHostFunc(Handle, runQueued, P);
     } catch (...) {
       delete P;
       throw;

@@ -4,12 +4,9 @@
 #include "PyExecutor.h"
 #include "StreamCallbacks.h"
 
-#include "runtime/Device.h"
 #include "runtime/Errors.h"
-#include "runtime/Stream.h"
+#include "runtime/Executor.h"
 
-#include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 
@@ -19,8 +16,6 @@ namespace {
 
 PyTypeObject *StreamType = nullptr;
 PyTypeObject *EventType = nullptr;
-
-std::atomic<uint64_t> CpuStreamIds{16};
 
 const char *kindName(StreamKind K) {
   switch (K) {
@@ -91,8 +86,8 @@ PyObject *streamNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
                       "default_stream() for the default stream)");
       return nullptr;
     }
-    bool Cuda = backend() == Backend::CUDA;
-    rt::Stream *Owned = nullptr;
+    rt::Executor &E = executor();
+    std::unique_ptr<rt::ExecutorStream> Owned;
     int Device = 0;
     uint64_t Gen = 0, Value = 0;
     switch (K) {
@@ -109,31 +104,23 @@ PyObject *streamNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
       Value = Handle;
       break;
     case StreamKind::User:
-      if (Cuda) {
-        // Blocking (CU_STREAM_DEFAULT) like numba's streams: work on the
-        // legacy default stream (synchronous copies) orders with it.
-        Owned = new rt::Stream(/*NonBlocking=*/false);
-        Device = Owned->device();
-        Gen = rt::contextGeneration(Device);
-        Value = uint64_t(reinterpret_cast<uintptr_t>(Owned->handle()));
-      } else {
-        Value = CpuStreamIds++;
-        Gen = cpuGeneration();
-      }
+      // Blocking (CU_STREAM_DEFAULT) like numba's streams: work on the
+      // legacy default stream (synchronous copies) orders with it.
+      Owned = E.createStream(/*NonBlocking=*/false);
+      Device = Owned->device();
+      Gen = Owned->generation();
+      Value = Owned->value();
       break;
     }
     auto *S = allocObject<StreamObject>(T);
-    if (!S) {
-      delete Owned;
+    if (!S)
       return nullptr;
-    }
-    S->owned = Owned;
+    S->owned = Owned.release();
     S->kind = K;
     S->device = Device;
     S->gen = Gen;
     S->value = Value;
-    S->handle =
-        Cuda ? reinterpret_cast<rt::CUstream>(uintptr_t(Value)) : nullptr;
+    S->handle = E.streamOfHandle(Value);
     return reinterpret_cast<PyObject *>(S);
   });
 }
@@ -149,11 +136,10 @@ PyObject *streamSynchronize(PyObject *O, PyObject *) {
   return guard([&]() -> PyObject * {
     auto *S = reinterpret_cast<StreamObject *>(O);
     requireStreamAlive(S);
-    if (backend() != Backend::CUDA)
-      Py_RETURN_NONE;
+    rt::Executor &E = executor();
     rt::CUstream H = S->handle;
     std::exception_ptr Err;
-    Py_BEGIN_ALLOW_THREADS try { rt::synchronizeStream(H); } catch (...) {
+    Py_BEGIN_ALLOW_THREADS try { E.synchronizeStream(H); } catch (...) {
       Err = std::current_exception();
     }
     Py_END_ALLOW_THREADS if (Err) std::rethrow_exception(Err);
@@ -165,9 +151,7 @@ PyObject *streamQuery(PyObject *O, PyObject *) {
   return guard([&]() -> PyObject * {
     auto *S = reinterpret_cast<StreamObject *>(O);
     requireStreamAlive(S);
-    if (backend() != Backend::CUDA)
-      Py_RETURN_TRUE;
-    return PyBool_FromLong(rt::queryStream(S->handle));
+    return PyBool_FromLong(executor().queryStream(S->handle));
   });
 }
 
@@ -279,14 +263,8 @@ PyType_Spec StreamSpec = {"pycuda_jit._core.Stream", sizeof(StreamObject), 0,
 // ---- Event
 // ---------------------------------------------------------------------
 
-double nowMs() {
-  using namespace std::chrono;
-  return duration<double, std::milli>(steady_clock::now().time_since_epoch())
-      .count();
-}
-
 void requireEventAlive(const EventObject *E) {
-  if (E->ev ? !E->ev->alive() : !blockAlive(0, E->gen))
+  if (!E->ev->alive())
     rt::throwDriverError(rt::CUDA_ERROR_CONTEXT_IS_DESTROYED, "pycuda_jit",
                          "this event belongs to a CUDA context that "
                          "cuda.close() destroyed");
@@ -299,19 +277,11 @@ PyObject *eventNew(PyTypeObject *T, PyObject *Args, PyObject *Kw) {
     if (!PyArg_ParseTupleAndKeywords(Args, Kw, "|p", const_cast<char **>(Names),
                                      &Timing))
       return nullptr;
-    rt::Event *Ev = nullptr;
-    if (backend() == Backend::CUDA)
-      Ev = new rt::Event(Timing != 0);
+    std::unique_ptr<rt::ExecutorEvent> Ev = executor().createEvent(Timing != 0);
     auto *E = allocObject<EventObject>(T);
-    if (!E) {
-      delete Ev;
+    if (!E)
       return nullptr;
-    }
-    E->ev = Ev;
-    E->gen = Ev ? 0 : cpuGeneration();
-    E->timing = Timing != 0;
-    E->recorded = false;
-    E->hostMs = 0;
+    E->ev = Ev.release();
     return reinterpret_cast<PyObject *>(E);
   });
 }
@@ -340,12 +310,7 @@ PyObject *eventRecord(PyObject *O, PyObject *Args, PyObject *Kw) {
     if (!streamArg(Args, Kw, S))
       return nullptr;
     requireEventAlive(E);
-    if (E->ev) {
-      E->ev->record(S);
-    } else {
-      E->hostMs = nowMs();
-    }
-    E->recorded = true;
+    E->ev->record(S);
     Py_RETURN_NONE;
   });
 }
@@ -354,9 +319,7 @@ PyObject *eventSynchronize(PyObject *O, PyObject *) {
   return guard([&]() -> PyObject * {
     auto *E = reinterpret_cast<EventObject *>(O);
     requireEventAlive(E);
-    if (!E->ev)
-      Py_RETURN_NONE;
-    rt::Event *Ev = E->ev;
+    rt::ExecutorEvent *Ev = E->ev;
     std::exception_ptr Err;
     Py_BEGIN_ALLOW_THREADS try { Ev->synchronize(); } catch (...) {
       Err = std::current_exception();
@@ -373,9 +336,7 @@ PyObject *eventWait(PyObject *O, PyObject *Args, PyObject *Kw) {
     if (!streamArg(Args, Kw, S))
       return nullptr;
     requireEventAlive(E);
-    if (E->ev) {
-      E->ev->waitOn(S);
-    }
+    E->ev->waitOn(S);
     Py_RETURN_NONE;
   });
 }
@@ -384,8 +345,6 @@ PyObject *eventQuery(PyObject *O, PyObject *) {
   return guard([&]() -> PyObject * {
     auto *E = reinterpret_cast<EventObject *>(O);
     requireEventAlive(E);
-    if (!E->ev)
-      Py_RETURN_TRUE;
     return PyBool_FromLong(E->ev->query());
   });
 }
@@ -400,29 +359,17 @@ PyObject *eventElapsed(PyObject *O, PyObject *End) {
     auto *B = reinterpret_cast<EventObject *>(End);
     requireEventAlive(A);
     requireEventAlive(B);
-    if (A->ev && B->ev) {
-      return PyFloat_FromDouble(rt::elapsedMs(*A->ev, *B->ev));
-    }
-    // The CPU executor: the same errors the driver gives.
-    if (!A->timing || !B->timing)
-      rt::throwDriverError(rt::CUDA_ERROR_INVALID_HANDLE, "cuEventElapsedTime",
-                           "an event created with timing=False has no "
-                           "timestamp");
-    if (!A->recorded || !B->recorded)
-      rt::throwDriverError(rt::CUDA_ERROR_INVALID_HANDLE, "cuEventElapsedTime",
-                           "the event has not been recorded");
-    return PyFloat_FromDouble(B->hostMs - A->hostMs);
+    return PyFloat_FromDouble(executor().elapsedMs(*A->ev, *B->ev));
   });
 }
 
 PyObject *eventGetHandle(PyObject *O, void *) {
   auto *E = reinterpret_cast<EventObject *>(O);
-  return PyLong_FromVoidPtr(E->ev ? static_cast<void *>(E->ev->handle())
-                                  : static_cast<void *>(E));
+  return PyLong_FromUnsignedLongLong(E->ev->handle());
 }
 
 PyObject *eventGetTiming(PyObject *O, void *) {
-  return PyBool_FromLong(reinterpret_cast<EventObject *>(O)->timing);
+  return PyBool_FromLong(reinterpret_cast<EventObject *>(O)->ev->timing());
 }
 
 PyMethodDef EventMethods[] = {
@@ -505,9 +452,7 @@ bool isDefaultStreamArg(PyObject *O) {
 }
 
 bool streamAlive(const StreamObject *S) {
-  if (S->owned)
-    return S->owned->alive();
-  return blockAlive(S->device, S->gen); // CPU executor streams
+  return !S->owned || S->owned->alive();
 }
 
 rt::CUstream streamHandle(PyObject *O, StreamObject **Ours) {
@@ -550,20 +495,19 @@ rt::CUstream streamHandle(PyObject *O, StreamObject **Ours) {
         typeName(O).c_str());
     throw PythonError{};
   }
-  if (backend() != Backend::CUDA)
-    return nullptr;
-  return reinterpret_cast<rt::CUstream>(uintptr_t(H));
+  return executor().streamOfHandle(H);
 }
 
 PyObject *streamFieldValue(PyObject *O) {
-  if (!O || O == Py_None || backend() != Backend::CUDA)
+  if (!O || O == Py_None)
     Py_RETURN_NONE;
   uint64_t V = 0;
   if (isStream(O))
     V = reinterpret_cast<StreamObject *>(O)->value;
   else
     V = uint64_t(reinterpret_cast<uintptr_t>(streamHandle(O)));
-  if (V == 0)
+  // The CPU executor's streams are no handles (None, as the default's).
+  if (V == 0 || !executor().streamOfHandle(V))
     Py_RETURN_NONE;
   return PyLong_FromUnsignedLongLong(V);
 }

@@ -21,8 +21,8 @@
 #include <cstdint>
 
 namespace pcj::rt {
-class Stream;
-class Event;
+class ExecutorStream;
+class ExecutorEvent;
 } // namespace pcj::rt
 
 namespace pcj::py {
@@ -30,9 +30,9 @@ namespace pcj::py {
 enum class StreamKind : int { Default, Legacy, PerThread, User, External };
 
 struct StreamObject {
-  PyObject_HEAD rt::CUstream
-      handle;        // what the driver gets (nullptr on the CPU executor)
-  rt::Stream *owned; // User streams on CUDA
+  PyObject_HEAD rt::CUstream handle; // what the stream operations get (the
+                                     // executor's streamOfHandle; CPU: nullptr)
+  rt::ExecutorStream *owned; // User streams (the executor's createStream)
   StreamKind kind;
   int device;
   uint64_t gen;   // context generation (User streams), else 0
@@ -40,11 +40,7 @@ struct StreamObject {
 };
 
 struct EventObject {
-  PyObject_HEAD rt::Event *ev; // CUDA
-  uint64_t gen;                // CPU executor: cpuGeneration() when made
-  bool timing;
-  bool recorded; // CPU executor
-  double hostMs; // CPU executor: steady-clock time of the last record()
+  PyObject_HEAD rt::ExecutorEvent *ev; // the executor's createEvent
 };
 
 bool addStreamTypes(PyObject *Module);

@@ -5,11 +5,15 @@
 // allocation remembers the device it was made on, so that multi-GPU code
 // runs without GPUs; the compiled host code is shared.  cuda.close() starts
 // a new context generation, which makes older memory gone, as on a GPU.
+#include "runtime/Device.h"
+#include "runtime/Errors.h"
 #include "runtime/Executor.h"
+#include "runtime/cpu/GridRunner.h"
 #include "runtime/cpu/Sanitizer.h"
 #include "support/Env.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <unistd.h>
@@ -55,22 +59,126 @@ void *hostAlloc(size_t Bytes) {
 
 void *at(uint64_t Ptr) { return reinterpret_cast<void *>(Ptr); }
 
+// The pseudo device's attributes: the limits the CPU executor enforces
+// (kCpuLaunchLimits, those of current NVIDIA GPUs) and its threads.
+bool cpuAttribute(const std::string &Name, long &Out) {
+  const LaunchLimits &L = kCpuLaunchLimits;
+  struct Row {
+    const char *Name;
+    long long Value;
+  };
+  const Row Rows[] = {
+      {"MAX_THREADS_PER_BLOCK", L.MaxThreadsPerBlock},
+      {"MAX_BLOCK_DIM_X", L.MaxBlockDim[0]},
+      {"MAX_BLOCK_DIM_Y", L.MaxBlockDim[1]},
+      {"MAX_BLOCK_DIM_Z", L.MaxBlockDim[2]},
+      {"MAX_GRID_DIM_X", L.MaxGridDim[0]},
+      {"MAX_GRID_DIM_Y", L.MaxGridDim[1]},
+      {"MAX_GRID_DIM_Z", L.MaxGridDim[2]},
+      {"MAX_SHARED_MEMORY_PER_BLOCK", (long long)L.MaxSharedBytesPerBlock},
+      {"MAX_SHARED_MEMORY_PER_BLOCK_OPTIN",
+       (long long)L.MaxSharedBytesPerBlockOptin},
+      {"WARP_SIZE", 32},
+      {"MULTIPROCESSOR_COUNT", (long long)cpu::executorThreads()},
+      {"MAX_THREADS_PER_MULTIPROCESSOR", L.MaxThreadsPerBlock},
+      {"COMPUTE_CAPABILITY_MAJOR", 9},
+      {"COMPUTE_CAPABILITY_MINOR", 0},
+      {"UNIFIED_ADDRESSING", 1},
+      {"MANAGED_MEMORY", 1},
+      {"CAN_MAP_HOST_MEMORY", 1},
+      {"CONCURRENT_MANAGED_ACCESS", 1},
+      {"CONCURRENT_KERNELS", 1},
+      {"INTEGRATED", 1},
+  };
+  for (const Row &R : Rows)
+    if (Name == R.Name) {
+      Out = long(R.Value);
+      return true;
+    }
+  CUdevice_attribute A;
+  if (deviceAttributeByName(Name, A)) {
+    Out = 0; // a GPU property the CPU executor does not have
+    return true;
+  }
+  return false;
+}
+
+// Ids of the CPU executor's streams (0, 1, 2 are the default streams).
+std::atomic<uint64_t> NextStreamId{16};
+
+// A stream of the CPU executor: an id (the work runs when issued).
+class CpuStream final : public ExecutorStream {
+public:
+  CpuStream(uint64_t Gen, const std::atomic<uint64_t> *Live)
+      : ExecutorStream(nullptr, NextStreamId++, 0, Gen, Live) {}
+};
+
+double nowMs() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// An event of the CPU executor: the host time of its last record().
+class CpuEvent final : public ExecutorEvent {
+public:
+  CpuEvent(bool Timing, uint64_t Gen, const std::atomic<uint64_t> *Live)
+      : ExecutorEvent(Timing), Gen(Gen), Live(Live) {}
+  uint64_t handle() const override {
+    return uint64_t(reinterpret_cast<uintptr_t>(this));
+  }
+  void record(CUstream) override {
+    HostMs = nowMs();
+    Recorded = true;
+  }
+  void synchronize() override {}
+  bool query() override { return true; }
+  void waitOn(CUstream) override {}
+  bool alive() const override {
+    return Live->load(std::memory_order_acquire) == Gen;
+  }
+  // The same errors the driver gives.
+  double stamp() const {
+    if (!timing())
+      throwDriverError(CUDA_ERROR_INVALID_HANDLE, "cuEventElapsedTime",
+                       "an event created with timing=False has no "
+                       "timestamp");
+    if (!Recorded)
+      throwDriverError(CUDA_ERROR_INVALID_HANDLE, "cuEventElapsedTime",
+                       "the event has not been recorded");
+    return HostMs;
+  }
+  bool recorded() const { return Recorded; }
+
+private:
+  uint64_t Gen;
+  const std::atomic<uint64_t> *Live;
+  bool Recorded = false;
+  double HostMs = 0;
+};
+
 class CpuExecutor final : public Executor {
   std::atomic<uint64_t> Generation{1};
 
 public:
+  CpuExecutor()
+      : Executor(/*LaunchRunsGrid=*/true, /*DeviceMemoryIsHost=*/true) {}
   Backend backend() const override { return Backend::CPU; }
   LaunchLimits launchLimits() override { return kCpuLaunchLimits; }
 
   int deviceCount() override { return cpuDeviceCount(); }
   int currentDevice() override { return CpuDevice; }
-  void selectDevice(long Ordinal) override {
+  // NoSuchDevice unless Ordinal is one of the virtual devices.
+  void checkOrdinal(long Ordinal) {
     int N = deviceCount();
     if (Ordinal < 0 || Ordinal >= N)
       throw NoSuchDevice("device " + std::to_string(Ordinal) +
                          " does not exist; the CPU executor has " +
                          std::to_string(N) +
                          " device(s) (PYCUDA_JIT_CPU_DEVICES)");
+  }
+  void selectDevice(long Ordinal) override {
+    checkOrdinal(Ordinal);
     CpuDevice = int(Ordinal);
   }
   uint64_t contextGeneration(int) override {
@@ -87,6 +195,25 @@ public:
   }
   size_t mallocHeapSize() override { return cpu::heapLimit(); }
   void setMallocHeapSize(size_t Bytes) override { cpu::setHeapLimit(Bytes); }
+  DeviceInfo deviceInfo(int Ordinal) override {
+    checkOrdinal(Ordinal);
+    DeviceInfo I;
+    I.Ordinal = Ordinal;
+    I.Name = "pycuda_jit CPU executor";
+    I.TotalMemory =
+        size_t(sysconf(_SC_PHYS_PAGES)) * size_t(sysconf(_SC_PAGESIZE));
+    long V = 0;
+#define PCJ_X(Field, Attr)                                                     \
+  V = 0;                                                                       \
+  cpuAttribute(std::string(#Attr).substr(20), V);                              \
+  I.Field = int(V);
+    PCJ_DEVICE_ATTRS(PCJ_X)
+#undef PCJ_X
+    return I;
+  }
+  bool deviceAttribute(int, const std::string &Name, long &Out) override {
+    return cpuAttribute(Name, Out);
+  }
   void profilerStart() override {}
   void profilerStop() override {}
 
@@ -125,6 +252,7 @@ public:
     cpu::san::noteHostWrite(at(Dst), Bytes);
   }
   void synchronize() override {}
+  void flushDeferredFrees() override {}
   void copyStrided(const StridedRegion &Dst, const StridedRegion &Src,
                    size_t Item, CUstream, bool) override {
     hostStridedCopy(reinterpret_cast<char *>(Dst.Ptr), Dst.Strides,
@@ -145,6 +273,57 @@ public:
   void releaseHost(const HostBlock &B) override { std::free(at(B.ptr)); }
   void pinHost(void *, size_t) override {}
   void unpinHost(void *) override {}
+
+  std::unique_ptr<ExecutorStream> createStream(bool) override {
+    return std::make_unique<CpuStream>(
+        Generation.load(std::memory_order_acquire), &Generation);
+  }
+  std::unique_ptr<ExecutorEvent> createEvent(bool Timing) override {
+    return std::make_unique<CpuEvent>(
+        Timing, Generation.load(std::memory_order_acquire), &Generation);
+  }
+  float elapsedMs(const ExecutorEvent &Start,
+                  const ExecutorEvent &End) override {
+    auto &A = static_cast<const CpuEvent &>(Start);
+    auto &B = static_cast<const CpuEvent &>(End);
+    // Both timing checks before the recorded checks, as before.
+    if (!A.timing() || !B.timing())
+      (A.timing() ? B : A).stamp();
+    double From = A.stamp();
+    return float(B.stamp() - From);
+  }
+  CUstream streamOfHandle(uint64_t) override { return nullptr; }
+  void synchronizeStream(CUstream) override {}
+  bool queryStream(CUstream) override { return true; }
+  void launchHostFunc(CUstream, CUhostFn Fn, void *Data) override { Fn(Data); }
+  void streamWaitStream(CUstream, CUstream) override {}
+
+  bool launch(const KernelSlots &K, const LaunchArgs &A,
+              LaunchSite &Site) override {
+    int Device = CpuDevice;
+    uint64_t Gen = Generation.load(std::memory_order_acquire);
+    const LoadedKernel *L = K.at(size_t(Device));
+    if (!L || L->gen != Gen || !L->setUp) [[unlikely]] {
+      Site.device = Device;
+      Site.generation = Gen;
+      return false;
+    }
+    cpu::LaunchControl Control;
+    Control.interruptible = A.interruptible;
+    Control.timeoutSeconds = A.timeoutSeconds;
+    struct AfterRun {
+      void (*Fn)(void *);
+      void *State;
+      ~AfterRun() {
+        if (Fn)
+          Fn(State);
+      }
+    } After{A.afterRun, A.beforeRun ? A.beforeRun() : nullptr};
+    cpu::launch(*K.host, cpu::Dims{A.grid.x, A.grid.y, A.grid.z},
+                cpu::Dims{A.block.x, A.block.y, A.block.z}, A.shared, A.params,
+                Control);
+    return true;
+  }
 };
 
 } // namespace

@@ -3,11 +3,16 @@
 // when there is one (skipped otherwise).
 #include "runtime/CudaDriver.h"
 #include "runtime/Device.h"
+#include "runtime/Errors.h"
 #include "runtime/Executor.h"
+#include "runtime/cpu/GridRunner.h"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <thread>
 #include <vector>
@@ -71,6 +76,23 @@ void checkStridedCopy(Executor &E) {
   E.free(S);
   E.free(D);
 }
+
+// out[i] = a * x[i] + y[i] for i < n, one thread per element (the host
+// entry ABI of runtime/cpu/ThreadCtx.h).
+void saxpyEntry(void **Args, pcj_thread_ctx *C) {
+  int32_t N = *static_cast<int32_t *>(Args[0]);
+  float A = *static_cast<float *>(Args[1]);
+  const float *X = *static_cast<const float **>(Args[2]);
+  float *Y = *static_cast<float **>(Args[3]);
+  int64_t I = int64_t(C->ctaid[0]) * C->ntid[0] + C->tid[0];
+  if (I < N)
+    Y[I] = A * X[I] + Y[I];
+}
+
+// The glue's per-device record extends LoadedKernel (KernelSlots' stride).
+struct Slot : LoadedKernel {
+  int moduleId = 0;
+};
 
 } // namespace
 
@@ -152,6 +174,190 @@ TEST(CpuExecutorApi, MemoryInfoIsTheHosts) {
   EXPECT_LE(M.free, M.total);
 }
 
+// The pseudo device: the limits the CPU executor enforces, 0 for a GPU
+// property it does not have, false for a name that is no attribute.
+TEST(CpuExecutorApi, DeviceDescription) {
+  Executor &E = cpuExecutor();
+  DeviceInfo I = E.deviceInfo(0);
+  EXPECT_EQ(I.Name, "pycuda_jit CPU executor");
+  EXPECT_EQ(I.ComputeCapabilityMajor, 9);
+  EXPECT_EQ(I.MaxThreadsPerBlock, int(kCpuLaunchLimits.MaxThreadsPerBlock));
+  EXPECT_EQ(I.MaxGridDimY, int(kCpuLaunchLimits.MaxGridDim[1]));
+  EXPECT_EQ(I.WarpSize, 32);
+  EXPECT_EQ(I.MultiprocessorCount, int(cpu::executorThreads()));
+  EXPECT_EQ(I.L2CacheSize, 0);
+  EXPECT_GT(I.TotalMemory, 0u);
+  EXPECT_THROW(E.deviceInfo(E.deviceCount()), NoSuchDevice);
+  long V = -1;
+  ASSERT_TRUE(E.deviceAttribute(0, "MAX_BLOCK_DIM_Z", V));
+  EXPECT_EQ(V, long(kCpuLaunchLimits.MaxBlockDim[2]));
+  ASSERT_TRUE(E.deviceAttribute(0, "L2_CACHE_SIZE", V));
+  EXPECT_EQ(V, 0);
+  EXPECT_FALSE(E.deviceAttribute(0, "NO_SUCH_THING", V));
+  EXPECT_TRUE(E.deviceMemoryIsHost);
+  EXPECT_FALSE(cudaExecutor().deviceMemoryIsHost); // data: no driver needed
+}
+
+TEST(CpuExecutorApi, StreamsAreIdsOfOneQueue) {
+  Executor &E = cpuExecutor();
+  EXPECT_TRUE(E.launchRunsGrid);
+  std::unique_ptr<ExecutorStream> A = E.createStream(false);
+  std::unique_ptr<ExecutorStream> B = E.createStream(true);
+  EXPECT_EQ(A->handle(), nullptr);
+  EXPECT_GE(A->value(), 16u); // never a default stream's 0, 1, 2
+  EXPECT_NE(A->value(), B->value());
+  EXPECT_EQ(E.streamOfHandle(A->value()), nullptr);
+  EXPECT_EQ(E.streamOfHandle(0x1234), nullptr);
+  EXPECT_TRUE(A->alive());
+  EXPECT_TRUE(E.queryStream(A->handle()));
+  E.synchronizeStream(A->handle());
+  E.streamWaitStream(A->handle(), B->handle());
+  // A host callback runs before launchHostFunc returns.
+  int Calls = 0;
+  E.launchHostFunc(
+      A->handle(), [](void *P) { ++*static_cast<int *>(P); }, &Calls);
+  EXPECT_EQ(Calls, 1);
+  E.closeContexts();
+  EXPECT_FALSE(A->alive());
+  EXPECT_FALSE(B->alive());
+  EXPECT_TRUE(E.createStream(false)->alive());
+}
+
+TEST(CpuExecutorApi, EventsTimeOnTheHost) {
+  Executor &E = cpuExecutor();
+  std::unique_ptr<ExecutorEvent> A = E.createEvent(true),
+                                 B = E.createEvent(true),
+                                 NoTime = E.createEvent(false);
+  EXPECT_TRUE(A->timing());
+  EXPECT_FALSE(NoTime->timing());
+  EXPECT_NE(A->handle(), B->handle());
+  // Not recorded yet: the driver's error.
+  EXPECT_THROW(E.elapsedMs(*A, *B), DriverError);
+  A->record(nullptr);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  B->record(nullptr);
+  EXPECT_TRUE(B->query());
+  B->synchronize();
+  B->waitOn(nullptr);
+  float Ms = E.elapsedMs(*A, *B);
+  EXPECT_GE(Ms, 15.0f);
+  EXPECT_LT(Ms, 10000.0f);
+  NoTime->record(nullptr);
+  try {
+    E.elapsedMs(*A, *NoTime);
+    ADD_FAILURE() << "no error for an event without timing";
+  } catch (const DriverError &X) {
+    EXPECT_NE(std::string(X.what()).find("timing=False"), std::string::npos)
+        << X.what();
+  }
+  EXPECT_TRUE(A->alive());
+  E.closeContexts();
+  EXPECT_FALSE(A->alive());
+}
+
+// launch() runs only a slot loaded in the current generation and set up;
+// otherwise it names the device and generation to load for.
+TEST(CpuExecutorApi, LaunchRunsLoadedSlotsOnly) {
+  Executor &E = cpuExecutor();
+  cpu::KernelInfo K;
+  K.entry = &saxpyEntry;
+  K.name = "saxpy";
+  std::vector<Slot> Slots; // nothing loaded
+  const int32_t N = 1000;
+  std::mt19937 G(11);
+  std::uniform_real_distribution<float> D(-4.f, 4.f);
+  float A = D(G);
+  std::vector<float> X(N), Y0(N), Y(N);
+  for (int I = 0; I < N; ++I) {
+    X[I] = D(G);
+    Y0[I] = D(G);
+  }
+  Y = Y0;
+  int32_t NArg = N;
+  const float *XP = X.data();
+  float *YP = Y.data();
+  void *Params[] = {&NArg, &A, &XP, &YP};
+  LaunchArgs Args;
+  Args.grid = {unsigned((N + 127) / 128)};
+  Args.block = {128};
+  Args.params = Params;
+  LaunchSite Site{-1, 0};
+  EXPECT_FALSE(E.launch(KernelSlots::of(Slots, &K), Args, Site));
+  EXPECT_EQ(Site.device, E.currentDevice());
+  EXPECT_EQ(Site.generation, E.contextGeneration(Site.device));
+  EXPECT_EQ(Y, Y0); // nothing ran
+  Slots.resize(size_t(Site.device) + 1);
+  Slots[Site.device].gen = Site.generation;
+  EXPECT_FALSE(E.launch(KernelSlots::of(Slots, &K), Args, Site)); // not set up
+  Slots[Site.device].setUp = true;
+  ASSERT_TRUE(E.launch(KernelSlots::of(Slots, &K), Args, Site));
+  for (int I = 0; I < N; ++I) {
+    float Want = A * X[I] + Y0[I];
+    ASSERT_NEAR(Y[I], Want, 1e-5f * (1 + std::fabs(Want))) << I;
+  }
+  // A new context generation: the slot is stale again.
+  E.closeContexts();
+  Y = Y0;
+  EXPECT_FALSE(E.launch(KernelSlots::of(Slots, &K), Args, Site));
+  EXPECT_EQ(Site.generation, Slots[Site.device].gen + 1);
+  EXPECT_EQ(Y, Y0);
+}
+
+// beforeRun / afterRun bracket the grid's run (the glue's GIL), also when
+// the run throws, and afterRun gets what beforeRun returned.
+namespace {
+int HookBefore = 0, HookAfter = 0;
+void *hookBefore() {
+  ++HookBefore;
+  return &HookAfter;
+}
+void hookAfter(void *State) { ++*static_cast<int *>(State); }
+} // namespace
+
+TEST(CpuExecutorApi, LaunchHooksBracketTheRun) {
+  Executor &E = cpuExecutor();
+  cpu::KernelInfo K;
+  K.entry = &saxpyEntry;
+  K.name = "saxpy";
+  std::vector<Slot> Slots(size_t(E.currentDevice()) + 1);
+  Slots.back().gen = E.contextGeneration(E.currentDevice());
+  Slots.back().setUp = true;
+  int32_t N = 0; // no element: nothing written
+  float A = 1;
+  const float *XP = nullptr;
+  float *YP = nullptr;
+  void *Params[] = {&N, &A, &XP, &YP};
+  LaunchArgs Args;
+  Args.params = Params;
+  Args.beforeRun = hookBefore;
+  Args.afterRun = hookAfter;
+  LaunchSite Site;
+  HookBefore = HookAfter = 0;
+  ASSERT_TRUE(E.launch(KernelSlots::of(Slots, &K), Args, Site));
+  EXPECT_EQ(HookBefore, 1);
+  EXPECT_EQ(HookAfter, 1);
+  Args.block = {2048}; // over the limit: the grid runner throws
+  EXPECT_THROW(E.launch(KernelSlots::of(Slots, &K), Args, Site),
+               std::invalid_argument);
+  EXPECT_EQ(HookBefore, 2);
+  EXPECT_EQ(HookAfter, 2);
+  Slots.back().setUp = false; // not run: no hooks
+  EXPECT_FALSE(E.launch(KernelSlots::of(Slots, &K), Args, Site));
+  EXPECT_EQ(HookBefore, 2);
+}
+
+TEST(KernelSlots, StrideReachesEachDevicesSlot) {
+  std::vector<Slot> V(3);
+  V[2].gen = 7;
+  V[2].moduleId = 9;
+  KernelSlots K = KernelSlots::of(V);
+  EXPECT_EQ(K.count, 3u);
+  EXPECT_EQ(K.stride, sizeof(Slot));
+  EXPECT_EQ(K.at(2)->gen, 7u);
+  EXPECT_EQ(K.at(2), static_cast<const LoadedKernel *>(&V[2]));
+  EXPECT_EQ(K.at(3), nullptr);
+}
+
 #define REQUIRE_GPU()                                                          \
   do {                                                                         \
     if (!driverAvailable() || deviceCount() == 0)                              \
@@ -184,4 +390,44 @@ TEST(CudaExecutorApi, DevicesAndMemoryInfo) {
   HostBlock H = E.allocHost(64, HostKind::Mapped);
   EXPECT_NE(H.devPtr, 0u);
   E.releaseHost(H);
+}
+
+TEST(CudaExecutorApi, DeviceDescription) {
+  REQUIRE_GPU();
+  Executor &E = cudaExecutor();
+  DeviceInfo I = E.deviceInfo(0);
+  EXPECT_EQ(I.Name, deviceInfo(0).Name);
+  long V = -1;
+  ASSERT_TRUE(E.deviceAttribute(0, "WARP_SIZE", V));
+  EXPECT_EQ(V, 32);
+  EXPECT_FALSE(E.deviceAttribute(0, "NO_SUCH_THING", V));
+}
+
+TEST(CudaExecutorApi, StreamsAndEvents) {
+  REQUIRE_GPU();
+  Executor &E = cudaExecutor();
+  EXPECT_FALSE(E.launchRunsGrid);
+  E.selectDevice(0);
+  std::unique_ptr<ExecutorStream> S = E.createStream(false);
+  EXPECT_NE(S->handle(), nullptr);
+  EXPECT_EQ(S->value(), uint64_t(reinterpret_cast<uintptr_t>(S->handle())));
+  EXPECT_EQ(E.streamOfHandle(S->value()), S->handle());
+  EXPECT_TRUE(S->alive());
+  std::unique_ptr<ExecutorEvent> A = E.createEvent(true),
+                                 B = E.createEvent(true);
+  A->record(S->handle());
+  std::vector<unsigned char> In = randomBytes(1 << 20, 3);
+  DeviceBlock D = E.allocDevice(In.size());
+  E.copyToDevice(D.ptr, In.data(), In.size());
+  B->record(S->handle());
+  int Calls = 0;
+  E.launchHostFunc(
+      S->handle(), [](void *P) { ++*static_cast<int *>(P); }, &Calls);
+  E.synchronizeStream(S->handle());
+  EXPECT_EQ(Calls, 1);
+  EXPECT_TRUE(E.queryStream(S->handle()));
+  EXPECT_TRUE(B->query());
+  EXPECT_GE(E.elapsedMs(*A, *B), 0.0f);
+  E.releaseDevice(D, In.size());
+  E.synchronize();
 }
