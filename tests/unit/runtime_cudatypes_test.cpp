@@ -167,7 +167,7 @@ TEST(RuntimeCudaTypes, ExportedSymbolsMatchCudaH) {
   }
   // cuMemAlloc_v2, cuMemFree_v2, ... : the count pins the table's shape.
   EXPECT_EQ(Versioned, 23);
-  EXPECT_EQ(std::size(kSymbols), 67u);
+  EXPECT_EQ(std::size(kSymbols), 70u);
 }
 
 TEST(RuntimeCudaTypes, SpecialStreamHandles) {
