@@ -134,14 +134,22 @@ InferredType typeOfCompileTimeValue(const Instr *I, const ir::CTValue &V,
     fail(I, What + " is an exception class: kernels can only raise it",
          "raise it where it is made: raise E(\"constant message\")",
          ErrorKind::Unsupported);
-  case K::Unsupported:
+  case K::Unsupported: {
+    // A name whose value kernels cannot type is numba-cuda's TypingError,
+    // whose phrase leads ("Untyped global name 'f': ..."); an attribute of a
+    // module (np.cumsum) stays an UnsupportedError of ours.
+    bool Name = I && (I->op == ir::Op::Global || I->op == ir::Op::Deref);
     fail(
-        I, What + " is " + V.name + ", which kernels cannot use",
+        I,
+        Name ? "Untyped global name " + What + ": " + V.name +
+                   ", which kernels cannot use"
+             : What + " is " + V.name + ", which kernels cannot use",
         !V.hint.empty()
             ? V.hint
             : "kernels can use numbers, bools, tuples, numpy scalar types, the "
               "modules math, numpy and pycuda_jit.cuda, and module constants",
-        ErrorKind::Unsupported);
+        Name ? ErrorKind::Typing : ErrorKind::Unsupported);
+  }
   }
   return {};
 }

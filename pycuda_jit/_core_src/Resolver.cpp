@@ -375,7 +375,8 @@ CTValue PyResolver::classify(PyObject *O, std::vector<Ref> *Captures) {
     Ref CanCompile = getAttrOpt(O, "_can_compile");
     if (CanCompile && !PyObject_IsTrue(CanCompile.get()))
       return CTValue::unsupported(
-          "a numba @jit function with explicit signatures (a CPU function)",
+          "a numba @jit function with explicit signatures (a CPU function: "
+          "using cpu function on device)",
           "numba compiles it for the CPU only; drop its signatures, or make it "
           "@cuda.jit(device=True)");
   }

@@ -83,7 +83,7 @@ def test_operator_misuse_is_a_clear_error():
     def g(a):
         a[0] = getitem(a, 1)
 
-    with pytest.raises(errors.UnsupportedError,
-                       match="is an operator function") as info:
+    with pytest.raises(errors.TypingError,
+                       match="Untyped global name 'getitem': .*operator function") as info:
         g[1, 1](np.zeros(2))
     assert "operator.getitem is not supported in kernels" in str(info.value)
