@@ -413,6 +413,27 @@ void syncStreams(rt::Executor &E, const std::vector<ArgValue> &Args,
 }
 } // namespace
 
+namespace {
+thread_local std::vector<ArgValue> ThreadArgList;
+thread_local bool ThreadArgListInUse = false;
+} // namespace
+
+LaunchArgList::LaunchArgList(size_t N)
+    : Vals(&Own), Reused(!ThreadArgListInUse) {
+  if (Reused) {
+    ThreadArgListInUse = true;
+    Vals = &ThreadArgList;
+  }
+  Vals->resize(N); // empty before: value-initialized elements
+}
+
+LaunchArgList::~LaunchArgList() {
+  if (Reused) {
+    ThreadArgList.clear(); // keeps the capacity
+    ThreadArgListInUse = false;
+  }
+}
+
 void syncArgStreams(const std::vector<ArgValue> &Args, rt::CUstream Stream) {
   uint64_t Producer[3] = {0, 0, 0};
   syncStreams(executor(), Args, Stream, Producer);

@@ -69,6 +69,26 @@ struct ArgValue {
   std::vector<ArgValue> elems; // tuples
 };
 
+// A launch's argument list.  A thread's outermost launch reuses one vector
+// (an ArgValue is ~650 bytes: a fresh list cost each launch an allocation
+// outside malloc's small-block cache); a launch made while another runs on
+// the thread (a Python callback or array interface launching again) gets
+// its own.  Emptied when the launch ends, so that no argument's keep-alive
+// reference outlives it.  GIL held throughout.
+class LaunchArgList {
+public:
+  explicit LaunchArgList(size_t N);
+  ~LaunchArgList();
+  LaunchArgList(const LaunchArgList &) = delete;
+  LaunchArgList &operator=(const LaunchArgList &) = delete;
+  std::vector<ArgValue> &values() { return *Vals; }
+
+private:
+  std::vector<ArgValue> Own;
+  std::vector<ArgValue> *Vals;
+  bool Reused;
+};
+
 // Fills Out from a Python argument; throws PythonError (TypeError) for
 // values kernels cannot take.  `Index` is the 0-based position, for
 // messages; Index 0 starts a new argument list (a torch tensor or CuPy array

@@ -746,7 +746,8 @@ PyObject *launch(LauncherObject *L, PyObject *const *Argv, Py_ssize_t N) {
     DispatcherState *St = L->disp->st;
     if (N != St->nargs && St->nargs >= 0) [[unlikely]]
       argCountError(St, N);
-    std::vector<ArgValue> Vals(N);
+    LaunchArgList Args{size_t(N)};
+    std::vector<ArgValue> &Vals = Args.values();
     try {
       for (Py_ssize_t K = 0; K < N; ++K)
         classifyArg(Argv[K], int(K), Vals[K]);
