@@ -94,7 +94,10 @@ Choice &theChoice() {
 } // namespace
 
 Executor &executor() {
-  Choice &C = theChoice();
+  // Made first: std::call_once costs every call (libstdc++ sets thread-local
+  // state and calls pthread_once even when done), and this is per launch.
+  Choice *Done = Made.load(std::memory_order_acquire);
+  Choice &C = Done ? *Done : theChoice();
   if (!C.chosen) [[unlikely]]
     throw BackendUnavailable(C.failure);
   return *C.chosen;
