@@ -466,6 +466,7 @@ std::shared_ptr<Specialization> compileSpec(DispatcherObject *D,
   driver::AnalysisPtr A = driver::analyzeKernel(Raw, Args, R, CO);
   S->cacheKey = driver::cacheKey(*A);
   S->captured = R.captured();
+  S->foreignFunctions = R.foreignFunctions();
   if (!S->captured.empty() && D->st->opts.cache)
     refuseCachingCaptures(D->pyfunc, S->captured.front().get());
   // The disk cache (runtime/jit/CachedCompile.h): a hit, or a miss whose
