@@ -18,8 +18,9 @@ void runModuleSetup(DispatcherObject *D, Specialization &S, int Device) {
     if (F.setUp)
       return;
     Id = F.moduleId;
-    // The CUlibrary on a GPU (link= code is loaded as one, as numba-cuda
-    // does: callbacks call cuLibraryGetGlobal), the CUmodule when the driver
+    // The CUlibrary on a GPU (a kernel with link= code, its own or its
+    // foreign functions', is loaded as one, as numba-cuda does: callbacks
+    // call cuLibraryGetGlobal), the CUmodule when the driver
     // JIT-compiled PTX; the load's number on the CPU executor.
     Handle = !F.module             ? Id
              : F.module->library() ? uint64_t(uintptr_t(F.module->library()))

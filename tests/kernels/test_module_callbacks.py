@@ -314,14 +314,15 @@ def test_declare_device_link_callbacks_after_a_cache_hit(tmp_path, monkeypatch, 
 
 
 def test_declare_device_setup_writes_a_device_global(hardware, rng):
-    # numba-cuda's test_decldevice_arg, through cuModuleGetGlobal.
+    # numba-cuda's test_decldevice_arg: a kernel whose only link= code is
+    # its foreign function's is loaded as a CUlibrary too.
     libcuda = ctypes.CDLL("libcuda.so.1")
     value = int(rng.integers(1, 1 << 30))
 
     def setup(mod):
         ptr, size = ctypes.c_uint64(), ctypes.c_size_t()
-        assert libcuda.cuModuleGetGlobal_v2(ctypes.byref(ptr), ctypes.byref(size),
-                                            ctypes.c_void_p(mod.handle), b"num") == 0
+        assert libcuda.cuLibraryGetGlobal(ctypes.byref(ptr), ctypes.byref(size),
+                                          ctypes.c_void_p(mod.handle), b"num") == 0
         src = np.array([value], np.int32)
         assert libcuda.cuMemcpyHtoD_v2(ptr, src.ctypes.data, size) == 0
 
