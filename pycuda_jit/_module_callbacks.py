@@ -1,5 +1,8 @@
 """Module-load callbacks of link= code (``LinkableCode(setup_callback=...,
-teardown_callback=...)``).
+teardown_callback=...)``): of the kernel's ``cuda.jit(link=[...])`` and of
+the ``cuda.declare_device(..., link=[...])`` of each foreign function the
+kernel calls (directly or through device functions); an item in several
+of those lists runs its callbacks once per module.
 
 A kernel is loaded as one module per specialization and device context.
 Before a module's first launch the launcher (C++, ModuleCallbacks.cpp) calls
@@ -53,10 +56,14 @@ def _backend():
     return core().backend()[0]
 
 
-def module_loaded(link, device, module_id, handle, kernel):
+def module_loaded(link, device, module_id, handle, kernel, foreign=()):
     """Called by the launcher before the first launch of load ``module_id``
-    of a kernel whose link= list is ``link`` (an ffi.LinkList)."""
-    callbacks = link.callbacks() if hasattr(link, "callbacks") else []
+    of a kernel whose link= list is ``link`` (an ffi.LinkList, or None) and
+    whose code calls the foreign functions ``foreign`` (ffi.ForeignFunction
+    objects)."""
+    from .ffi import link_callbacks
+    lists = [link.items] if hasattr(link, "items") else []
+    callbacks = link_callbacks(lists + [getattr(f, "link", ()) for f in foreign])
     if not callbacks:
         return
     with _lock:

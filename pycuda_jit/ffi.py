@@ -185,6 +185,19 @@ def _with_headers(entry):
     return kind, name, expand_includes(text, name, dirs).encode("utf-8", "surrogateescape")
 
 
+def link_callbacks(item_lists):
+    """(setup, teardown) of each in-memory item of the link lists that has
+    either, in order, an item given in several lists once."""
+    seen, out = set(), []
+    for items in item_lists:
+        for x in items:
+            if (isinstance(x, LinkableCode) and id(x) not in seen
+                    and (x.setup_callback or x.teardown_callback)):
+                seen.add(id(x))
+                out.append((x.setup_callback, x.teardown_callback))
+    return out
+
+
 class LinkList:
     """cuda.jit(link=[...]): the kernel's own link items; called at each
     compile, it reads the files (a list of (kind, name, bytes))."""
@@ -194,12 +207,6 @@ class LinkList:
 
     def __call__(self):
         return read_link_items(self.items)
-
-    def callbacks(self):
-        """(setup, teardown) of each in-memory item that has either."""
-        return [(x.setup_callback, x.teardown_callback) for x in self.items
-                if isinstance(x, LinkableCode)
-                and (x.setup_callback or x.teardown_callback)]
 
     def __eq__(self, other):
         return isinstance(other, LinkList) and self.items == other.items

@@ -40,6 +40,24 @@ unsigned elementAlign(TypeRef T) {
   return types::scalarAlign(T);
 }
 
+// The value of the OptionalType value V (type T) that instruction I uses:
+// a TypeError, as numba raises, when V is None.
+static llvm::Value *unwrapOptional(LowerContext &Cx, const Instr *I,
+                                   llvm::Value *V, TypeRef T) {
+  llvm::IRBuilder<> &B = Cx.b;
+  llvm::Function *Fn = B.GetInsertBlock()->getParent();
+  auto *None = llvm::BasicBlock::Create(Cx.ctx, "optional.none", Fn);
+  auto *Ok = llvm::BasicBlock::Create(Cx.ctx, "optional.value", Fn);
+  B.CreateCondBr(B.CreateExtractValue(V, {1}), Ok, None);
+  B.SetInsertPoint(None);
+  Cx.target.raiseException(B, "TypeError",
+                           "expected " + T->inner()->str() + ", got None",
+                           Cx.fn.qualname, I->loc.fileName(), I->loc.line);
+  B.CreateUnreachable();
+  B.SetInsertPoint(Ok);
+  return B.CreateExtractValue(V, {0});
+}
+
 // The value before the implicit conversions InsertCasts added.
 const Instr *uncast(const Instr *I) {
   while (I->op == Op::Cast)
@@ -461,7 +479,12 @@ void Lowerer::lowerInstr(const Instr *I) {
     // Two bools or numbers of one type compare by value (numba's fallback
     // to ==); otherwise (None, different types) the types answer.
     bool Same = T(0) == T(1);
-    if (Same && T(0)->isNumeric())
+    if (T(0)->kind() == Kind::Optional || T(1)->kind() == Kind::Optional) {
+      // An optional and None (typing allows no other): whether it has none.
+      llvm::Value *Has =
+          B.CreateExtractValue(V(T(0)->kind() == Kind::Optional ? 0 : 1), {1});
+      R = I->index ? Has : B.CreateNot(Has);
+    } else if (Same && T(0)->isNumeric())
       R = lowerCompare(Cx, I->index ? bc::CmpKind::Ne : bc::CmpKind::Eq, T(0),
                        V(0), V(1));
     else
@@ -480,8 +503,11 @@ void Lowerer::lowerInstr(const Instr *I) {
       R = charSeqConstant(Cx, S.text, S.kind == bc::ConstValue::Kind::Bytes,
                           I->type);
     else if (const bc::ConstValue *PI = ir::pythonIntValue(I->operands[0]);
-             PI && !types::isFp8(I->type))
+             PI && !types::isFp8(I->type) && I->type->kind() != Kind::Optional)
       R = Cx.constant(I, *PI, I->type);
+    else if (T(0)->kind() == Kind::Optional &&
+             I->type->kind() != Kind::Optional)
+      R = Cx.cast(unwrapOptional(Cx, I, V(0), T(0)), T(0)->inner(), I->type);
     else
       R = Cx.cast(V(0), T(0), I->type);
     break;

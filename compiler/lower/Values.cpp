@@ -109,6 +109,10 @@ llvm::Type *LowerContext::valueType(TypeRef T) {
   }
   case Kind::EnumMember: // the member's value
     return valueType(T->inner());
+  case Kind::Optional: { // {the value (undefined for None), whether one is}
+    llvm::Type *V = valueType(T->inner());
+    return V ? llvm::StructType::get(ctx, {V, b.getInt1Ty()}) : nullptr;
+  }
   case Kind::Range: {
     llvm::Type *C = valueType(T->inner());
     return llvm::StructType::get(ctx, {C, C, C});
@@ -304,6 +308,10 @@ llvm::Value *LowerContext::truth(llvm::Value *V, TypeRef T) {
     return b.CreateFCmpUNE(V, llvm::ConstantFP::get(V->getType(), 0.0));
   if (T->kind() == Kind::None)
     return b.getFalse();
+  if (T->kind() == Kind::Optional) // None is false
+    return b.CreateSelect(b.CreateExtractValue(V, {1}),
+                          truth(b.CreateExtractValue(V, {0}), T->inner()),
+                          b.getFalse());
   if (T->isTuple())
     return b.getInt1(!T->elems().empty());
   if (T->isComplex()) {
@@ -320,6 +328,22 @@ llvm::Value *LowerContext::cast(llvm::Value *V, TypeRef From, TypeRef To) {
   // An Enum member is held as its value (member.value).
   if (From->kind() == Kind::EnumMember && From->inner() == To)
     return V;
+  // Into an OptionalType: None, a value, or another optional's value.
+  // (Out of one the Cast instruction checks for None: lower/Lower.cpp.)
+  if (To->kind() == Kind::Optional) {
+    llvm::Value *Val = llvm::UndefValue::get(valueType(To->inner()));
+    llvm::Value *Has = b.getTrue();
+    if (From == noneTy()) {
+      Has = b.getFalse();
+    } else if (From->kind() == Kind::Optional) {
+      Val = cast(b.CreateExtractValue(V, {0}), From->inner(), To->inner());
+      Has = b.CreateExtractValue(V, {1});
+    } else {
+      Val = cast(V, From, To->inner());
+    }
+    llvm::Value *O = llvm::UndefValue::get(valueType(To));
+    return b.CreateInsertValue(b.CreateInsertValue(O, Val, {0}), Has, {1});
+  }
   if (types::isFp8(From) || types::isFp8(To)) // integer code on every target
     return castFp8(*this, V, From, To);
   if (types::isDateLike(From) || types::isCharSeq(From))

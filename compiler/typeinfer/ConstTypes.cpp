@@ -95,9 +95,6 @@ InferredType typeOfCompileTimeValue(const Instr *I, const ir::CTValue &V,
                " bytes; constant memory holds at most " +
                std::to_string(ir::kMaxConstArrayBytes) + " bytes",
            "pass a large table as a kernel argument instead");
-    if (V.shape.empty())
-      fail(I, What + " is a 0-d NumPy array",
-           "use a scalar (arr.item()) instead");
     return {
         arrayTy(V.type, unsigned(V.shape.size()), Layout::C, AddrSpace::Const),
         false};

@@ -265,8 +265,9 @@ bool Inferrer::knownCondition(const Instr *C, bool &Value) {
   bool T = false;
   if (C->op == Op::Is) { // the types decide, unless two values of one type
     TypeRef A = C->operands[0]->type, B = C->operands[1]->type;
-    if (!A || !B || (A == B && A != noneTy()))
-      return false;
+    if (!A || !B || (A == B && A != noneTy()) || A->kind() == Kind::Optional ||
+        B->kind() == Kind::Optional)
+      return false; // an optional is None or not at run time
     T = (A == B) != (C->index != 0);
   } else {
     bc::ConstValue V;
@@ -313,6 +314,29 @@ bool Inferrer::pruneConstantBranch(Instr *I) {
   I->operands.clear();
   I->succs = {Taken};
   return true;
+}
+
+// Two types that join into numba's OptionalType: None and a number or
+// bool, or an optional and None or a value of a type its own unifies with.
+// Null when neither is optional nor exactly one is None, or the value is
+// not a number (arrays, tuples... stay refused).
+static TypeRef unifyOptional(InferredType A, InferredType B, bool *Weak) {
+  auto Inner = [](TypeRef T) {
+    return T->kind() == Kind::Optional ? T->inner() : T;
+  };
+  bool AOpt = A.type->kind() == Kind::Optional,
+       BOpt = B.type->kind() == Kind::Optional;
+  bool ANone = A.type == noneTy(), BNone = B.type == noneTy();
+  if (!AOpt && !BOpt && ANone == BNone)
+    return nullptr;
+  if (ANone || BNone) {
+    TypeRef V = Inner(ANone ? B.type : A.type);
+    *Weak = false;
+    return V->isNumeric() ? optionalTy(V) : nullptr;
+  }
+  TypeRef U = unify({Inner(A.type), A.weak}, {Inner(B.type), B.weak}, Weak);
+  *Weak = false;
+  return U && U->isNumeric() ? optionalTy(U) : nullptr;
 }
 
 bool Inferrer::infer(Instr *I, InferredType &Out) {
@@ -362,6 +386,9 @@ bool Inferrer::infer(Instr *I, InferredType &Out) {
       }
       bool W = false;
       TypeRef U = unify({Acc.type, Acc.weak}, {V->type, V->weak}, &W);
+      if (!U && (Acc.type->kind() == Kind::Optional ||
+                 V->type->kind() == Kind::Optional))
+        U = unifyOptional(Acc, {V->type, V->weak}, &W);
       if (!U) {
         const Instr *First = nullptr;
         for (Instr *X : I->operands)
@@ -420,12 +447,18 @@ bool Inferrer::infer(Instr *I, InferredType &Out) {
     if (A->isArray())
       fail(I, "the truth value of an array is ambiguous",
            "compare elements, e.g. a[i] != 0");
-    if (!A->isNumeric() && A != noneTy() && !A->isTuple())
+    if (!A->isNumeric() && A != noneTy() && !A->isTuple() &&
+        !(A->kind() == Kind::Optional && A->inner()->isNumeric()))
       fail(I, "cannot use " + A->str() + " as a condition");
     Out = {boolTy(), false};
     return true;
   }
   case Op::Cast:
+    if (TypeRef From = I->operands[0]->type;
+        From->kind() == Kind::Optional || !I->type) { // unwrapOptionals
+      Out = {From->kind() == Kind::Optional ? From->inner() : From, false};
+      return true;
+    }
     Out = {I->type, I->weak};
     return true;
   case Op::GetAttr:
@@ -580,6 +613,8 @@ TypeRef Inferrer::returnTypeSoFar() {
       }
       bool W = false;
       TypeRef U = unify({Ret, RetWeak}, {I->type, I->weak}, &W);
+      if (!U && !O.isKernel) // None on some paths: an OptionalType result
+        U = unifyOptional({Ret, RetWeak}, {I->type, I->weak}, &W);
       if (!U && O.recursed && *O.recursed &&
           (containsType(I->type, Ret) || containsType(Ret, I->type)))
         fail(I,
@@ -603,6 +638,37 @@ TypeRef Inferrer::returnTypeSoFar() {
 static bool isDeviceCall(const Instr *I) {
   return I->op == Op::Call && I->operands[0]->type &&
          I->operands[0]->type->kind() == Kind::Function;
+}
+
+// An OptionalType value used where its value is needed -- any operation
+// but `is` / `is not`, truth, a phi, a return, a device-function call and
+// the unbound-local check, which take it as it is -- goes through a Cast to its
+// value type, which raises TypeError at run time when it is None (numba's
+// optional_to_any):
+//
+//   %3 = %2 + 1            (%2: OptionalType(int32))
+// becomes
+//   %4 = cast %2           (int32; TypeError when %2 is None)
+//   %3 = %4 + 1
+static void unwrapOptionals(ir::Function &F, ir::Block *B, Instr *I) {
+  switch (I->op) {
+  case Op::Phi:
+  case Op::Return:
+  case Op::Is:
+  case Op::Truth:
+  case Op::Cast:
+  case Op::CheckBound: // passes the value on
+    return;
+  default:
+    if (isDeviceCall(I))
+      return;
+  }
+  for (Instr *&V : I->operands)
+    if (V->type && V->type->kind() == Kind::Optional) {
+      Instr *C = F.insert(B, I, Op::Cast, I->loc, {V});
+      C->type = V->type->inner();
+      V = C;
+    }
 }
 
 std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
@@ -651,6 +717,7 @@ std::vector<Resolution> Inferrer::run(const std::vector<TypeRef> &ArgTypes) {
           Pruned = true;
           break;
         }
+        unwrapOptionals(F, B, I);
         InferredType T;
         try {
           if (!infer(I, T))

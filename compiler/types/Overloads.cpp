@@ -40,6 +40,18 @@ Conversion numeric(TypeRef From, TypeRef To) {
 Conversion conversion(TypeRef From, TypeRef To) {
   if (From == To)
     return Conversion::Exact;
+  // OptionalType(T): None or a T become one; one converts as its T does,
+  // unsafely (None raises TypeError at run time).
+  if (To->kind() == Kind::Optional)
+    return From == noneTy()
+               ? Conversion::Safe
+               : conversion(From->kind() == Kind::Optional ? From->inner()
+                                                           : From,
+                            To->inner());
+  if (From->kind() == Kind::Optional)
+    return conversion(From->inner(), To) == Conversion::None
+               ? Conversion::None
+               : Conversion::Unsafe;
   if (From->isNumeric() && To->isNumeric())
     return numeric(From, To);
   if (From->isArray() && To->isArray()) {

@@ -284,6 +284,10 @@ TypeRef enumMemberTy(const std::string &ClassKey, TypeRef Value) {
                        AddrSpace::Global, {}, ClassKey);
 }
 
+TypeRef optionalTy(TypeRef Value) {
+  return factory().get(Kind::Optional, 0, false, Value);
+}
+
 TypeRef functionTy(const std::string &Key) {
   return factory().get(Kind::Function, 0, false, nullptr, 0, Layout::A,
                        AddrSpace::Global, {}, Key);
@@ -316,6 +320,7 @@ bool Type::isRuntime() const {
         return false;
     return true;
   case Kind::EnumMember:
+  case Kind::Optional:
     return Elem->isRuntime();
   default:
     return false;
@@ -447,6 +452,8 @@ std::string Type::str() const {
   // objects of one name have members that are never equal.
   case Kind::EnumMember:
     return "Enum<" + Elem->str() + ">(" + Name + ")";
+  case Kind::Optional: // numba's spelling
+    return "OptionalType(" + Elem->str() + ")";
   case Kind::Pointer: // numba's spelling
     return Elem->kind() == Kind::Void ? "void*" : Elem->str() + "*";
   case Kind::Iterable: {

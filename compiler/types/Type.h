@@ -23,6 +23,8 @@
 //             fields (types/CharSeq.h): copied and compared, nothing else
 //   pointers  CPointer(T) (`T*`), voidptr (`void*`): foreign-function
 //             parameters and results (cuda.declare_device), a generic address
+//   optional  OptionalType(int32) -- a device function's result that may be
+//             None (a `return` without a value on some paths)
 //   compile-time only: none, range, range_iter, slice, str, module(name),
 //             intrinsic(key) (a registry entry: function or namespace),
 //             dtype(scalar) (np.float32 used as a value: cast / dtype arg),
@@ -76,6 +78,10 @@ enum class Kind : uint8_t {
   // inner() the type of the members' values, which is what a member holds
   // at run time (types/Type.h enumMemberTy)
   EnumMember,
+  // numba's OptionalType(T): a device function's result that is None on
+  // some paths and inner() (a run-time type, not None) on others; held as
+  // {inner's value, whether there is one}
+  Optional,
 };
 
 enum class Layout : uint8_t { C, F, A };
@@ -174,6 +180,9 @@ TypeRef dtypeTy(TypeRef Scalar);
 // whole) whose value has type `Value`: numba's Enum<int64>(Color).  Members of
 // one class compare by value; members of different classes are never equal.
 TypeRef enumMemberTy(const std::string &ClassKey, TypeRef Value);
+// OptionalType(Value): Value or None (Kind::Optional); Value is a run-time
+// type other than None and not itself optional.
+TypeRef optionalTy(TypeRef Value);
 // A device function; `Key` identifies it ("qualname@id"), and only the part
 // before '@' is printed.
 TypeRef functionTy(const std::string &Key);

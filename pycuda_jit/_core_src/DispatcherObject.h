@@ -89,6 +89,10 @@ struct Specialization {
   // Device arrays the code holds by address (globals and closure cells):
   // kept alive as long as the code.
   std::vector<Ref> captured;
+  // The foreign functions (cuda.declare_device objects) the code calls,
+  // directly or through device functions: the module-load callbacks of
+  // their link= items run with those of the kernel's (ModuleCallbacks.h).
+  std::vector<Ref> foreignFunctions;
 };
 
 // The specialization table (runtime/jit/SpecializationTable.h: mu, ordered,

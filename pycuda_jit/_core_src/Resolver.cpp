@@ -230,11 +230,10 @@ bool canBeTupleElement(const CTValue &E) {
 } // namespace
 
 PyResolver::PyResolver(PyObject *Func)
-    : Func(Func), Captures(std::make_shared<std::vector<Ref>>()) {}
+    : Func(Func), Uses(std::make_shared<CompileUses>()) {}
 
-PyResolver::PyResolver(PyObject *Func,
-                       std::shared_ptr<std::vector<Ref>> Captures)
-    : Func(Func), Captures(std::move(Captures)) {}
+PyResolver::PyResolver(PyObject *Func, std::shared_ptr<CompileUses> Uses)
+    : Func(Func), Uses(std::move(Uses)) {}
 
 namespace {
 
@@ -452,7 +451,7 @@ CTValue PyResolver::global(const std::string &Name) {
   Ref Globals = getAttr(Func, "__globals__");
   PyObject *V = PyDict_GetItemString(Globals.get(), Name.c_str()); // borrowed
   if (V)
-    return classify(V, Captures.get());
+    return classify(V, &Uses->arrays);
   PyObject *B = PyDict_GetItemString(Globals.get(), "__builtins__");
   Ref Builtins;
   if (B && PyModule_Check(B)) {
@@ -484,7 +483,7 @@ CTValue PyResolver::deref(const std::string &Name) {
         getAttrOpt(PyTuple_GetItem(Closure.get(), K), "cell_contents");
     if (!Contents)
       return CTValue::unsupported("an empty closure cell");
-    return classify(Contents.get(), Captures.get());
+    return classify(Contents.get(), &Uses->arrays);
   }
   return CTValue::invalid();
 }
@@ -567,13 +566,19 @@ ir::CalleeInfo PyResolver::callee(const CTValue &Fn) {
   // The DeviceFunction object is alive: a global or closure cell of a
   // function being compiled refers to it.
   PyObject *Dev = reinterpret_cast<PyObject *>(Fn.handle);
-  if (Ref Decl = getAttrOpt(Dev, "_pcj_foreign_"))
+  if (Ref Decl = getAttrOpt(Dev, "_pcj_foreign_")) {
+    bool Seen = false;
+    for (const Ref &F : Uses->foreign)
+      Seen = Seen || F.get() == Dev;
+    if (!Seen) // the object, for its link items' module-load callbacks
+      Uses->foreign.push_back(Ref::borrow(Dev));
     return foreignCallee(Dev, Decl.get());
+  }
   if (getAttrOpt(Dev, "_pcj_lifted_")) { // PyResolver::nested
     ir::CalleeInfo Info;
     Info.code = readCode(Dev);
     Info.code.freevarsAsParams = true;
-    Info.resolver = std::make_unique<PyResolver>(Dev, Captures);
+    Info.resolver = std::make_unique<PyResolver>(Dev, Uses);
     char Id[32];
     std::snprintf(Id, sizeof Id, "@%llx", (unsigned long long)uintptr_t(Dev));
     Info.identity = Info.code.qualname + Id;
@@ -583,7 +588,7 @@ ir::CalleeInfo PyResolver::callee(const CTValue &Fn) {
   PCJ_ASSERT(PyFunc, "a device function without its Python function");
   ir::CalleeInfo Info;
   Info.code = readCode(PyFunc.get());
-  Info.resolver = std::make_unique<PyResolver>(PyFunc.get(), Captures);
+  Info.resolver = std::make_unique<PyResolver>(PyFunc.get(), Uses);
   Ref Defaults = getAttrOpt(PyFunc.get(), "__defaults__");
   if (Defaults && PyTuple_Check(Defaults.get()))
     for (Py_ssize_t K = 0; K < PyTuple_Size(Defaults.get()); ++K)
@@ -618,7 +623,7 @@ CTValue PyResolver::attribute(const CTValue &Module, const std::string &Attr) {
   Ref V = getAttrOpt(reinterpret_cast<PyObject *>(Module.handle), Attr.c_str());
   if (!V)
     return CTValue::invalid();
-  return classify(V.get(), Captures.get());
+  return classify(V.get(), &Uses->arrays);
 }
 
 } // namespace pcj::py

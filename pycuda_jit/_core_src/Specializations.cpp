@@ -187,10 +187,12 @@ DeviceFn &loadForDevice(DispatcherObject *D, Specialization &S,
   const ArchImage &I = imageFor(D, S, Ctx.info());
   DeviceFn New;
   auto T0 = std::chrono::steady_clock::now();
-  // A kernel with link= code is loaded as a CUlibrary: its module-load
-  // callbacks get the library handle (ModuleCallbacks.cpp).
+  // A kernel with link= code (its own, or a foreign function's it calls) is
+  // loaded as a CUlibrary: its module-load callbacks get the library
+  // handle (ModuleCallbacks.cpp).
   New.module = rt::loadModule(I.image, linkOptions(compileOptions(D)),
-                              D->st->opts.link.get() != nullptr);
+                              D->st->opts.link.get() != nullptr ||
+                                  !S.foreignFunctions.empty());
   New.fn = New.module->function(S.result.kernelName);
   if (int Carveout = D->st->opts.carveout; Carveout != JitOptions::kNoCarveout)
     rt::setFunctionAttribute(
@@ -466,6 +468,7 @@ std::shared_ptr<Specialization> compileSpec(DispatcherObject *D,
   driver::AnalysisPtr A = driver::analyzeKernel(Raw, Args, R, CO);
   S->cacheKey = driver::cacheKey(*A);
   S->captured = R.captured();
+  S->foreignFunctions = R.foreignFunctions();
   if (!S->captured.empty() && D->st->opts.cache)
     refuseCachingCaptures(D->pyfunc, S->captured.front().get());
   // The disk cache (runtime/jit/CachedCompile.h): a hit, or a miss whose

@@ -221,3 +221,24 @@ def nested_enumerate_zip(n):
     for i, (a, b) in enumerate(zip(range(n), range(n, 0, -1))):
         s += i * a - b
     return s
+
+
+@case("i8", inputs=[-3, 0, 4, 9, 10])
+def optional_result(a):
+    # A function returning None on some paths (falling off its end, a bare
+    # return): an OptionalType result, tested with `is None` and truth.
+    def half_if_even(x):
+        if x % 2 == 0:
+            return x // 2
+
+    def positive(x):
+        if x <= 0:
+            return
+        return x
+
+    r = half_if_even(a)
+    p = positive(a)
+    s = -1 if r is None else r + 100
+    if p is not None and p:
+        s += p * 1000
+    return s

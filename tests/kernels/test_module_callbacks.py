@@ -216,3 +216,123 @@ def test_setup_writes_a_device_global_of_the_module(hardware, rng):
     out = poisoned(1, np.int32)
     k[1, 1](out)
     assert out[0] == value
+
+
+# cuda.declare_device(..., link=[...]): the callbacks of the foreign
+# function's own link items run for the modules of every kernel that calls
+# it, directly or through a device function, also after a disk-cache hit.
+SEVEN_SOURCE = 'extern "C" __device__ int seven(int *r) { *r = 7; return 0; }'
+
+
+def seven_source(rec):
+    return cuda.CUSource(SEVEN_SOURCE, name="seven.cu", setup_callback=rec.setup,
+                         teardown_callback=rec.teardown)
+
+
+def test_declare_device_link_runs_its_callbacks(rng):
+    cell = cuda.to_device(np.zeros(1, np.int64))
+    value = int(rng.integers(1, 1 << 40))
+    rec = Recorder(cell, value)
+    seven = cuda.declare_device("seven", "int32()", link=[seven_source(rec)])
+
+    @cuda.jit
+    def k(out, c):
+        out[0] = c[0] + seven()
+
+    out = poisoned(1, np.int64)
+    k[1, 1](out, cell)
+    assert out[0] == value + 7  # the foreign code's setup ran before the launch
+    k[1, 1](out, cell)
+    setups = rec.handles("setup")
+    assert len(setups) == 1
+    cuda.close()
+    assert rec.handles("teardown") == setups
+
+
+def test_declare_device_link_callbacks_through_a_device_function(rng):
+    cell = cuda.to_device(np.zeros(1, np.int32))
+    value = int(rng.integers(1, 1 << 30))
+    rec = Recorder(cell, value)
+    seven = cuda.declare_device("seven", "int32()", link=[seven_source(rec)])
+
+    @cuda.jit(device=True)
+    def plus_seven(x):
+        return x + seven()
+
+    @cuda.jit
+    def k(out, c):
+        out[0] = plus_seven(c[0])
+
+    @cuda.jit
+    def other(out, c):  # calls no foreign function: no setup for its module
+        out[0] = c[0] * 2
+
+    out = poisoned(1, np.int32)
+    k[1, 1](out, cell)
+    assert out[0] == value + 7
+    assert len(rec.handles("setup")) == 1
+    other[1, 1](out, cell)
+    assert out[0] == 2 * value
+    assert len(rec.handles("setup")) == 1
+
+
+def test_an_item_in_both_link_lists_is_set_up_once_per_module():
+    rec = Recorder()
+    lib = seven_source(rec)
+    seven = cuda.declare_device("seven", "int32()", link=[lib])
+
+    @cuda.jit(link=[lib])
+    def k(out):
+        out[0] = seven() * 3
+
+    out = poisoned(1, np.int32)
+    k[1, 1](out)
+    assert out[0] == 21
+    assert len(rec.handles("setup")) == 1
+    cuda.close()
+    assert rec.handles("teardown") == rec.handles("setup")
+
+
+def test_declare_device_link_callbacks_after_a_cache_hit(tmp_path, monkeypatch, rng):
+    monkeypatch.setenv("PYCUDA_JIT_CACHE_DIR", str(tmp_path / "cache"))
+    cell = cuda.to_device(np.zeros(1, np.int64))
+    value = int(rng.integers(1, 1 << 40))
+    rec = Recorder(cell, value)
+    seven = cuda.declare_device("seven", "int32()", link=[seven_source(rec)])
+
+    def run():
+        @cuda.jit(cache=True)
+        def k(out, c):
+            out[0] = c[0] - seven()
+        out = poisoned(1, np.int64)
+        k[1, 1](out, cell)
+        return out[0], k.stats["cache"]
+
+    assert run() == (value - 7, "miss")
+    assert run() == (value - 7, "hit")
+    assert len(set(rec.handles("setup"))) == 2  # a module per dispatcher
+
+
+def test_declare_device_setup_writes_a_device_global(hardware, rng):
+    # numba-cuda's test_decldevice_arg: a kernel whose only link= code is
+    # its foreign function's is loaded as a CUlibrary too.
+    libcuda = ctypes.CDLL("libcuda.so.1")
+    value = int(rng.integers(1, 1 << 30))
+
+    def setup(mod):
+        ptr, size = ctypes.c_uint64(), ctypes.c_size_t()
+        assert libcuda.cuLibraryGetGlobal(ctypes.byref(ptr), ctypes.byref(size),
+                                          ctypes.c_void_p(mod.handle), b"num") == 0
+        src = np.array([value], np.int32)
+        assert libcuda.cuMemcpyHtoD_v2(ptr, src.ctypes.data, size) == 0
+
+    get_num = cuda.declare_device(
+        "get_num", "int32()", link=[cuda.CUSource(NUM_SOURCE, setup_callback=setup)])
+
+    @cuda.jit
+    def k(out):
+        out[0] = get_num()
+
+    out = poisoned(1, np.int32)
+    k[1, 1](out)
+    assert out[0] == value
