@@ -5,6 +5,7 @@
 #include "runtime/ErrorRecord.h"
 #include "runtime/Errors.h"
 #include "runtime/Executor.h"
+#include "runtime/LoadImage.h"
 #include "runtime/Memory.h"
 #include "runtime/Stream.h"
 
@@ -209,6 +210,44 @@ public:
   }
   void streamWaitStream(CUstream Consumer, CUstream Producer) override {
     rt::streamWaitStream(Consumer, Producer);
+  }
+
+  CUipcMemHandle ipcHandle(uint64_t Ptr, uint64_t &Base) override {
+    CUdeviceptr B = 0;
+    CUipcMemHandle H = ipcMemHandle(Ptr, B);
+    Base = B;
+    return H;
+  }
+  uint64_t openIpc(const CUipcMemHandle &H) override {
+    return openIpcMemory(H);
+  }
+  void closeIpc(uint64_t Ptr) override { closeIpcMemory(Ptr); }
+
+  LaunchSite currentSite() override {
+    Context &C = currentContext();
+    return {C.device(), C.generation()};
+  }
+  std::shared_ptr<Module> loadKernel(const LoadableImage *Image,
+                                     const std::string &Name,
+                                     const LoadSettings &S,
+                                     LoadedKernel &Out) override {
+    if (!Image)
+      throw std::invalid_argument(
+          "kernel '" + Name +
+          "' has no image (PTX or cubin) to load on a GPU: host code runs on "
+          "the CPU executor");
+    uint64_t Gen = currentContext().generation();
+    LinkOptions LO;
+    LO.LineInfo = S.lineInfo;
+    std::shared_ptr<Module> M = loadModule(*Image, LO, S.asLibrary);
+    CUfunction Fn = M->function(Name);
+    if (S.carveout)
+      setFunctionAttribute(
+          Fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, *S.carveout);
+    Out.gen = Gen;
+    Out.fn = Fn;
+    Out.setUp = false;
+    return M;
   }
 
   bool launch(const KernelSlots &K, const LaunchArgs &A,

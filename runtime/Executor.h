@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -32,7 +33,9 @@ namespace pcj::rt {
 namespace cpu {
 struct KernelInfo; // runtime/cpu/GridRunner.h
 }
-struct DeviceInfo; // runtime/Device.h
+struct DeviceInfo;    // runtime/Device.h
+struct LoadableImage; // runtime/LoadImage.h
+class Module;         // runtime/Module.h
 
 // PYCUDA_JIT_BACKEND=cuda without a usable GPU, or a bad value.
 class BackendUnavailable : public std::runtime_error {
@@ -219,6 +222,18 @@ struct LaunchSite {
   uint64_t generation = 0;
 };
 
+// How loadKernel loads an image (CUDA; the CPU executor has nothing to
+// load): lineInfo: the driver's JIT keeps the PTX's line table;
+// asLibrary: as a CUlibrary (cuLibraryLoadData; Module::library()), as
+// kernels with link= code are, whose module-load callbacks get the
+// library; carveout: the kernel's preferred shared-memory carveout
+// (CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, percent or -1).
+struct LoadSettings {
+  bool lineInfo = false;
+  bool asLibrary = false;
+  std::optional<int> carveout;
+};
+
 class Executor {
 public:
   // True when a launch runs the whole grid on the calling thread before it
@@ -342,6 +357,35 @@ public:
   // Orders Consumer after the work queued so far on Producer, without
   // blocking the host (rt::streamWaitStream).
   virtual void streamWaitStream(CUstream Consumer, CUstream Producer) = 0;
+
+  // ---- CUDA IPC.  The handle of the allocation that holds Ptr (Base:
+  // where that allocation starts); another process's allocation mapped
+  // into the current context (a process cannot open its own handles);
+  // unmapping it.  The CPU executor: BackendUnavailable, naming what to do
+  // instead.
+  virtual CUipcMemHandle ipcHandle(uint64_t Ptr, uint64_t &Base) = 0;
+  virtual uint64_t openIpc(const CUipcMemHandle &Handle) = 0;
+  virtual void closeIpc(uint64_t Ptr) = 0;
+
+  // ---- loading kernels.  The calling thread's device and its context's
+  // current generation (CUDA: the device's context made current, created
+  // on first use): where loadKernel loads, and the generation a slot must
+  // have for launch to run it.
+  virtual LaunchSite currentSite() = 0;
+  // Loads the kernel Name for the calling thread's device in its current
+  // context: fills Out (gen: that generation; fn; setUp: false) and
+  // returns what keeps the code loaded.  CUDA: Image (required) is loaded
+  // as S says (a cubin with cuModuleLoadData or, asLibrary,
+  // cuLibraryLoadData; PTX through the driver's JIT), fn is Name's
+  // function; DriverError.  The CPU executor: no Image (its code is
+  // KernelSlots::host, one entry for every device), so nothing is loaded:
+  // Out records the generation, fn is null, the result is null.  The other
+  // kind of code: std::invalid_argument.  Which image (the device's
+  // architecture) is the caller's choice.
+  virtual std::shared_ptr<Module> loadKernel(const LoadableImage *Image,
+                                             const std::string &Name,
+                                             const LoadSettings &S,
+                                             LoadedKernel &Out) = 0;
 
   // ---- launches.  Runs the kernel of K's slot for the calling thread's
   // device when that slot is loaded in the device's current context

@@ -150,7 +150,7 @@ bool dtypeOf(types::TypeRef E, DLDataType &T) {
 }
 
 int32_t deviceOf(const DeviceArrayObject *D) {
-  return D->gen ? D->device : rt::currentDevice();
+  return D->gen ? D->device : executor().currentDevice();
 }
 
 // The stream value a consumer passed: nullptr for no synchronization.
@@ -325,10 +325,10 @@ PyObject *deviceArrayDlpack(PyObject *Self, PyObject *Args, PyObject *Kw) {
                     "), not (" + std::to_string(T) + ", " + std::to_string(I) +
                     ")");
     }
-    if (Cuda) {
+    if (Cuda) { // the CPU executor orders everything already: no wait
       rt::CUstream Consumer;
       if (consumerStream(Stream, Consumer))
-        rt::streamWaitStream(Consumer, streamHandle(D->stream));
+        executor().streamWaitStream(Consumer, streamHandle(D->stream));
     }
     bool Versioned = false;
     if (MaxVersion && MaxVersion != Py_None) {

@@ -418,7 +418,7 @@ PyObject *dispatcherFunctionAttribute(PyObject *Self, PyObject *Args) {
     Specialization *S = specByIndex(D, Which);
     if (S->cpu.entry) // host code: no CUDA function
       Py_RETURN_NONE;
-    rt::CUfunction Fn = loadForDevice(D, *S, rt::currentContext()).fn;
+    rt::CUfunction Fn = loadForDevice(D, *S).fn;
     return PyLong_FromLong(
         rt::functionAttribute(Fn, rt::CUfunction_attribute(Attr)));
   });
@@ -438,7 +438,7 @@ PyObject *dispatcherMaxCooperativeBlocks(PyObject *Self, PyObject *Args) {
     Specialization *S = specByIndex(D, Which);
     if (S->cpu.entry) // host code: no CUDA function
       Py_RETURN_NONE;
-    rt::CUfunction Fn = loadForDevice(D, *S, rt::currentContext()).fn;
+    rt::CUfunction Fn = loadForDevice(D, *S).fn;
     return PyLong_FromLongLong(
         rt::maxCooperativeBlocks(Fn, Threads, size_t(Shared)));
   });
@@ -724,18 +724,13 @@ void retakeGil(void *State) {
   PyEval_RestoreThread(static_cast<PyThreadState *>(State));
 }
 
-// The launch found no kernel loaded and set up for Site's device: load it
-// (a GPU image per device and context generation; host code, one entry for
-// every device, is noted per device), then run the link= code's setup.
+// The launch found no kernel loaded and set up for Site's device (the
+// calling thread's): load it (a GPU image per device and context
+// generation; host code, one entry for every device, is noted per device),
+// then run the link= code's setup.
 void readyForDevice(DispatcherObject *D, Specialization &S,
                     const rt::LaunchSite &Site) {
-  if (S.cpu.entry) {
-    if (!S.captured.empty()) [[unlikely]]
-      checkCapturedArrays(S, Site.device);
-    noteCpuDevice(D, S, Site.device);
-  } else {
-    loadForDevice(D, S, rt::currentContext());
-  }
+  loadForDevice(D, S);
   if (!S.devices[size_t(Site.device)].setUp) [[unlikely]]
     runModuleSetup(D, S, Site.device);
 }

@@ -293,23 +293,16 @@ PyObject *pyCaiImport(PyObject *, PyObject *Args) {
 // ---- CUDA IPC
 // -----------------------------------------------------------------------
 
-void requireCudaForIpc() {
-  if (executor().deviceMemoryIsHost)
-    throw BackendUnavailable(
-        "CUDA IPC handles need a GPU; on the CPU executor pickle the array "
-        "(a copy) or share host memory (multiprocessing.shared_memory)");
-}
-
 // ipc_handle(ptr) -> (bytes, base): the IPC handle of the allocation that
-// contains ptr, and where that allocation starts.
+// contains ptr, and where that allocation starts (the executor's; the CPU
+// executor refuses IPC: CudaSupportError).
 PyObject *pyIpcHandle(PyObject *, PyObject *Arg) {
   return guard([&]() -> PyObject * {
     unsigned long long P = PyLong_AsUnsignedLongLong(Arg);
     if (PyErr_Occurred())
       return nullptr;
-    requireCudaForIpc();
-    rt::CUdeviceptr Base = 0;
-    rt::CUipcMemHandle H = rt::ipcMemHandle(P, Base);
+    uint64_t Base = 0;
+    rt::CUipcMemHandle H = executor().ipcHandle(P, Base);
     return Py_BuildValue("(y#K)", H.reserved, Py_ssize_t(sizeof H.reserved),
                          static_cast<unsigned long long>(Base));
   });
@@ -329,9 +322,8 @@ PyObject *pyIpcOpen(PyObject *, PyObject *Arg) {
                    sizeof H.reserved, Len);
       return nullptr;
     }
-    requireCudaForIpc();
     std::memcpy(H.reserved, Data, sizeof H.reserved);
-    return PyLong_FromUnsignedLongLong(rt::openIpcMemory(H));
+    return PyLong_FromUnsignedLongLong(executor().openIpc(H));
   });
 }
 
@@ -340,8 +332,7 @@ PyObject *pyIpcClose(PyObject *, PyObject *Arg) {
     unsigned long long P = PyLong_AsUnsignedLongLong(Arg);
     if (PyErr_Occurred())
       return nullptr;
-    requireCudaForIpc();
-    rt::closeIpcMemory(P);
+    executor().closeIpc(P);
     Py_RETURN_NONE;
   });
 }

@@ -175,51 +175,45 @@ void checkCapturedArrays(const Specialization &S, int Device) {
   }
 }
 
-// Loads S into Ctx (the current context): after the first compile, on a
-// device not seen before, and after cuda.close() reset the context.
-DeviceFn &loadForDevice(DispatcherObject *D, Specialization &S,
-                        rt::Context &Ctx) {
+// Loads S for the calling thread's device through the executor: after the
+// first compile, on a device not seen before, and after cuda.close() reset
+// the context.  GPU code is the image for the device's architecture
+// (imageFor); host code (the CPU executor) runs on every virtual device
+// from the one entry, so its load only records the device and, per context
+// generation, a module number for the link= code's callbacks
+// (ModuleCallbacks.h; kernel.stats["devices"]).
+DeviceFn &loadForDevice(DispatcherObject *D, Specialization &S) {
+  rt::Executor &E = executor();
+  rt::LaunchSite Site = E.currentSite();
   std::lock_guard<std::mutex> L(D->st->mu);
-  DeviceFn &F = jit::slotOf(S.devices, Ctx.device());
-  if (F.gen == Ctx.generation())
+  DeviceFn &F = jit::slotOf(S.devices, Site.device);
+  if (F.gen == Site.generation)
     return F;
-  checkCapturedArrays(S, Ctx.device());
-  const ArchImage &I = imageFor(D, S, Ctx.info());
+  checkCapturedArrays(S, Site.device);
+  const rt::LoadableImage *Image = nullptr;
+  rt::LoadSettings LS;
+  if (!S.cpu.entry) { // an image per architecture
+    Image = &imageFor(D, S, E.deviceInfo(Site.device)).image;
+    LS.lineInfo = compileOptions(D).lineInfo;
+    // A kernel with link= code (its own, or a foreign function's it calls)
+    // is loaded as a CUlibrary: its module-load callbacks get the library
+    // handle (ModuleCallbacks.cpp).
+    LS.asLibrary =
+        D->st->opts.link.get() != nullptr || !S.foreignFunctions.empty();
+    if (int C = D->st->opts.carveout; C != JitOptions::kNoCarveout)
+      LS.carveout = C;
+  }
   DeviceFn New;
   auto T0 = std::chrono::steady_clock::now();
-  // A kernel with link= code (its own, or a foreign function's it calls) is
-  // loaded as a CUlibrary: its module-load callbacks get the library
-  // handle (ModuleCallbacks.cpp).
-  New.module = rt::loadModule(I.image, linkOptions(compileOptions(D)),
-                              D->st->opts.link.get() != nullptr ||
-                                  !S.foreignFunctions.empty());
-  New.fn = New.module->function(S.result.kernelName);
-  if (int Carveout = D->st->opts.carveout; Carveout != JitOptions::kNoCarveout)
-    rt::setFunctionAttribute(
-        New.fn, rt::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-        Carveout);
-  S.result.timings.push_back(
-      {"load.module", std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - T0)
-                          .count()});
-  New.gen = Ctx.generation();
+  New.module = E.loadKernel(Image, S.result.kernelName, LS, New);
+  if (Image)
+    S.result.timings.push_back(
+        {"load.module", std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - T0)
+                            .count()});
   New.moduleId = nextModuleId();
   F = std::move(New);
   return F;
-}
-
-// The CPU executor's kernels run on every virtual device from the same
-// host code; S.devices records where they ran (kernel.stats["devices"]),
-// and, per CPU context generation, a module number for the link= code's
-// callbacks (ModuleCallbacks.h).
-void noteCpuDevice(DispatcherObject *D, Specialization &S, int Device) {
-  std::lock_guard<std::mutex> L(D->st->mu);
-  DeviceFn &F = jit::slotOf(S.devices, Device);
-  if (F.gen == cpuGeneration())
-    return;
-  F.gen = cpuGeneration();
-  F.moduleId = nextModuleId();
-  F.setUp = false;
 }
 
 // Which array arguments a noalias specialization must check at launch.
@@ -240,19 +234,20 @@ static void planAliasCheck(Specialization &S) {
 }
 
 // The disk cache lookup; Hit (and S filled) when the entry is read and,
-// on a GPU, its image loads into Ctx.  A cached image the driver refuses
-// (a damaged or forged cubin) is a Miss, which the caller rebuilds; errors
-// that a rebuild cannot help (out of memory, a dead context) propagate.
+// on a GPU (Gpu), its image loads on the current device.  A cached image the
+// driver refuses (a damaged or forged cubin) is a Miss, which the caller
+// rebuilds; errors that a rebuild cannot help (out of memory, a dead context)
+// propagate.
 static jit::CacheFind lookUpCached(DispatcherObject *D, Specialization &S,
-                                   const driver::Analysis &A, rt::Context *Ctx,
+                                   const driver::Analysis &A, bool Gpu,
                                    int CcMajor, int CcMinor, std::string &Why) {
   jit::CacheFind Found = jit::CacheFind::Miss;
-  std::optional<CachedKernel> K = loadCachedKernel(
-      S.cacheKey, A, Ctx != nullptr, CcMajor, CcMinor, Found, Why);
+  std::optional<CachedKernel> K =
+      loadCachedKernel(S.cacheKey, A, Gpu, CcMajor, CcMinor, Found, Why);
   if (!K)
     return Found;
   S.result = std::move(K->result);
-  if (!Ctx)
+  if (!Gpu)
     return jit::CacheFind::Hit;
   auto I = std::make_unique<ArchImage>();
   I->ccMajor = CcMajor;
@@ -260,7 +255,7 @@ static jit::CacheFind lookUpCached(DispatcherObject *D, Specialization &S,
   I->image = std::move(K->image);
   S.images.push_back(std::move(I));
   try {
-    loadForDevice(D, S, *Ctx);
+    loadForDevice(D, S);
     return jit::CacheFind::Hit;
   } catch (const rt::DriverError &E) {
     if (E.isOutOfMemory() || E.isSticky())
@@ -395,15 +390,15 @@ static void adoptGenerated(Specialization &S, PendingCompile &P) {
 // What every compile does once the code exists (compiled or from the disk
 // cache): the parameter layout, the launch-time checks, loading into the
 // current context (CUDA) or the executor's entry (CPU).
-static void completeSpec(DispatcherObject *D, Specialization &S,
-                         rt::Context *Ctx, bool Hit) {
+static void completeSpec(DispatcherObject *D, Specialization &S, bool Gpu,
+                         bool Hit) {
   S.bufSize = layoutParamBuffer(S.result.abi, S.offsets);
   planAliasCheck(S);
   for (size_t K = 0; K < S.result.argWrites.size(); ++K)
     if (S.result.argWrites[K].written)
       S.writtenArgs.push_back(int(K));
-  if (Ctx) {
-    loadForDevice(D, S, *Ctx);
+  if (Gpu) {
+    loadForDevice(D, S);
   } else {
     S.loadPath = Hit ? "host-jit (cached object)" : "host-jit";
     S.cpu.entry = reinterpret_cast<rt::cpu::KernelEntry>(S.result.hostEntry);
@@ -438,14 +433,16 @@ std::shared_ptr<Specialization> compileSpec(DispatcherObject *D,
   auto Start = std::chrono::steady_clock::now(); // for logCompile
   NvtxRange Range("compile", D->pyfunc);
   driver::CompileOptions CO = compileOptions(D);
-  rt::Context *Ctx = nullptr;
+  bool Gpu = false;
   int DevMajor = 0, DevMinor = 0; // the device the image is linked for
   std::string Target = "cpu";
   std::optional<GpuTargetChoice> Choice;
   if (CO.backend == driver::Backend::CUDA) {
-    Ctx = &rt::currentContext();
-    DevMajor = Ctx->info().ComputeCapabilityMajor;
-    DevMinor = Ctx->info().ComputeCapabilityMinor;
+    Gpu = true; // the current device's context is made current here
+    rt::Executor &E = executor();
+    rt::DeviceInfo Info = E.deviceInfo(E.currentSite().device);
+    DevMajor = Info.ComputeCapabilityMajor;
+    DevMinor = Info.ComputeCapabilityMinor;
     GpuTargetChoice T = gpuTargetFor(DevMajor, DevMinor);
     applyGpuTarget(CO, T);
     Target = T.describe();
@@ -477,7 +474,7 @@ std::shared_ptr<Specialization> compileSpec(DispatcherObject *D,
   if (D->st->opts.cache) {
     jit::CacheSteps Steps;
     Steps.lookup = [&](std::string &Why) {
-      return lookUpCached(D, *S, *A, Ctx, DevMajor, DevMinor, Why);
+      return lookUpCached(D, *S, *A, Gpu, DevMajor, DevMinor, Why);
     };
     Steps.await = [&](std::unique_ptr<rt::CacheLock> &Lock, std::string &Note) {
       return awaitCacheEntry(S->cacheKey, Lock, Note);
@@ -495,7 +492,7 @@ std::shared_ptr<Specialization> compileSpec(DispatcherObject *D,
         driver::analysisResult(*A); // the signature, until the code is there
     P->analysis = std::move(A);
     P->options = std::move(CO);
-    P->cuda = Ctx != nullptr;
+    P->cuda = Gpu;
     P->ccMajor = DevMajor;
     P->ccMinor = DevMinor;
     P->start = Start;
@@ -525,9 +522,9 @@ std::shared_ptr<Specialization> compileSpec(DispatcherObject *D,
       S->result.dumps.emplace(Stage, std::move(Text));
     printDumps(S->result);
   }
-  completeSpec(D, *S, Ctx, Hit);
+  completeSpec(D, *S, Gpu, Hit);
   if (D->st->opts.cache && !Hit) {
-    jit::storeCompiled(Cache, [&] { return storeInCache(*S, Ctx != nullptr); });
+    jit::storeCompiled(Cache, [&] { return storeInCache(*S, Gpu); });
     S->cache = Cache.status;
   }
   reportCompile(D, *S, Hit, Start);
@@ -559,8 +556,7 @@ Specialization *readySpec(DispatcherObject *D,
   }
   adoptGenerated(*S, *P);
   // An image for a GPU loads into the current context; host code needs none.
-  completeSpec(D, *S, S->gpuTarget ? &rt::currentContext() : nullptr,
-               /*Hit=*/false);
+  completeSpec(D, *S, S->gpuTarget.has_value(), /*Hit=*/false);
   printDumps(S->result); // Python output: other threads may run from here on
   reportCompile(D, *S, /*Hit=*/false, P->start);
   return S.get();

@@ -31,14 +31,10 @@ std::vector<ir::LinkItem> readLinkItems(PyObject *Reader);
 // Captured device arrays of ours must be alive on the launching device.
 void checkCapturedArrays(const Specialization &S, int Device);
 
-// Loads S into Ctx (the current context): after the first compile, on a
+// Loads S for the calling thread's device (Executor::loadKernel; a GPU
+// image for the device's architecture): after the first compile, on a
 // device not seen before, and after cuda.close() reset the context.
-DeviceFn &loadForDevice(DispatcherObject *D, Specialization &S,
-                        rt::Context &Ctx);
-
-// The CPU executor's kernels run on every virtual device from the same
-// host code; S.devices records where they ran (kernel.stats["devices"]).
-void noteCpuDevice(DispatcherObject *D, Specialization &S, int Device);
+DeviceFn &loadForDevice(DispatcherObject *D, Specialization &S);
 
 // The stage dumps of S compiled again: after a disk-cache hit, or for
 // another target (Cc).

@@ -298,6 +298,32 @@ public:
   void launchHostFunc(CUstream, CUhostFn Fn, void *Data) override { Fn(Data); }
   void streamWaitStream(CUstream, CUstream) override {}
 
+  [[noreturn]] static void noIpc() {
+    throw BackendUnavailable(
+        "CUDA IPC handles need a GPU; on the CPU executor pickle the array "
+        "(a copy) or share host memory (multiprocessing.shared_memory)");
+  }
+  CUipcMemHandle ipcHandle(uint64_t, uint64_t &) override { noIpc(); }
+  uint64_t openIpc(const CUipcMemHandle &) override { noIpc(); }
+  void closeIpc(uint64_t) override { noIpc(); }
+
+  LaunchSite currentSite() override {
+    return {CpuDevice, Generation.load(std::memory_order_acquire)};
+  }
+  std::shared_ptr<Module> loadKernel(const LoadableImage *Image,
+                                     const std::string &Name,
+                                     const LoadSettings &,
+                                     LoadedKernel &Out) override {
+    if (Image)
+      throw std::invalid_argument(
+          "kernel '" + Name +
+          "': the CPU executor runs host code, not a GPU image");
+    Out.gen = Generation.load(std::memory_order_acquire);
+    Out.fn = nullptr;
+    Out.setUp = false;
+    return nullptr;
+  }
+
   bool launch(const KernelSlots &K, const LaunchArgs &A,
               LaunchSite &Site) override {
     int Device = CpuDevice;

@@ -5,6 +5,7 @@
 #include "runtime/Device.h"
 #include "runtime/Errors.h"
 #include "runtime/Executor.h"
+#include "runtime/LoadImage.h"
 #include "runtime/cpu/GridRunner.h"
 
 #include <gtest/gtest.h>
@@ -346,6 +347,94 @@ TEST(CpuExecutorApi, LaunchHooksBracketTheRun) {
   EXPECT_EQ(HookBefore, 2);
 }
 
+// loadKernel on the CPU executor loads nothing (the host entry serves
+// every device) but records the current generation, which launch() then
+// accepts; a GPU image is refused.  currentSite() is what launch() names.
+TEST(CpuExecutorApi, LoadKernelRecordsTheGeneration) {
+  Executor &E = cpuExecutor();
+  cpu::KernelInfo K;
+  K.entry = &saxpyEntry;
+  K.name = "saxpy";
+  LaunchSite Site = E.currentSite();
+  EXPECT_EQ(Site.device, E.currentDevice());
+  EXPECT_EQ(Site.generation, E.contextGeneration(Site.device));
+  std::vector<Slot> Slots(size_t(Site.device) + 1);
+  Slot &S = Slots[size_t(Site.device)];
+  S.gen = 12345; // poisoned: loadKernel overwrites all three
+  S.fn = reinterpret_cast<CUfunction>(uintptr_t(0x1234));
+  S.setUp = true;
+  EXPECT_EQ(E.loadKernel(nullptr, "saxpy", LoadSettings{}, S), nullptr);
+  EXPECT_EQ(S.gen, Site.generation);
+  EXPECT_EQ(S.fn, nullptr);
+  EXPECT_FALSE(S.setUp);
+  const int32_t N = 300;
+  std::mt19937 G(23);
+  std::uniform_real_distribution<float> D(-2.f, 2.f);
+  float A = D(G);
+  std::vector<float> X(N), Y0(N), Y(N);
+  for (int I = 0; I < N; ++I) {
+    X[I] = D(G);
+    Y0[I] = D(G);
+  }
+  Y = Y0;
+  int32_t NArg = N;
+  const float *XP = X.data();
+  float *YP = Y.data();
+  void *Params[] = {&NArg, &A, &XP, &YP};
+  LaunchArgs Args;
+  Args.grid = {unsigned((N + 63) / 64)};
+  Args.block = {64};
+  Args.params = Params;
+  LaunchSite Missing;
+  S.setUp = true; // the owner's setup ran
+  ASSERT_TRUE(E.launch(KernelSlots::of(Slots, &K), Args, Missing));
+  for (int I = 0; I < N; ++I) {
+    float Want = A * X[I] + Y0[I];
+    ASSERT_NEAR(Y[I], Want, 1e-5f * (1 + std::fabs(Want))) << I;
+  }
+  // After cuda.close() the site names the new generation; a load gives it.
+  E.closeContexts();
+  LaunchSite After = E.currentSite();
+  EXPECT_EQ(After.generation, Site.generation + 1);
+  EXPECT_FALSE(E.launch(KernelSlots::of(Slots, &K), Args, Missing));
+  EXPECT_EQ(Missing.generation, After.generation);
+  E.loadKernel(nullptr, "saxpy", LoadSettings{}, S);
+  EXPECT_EQ(S.gen, After.generation);
+  // A GPU image is not code the CPU executor runs.
+  LoadableImage Img;
+  Img.Bytes = ".version 7.8";
+  try {
+    E.loadKernel(&Img, "saxpy", LoadSettings{}, S);
+    ADD_FAILURE() << "an image loaded on the CPU executor";
+  } catch (const std::invalid_argument &X) {
+    EXPECT_NE(std::string(X.what()).find("saxpy"), std::string::npos)
+        << X.what();
+  }
+  EXPECT_EQ(S.gen, After.generation); // untouched by the refusal
+}
+
+// CUDA IPC has no meaning without a GPU: every operation says what to do.
+TEST(CpuExecutorApi, IpcIsRefused) {
+  Executor &E = cpuExecutor();
+  DeviceBlock B = E.allocDevice(64);
+  uint64_t Base = 77;
+  auto Refused = [](auto &&Op) {
+    try {
+      Op();
+      ADD_FAILURE() << "CUDA IPC on the CPU executor";
+    } catch (const BackendUnavailable &X) {
+      EXPECT_NE(std::string(X.what()).find("CUDA IPC handles need a GPU"),
+                std::string::npos)
+          << X.what();
+    }
+  };
+  Refused([&] { E.ipcHandle(B.ptr, Base); });
+  Refused([&] { E.openIpc(CUipcMemHandle{}); });
+  Refused([&] { E.closeIpc(B.ptr); });
+  EXPECT_EQ(Base, 77u);
+  E.releaseDevice(B, 64);
+}
+
 TEST(KernelSlots, StrideReachesEachDevicesSlot) {
   std::vector<Slot> V(3);
   V[2].gen = 7;
@@ -430,4 +519,77 @@ TEST(CudaExecutorApi, StreamsAndEvents) {
   EXPECT_GE(E.elapsedMs(*A, *B), 0.0f);
   E.releaseDevice(D, In.size());
   E.synchronize();
+}
+
+// out[t] = v + t: loaded through the driver's JIT by loadKernel.
+const char *const kFillPtx = R"(
+.version 7.8
+.target sm_80
+.address_size 64
+
+.visible .entry fill(.param .u64 out, .param .u32 v)
+{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    ld.param.u32 %r1, [v];
+    mov.u32 %r2, %tid.x;
+    add.u32 %r3, %r1, %r2;
+    cvta.to.global.u64 %rd2, %rd1;
+    mul.wide.u32 %rd3, %r2, 4;
+    add.s64 %rd2, %rd2, %rd3;
+    st.global.u32 [%rd2], %r3;
+    ret;
+}
+)";
+
+// loadKernel loads an image in the current context (the site's
+// generation), the function launches and computes; no image: refused.
+TEST(CudaExecutorApi, LoadKernelAndLaunch) {
+  REQUIRE_GPU();
+  Executor &E = cudaExecutor();
+  E.selectDevice(0);
+  LaunchSite Site = E.currentSite();
+  EXPECT_EQ(Site.device, 0);
+  EXPECT_EQ(Site.generation, E.contextGeneration(0));
+  LoadableImage Img;
+  Img.Path = LoadPath::DriverJitPtx;
+  Img.Bytes = kFillPtx;
+  std::vector<Slot> Slots(1);
+  Slots[0].gen = 999;
+  Slots[0].setUp = true;
+  LoadSettings LS;
+  LS.carveout = 50;
+  std::shared_ptr<Module> M = E.loadKernel(&Img, "fill", LS, Slots[0]);
+  ASSERT_NE(M, nullptr);
+  EXPECT_EQ(M->library(), nullptr); // PTX: a CUmodule
+  EXPECT_NE(Slots[0].fn, nullptr);
+  EXPECT_EQ(Slots[0].gen, Site.generation);
+  EXPECT_FALSE(Slots[0].setUp);
+  const unsigned N = 128;
+  DeviceBlock D = E.allocDevice(N * 4);
+  std::vector<uint32_t> Out(N, 0xdeadbeef);
+  E.copyToDevice(D.ptr, Out.data(), N * 4);
+  uint64_t P = D.ptr;
+  uint32_t V = 1000 + std::mt19937(5)() % 1000;
+  void *Params[] = {&P, &V};
+  LaunchArgs Args;
+  Args.grid = {1};
+  Args.block = {N};
+  Args.params = Params;
+  LaunchSite Missing;
+  EXPECT_FALSE(E.launch(KernelSlots::of(Slots), Args, Missing)); // not set up
+  Slots[0].setUp = true;
+  ASSERT_TRUE(E.launch(KernelSlots::of(Slots), Args, Missing));
+  E.synchronize();
+  E.copyToHost(Out.data(), D.ptr, N * 4);
+  for (unsigned I = 0; I < N; ++I)
+    ASSERT_EQ(Out[I], V + I) << I;
+  EXPECT_THROW(E.loadKernel(nullptr, "fill", LoadSettings{}, Slots[0]),
+               std::invalid_argument);
+  // The IPC handle of an allocation names where it starts.
+  uint64_t Base = 0;
+  E.ipcHandle(D.ptr + 8, Base);
+  EXPECT_EQ(Base, D.ptr);
+  E.releaseDevice(D, N * 4);
 }
