@@ -454,9 +454,15 @@ bool Inferrer::infer(Instr *I, InferredType &Out) {
     return true;
   }
   case Op::Cast:
+    // The casts typing makes -- an optional's value (unwrapOptionals), an
+    // Enum member's .value (inferEnumAttr) -- convert to what their operand
+    // holds: after a restart wiped their types they are typed from it again
+    // (an operand no longer optional: the cast passes it on).
     if (TypeRef From = I->operands[0]->type;
-        From->kind() == Kind::Optional || !I->type) { // unwrapOptionals
-      Out = {From->kind() == Kind::Optional ? From->inner() : From, false};
+        From->kind() == Kind::Optional || !I->type) {
+      bool Holds =
+          From->kind() == Kind::Optional || From->kind() == Kind::EnumMember;
+      Out = {Holds ? From->inner() : From, false};
       return true;
     }
     Out = {I->type, I->weak};
@@ -659,6 +665,11 @@ static void unwrapOptionals(ir::Function &F, ir::Block *B, Instr *I) {
   case Op::Cast:
   case Op::CheckBound: // passes the value on
     return;
+  case Op::Unary: // `not r` (UNARY_NOT before 3.13): a truth test, None is
+                  // false
+    if (ir::UnaryKind(I->index) == ir::UnaryKind::Not)
+      return;
+    break;
   default:
     if (isDeviceCall(I))
       return;

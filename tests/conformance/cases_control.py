@@ -241,4 +241,10 @@ def optional_result(a):
     s = -1 if r is None else r + 100
     if p is not None and p:
         s += p * 1000
+    np_ = not p  # `not` of an optional, stored (UNARY_NOT before 3.13): None is false
+    nr = not r
+    if np_:
+        s += 7
+    if nr:
+        s += 70000
     return s

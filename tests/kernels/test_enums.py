@@ -294,3 +294,18 @@ def test_intenum_members_by_name(rng):
     by_name[2, 256](codes, out)
     want = np.where(codes != 404, 200, 500) + np.isin(codes, [200, 500])
     np.testing.assert_array_equal(out, want)
+
+
+@cuda.jit
+def value_across_a_widening_loop(out, n):
+    v = Color.green.value  # typed before the loop's phi widens (a restart)
+    acc = 0
+    for k in range(n):
+        acc = acc + k * 0.5  # int -> float: the phi is typed again
+    out[0] = acc + v
+
+
+def test_value_survives_a_typing_restart(backend):
+    out = poisoned(1, np.float64)
+    value_across_a_widening_loop[1, 1](out, 9)
+    assert out[0] == sum(k * 0.5 for k in range(9)) + Color.green.value

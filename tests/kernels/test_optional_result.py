@@ -127,3 +127,20 @@ def test_optional_of_an_array_is_refused(backend):
 
     with pytest.raises(errors.TypingError, match="returns"):
         k[1, 1](np.zeros((2, 2)), np.zeros(1))
+
+
+@cuda.jit
+def not_of_optional(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        r = positive_or_none(a[i])
+        t = not r  # stored: UNARY_NOT before 3.13; None and 0 are false
+        out[i] = 1 if t else 0
+
+
+def test_not_of_an_optional_is_its_truth(backend, rng):
+    a = rng.integers(-5, 5, 128).astype(np.int32)
+    a[:2] = [0, -3]
+    out = poisoned(128, np.int8)
+    not_of_optional[1, 128](a, out)
+    np.testing.assert_array_equal(out, (a <= 0).astype(np.int8))
