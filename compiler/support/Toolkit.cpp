@@ -350,6 +350,24 @@ bool toolkitVersionFromFileName(const std::string &Path, int &Major,
   return true;
 }
 
+bool toolkitFileLoadsFirst(ToolkitPiece P, const std::string &File) {
+  std::error_code EC;
+  fs::path Real = fs::canonical(File, EC);
+  for (const ToolkitCandidate &C : searchToolkit(P).Candidates) {
+    if (C.Path == File)
+      return true;
+    if (C.Path.find('/') != std::string::npos)
+      continue; // a path tried before File: findToolkitFile skipped it
+    for (const std::string &Dir :
+         splitPathList(env::text(env::Var::LdLibraryPath))) {
+      fs::path Other = fs::canonical(fs::path(Dir) / C.Path, EC);
+      if (!EC)
+        return Other == Real;
+    }
+  }
+  return true;
+}
+
 ToolkitProbe probeToolkitLibrary(ToolkitPiece P) {
   const PieceInfo &I = info(P);
   ToolkitProbe R;

@@ -87,6 +87,12 @@ std::string findToolkitFile(ToolkitPiece P,
 bool toolkitVersionFromFileName(const std::string &Path, int &Major,
                                 int &Minor);
 
+/// For a library piece: whether File (a candidate path) is what dlopen-ing
+/// the candidates in order would load, as far as can be told without
+/// loading: false when a bare soname tried before it names a file in an
+/// LD_LIBRARY_PATH directory that is another file.
+bool toolkitFileLoadsFirst(ToolkitPiece P, const std::string &File);
+
 /// For pieces that are libraries: dlopen-s the candidates in order and
 /// reports the first that loads (then closes it).  For `info`.
 struct ToolkitProbe {

@@ -5,43 +5,9 @@
 #include "runtime/CudaDriver.h"
 #include "runtime/NvJitLink.h"
 #include "support/Diagnostics.h"
-#include "support/Env.h"
 #include "support/Toolkit.h"
 
-#include <filesystem>
-
 namespace pcj::py {
-
-// Whether a bare soname among nvJitLink's candidates before File (the
-// loader's turn) names a file in an LD_LIBRARY_PATH directory other than
-// File: dlopen would load that one.
-static bool sonameFoundElsewhere(const std::string &File) {
-  namespace fs = std::filesystem;
-  std::error_code EC;
-  fs::path Real = fs::canonical(File, EC);
-  for (const ToolkitCandidate &C :
-       searchToolkit(ToolkitPiece::NvJitLink).Candidates) {
-    if (C.Path == File)
-      return false;
-    if (C.Path.find('/') != std::string::npos)
-      continue;
-    std::string List = env::text(env::Var::LdLibraryPath);
-    size_t Pos = 0;
-    while (Pos <= List.size()) {
-      size_t End = List.find(':', Pos);
-      if (End == std::string::npos)
-        End = List.size();
-      std::string Dir = List.substr(Pos, End - Pos);
-      Pos = End + 1;
-      if (Dir.empty())
-        continue;
-      fs::path Other = fs::canonical(fs::path(Dir) / C.Path, EC);
-      if (!EC)
-        return Other != Real;
-    }
-  }
-  return false;
-}
 
 // nvJitLink's version as CUDA_VERSION counts (13000), 0 without it: from
 // its file's name when that states it (libnvJitLink.so.13.0.88), so that a
@@ -56,7 +22,7 @@ static int linkerVersion() {
     // file through LD_LIBRARY_PATH.
     int Major = 0, Minor = 0;
     std::string File = findToolkitFile(ToolkitPiece::NvJitLink);
-    if (!File.empty() && !sonameFoundElsewhere(File) &&
+    if (!File.empty() && toolkitFileLoadsFirst(ToolkitPiece::NvJitLink, File) &&
         toolkitVersionFromFileName(File, Major, Minor))
       return Major * 1000 + Minor * 10;
     const rt::NvJitLink &Linker = rt::NvJitLink::process();

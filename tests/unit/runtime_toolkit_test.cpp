@@ -186,3 +186,32 @@ TEST(Toolkit, VersionFromFileNameRefusesNamesWithoutMinor) {
                                           Major, Minor));
   EXPECT_EQ(Major, -1);
 }
+
+// The version read from a file's name must be that of the library dlopen
+// would load: a bare soname tried first loads through LD_LIBRARY_PATH.
+TEST(Toolkit, FileLoadsFirstUnlessTheLoaderPathHasAnother) {
+  CleanEnv Clean;
+  ScopedEnv System{"PYCUDA_JIT_SYSTEM_CUDA", "1"};
+  TempDir T;
+  std::string Ours = T.touch("toolkit/lib64/libnvJitLink.so.13");
+  std::string Other = T.touch("elsewhere/libnvJitLink.so.13");
+  {
+    ScopedEnv Ld{"LD_LIBRARY_PATH", (T.Path / "elsewhere").c_str()};
+    EXPECT_FALSE(toolkitFileLoadsFirst(ToolkitPiece::NvJitLink, Ours));
+    EXPECT_TRUE(toolkitFileLoadsFirst(ToolkitPiece::NvJitLink, Other));
+  }
+  {
+    ScopedEnv Ld{"LD_LIBRARY_PATH", (T.Path.string() + "/nothing:" +
+                                     T.Path.string() + "/toolkit/lib64")
+                                        .c_str()};
+    EXPECT_TRUE(toolkitFileLoadsFirst(ToolkitPiece::NvJitLink, Ours));
+  }
+  {
+    ScopedEnv Ld{"LD_LIBRARY_PATH", nullptr};
+    EXPECT_TRUE(toolkitFileLoadsFirst(ToolkitPiece::NvJitLink, Ours));
+  }
+  // A toolkit root named by the user comes before the loader.
+  ScopedEnv Home{"CUDA_HOME", (T.Path / "toolkit").c_str()};
+  ScopedEnv Ld{"LD_LIBRARY_PATH", (T.Path / "elsewhere").c_str()};
+  EXPECT_TRUE(toolkitFileLoadsFirst(ToolkitPiece::NvJitLink, Ours));
+}
