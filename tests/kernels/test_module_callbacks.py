@@ -193,12 +193,10 @@ extern "C" __device__ int get_num(int *retval) { *retval = num; return 0; }
 """
 
 
-def test_setup_writes_a_device_global_of_the_module(hardware, rng):
-    # On a GPU the handle is the CUlibrary, as numba-cuda's: the setup writes
-    # the linked CUDA C's global through the driver API (cuLibraryGetGlobal),
-    # and the kernel reads it back.
+def writes_num(value):
+    """A setup callback that sets NUM_SOURCE's `num` to value through the
+    driver API: on a GPU the handle is the CUlibrary, as numba-cuda's."""
     libcuda = ctypes.CDLL("libcuda.so.1")
-    value = int(rng.integers(1, 1 << 30))
 
     def setup(mod):
         ptr, size = ctypes.c_uint64(), ctypes.c_size_t()
@@ -206,6 +204,14 @@ def test_setup_writes_a_device_global_of_the_module(hardware, rng):
                                           ctypes.c_void_p(mod.handle), b"num") == 0
         src = np.array([value], np.int32)
         assert libcuda.cuMemcpyHtoD_v2(ptr, src.ctypes.data, size) == 0
+    return setup
+
+
+def test_setup_writes_a_device_global_of_the_module(hardware, rng):
+    # The setup writes the linked CUDA C's global (cuLibraryGetGlobal), and
+    # the kernel reads it back.
+    value = int(rng.integers(1, 1 << 30))
+    setup = writes_num(value)
 
     get_num = cuda.declare_device("get_num", "int32()")
 
@@ -316,15 +322,8 @@ def test_declare_device_link_callbacks_after_a_cache_hit(tmp_path, monkeypatch, 
 def test_declare_device_setup_writes_a_device_global(hardware, rng):
     # numba-cuda's test_decldevice_arg: a kernel whose only link= code is
     # its foreign function's is loaded as a CUlibrary too.
-    libcuda = ctypes.CDLL("libcuda.so.1")
     value = int(rng.integers(1, 1 << 30))
-
-    def setup(mod):
-        ptr, size = ctypes.c_uint64(), ctypes.c_size_t()
-        assert libcuda.cuLibraryGetGlobal(ctypes.byref(ptr), ctypes.byref(size),
-                                          ctypes.c_void_p(mod.handle), b"num") == 0
-        src = np.array([value], np.int32)
-        assert libcuda.cuMemcpyHtoD_v2(ptr, src.ctypes.data, size) == 0
+    setup = writes_num(value)
 
     get_num = cuda.declare_device(
         "get_num", "int32()", link=[cuda.CUSource(NUM_SOURCE, setup_callback=setup)])

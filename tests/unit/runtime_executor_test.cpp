@@ -90,6 +90,44 @@ void saxpyEntry(void **Args, pcj_thread_ctx *C) {
     Y[I] = A * X[I] + Y[I];
 }
 
+// saxpy's arguments (n, a, x, y), seeded: y = a * x + y0 after a launch of
+// Threads-wide blocks.
+struct SaxpyCase {
+  int32_t N;
+  float A;
+  std::vector<float> X, Y0, Y;
+  const float *XP;
+  float *YP;
+  void *Params[4];
+  LaunchArgs Args;
+  SaxpyCase(int32_t Count, unsigned Seed, float Range, unsigned Threads)
+      : N(Count), X(size_t(Count)), Y0(size_t(Count)) {
+    std::mt19937 G(Seed);
+    std::uniform_real_distribution<float> D(-Range, Range);
+    A = D(G);
+    for (int I = 0; I < N; ++I) {
+      X[size_t(I)] = D(G);
+      Y0[size_t(I)] = D(G);
+    }
+    Y = Y0;
+    XP = X.data();
+    YP = Y.data();
+    Params[0] = &N;
+    Params[1] = &A;
+    Params[2] = &XP;
+    Params[3] = &YP;
+    Args.grid = {unsigned((N + int32_t(Threads) - 1) / int32_t(Threads))};
+    Args.block = {Threads};
+    Args.params = Params;
+  }
+  void expectComputed() const {
+    for (int I = 0; I < N; ++I) {
+      float Want = A * X[size_t(I)] + Y0[size_t(I)];
+      ASSERT_NEAR(Y[size_t(I)], Want, 1e-5f * (1 + std::fabs(Want))) << I;
+    }
+  }
+};
+
 // The glue's per-device record extends LoadedKernel (KernelSlots' stride).
 struct Slot : LoadedKernel {
   int moduleId = 0;
@@ -264,24 +302,10 @@ TEST(CpuExecutorApi, LaunchRunsLoadedSlotsOnly) {
   K.entry = &saxpyEntry;
   K.name = "saxpy";
   std::vector<Slot> Slots; // nothing loaded
-  const int32_t N = 1000;
-  std::mt19937 G(11);
-  std::uniform_real_distribution<float> D(-4.f, 4.f);
-  float A = D(G);
-  std::vector<float> X(N), Y0(N), Y(N);
-  for (int I = 0; I < N; ++I) {
-    X[I] = D(G);
-    Y0[I] = D(G);
-  }
-  Y = Y0;
-  int32_t NArg = N;
-  const float *XP = X.data();
-  float *YP = Y.data();
-  void *Params[] = {&NArg, &A, &XP, &YP};
-  LaunchArgs Args;
-  Args.grid = {unsigned((N + 127) / 128)};
-  Args.block = {128};
-  Args.params = Params;
+  SaxpyCase C(1000, 11, 4.f, 128);
+  LaunchArgs &Args = C.Args;
+  std::vector<float> &Y = C.Y;
+  const std::vector<float> &Y0 = C.Y0;
   LaunchSite Site{-1, 0};
   EXPECT_FALSE(E.launch(KernelSlots::of(Slots, &K), Args, Site));
   EXPECT_EQ(Site.device, E.currentDevice());
@@ -292,10 +316,7 @@ TEST(CpuExecutorApi, LaunchRunsLoadedSlotsOnly) {
   EXPECT_FALSE(E.launch(KernelSlots::of(Slots, &K), Args, Site)); // not set up
   Slots[Site.device].setUp = true;
   ASSERT_TRUE(E.launch(KernelSlots::of(Slots, &K), Args, Site));
-  for (int I = 0; I < N; ++I) {
-    float Want = A * X[I] + Y0[I];
-    ASSERT_NEAR(Y[I], Want, 1e-5f * (1 + std::fabs(Want))) << I;
-  }
+  C.expectComputed();
   // A new context generation: the slot is stale again.
   E.closeContexts();
   Y = Y0;
@@ -367,31 +388,12 @@ TEST(CpuExecutorApi, LoadKernelRecordsTheGeneration) {
   EXPECT_EQ(S.gen, Site.generation);
   EXPECT_EQ(S.fn, nullptr);
   EXPECT_FALSE(S.setUp);
-  const int32_t N = 300;
-  std::mt19937 G(23);
-  std::uniform_real_distribution<float> D(-2.f, 2.f);
-  float A = D(G);
-  std::vector<float> X(N), Y0(N), Y(N);
-  for (int I = 0; I < N; ++I) {
-    X[I] = D(G);
-    Y0[I] = D(G);
-  }
-  Y = Y0;
-  int32_t NArg = N;
-  const float *XP = X.data();
-  float *YP = Y.data();
-  void *Params[] = {&NArg, &A, &XP, &YP};
-  LaunchArgs Args;
-  Args.grid = {unsigned((N + 63) / 64)};
-  Args.block = {64};
-  Args.params = Params;
+  SaxpyCase C(300, 23, 2.f, 64);
+  LaunchArgs &Args = C.Args;
   LaunchSite Missing;
   S.setUp = true; // the owner's setup ran
   ASSERT_TRUE(E.launch(KernelSlots::of(Slots, &K), Args, Missing));
-  for (int I = 0; I < N; ++I) {
-    float Want = A * X[I] + Y0[I];
-    ASSERT_NEAR(Y[I], Want, 1e-5f * (1 + std::fabs(Want))) << I;
-  }
+  C.expectComputed();
   // After cuda.close() the site names the new generation; a load gives it.
   E.closeContexts();
   LaunchSite After = E.currentSite();
