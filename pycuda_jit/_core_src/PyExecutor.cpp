@@ -111,8 +111,6 @@ void releaseDevice(const DeviceBlock &B, size_t Bytes) {
   executor().releaseDevice(B, Bytes);
 }
 
-uint64_t cpuGeneration() { return rt::cpuExecutor().contextGeneration(0); }
-
 bool blockAlive(int Device, uint64_t Gen) {
   return Gen == 0 || executor().contextGeneration(Device) == Gen;
 }

@@ -84,10 +84,6 @@ void releaseDevice(const DeviceBlock &B, size_t Bytes);
 // True when B's context is the live one (generation 0: not ours, not
 // checked).
 bool blockAlive(int Device, uint64_t Gen);
-// The CPU executor's context generation: cuda.close() bumps it, so that
-// arrays, streams and events made before are refused afterwards, as they
-// are on a GPU.
-uint64_t cpuGeneration();
 // Throws a CudaDriverError (CUDA_ERROR_CONTEXT_IS_DESTROYED) naming What
 // unless blockAlive(Device, Gen).
 void requireAlive(int Device, uint64_t Gen, const char *What);
